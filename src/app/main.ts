@@ -1,0 +1,2 @@
+/** Page entry: registers the custom elements; `index.html` places `<nexus-app>`. */
+import './nexus-app.ts';

@@ -1,0 +1,97 @@
+/**
+ * The contract between the tool loop and a model runtime. The loop only ever talks to this
+ * interface, so it runs the same over transformers.js (browser worker or Node) and over the
+ * scripted engine that replays recorded outputs in tests.
+ */
+
+/** One tool call as stored in the conversation (OpenAI shape). */
+export interface ChatToolCall {
+  /** Unique within the conversation; a tool message answers it through `tool_call_id`. */
+  id: string;
+  type: 'function';
+  function: {
+    name: string;
+    /** The decoded arguments object (templates render it with `tojson`). */
+    arguments: Record<string, unknown>;
+  };
+}
+
+/**
+ * A conversation message in the OpenAI shape. `content` is always a string — never null —
+ * because Qwen3's chat template throws on null content.
+ */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; tool_calls?: ChatToolCall[] }
+  | { role: 'tool'; content: string; tool_call_id: string; name?: string };
+
+/** A tool as a chat template renders it: the standard OpenAI function envelope. */
+export interface ToolSchema {
+  readonly type: 'function';
+  readonly function: {
+    readonly name: string;
+    readonly description: string;
+    readonly parameters: {
+      readonly type: 'object';
+      readonly properties: { readonly [name: string]: { readonly [keyword: string]: unknown } };
+      readonly required?: readonly string[];
+    };
+  };
+}
+
+/** Options of {@link Engine.render}. */
+export interface RenderOptions {
+  /** Tools to render into the prompt; omitted or empty renders none. */
+  tools?: readonly ToolSchema[];
+  /** End with the assistant header so that generation continues as the assistant. */
+  addGenerationPrompt?: boolean;
+  /** Let a reasoning model think; `false` renders the empty think block Qwen3 expects. */
+  enableThinking?: boolean;
+}
+
+/** Options of {@link Engine.generate}. */
+export interface GenerateOptions {
+  /** Hard cap on generated tokens. */
+  maxNewTokens: number;
+  /** Stop right after the first of these strings appears in the output (it is kept). */
+  stop?: string[];
+  /** Constrained decoding: the output is exactly one of these strings. */
+  choices?: string[];
+  /** Divides the logits of tokens already emitted; 1 is off. */
+  repetitionPenalty?: number;
+  /** Receives decoded text as it is produced (already-streamed text is never repeated). */
+  onText?: (text: string) => void;
+  /** Aborting stops generation; the promise then rejects with an `AbortError`. */
+  signal?: AbortSignal;
+}
+
+/** What one generation cost and produced. */
+export interface GenerateResult {
+  /** The generated text (special tokens such as `<|im_end|>` removed). */
+  text: string;
+  /** Tokens in the prompt. */
+  promptTokens: number;
+  /** Prompt tokens whose KV cache was reused rather than computed again. */
+  cachedTokens: number;
+  /** Tokens generated. */
+  newTokens: number;
+}
+
+/** Which model runs where. */
+export interface EngineInfo {
+  model: string;
+  device: string;
+  dtype: string;
+}
+
+/** A loaded model the loop can render prompts with and generate from. */
+export interface Engine {
+  readonly info: EngineInfo;
+  /** The model's own chat template: messages (+ tools, rendered in) → prompt text. */
+  render(messages: ChatMessage[], options: RenderOptions): Promise<string>;
+  /** Continue `prompt`. With `choices`, the output is exactly one of those strings. */
+  generate(prompt: string, options: GenerateOptions): Promise<GenerateResult>;
+  /** Frees the model and any cache it holds (GPU memory in the browser). */
+  dispose(): Promise<void>;
+}

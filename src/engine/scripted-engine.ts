@@ -1,0 +1,145 @@
+import { NexusError } from '../errors.ts';
+import { throwIfAborted } from './abort.ts';
+import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
+import { renderQwen3ChatML } from './qwen3-chatml.ts';
+
+/** Decides whether a scripted output answers a prompt. A string matches a prompt that ends with it. */
+export type PromptMatcher = string | RegExp | ((prompt: string, options: GenerateOptions) => boolean);
+
+/** One recorded model output and the prompts it answers. */
+export interface ScriptedOutput {
+  /** Which prompt this output answers; omitted matches any prompt. */
+  when?: PromptMatcher;
+  /** The raw text the model produced. */
+  output: string;
+  /** Reuse this output for every matching prompt instead of consuming it once. */
+  repeat?: boolean;
+}
+
+/** One generation the scripted engine served, kept for assertions. */
+export interface ScriptedGeneration {
+  prompt: string;
+  options: Omit<GenerateOptions, 'signal' | 'onText'>;
+  result: GenerateResult;
+}
+
+/** Thrown when no scripted output matches a prompt: the test script and the loop disagree. */
+export class ScriptExhaustedError extends NexusError {
+  override readonly name = 'ScriptExhaustedError';
+}
+
+/**
+ * Splits text into pseudo-tokens: special tags whole, words, single punctuation marks and runs of
+ * white space. Close enough to a BPE count to make token figures meaningful in tests.
+ */
+export function estimateTokens(text: string): string[] {
+  return text.match(/<\|[a-z_]+\|>|<\/?(?:tool_call|tool_response|think|tools)>|\w+|[^\w\s]|\s+/g) ?? [];
+}
+
+function matches(matcher: PromptMatcher | undefined, prompt: string, options: GenerateOptions): boolean {
+  if (matcher === undefined) return true;
+  if (typeof matcher === 'string') return prompt.endsWith(matcher);
+  if (matcher instanceof RegExp) return matcher.test(prompt);
+  return matcher(prompt, options);
+}
+
+function commonPrefixLength(a: string, b: string): number {
+  const max = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** What constrained decoding would produce: the choice sharing the longest prefix with the recorded text. */
+function constrain(text: string, choices: string[]): string {
+  let best = choices[0] ?? '';
+  let bestLength = -1;
+  for (const choice of choices) {
+    const length = text.startsWith(choice) ? choice.length + 1 : commonPrefixLength(text, choice);
+    if (length > bestLength) {
+      best = choice;
+      bestLength = length;
+    }
+  }
+  return best;
+}
+
+/**
+ * An {@link Engine} that replays recorded raw model outputs, chosen by the prompt. It renders with
+ * Qwen3's chat template (byte-identical to the real one) and models a KV cache the way the real
+ * engine keeps one: the reusable part of a prompt is its common prefix with the previous prompt
+ * plus what was generated from it. Use it to test code built on the loop without weights.
+ *
+ * @example
+ * const engine = new ScriptedEngine([
+ *   { when: /Weather in Chennai\?<\|im_end\|>\n<\|im_start\|>assistant\n/, output: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Chennai"}}\n</tool_call>' },
+ *   { when: /<\/tool_response>/, output: 'It is 31 °C in Chennai.' },
+ * ]);
+ */
+export class ScriptedEngine implements Engine {
+  readonly info: EngineInfo;
+  /** Every generation served, in order. */
+  readonly generations: ScriptedGeneration[] = [];
+  private readonly outputs: ScriptedOutput[];
+  private transcript = '';
+  private disposed = false;
+
+  constructor(outputs: ScriptedOutput[], info: Partial<EngineInfo> = {}) {
+    this.outputs = [...outputs];
+    this.info = { model: 'scripted', device: 'none', dtype: 'none', ...info };
+  }
+
+  /** Outputs not consumed yet (repeating ones included). */
+  get remaining(): readonly ScriptedOutput[] {
+    return this.outputs;
+  }
+
+  async render(messages: ChatMessage[], options: RenderOptions): Promise<string> {
+    return renderQwen3ChatML(messages, options);
+  }
+
+  async generate(prompt: string, options: GenerateOptions): Promise<GenerateResult> {
+    if (this.disposed) throw new ScriptExhaustedError('This scripted engine was disposed.');
+    throwIfAborted(options.signal);
+    const index = this.outputs.findIndex((o) => matches(o.when, prompt, options));
+    const chosen = this.outputs[index];
+    if (!chosen) {
+      throw new ScriptExhaustedError(
+        `No scripted output matches this prompt (${this.outputs.length} left). Prompt ends with: ${JSON.stringify(prompt.slice(-160))}`,
+      );
+    }
+    if (!chosen.repeat) this.outputs.splice(index, 1);
+
+    let text = options.choices?.length ? constrain(chosen.output, options.choices) : chosen.output;
+    for (const stop of options.stop ?? []) {
+      const at = text.indexOf(stop);
+      if (at >= 0) text = text.slice(0, at + stop.length);
+    }
+    const tokens = estimateTokens(text).slice(0, options.maxNewTokens);
+    text = tokens.join('');
+
+    // Stream token by token, yielding to the event loop so a listener can abort mid-generation.
+    for (const token of tokens) {
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      throwIfAborted(options.signal);
+      options.onText?.(token);
+    }
+
+    const cachedChars = commonPrefixLength(this.transcript, prompt);
+    const result: GenerateResult = {
+      text,
+      promptTokens: estimateTokens(prompt).length,
+      cachedTokens: estimateTokens(prompt.slice(0, cachedChars)).length,
+      newTokens: tokens.length,
+    };
+    this.transcript = prompt + text;
+    const { signal: _signal, onText: _onText, ...recorded } = options;
+    this.generations.push({ prompt, options: recorded, result });
+    return result;
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.transcript = '';
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * browser-llm-nexus: reliable tool calling for small language models in the browser.
+ *
+ * @packageDocumentation
+ */
+export { NexusChat, ChatBusyError, ChatDisposedError, UnknownToolError, type NexusChatOptions } from './nexus.ts';
+export { NexusError, serializeError, type SerializedError } from './errors.ts';
+export type {
+  ChatMessage,
+  ChatToolCall,
+  Engine,
+  EngineInfo,
+  GenerateOptions,
+  GenerateResult,
+  RenderOptions,
+} from './engine/engine.ts';
+export { ScriptedEngine, ScriptExhaustedError, estimateTokens, type PromptMatcher, type ScriptedGeneration, type ScriptedOutput } from './engine/scripted-engine.ts';
+export { renderQwen3ChatML } from './engine/qwen3-chatml.ts';
+export { abortError, isAbortError } from './engine/abort.ts';
+export type {
+  AnswerMetrics,
+  ApprovalHandler,
+  CallSource,
+  CallStatus,
+  ChatAnswer,
+  ChatEvents,
+  ChatOptions,
+  ForcedCallEvent,
+  RoundInfo,
+  Strategy,
+  ToolCallRecord,
+  ToolChoice,
+} from './loop/types.ts';
+export {
+  ANSWER_NOW_PROMPT,
+  DEFAULT_ANSWER_PROMPT,
+  DEFAULT_SYSTEM_PROMPT,
+  PRIMED_PREFIX,
+  SELECT_PREFIX,
+} from './loop/prompts.ts';
+export type { StopCondition } from './loop/stop-conditions.ts';
+export * from './tools/index.ts';
+export { parseToolCalls, stripThinking, ToolCallStreamFilter } from './toolcalls/index.ts';
+export type { ParseOptions, ParseResult, ToolCall } from './toolcalls/types.ts';

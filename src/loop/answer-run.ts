@@ -1,0 +1,101 @@
+import type { ChatMessage, Engine, GenerateOptions, GenerateResult, ToolSchema } from '../engine/engine.ts';
+import type { Emitter } from './emitter.ts';
+import type { Toolbox } from './toolbox.ts';
+import type { AnswerMetrics, ChatEvents, Strategy, ToolChoice, ToolCallRecord } from './types.ts';
+
+/** Fresh counters for one answer. */
+export function emptyMetrics(): AnswerMetrics {
+  return {
+    rounds: 0,
+    answerRounds: 0,
+    generations: 0,
+    promptTokens: 0,
+    cachedTokens: 0,
+    newTokens: 0,
+    toolCalls: 0,
+    forcedCalls: 0,
+    tool_calls_force_failed: 0,
+    rescues: 0,
+    duplicateCalls: 0,
+    unknownToolCalls: 0,
+    ms: 0,
+    tokensPerSecond: 0,
+  };
+}
+
+/** Settings of one answer, defaults applied. */
+export interface AnswerSettings {
+  toolChoice: ToolChoice;
+  strategy: Strategy;
+  maxRounds: number;
+  repetitionPenalty: number;
+  enableThinking: boolean;
+  maxNewTokens: number;
+  maxResultChars: number;
+  answerPrompt: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Everything one answer shares across its rounds: the engine, the tools, the events, the counters,
+ * and the calls made so far. Every generation goes through {@link AnswerRun.generate} so the
+ * counters and the `raw` event are never skipped.
+ */
+export class AnswerRun {
+  readonly metrics = emptyMetrics();
+  readonly calls: ToolCallRecord[] = [];
+  /** The tool round in progress (1-based); answer rounds continue the count. */
+  round = 0;
+  /** Rounds in which every call named a missing tool; bounded separately from `maxRounds`. */
+  unknownToolRetries = 0;
+  /** The answer prompt goes in once per answer, after the first results. */
+  answerPromptAdded = false;
+  private generationMs = 0;
+
+  constructor(
+    readonly engine: Engine,
+    readonly toolbox: Toolbox,
+    readonly events: Emitter<ChatEvents>,
+    readonly settings: AnswerSettings,
+    /** The conversation as the template will render it (system prompt first), grown by the loop. */
+    readonly messages: ChatMessage[],
+  ) {}
+
+  /** The tools rendered into this answer's prompts (none for `toolChoice: 'none'`). */
+  get offeredTools(): readonly ToolSchema[] {
+    return this.settings.toolChoice === 'none' ? [] : this.toolbox.schemas;
+  }
+
+  /** Renders `messages` (default: the conversation) with the chat template and a generation prompt. */
+  render(messages: ChatMessage[] = this.messages, tools: readonly ToolSchema[] = this.offeredTools): Promise<string> {
+    return this.engine.render(messages, {
+      tools: tools.length ? tools : undefined,
+      addGenerationPrompt: true,
+      enableThinking: this.settings.enableThinking,
+    });
+  }
+
+  /** One generation, counted and reported as `raw` (with `prefix`, the primed part, in front). */
+  async generate(
+    prompt: string,
+    options: Omit<GenerateOptions, 'signal' | 'repetitionPenalty'>,
+    strategy: string,
+    prefix = '',
+  ): Promise<GenerateResult> {
+    const started = performance.now();
+    const result = await this.engine.generate(prompt, {
+      ...options,
+      repetitionPenalty: this.settings.repetitionPenalty,
+      signal: this.settings.signal,
+    });
+    this.generationMs += performance.now() - started;
+    const m = this.metrics;
+    m.generations++;
+    m.promptTokens += result.promptTokens;
+    m.cachedTokens += result.cachedTokens;
+    m.newTokens += result.newTokens;
+    m.tokensPerSecond = this.generationMs > 0 ? (m.newTokens * 1000) / this.generationMs : 0;
+    this.events.emit('raw', prefix + result.text, { round: this.round, strategy });
+    return result;
+  }
+}

@@ -1,0 +1,481 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
+import { NexusChat } from '../nexus.ts';
+import { qwen3 } from './__fixtures__/qwen3-outputs.ts';
+import { ANSWER_NOW_PROMPT, PRIMED_PREFIX } from './prompts.ts';
+import { when } from './script-matchers.ts';
+import type { ChatEvents } from './types.ts';
+
+const weatherOf = (city: string) => ({ city, temperature_c: city === 'Paris' ? 12 : 31.2, conditions: city === 'Paris' ? 'rain' : 'partly cloudy' });
+
+function setup(script: ScriptedOutput[], configure?: (chat: NexusChat) => void) {
+  const engine = new ScriptedEngine(script);
+  const weather = vi.fn(({ city }: { city: string }) => weatherOf(city));
+  const chat = NexusChat.withEngine(engine).tool('get_weather', 'Get current weather for a city', { city: 'string' }, weather);
+  configure?.(chat);
+  const events: { [K in keyof ChatEvents]: ChatEvents[K][] } = { token: [], toolCall: [], step: [], forced: [], raw: [], round: [] };
+  for (const name of Object.keys(events) as (keyof ChatEvents)[]) {
+    chat.on(name, ((...args: never[]) => (events[name] as unknown[]).push(args)) as never);
+  }
+  const visible = () => events.token.map(([t]) => t).join('');
+  return { engine, chat, weather, events, visible };
+}
+
+describe('the tool loop on a scripted Qwen3', () => {
+  it('runs a call the model writes inline and answers from its result', async () => {
+    const { chat, engine, weather, events, visible } = setup([
+      { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
+      { when: when.promptContains('"temperature_c":31.2'), output: qwen3.answerChennai },
+    ]);
+    const answer = await chat.chat('Weather in Chennai?');
+
+    expect(answer.text).toBe(qwen3.answerChennai);
+    expect(weather).toHaveBeenCalledExactlyOnceWith({ city: 'Chennai' }, expect.anything());
+    expect(answer.calls).toMatchObject([{ id: 'call_1', name: 'get_weather', source: 'inline', status: 'ok', round: 1 }]);
+    expect(answer.metrics).toMatchObject({ rounds: 2, generations: 2, toolCalls: 1, forcedCalls: 0, rescues: 0, tool_calls_force_failed: 0 });
+    expect(events.forced).toEqual([]);
+    expect(visible()).toBe(qwen3.answerChennai);
+    expect(engine.remaining).toEqual([]);
+    // The result went back as a tool message answering the call's id, in the template's layout.
+    expect(chat.history).toMatchObject([
+      { role: 'user', content: 'Weather in Chennai?' },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', function: { name: 'get_weather', arguments: { city: 'Chennai' } } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: JSON.stringify(weatherOf('Chennai')) },
+      { role: 'system', content: chat.answerPrompt },
+      { role: 'assistant', content: qwen3.answerChennai },
+    ]);
+    expect(engine.generations[1]?.prompt).toContain(
+      '<|im_start|>assistant\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Chennai"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\n{"city":"Chennai"',
+    );
+  });
+
+  it('keeps prose written before a call as the assistant turn and streams it', async () => {
+    const { chat, visible } = setup([
+      { when: when.userAsked('Weather in Chennai?'), output: qwen3.proseThenCall },
+      { when: when.afterResults(), output: qwen3.answerChennai },
+    ]);
+    await chat.chat('Weather in Chennai?');
+    expect(chat.history[1]).toMatchObject({ role: 'assistant', content: 'Let me check the weather for you.' });
+    expect(visible()).toBe(`Let me check the weather for you.${qwen3.answerChennai}`);
+    expect(visible()).not.toContain('<tool_call>');
+  });
+
+  it('primes the call when the model answers from memory, asks whether the tool is needed, and runs it', async () => {
+    const { chat, weather, events } = setup([
+      { when: when.userAsked('Weather in Paris?'), output: qwen3.guessParis },
+      { when: when.primed(), output: qwen3.primedContinuationParis },
+      { when: when.gate(), output: 'Yes' },
+      { when: when.afterResults(), output: qwen3.answerParis },
+    ]);
+    const answer = await chat.chat('Weather in Paris?');
+    expect(answer.text).toBe(qwen3.answerParis);
+    expect(weather).toHaveBeenCalledOnce();
+    expect(answer.calls[0]).toMatchObject({ source: 'primed', arguments: { city: 'Paris' } });
+    expect(answer.metrics).toMatchObject({ generations: 4, rescues: 1, forcedCalls: 1, tool_calls_force_failed: 0 });
+    expect(events.step).toContainEqual(['gate', 'Yes', 'yes']);
+    expect(events.round.map(([r]) => r.round)).toEqual([1, 2]);
+  });
+
+  it('discards a primed call to a made-up tool, reports it, and rescues the call stepwise', async () => {
+    const { chat, weather, events, engine } = setup(
+      [
+        { when: when.userAsked('Weather in Paris?'), output: qwen3.guessParis },
+        { when: when.primed(), output: qwen3.primedHallucinated },
+        { when: when.select(), output: 'get_weather.' },
+        { when: when.argument('city'), output: 'Paris"' },
+        { when: when.gate(), output: 'Yes' },
+        { when: when.afterResults(), output: qwen3.answerParis },
+      ],
+      (c) => c.tool('current_datetime', 'Current date and time', { time_zone: 'string' }, () => 'now'),
+    );
+    const answer = await chat.chat('Weather in Paris?');
+
+    expect(events.forced).toEqual([[{ strategy: 'primed', raw: PRIMED_PREFIX + qwen3.primedHallucinated, name: 'weather_lookup', reason: "'weather_lookup' is not a registered tool." }]]);
+    expect(weather).toHaveBeenCalledExactlyOnceWith({ city: 'Paris' }, expect.anything());
+    expect(answer.calls[0]).toMatchObject({ source: 'stepwise', name: 'get_weather' });
+    expect(answer.metrics).toMatchObject({ tool_calls_force_failed: 1, rescues: 1, forcedCalls: 1 });
+    expect(events.step.slice(0, 2)).toEqual([
+      ['select', 'The tool needed is get_weather', 'get_weather'],
+      ['arg:city', '"Paris"', '"Paris"'],
+    ]);
+    // The tool is chosen under a constraint: only registered names are possible outputs.
+    expect(engine.generations.find((g) => g.options.choices?.includes('get_weather'))?.options.choices).toEqual(['get_weather', 'current_datetime']);
+  });
+
+  it('never remaps a made-up name, even with exactly one tool registered: the original answer stands', async () => {
+    const { chat, weather, events } = setup([
+      { when: when.userAsked('Weather in Paris?'), output: qwen3.guessParis },
+      { when: when.primed(), output: qwen3.primedHallucinated },
+      // Stepwise needs no choice with one tool; the yes/no check still decides.
+      { when: when.argument('city'), output: 'Paris"' },
+      { when: when.gate(), output: 'No' },
+    ]);
+    const answer = await chat.chat('Weather in Paris?');
+    expect(events.forced[0]?.[0]).toMatchObject({ strategy: 'primed', name: 'weather_lookup' });
+    expect(weather).not.toHaveBeenCalled();
+    expect(answer.text).toBe(qwen3.guessParis);
+    expect(answer.metrics).toMatchObject({ tool_calls_force_failed: 1, toolCalls: 0, rescues: 0 });
+  });
+
+  it('does not turn small talk into a tool call: the yes/no check says no and the greeting stands', async () => {
+    const { chat, weather, events } = setup([
+      { when: when.userAsked('hi'), output: qwen3.greeting },
+      { when: when.primed(), output: qwen3.primedContinuationOnGreeting },
+      { when: when.gate(), output: 'No' },
+    ]);
+    const answer = await chat.chat('hi');
+    expect(answer.text).toBe(qwen3.greeting);
+    expect(weather).not.toHaveBeenCalled();
+    expect(answer.calls).toEqual([]);
+    expect(answer.metrics).toMatchObject({ rounds: 1, generations: 3, toolCalls: 0, rescues: 0 });
+    expect(events.step).toEqual([['gate', 'No', 'no']]);
+    expect(chat.history).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: qwen3.greeting },
+    ]);
+  });
+
+  it("skips the yes/no check for toolChoice 'required'", async () => {
+    const { chat, weather, engine } = setup([
+      { when: when.userAsked('hi'), output: qwen3.greeting },
+      { when: when.primed(), output: qwen3.primedContinuationOnGreeting },
+      { when: when.afterResults(), output: 'It is 31.2°C in Hello.' },
+    ]);
+    await chat.chat('hi', { toolChoice: 'required' });
+    expect(weather).toHaveBeenCalledOnce();
+    expect(engine.generations.some((g) => g.options.choices)).toBe(false);
+  });
+
+  it("applies 'required' to the first round only", async () => {
+    const { chat, weather } = setup([
+      { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
+      { when: when.afterResults(), output: qwen3.answerChennai },
+    ]);
+    const answer = await chat.chat('Weather in Chennai?', { toolChoice: 'required' });
+    expect(answer.text).toBe(qwen3.answerChennai);
+    expect(weather).toHaveBeenCalledOnce();
+  });
+
+  it('runs several calls of one turn in order, each with its own id, and returns all results together', async () => {
+    const { chat, engine } = setup(
+      [
+        { when: when.userAsked('Weather and time in Chennai?'), output: qwen3.callWeatherAndTime },
+        { when: when.afterResults(), output: qwen3.answerChennaiAndTime },
+      ],
+      (c) => c.tool('current_datetime', 'Current date and time', { time_zone: 'string' }, ({ time_zone }) => `19:30 in ${time_zone}`),
+    );
+    const answer = await chat.chat('Weather and time in Chennai?');
+    expect(answer.calls.map((c) => [c.id, c.name])).toEqual([
+      ['call_1', 'get_weather'],
+      ['call_2', 'current_datetime'],
+    ]);
+    expect(chat.history.filter((m) => m.role === 'tool').map((m) => (m as { tool_call_id: string }).tool_call_id)).toEqual(['call_1', 'call_2']);
+    const second = engine.generations[1]?.prompt ?? '';
+    expect(second.indexOf('"city":"Chennai"')).toBeLessThan(second.indexOf('19:30 in Asia/Kolkata'));
+    expect(second).toContain('</tool_response>\n<tool_response>');
+  });
+
+  it('does not run a call identical to one already run in the answer; the model is told to use what it has', async () => {
+    const { chat, weather } = setup([
+      { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
+      { when: (p) => (p.match(/<tool_response>/g) ?? []).length === 1, output: qwen3.callWeatherChennai },
+      { when: when.promptContains('You already called get_weather with these arguments'), output: qwen3.answerChennai },
+    ]);
+    const answer = await chat.chat('Weather in Chennai?');
+    expect(weather).toHaveBeenCalledOnce();
+    expect(answer.calls.map((c) => c.status)).toEqual(['ok', 'duplicate']);
+    expect(answer.metrics.duplicateCalls).toBe(1);
+    expect(answer.text).toBe(qwen3.answerChennai);
+  });
+
+  it('stops a model that never stops calling: after maxRounds, answer rounds without tools', async () => {
+    const weather = vi.fn(({ city }: { city: string }) => weatherOf(city));
+    const engine = new ScriptedEngine([
+      { when: when.userAsked('Weather everywhere?'), output: qwen3.callWeatherChennai },
+      { when: when.afterResults(), output: qwen3.callWeatherParis },
+      { when: when.answerNow(), output: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>' },
+      { when: when.answerNow(), output: 'Chennai is 31.2°C, Paris 12°C and Oslo is cold.' },
+    ]);
+    const chat = NexusChat.withEngine(engine).tool('get_weather', 'weather', { city: 'string' }, weather);
+    chat.maxRounds = 2;
+    const rounds: string[] = [];
+    chat.on('round', (r) => rounds.push(r.kind));
+    const answer = await chat.chat('Weather everywhere?');
+    expect(rounds).toEqual(['tools', 'tools', 'answer', 'answer']);
+    expect(answer.calls.map((c) => [c.arguments.city, c.source])).toEqual([
+      ['Chennai', 'inline'],
+      ['Paris', 'inline'],
+      ['Oslo', 'answer-round'],
+    ]);
+    expect(answer.text).toBe('Chennai is 31.2°C, Paris 12°C and Oslo is cold.');
+    expect(answer.metrics).toMatchObject({ rounds: 2, answerRounds: 2 });
+    const answerPrompts = engine.generations.filter((g) => g.prompt.includes(ANSWER_NOW_PROMPT));
+    expect(answerPrompts).toHaveLength(2);
+    for (const g of answerPrompts) expect(g.prompt).not.toContain('# Tools');
+  });
+
+  it('never ends in a tool call or in nothing: when even the answer rounds call, the user reads the results', async () => {
+    const engine = new ScriptedEngine([
+      { when: when.userAsked('Weather?'), output: qwen3.callWeatherChennai },
+      { when: when.afterResults(), output: qwen3.callWeatherParis },
+      { when: when.answerNow(), output: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>' },
+      { when: when.answerNow(), output: '' },
+    ]);
+    const chat = NexusChat.withEngine(engine).tool('get_weather', 'weather', { city: 'string' }, ({ city }) => weatherOf(city));
+    chat.maxRounds = 2;
+    const answer = await chat.chat('Weather?');
+    expect(answer.text).toMatch(/^I ran out of steps before writing an answer\. The tools returned:\n- get_weather: /);
+    expect(answer.text).toContain('Oslo');
+    expect(chat.history.at(-1)).toEqual({ role: 'assistant', content: answer.text });
+  });
+
+  it('feeds a handler error back to the model as an error result', async () => {
+    const { chat } = setup(
+      [
+        { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
+        { when: when.promptContains('Error: get_weather failed: The weather service did not answer'), output: qwen3.apologizeFailure },
+      ],
+      (c) => {
+        c.tools.unregister('get_weather');
+        c.tool('get_weather', 'weather', { city: 'string' }, () => {
+          throw new Error('The weather service did not answer (HTTP 503).');
+        });
+      },
+    );
+    const answer = await chat.chat('Weather in Chennai?');
+    expect(answer.calls[0]).toMatchObject({ status: 'error', result: 'Error: get_weather failed: The weather service did not answer (HTTP 503).' });
+    expect(answer.text).toBe(qwen3.apologizeFailure);
+  });
+
+  it('feeds invalid arguments back in words the model can act on, and the corrected call runs', async () => {
+    const { chat, weather } = setup([
+      { when: when.userAsked('Weather in Chennai?'), output: qwen3.missingArgument },
+      { when: when.promptContains("missing required argument 'city'"), output: qwen3.callWeatherChennai },
+      { when: when.afterResults(), output: qwen3.answerChennai },
+    ]);
+    const answer = await chat.chat('Weather in Chennai?');
+    expect(answer.calls.map((c) => c.status)).toEqual(['invalid', 'ok']);
+    expect(weather).toHaveBeenCalledOnce();
+  });
+
+  describe('a confirm tool', () => {
+    const script = (followUp: string): ScriptedOutput[] => [
+      { when: when.userAsked('Delete note 7'), output: qwen3.callDelete },
+      { when: when.afterResults(), output: followUp },
+    ];
+    const withDelete = (handler: () => unknown) => (c: NexusChat) => c.tool('delete_note', 'Delete a note', { id: 'integer' }, handler, { confirm: true });
+
+    it('runs after the user approves, with the arguments shown to them', async () => {
+      const remove = vi.fn(() => 'deleted');
+      const approve = vi.fn(async () => true);
+      const { chat } = setup(script(qwen3.deleted), (c) => {
+        withDelete(remove)(c);
+        c.approve = approve;
+      });
+      const answer = await chat.chat('Delete note 7');
+      expect(approve).toHaveBeenCalledExactlyOnceWith({ name: 'delete_note', arguments: { id: 7 } });
+      expect(remove).toHaveBeenCalledOnce();
+      expect(answer.calls[0]?.status).toBe('ok');
+    });
+
+    it('does not run when the user refuses, or when nobody can be asked', async () => {
+      for (const approve of [async () => false, undefined]) {
+        const remove = vi.fn(() => 'deleted');
+        const { chat } = setup(script(qwen3.notDeleted), (c) => {
+          withDelete(remove)(c);
+          c.approve = approve;
+        });
+        const answer = await chat.chat('Delete note 7');
+        expect(remove).not.toHaveBeenCalled();
+        expect(answer.calls[0]?.status).toBe('refused');
+        expect(answer.text).toBe(qwen3.notDeleted);
+      }
+    });
+  });
+
+  it('turns a pseudo-tool call carrying a reply into the answer', async () => {
+    const { chat, visible } = setup([{ when: when.userAsked('hello'), output: qwen3.pseudoRespond }]);
+    const answer = await chat.chat('hello', { toolChoice: 'auto', strategy: 'inline' });
+    expect(answer.text).toBe('Hello! Nice to meet you.');
+    expect(answer.calls).toEqual([]);
+    expect(visible()).toBe('Hello! Nice to meet you.');
+  });
+
+  it('answers a call to a missing tool with one feedback line listing the available tools', async () => {
+    const { chat, weather } = setup([
+      { when: when.userAsked('Weather in Chennai?'), output: qwen3.unknownTool },
+      { when: when.promptContains("Tool 'get_forecast' is not available. Available: get_weather."), output: qwen3.callWeatherChennai },
+      { when: when.afterResults(), output: qwen3.answerChennai },
+    ]);
+    const answer = await chat.chat('Weather in Chennai?');
+    expect(answer.calls.map((c) => [c.name, c.status])).toEqual([
+      ['get_forecast', 'unknown'],
+      ['get_weather', 'ok'],
+    ]);
+    expect(weather).toHaveBeenCalledOnce();
+    // The feedback retry does not use up a tool round.
+    expect(answer.metrics).toMatchObject({ rounds: 2, unknownToolCalls: 1 });
+  });
+
+  it('gives up feeding back after three retries, strips the call, and the original answer stands', async () => {
+    const { chat, weather } = setup([
+      { when: (p) => p.endsWith('<think>\n\n</think>\n\n') && !p.includes('Answer yes or no'), output: qwen3.unknownTool },
+      { when: (p) => p.endsWith('<think>\n\n</think>\n\n') && !p.includes('Answer yes or no'), output: qwen3.unknownTool },
+      { when: (p) => p.endsWith('<think>\n\n</think>\n\n') && !p.includes('Answer yes or no'), output: qwen3.unknownTool },
+      { when: (p) => p.endsWith('<think>\n\n</think>\n\n') && !p.includes('Answer yes or no'), output: `I cannot do that.\n${qwen3.unknownTool}` },
+      { when: when.primed(), output: qwen3.primedHallucinated },
+      { when: when.argument('city'), output: 'Chennai"' },
+      { when: when.gate(), output: 'No' },
+    ]);
+    const answer = await chat.chat('Weather in Chennai?');
+    expect(answer.text).toBe('I cannot do that.');
+    expect(weather).not.toHaveBeenCalled();
+    expect(answer.metrics).toMatchObject({ unknownToolCalls: 3, rounds: 1 });
+    expect(chat.history.filter((m) => m.role === 'tool')).toHaveLength(3);
+  });
+
+  it("with toolChoice 'none' renders no tools and strips call markup from what the user sees", async () => {
+    const { chat, engine, weather, visible } = setup([{ when: when.userAsked('Weather?'), output: qwen3.markupWithoutTools }]);
+    const answer = await chat.chat('Weather?', { toolChoice: 'none' });
+    expect(answer.text).toBe('Sure.');
+    expect(visible()).toBe('Sure.');
+    expect(weather).not.toHaveBeenCalled();
+    expect(engine.generations[0]?.prompt).not.toContain('# Tools');
+  });
+
+  it('forces a named tool with toolChoice { name }', async () => {
+    const { chat, weather } = setup([
+      { when: when.userAsked('Paris'), output: qwen3.guessParis },
+      { when: when.primedFor('get_weather'), output: '{"city": "Paris"}}\n</tool_call>' },
+      { when: when.afterResults(), output: qwen3.answerParis },
+    ]);
+    const answer = await chat.chat('Paris', { toolChoice: { name: 'GET_WEATHER' } });
+    expect(weather).toHaveBeenCalledExactlyOnceWith({ city: 'Paris' }, expect.anything());
+    expect(answer.text).toBe(qwen3.answerParis);
+  });
+
+  it('rejects a toolChoice naming a tool that is not registered, listing the available ones', async () => {
+    const { chat } = setup([]);
+    await expect(chat.chat('x', { toolChoice: { name: 'launch_missiles' } })).rejects.toThrow(
+      "toolChoice names 'launch_missiles', which is not registered. Available tools: get_weather.",
+    );
+  });
+
+  it("with strategy 'inline' never escalates", async () => {
+    const { chat, engine } = setup([{ when: when.userAsked('Weather in Paris?'), output: qwen3.guessParis }]);
+    const answer = await chat.chat('Weather in Paris?', { strategy: 'inline' });
+    expect(answer.text).toBe(qwen3.guessParis);
+    expect(engine.generations).toHaveLength(1);
+  });
+
+  it("with strategy 'stepwise' starts there: tool from a closed list, then each argument", async () => {
+    const { chat, engine, events } = setup([
+      { when: when.argument('city'), output: 'Paris"' },
+      { when: when.gate(), output: 'Yes' },
+      { when: when.afterResults(), output: qwen3.answerParis },
+    ]);
+    const answer = await chat.chat('Weather in Paris?', { strategy: 'stepwise' });
+    expect(answer.calls[0]).toMatchObject({ source: 'stepwise', arguments: { city: 'Paris' } });
+    expect(events.step[0]).toEqual(['select', '', 'get_weather']);
+    // No free generation in the first round: the first prompt is already the argument question.
+    expect(engine.generations[0]?.prompt.endsWith('The tool needed is get_weather.\ncity = "')).toBe(true);
+  });
+
+  it('asks enum and boolean arguments from closed lists and numbers as bare values', async () => {
+    const convert = vi.fn(() => 'ok');
+    const { chat, engine } = setup(
+      [
+        { when: when.select(), output: 'convert' },
+        { when: when.argument('amount'), output: '42\n' },
+        { when: when.argument('unit'), output: '"kg"' },
+        { when: when.argument('exact'), output: 'true' },
+        { when: when.afterResults(), output: 'Done.' },
+      ],
+      (c) =>
+        c.tool(
+          'convert',
+          'Convert an amount',
+          { amount: 'number', unit: { type: 'string', enum: ['kg', 'lb'] }, exact: 'boolean' },
+          convert,
+        ),
+    );
+    await chat.chat('Convert 42 kg', { strategy: 'stepwise', toolChoice: 'required' });
+    expect(convert).toHaveBeenCalledExactlyOnceWith({ amount: 42, unit: 'kg', exact: true }, expect.anything());
+    expect(engine.generations.map((g) => g.options.choices)).toEqual([['get_weather', 'convert'], undefined, ['"kg"', '"lb"'], ['true', 'false'], undefined]);
+  });
+
+  it('caps a huge tool result and says how much was cut', async () => {
+    const { chat } = setup(
+      [
+        { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
+        { when: when.afterResults(), output: 'Long.' },
+      ],
+      (c) => {
+        c.tools.unregister('get_weather');
+        c.tool('get_weather', 'weather', { city: 'string' }, () => 'x'.repeat(1_000_000));
+        c.maxResultChars = 2000;
+      },
+    );
+    const answer = await chat.chat('Weather in Chennai?');
+    expect(answer.calls[0]?.result).toHaveLength(2000 + '\n[Result cut: showing 2,000 of 1,000,000 characters.]'.length);
+    expect(answer.calls[0]?.result.endsWith('[Result cut: showing 2,000 of 1,000,000 characters.]')).toBe(true);
+  });
+
+  it('stops cleanly on abort mid-answer: rejects with AbortError, keeps the conversation consistent, and chats again', async () => {
+    const { chat, weather } = setup([
+      { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
+      { when: when.afterResults(), output: qwen3.answerChennai },
+      { when: when.userAsked('Thanks'), output: 'You are welcome!' },
+      { when: when.primed(), output: qwen3.primedContinuationOnGreeting },
+      { when: when.gate(), output: 'No' },
+    ]);
+    const controller = new AbortController();
+    let tokens = 0;
+    const stop = chat.on('token', () => {
+      if (++tokens === 3) controller.abort();
+    });
+    await expect(chat.chat('Weather in Chennai?', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    stop();
+    expect(weather).toHaveBeenCalledOnce();
+    const roles = chat.history.map((m) => m.role);
+    expect(roles).toEqual(['user', 'assistant', 'tool', 'system', 'assistant']);
+    expect(chat.history.at(-1)).toMatchObject({ role: 'assistant', content: 'The current weather' });
+
+    const next = await chat.chat('Thanks');
+    expect(next.text).toBe('You are welcome!');
+  });
+
+  it('aborted while the model writes a call, leaves no half tool call in the history', async () => {
+    const { chat, weather } = setup([{ when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai }]);
+    const controller = new AbortController();
+    chat.on('raw', () => undefined);
+    setTimeout(() => controller.abort(), 0);
+    await expect(chat.chat('Weather in Chennai?', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(weather).not.toHaveBeenCalled();
+    expect(chat.history).toEqual([{ role: 'user', content: 'Weather in Chennai?' }]);
+  });
+
+  it('reports every generation as raw and keeps markup out of the token stream', async () => {
+    const { chat, events } = setup([
+      { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
+      { when: when.afterResults(), output: qwen3.answerChennai },
+    ]);
+    await chat.chat('Weather in Chennai?');
+    expect(events.raw.map(([raw, info]) => [raw, info.strategy])).toEqual([
+      [qwen3.callWeatherChennai, 'inline'],
+      [qwen3.answerChennai, 'inline'],
+    ]);
+    expect(events.token.map(([t]) => t).join('')).not.toMatch(/tool_call|"name"/);
+    expect(events.toolCall[0]?.[0]).toMatchObject({ name: 'get_weather', status: 'ok' });
+  });
+
+  it('refuses a second chat while one runs', async () => {
+    const { chat } = setup([
+      { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
+      { when: when.afterResults(), output: qwen3.answerChennai },
+    ]);
+    const first = chat.chat('Weather in Chennai?');
+    await expect(chat.chat('again')).rejects.toThrow(/An answer is still running on this chat/);
+    await first;
+  });
+});

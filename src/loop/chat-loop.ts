@@ -1,0 +1,91 @@
+import type { AnswerRun } from './answer-run.ts';
+import type { Attempt } from './attempt.ts';
+import { escalate } from './escalation.ts';
+import { ANSWER_NOW_PROMPT, fallbackAnswer } from './prompts.ts';
+import { runCalls } from './run-calls.ts';
+import { roundLimitReached, shouldStop, type StopCondition } from './stop-conditions.ts';
+import { attemptInline } from './strategy-inline.ts';
+import type { ChatAnswer } from './types.ts';
+
+/** Tool-less rounds after the round limit, each telling the model to answer now. */
+export const MAX_ANSWER_ROUNDS = 2;
+
+/** Dependencies of {@link runAnswer} that belong to the conversation rather than the answer. */
+export interface AnswerHooks {
+  /** A conversation-wide unique id for the next call. */
+  newCallId(): string;
+  /** Extra conditions that end the tool rounds early (e.g. a spent search budget). */
+  stopWhen?: readonly StopCondition[];
+}
+
+function hasCalls(attempt: Attempt): boolean {
+  return attempt.order.length > 0;
+}
+
+/** Runs a round's calls; rounds that only named missing tools are feedback retries, not rounds. */
+async function runRound(run: AnswerRun, attempt: Attempt, hooks: AnswerHooks): Promise<void> {
+  await runCalls(run, attempt, hooks.newCallId);
+  if (attempt.calls.length === 0 && attempt.unknown.length > 0) {
+    run.unknownToolRetries++;
+    run.metrics.rounds--;
+  }
+  if (!run.answerPromptAdded && run.settings.answerPrompt) {
+    run.answerPromptAdded = true;
+    // Once per answer, after the first results, and kept: the transcript stays append-only so the
+    // next round's prompt extends this one and its KV cache is reused.
+    run.messages.push({ role: 'system', content: run.settings.answerPrompt });
+  }
+}
+
+/**
+ * The tool rounds: render → escalate → run calls → repeat, until the model answers without a call
+ * or a stop condition holds. Returns the answer text, or undefined when calls were still coming.
+ */
+async function toolRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string | undefined> {
+  const stopWhen = [roundLimitReached, ...(hooks.stopWhen ?? [])];
+  while (!shouldStop(run, stopWhen)) {
+    run.metrics.rounds++;
+    run.round++;
+    run.events.emit('round', { round: run.round, kind: 'tools' });
+    const attempt = await escalate(run, await run.render());
+    if (!hasCalls(attempt)) return attempt.text;
+    await runRound(run, attempt, hooks);
+  }
+  return undefined;
+}
+
+/**
+ * The answer rounds: no tools rendered, a last user turn telling the model to answer now. A call
+ * it writes anyway is run, and it is asked once more.
+ */
+async function answerRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string | undefined> {
+  for (let i = 0; i < MAX_ANSWER_ROUNDS; i++) {
+    run.metrics.answerRounds++;
+    run.round++;
+    run.events.emit('round', { round: run.round, kind: 'answer' });
+    const prompt = await run.render([...run.messages, { role: 'user', content: ANSWER_NOW_PROMPT }], []);
+    const attempt = await attemptInline(run, prompt, 'answer-round', run.settings.toolChoice !== 'none');
+    if (!hasCalls(attempt) && attempt.text.trim()) return attempt.text;
+    if (hasCalls(attempt)) await runCalls(run, attempt, hooks.newCallId);
+  }
+  return undefined;
+}
+
+/**
+ * Runs one whole answer over `run.messages` (which already ends with the user's message) and
+ * appends the final assistant turn. The answer never ends in a tool call or in nothing: when the
+ * model keeps calling, or says nothing, the answer rounds ask it to answer, and as a last resort the
+ * user reads what the tools returned.
+ */
+export async function runAnswer(run: AnswerRun, hooks: AnswerHooks): Promise<ChatAnswer> {
+  const started = performance.now();
+  let text = (await toolRounds(run, hooks))?.trim();
+  if (!text) text = (await answerRounds(run, hooks))?.trim();
+  if (!text) {
+    text = fallbackAnswer(run.calls.filter((c) => c.status === 'ok'));
+    run.events.emit('token', text);
+  }
+  run.messages.push({ role: 'assistant', content: text });
+  run.metrics.ms = performance.now() - started;
+  return { text, calls: run.calls, metrics: run.metrics };
+}

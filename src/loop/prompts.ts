@@ -1,0 +1,86 @@
+import type { ToolSchema } from '../engine/engine.ts';
+import { pythonJson } from '../engine/qwen3-chatml.ts';
+
+/**
+ * Shown while the model decides whether to call. It shows the exact bytes of a call for one of
+ * the offered tools (`{tool_call_example}` is replaced) because small models copy a worked example
+ * far better than they follow a description of the format.
+ */
+export const DEFAULT_SYSTEM_PROMPT =
+  'You are a helpful assistant running in the user\'s browser. When one of the tools below can answer, ' +
+  'call it instead of guessing, by writing exactly:\n{tool_call_example}\n' +
+  'Use the real tool name and the user\'s values. When no tool fits, answer directly and briefly.';
+
+/** Used when no tool is offered. */
+export const DEFAULT_PLAIN_SYSTEM_PROMPT = 'You are a helpful assistant running in the user\'s browser. Answer directly and briefly.';
+
+/** Added once per answer, after the first tool results, so the model answers from them. */
+export const DEFAULT_ANSWER_PROMPT =
+  'Answer the user now from the tool results above. Copy names, numbers and codes exactly as the tools returned them. ' +
+  'If a tool failed, say so instead of guessing.';
+
+/** The last user turn of an answer round, when the model kept calling tools. */
+export const ANSWER_NOW_PROMPT = 'Write the answer now, from the tool results above. Do not call a tool.';
+
+/** Opens a call so that prose is no longer a possible continuation. */
+export const PRIMED_PREFIX = '<tool_call>\n{"name": "';
+
+/** Stepwise: the tool is chosen by completing this line, constrained to the registered names. */
+export const SELECT_PREFIX = 'The tool needed is ';
+
+/** The result the model sees instead of running a call a second time. */
+export function duplicateCallResult(name: string): string {
+  return `You already called ${name} with these arguments in this answer; its result is above. Use it to answer instead of calling again.`;
+}
+
+/** The one feedback line for a call to a tool that does not exist. */
+export function unknownToolResult(name: string, available: readonly string[]): string {
+  return `Tool '${name}' is not available. Available: ${available.length ? available.join(', ') : 'none'}. Call one of those or answer without a tool.`;
+}
+
+/** The yes/no question asked before a forced call runs in `'auto'`. */
+export function needsToolQuestion(tool: ToolSchema): string {
+  return `Does answering my previous message require calling the tool ${tool.function.name} (${tool.function.description})? Answer yes or no.`;
+}
+
+/** What the user reads when every round ended in calls and no answer came. */
+export function fallbackAnswer(results: readonly { name: string; result: string }[]): string {
+  if (results.length === 0) return 'I could not produce an answer. Please try rephrasing the question.';
+  const lines = results.slice(-3).map((r) => `- ${r.name}: ${r.result.length > 300 ? `${r.result.slice(0, 300)}…` : r.result}`);
+  return `I ran out of steps before writing an answer. The tools returned:\n${lines.join('\n')}`;
+}
+
+function exampleValue(schema: Record<string, unknown>): unknown {
+  const examples = schema.examples;
+  if (Array.isArray(examples) && examples.length > 0) return examples[0];
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  switch (schema.type) {
+    case 'number':
+    case 'integer':
+      return 2;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return {};
+    default:
+      return 'value';
+  }
+}
+
+/** The exact bytes of a call to `tool`, with example values for its required arguments. */
+export function toolCallExample(tool: ToolSchema): string {
+  const { properties, required = Object.keys(properties) } = tool.function.parameters;
+  const args: Record<string, unknown> = {};
+  for (const key of required) args[key] = exampleValue(properties[key] ?? {});
+  return `<tool_call>\n{"name": "${tool.function.name}", "arguments": ${pythonJson(args)}}\n</tool_call>`;
+}
+
+/** The system prompt for a round: the template with the call example filled in for the offered tools. */
+export function expandSystemPrompt(template: string, offered: readonly ToolSchema[]): string {
+  const first = offered[0];
+  if (!first) return template.includes('{tool_call_example}') ? DEFAULT_PLAIN_SYSTEM_PROMPT : template;
+  return template.replaceAll('{tool_call_example}', toolCallExample(first));
+}

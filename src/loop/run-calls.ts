@@ -1,0 +1,72 @@
+import type { ChatMessage, ChatToolCall } from '../engine/engine.ts';
+import { throwIfAborted } from '../engine/abort.ts';
+import type { ToolCall } from '../toolcalls/types.ts';
+import type { AnswerRun } from './answer-run.ts';
+import type { Attempt } from './attempt.ts';
+import { formatToolResult } from './cap-result.ts';
+import { duplicateCallResult, unknownToolResult } from './prompts.ts';
+import type { CallStatus, ToolCallRecord } from './types.ts';
+
+/** Key under which two calls count as the same: the name and the arguments with keys sorted. */
+export function callKey(call: ToolCall): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+    }
+    return value;
+  };
+  return `${call.name}:${JSON.stringify(canonical(call.arguments))}`;
+}
+
+async function runOne(run: AnswerRun, call: ToolCall, known: boolean): Promise<{ status: CallStatus; result: string; value?: unknown }> {
+  if (!known) {
+    run.metrics.unknownToolCalls++;
+    return { status: 'unknown', result: unknownToolResult(call.name, run.offeredTools.map((t) => t.function.name)) };
+  }
+  const key = callKey(call);
+  if (run.calls.some((done) => done.status !== 'unknown' && callKey(done) === key)) {
+    run.metrics.duplicateCalls++;
+    return { status: 'duplicate', result: duplicateCallResult(call.name) };
+  }
+  const outcome = await run.toolbox.run(call.name, call.arguments, run.settings.signal);
+  throwIfAborted(run.settings.signal);
+  if (outcome.ok) return { status: 'ok', result: formatToolResult(outcome.value, run.settings.maxResultChars), value: outcome.value };
+  const status: CallStatus = outcome.kind === 'invalid' ? 'invalid' : outcome.kind === 'refused' ? 'refused' : 'error';
+  return { status, result: formatToolResult(`Error: ${outcome.message}`, run.settings.maxResultChars) };
+}
+
+/**
+ * Runs every call of a round in order, each with its own id, and appends the assistant turn and
+ * all results to the conversation together — so an abort mid-round leaves no half tool call in it.
+ * A call identical to one already run in this answer is answered with a reminder instead of being
+ * run again; a missing tool gets one feedback line listing the available ones.
+ */
+export async function runCalls(run: AnswerRun, attempt: Attempt, newCallId: () => string): Promise<ToolCallRecord[]> {
+  const ordered = attempt.order.map((call) => ({ call, known: !attempt.unknown.includes(call) }));
+  const records: ToolCallRecord[] = [];
+  for (const { call, known } of ordered) {
+    const started = performance.now();
+    const { status, result, value } = await runOne(run, call, known);
+    const record: ToolCallRecord = {
+      id: newCallId(),
+      name: call.name,
+      arguments: call.arguments,
+      source: attempt.source,
+      round: run.round,
+      status,
+      result,
+      ...(value === undefined ? {} : { value }),
+      ms: performance.now() - started,
+    };
+    records.push(record);
+    run.calls.push(record);
+    run.metrics.toolCalls++;
+    if (attempt.source === 'primed' || attempt.source === 'stepwise') run.metrics.forcedCalls++;
+    run.events.emit('toolCall', record, result);
+  }
+  const toolCalls: ChatToolCall[] = records.map((r) => ({ id: r.id, type: 'function', function: { name: r.name, arguments: r.arguments } }));
+  const results: ChatMessage[] = records.map((r) => ({ role: 'tool', content: r.result, tool_call_id: r.id, name: r.name }));
+  run.messages.push({ role: 'assistant', content: attempt.text, tool_calls: toolCalls }, ...results);
+  return records;
+}

@@ -1,0 +1,45 @@
+import { ToolCallStreamFilter, parseToolCalls, stripThinking } from '../toolcalls/index.ts';
+import type { AnswerRun } from './answer-run.ts';
+import type { Attempt } from './attempt.ts';
+import { recoverPseudoToolText } from './recover-pseudo-tool.ts';
+import type { CallSource } from './types.ts';
+
+/**
+ * One free generation, streamed to the page through the hold-back filter (so call markup and
+ * thinking never show), then parsed. Calls are sorted into registered ones and unknown ones; a
+ * lone pseudo-tool call (`respond`, `answer`, …) carrying a plausible reply becomes that reply.
+ * When the prompt offered no tools, any call markup is stripped and nothing is returned as a call.
+ */
+export async function attemptInline(run: AnswerRun, prompt: string, source: CallSource = 'inline', toolsOffered = true): Promise<Attempt> {
+  const filter = new ToolCallStreamFilter();
+  const emitVisible = (text: string) => {
+    if (text) run.events.emit('token', text);
+  };
+  const generated = await run.generate(
+    prompt,
+    { maxNewTokens: run.settings.maxNewTokens, onText: (chunk) => emitVisible(filter.push(chunk).text) },
+    source,
+  );
+  emitVisible(filter.end().text);
+
+  const raw = generated.text;
+  const parsed = parseToolCalls(stripThinking(raw));
+  const attempt: Attempt = { source, calls: [], unknown: [], order: [], text: parsed.text, raw };
+  if (!toolsOffered) return attempt;
+
+  for (const call of parsed.calls) {
+    const name = run.toolbox.resolveName(call.name);
+    const sorted = name ? { name, arguments: call.arguments } : call;
+    (name ? attempt.calls : attempt.unknown).push(sorted);
+    attempt.order.push(sorted);
+  }
+  const [only] = attempt.unknown;
+  if (attempt.calls.length === 0 && attempt.unknown.length === 1 && only) {
+    const reply = recoverPseudoToolText(only);
+    if (reply !== undefined) {
+      emitVisible(attempt.text ? `\n\n${reply}` : reply);
+      return { ...attempt, unknown: [], order: [], text: attempt.text ? `${attempt.text}\n\n${reply}` : reply };
+    }
+  }
+  return attempt;
+}

@@ -1,0 +1,34 @@
+import { parseToolCalls } from '../toolcalls/index.ts';
+import type { AnswerRun } from './answer-run.ts';
+import { emptyAttempt, type Attempt } from './attempt.ts';
+import { PRIMED_PREFIX } from './prompts.ts';
+
+/**
+ * Generates again from the same prompt with the call syntax already open, so prose is not a
+ * possible continuation. The completion is parsed leniently and kept only if it names a
+ * registered tool; a made-up name is discarded (never remapped), counted, and reported.
+ * With `forcedName` the name is written too and only the arguments are generated.
+ */
+export async function attemptPrimed(run: AnswerRun, prompt: string, forcedName?: string): Promise<Attempt> {
+  const prefix = forcedName ? `<tool_call>\n{"name": "${forcedName}", "arguments": ` : PRIMED_PREFIX;
+  const generated = await run.generate(prompt + prefix, { maxNewTokens: 256, stop: ['</tool_call>'] }, 'primed', prefix);
+  const raw = prefix + generated.text;
+  const parsed = parseToolCalls(raw);
+  const attempt = emptyAttempt('primed', raw);
+  for (const call of parsed.calls) {
+    const name = run.toolbox.resolveName(call.name);
+    if (name) attempt.calls.push({ name, arguments: call.arguments });
+  }
+  attempt.order = attempt.calls;
+  if (attempt.calls.length === 0) {
+    run.metrics.tool_calls_force_failed++;
+    const name = parsed.calls[0]?.name;
+    run.events.emit('forced', {
+      strategy: 'primed',
+      raw,
+      ...(name === undefined ? {} : { name }),
+      reason: name === undefined ? 'No call could be read from the primed generation.' : `'${name}' is not a registered tool.`,
+    });
+  }
+  return attempt;
+}

@@ -1,0 +1,112 @@
+import type { ToolSchema } from '../engine/engine.ts';
+import type { AnswerRun } from './answer-run.ts';
+import { emptyAttempt, type Attempt } from './attempt.ts';
+import { SELECT_PREFIX } from './prompts.ts';
+
+type PropertySchema = { readonly [keyword: string]: unknown };
+
+/** How one argument is asked for: what opens the value, and how the raw completion becomes a value. */
+interface ArgumentQuestion {
+  opener: string;
+  choices?: string[];
+  stop?: string[];
+  maxNewTokens: number;
+  decode(raw: string): unknown;
+}
+
+function decodeJsonish(raw: string): unknown {
+  const text = raw.trim().replace(/,$/, '');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Chooses how to ask for a value of this schema: enums and booleans from a closed list, strings primed with a quote. */
+function questionFor(schema: PropertySchema): ArgumentQuestion {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+    const choices = schema.enum.map((v) => JSON.stringify(v));
+    return { opener: '', choices, maxNewTokens: 32, decode: (raw) => JSON.parse(raw) as unknown };
+  }
+  switch (schema.type) {
+    case 'boolean':
+      return { opener: '', choices: ['true', 'false'], maxNewTokens: 2, decode: (raw) => raw === 'true' };
+    case 'number':
+    case 'integer':
+      return {
+        opener: '',
+        stop: ['\n', ','],
+        maxNewTokens: 12,
+        decode: (raw) => {
+          const text = raw.replace(/[\n,]$/, '').trim();
+          const value = Number(text);
+          return text !== '' && Number.isFinite(value) ? value : text;
+        },
+      };
+    case 'array':
+    case 'object':
+      return { opener: '', stop: ['\n'], maxNewTokens: 96, decode: decodeJsonish };
+    default:
+      return {
+        opener: '"',
+        stop: ['"', '\n'],
+        maxNewTokens: 48,
+        decode: (raw) => raw.replace(/["\n]$/, ''),
+      };
+  }
+}
+
+/** Picks the tool: constrained to the offered names, so nothing unregistered can come out. */
+async function selectTool(run: AnswerRun, prompt: string, offered: readonly ToolSchema[]): Promise<string | undefined> {
+  const names = offered.map((t) => t.function.name);
+  if (names.length === 1) {
+    run.events.emit('step', 'select', '', names[0] ?? '');
+    return names[0];
+  }
+  const generated = await run.generate(prompt + SELECT_PREFIX, { maxNewTokens: 24, choices: names }, 'stepwise', SELECT_PREFIX);
+  const resolved = run.toolbox.resolveName(generated.text);
+  run.events.emit('step', 'select', SELECT_PREFIX + generated.text, resolved ?? '');
+  return resolved;
+}
+
+/**
+ * Stepwise: a closed question picks the tool from the registered list, then one short generation
+ * per required argument with the value primed (`city = "`) — no JSON for a small model to malform.
+ * Every step extends the same prompt prefix, so each costs only its own tokens. The assembled call
+ * is validated against the schema when it runs, like any other.
+ */
+export async function attemptStepwise(run: AnswerRun, prompt: string, forcedName?: string): Promise<Attempt> {
+  const offered = run.offeredTools;
+  const name = forcedName ?? (await selectTool(run, prompt, offered));
+  const schema = offered.find((t) => t.function.name === name);
+  if (!name || !schema) {
+    run.metrics.tool_calls_force_failed++;
+    run.events.emit('forced', { strategy: 'stepwise', raw: name ?? '', ...(name ? { name } : {}), reason: 'The stepwise choice is not a registered tool.' });
+    return emptyAttempt('stepwise');
+  }
+
+  const { properties, required = Object.keys(properties) } = schema.function.parameters;
+  const args: Record<string, unknown> = {};
+  let transcript = `${prompt}${SELECT_PREFIX}${name}.\n`;
+  for (const key of required) {
+    const question = questionFor(properties[key] ?? {});
+    const ask = `${transcript}${key} = ${question.opener}`;
+    const generated = await run.generate(
+      ask,
+      {
+        maxNewTokens: question.maxNewTokens,
+        ...(question.choices ? { choices: question.choices } : {}),
+        ...(question.stop ? { stop: question.stop } : {}),
+      },
+      'stepwise',
+      `${key} = ${question.opener}`,
+    );
+    const value = question.decode(generated.text);
+    args[key] = value;
+    run.events.emit('step', `arg:${key}`, `${question.opener}${generated.text}`, JSON.stringify(value));
+    transcript += `${key} = ${JSON.stringify(value)}\n`;
+  }
+  const calls = [{ name, arguments: args }];
+  return { source: 'stepwise', calls, unknown: [], order: calls, text: '', raw: transcript.slice(prompt.length) };
+}

@@ -1,0 +1,20 @@
+import type { ToolSchema } from '../engine/engine.ts';
+
+/** The outcome of running one validated call. */
+export type ToolRunOutcome =
+  | { ok: true; value: unknown }
+  | { ok: false; kind: 'invalid' | 'error' | 'refused'; message: string };
+
+/**
+ * What the loop needs from a tool registry: the offered schemas, exact-or-case-insensitive name
+ * resolution (never fuzzy), and running a call with validation. Keeping it this small lets the
+ * loop run over any registry — the page's, the self-check's throwaway one, a test's.
+ */
+export interface Toolbox {
+  /** Every registered tool, as the template renders it. */
+  readonly schemas: readonly ToolSchema[];
+  /** The registered spelling of `name` (exact, else case-insensitive), or undefined. Never a similar name. */
+  resolveName(name: string): string | undefined;
+  /** Validates and coerces `args`, then runs the handler. Never throws for handler errors. */
+  run(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolRunOutcome>;
+}

@@ -1,0 +1,133 @@
+import type { ToolCall } from '../toolcalls/types.ts';
+import type { ApprovalRequest } from '../tools/tool-context.ts';
+
+/**
+ * Whether and which tool the model must call.
+ * - `'auto'`: the model decides; on the first round of an answer a missing call is forced
+ *   (primed, then stepwise) only after a yes/no check that the request needs that tool.
+ * - `'required'`: the first round of the answer must call a tool (no yes/no check); later rounds are `'auto'`.
+ * - `'none'`: no tools are offered and call markup is stripped from the answer.
+ * - `{ name }`: the first round must call that tool.
+ */
+export type ToolChoice = 'auto' | 'required' | 'none' | { name: string };
+
+/** How far the loop may escalate to get a call: `'auto'` as far as needed, `'inline'` never, `'stepwise'` straight to stepwise. */
+export type Strategy = 'auto' | 'inline' | 'stepwise';
+
+/** Which strategy produced a call. */
+export type CallSource = 'inline' | 'primed' | 'stepwise' | 'answer-round';
+
+/** What became of one call. */
+export type CallStatus = 'ok' | 'error' | 'invalid' | 'refused' | 'duplicate' | 'unknown';
+
+/** A call the loop handled, with its outcome. */
+export interface ToolCallRecord {
+  /** Unique within the conversation; the tool message carries it as `tool_call_id`. */
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  source: CallSource;
+  /** The tool round (1-based) in which the call was made; answer rounds continue the count. */
+  round: number;
+  status: CallStatus;
+  /** Exactly what the model was shown as the result (capped, marked when an error). */
+  result: string;
+  /** The handler's own return value when it ran (not capped); undefined otherwise. */
+  value?: unknown;
+  ms: number;
+}
+
+/** A forced call that could not be used (a name that is not registered). */
+export interface ForcedCallEvent {
+  strategy: 'primed' | 'stepwise';
+  /** The raw generation, prefix included. */
+  raw: string;
+  /** The name the model wrote, if any. */
+  name?: string;
+  reason: string;
+}
+
+/** Announced at the start of each round. */
+export interface RoundInfo {
+  round: number;
+  /** `'tools'` while tools are offered, `'answer'` in the tool-less answer rounds. */
+  kind: 'tools' | 'answer';
+}
+
+/** Per-answer counters; `chat.metrics` holds those of the last answer. */
+export interface AnswerMetrics {
+  /** Tool rounds run (answer rounds not included). */
+  rounds: number;
+  /** Answer rounds run after the round limit. */
+  answerRounds: number;
+  /** Every generation: inline, primed, stepwise steps, yes/no checks. */
+  generations: number;
+  /** Prompt tokens the engine was asked to process, summed over generations. */
+  promptTokens: number;
+  /** Of those, tokens whose KV cache was reused. */
+  cachedTokens: number;
+  /** Tokens generated. */
+  newTokens: number;
+  /** Calls handed to a handler (or refused/duplicate/invalid), all sources. */
+  toolCalls: number;
+  /** Calls produced by priming or stepwise and then run. */
+  forcedCalls: number;
+  /** Forced generations whose tool name was not registered and was discarded. */
+  tool_calls_force_failed: number;
+  /** Rounds in which only forcing produced the call. */
+  rescues: number;
+  /** Calls identical to one already run in this answer, not run again. */
+  duplicateCalls: number;
+  /** Calls naming a tool that does not exist. */
+  unknownToolCalls: number;
+  /** Wall-clock time of the answer. */
+  ms: number;
+  /** Generated tokens per second of generation time. */
+  tokensPerSecond: number;
+}
+
+/** The result of `chat.chat()`. */
+export interface ChatAnswer {
+  /** What the user reads. Never empty and never a tool call. */
+  text: string;
+  /** Every call handled while answering, in order. */
+  calls: ToolCallRecord[];
+  metrics: AnswerMetrics;
+}
+
+/** Asked before a `confirm` tool runs; resolve true to run it. The model has no say. */
+export type ApprovalHandler = (request: ApprovalRequest) => boolean | Promise<boolean>;
+
+/** Options of `chat.chat()`. */
+export interface ChatOptions {
+  toolChoice?: ToolChoice;
+  strategy?: Strategy;
+  /** Tool rounds before the answer rounds; default `chat.maxRounds` (4). */
+  maxRounds?: number;
+  /** Applied to every generation; default 1.1. */
+  repetitionPenalty?: number;
+  /** Let a reasoning model think (its `<think>` is still stripped from the answer). Default false. */
+  enableThinking?: boolean;
+  /** Stops the current generation and the answer; `chat()` then rejects with an `AbortError`. */
+  signal?: AbortSignal;
+  /** Cap on one answer generation; default 512. */
+  maxNewTokens?: number;
+}
+
+/** Events a chat emits, with their arguments. */
+export interface ChatEvents {
+  /** Visible answer text as it is produced (never call markup or thinking). */
+  token: [text: string];
+  /** A call was handled. */
+  toolCall: [call: ToolCallRecord, result: string];
+  /** One stepwise or yes/no generation: which (`select`, `arg:city`, `gate`), its raw text, what it resolved to. */
+  step: [which: string, raw: string, resolved: string];
+  /** A forced call was discarded. */
+  forced: [event: ForcedCallEvent];
+  /** Every generation's raw text. */
+  raw: [raw: string, info: { round: number; strategy: string }];
+  /** A round starts. Visible text of an earlier round that ended in calls was a preamble, not the answer. */
+  round: [info: RoundInfo];
+}
+
+export type { ToolCall };

@@ -1,0 +1,238 @@
+import type { ChatMessage, Engine, EngineInfo } from './engine/engine.ts';
+import { isAbortError } from './engine/abort.ts';
+import { NexusError } from './errors.ts';
+import { AnswerRun, emptyMetrics, type AnswerSettings } from './loop/answer-run.ts';
+import { runAnswer, type AnswerHooks } from './loop/chat-loop.ts';
+import { Emitter, type Listener } from './loop/emitter.ts';
+import { DEFAULT_ANSWER_PROMPT, DEFAULT_SYSTEM_PROMPT, expandSystemPrompt } from './loop/prompts.ts';
+import { DEFAULT_MAX_RESULT_CHARS } from './loop/cap-result.ts';
+import type { StopCondition } from './loop/stop-conditions.ts';
+import type { Toolbox, ToolRunOutcome } from './loop/toolbox.ts';
+import type { AnswerMetrics, ApprovalHandler, ChatAnswer, ChatEvents, ChatOptions } from './loop/types.ts';
+import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.ts';
+import { ToolRegistry, type ToolHandler, type ToolOptions } from './tools/tool-registry.ts';
+import type { ArgsOf, ParameterNames, ParametersInput, ToolSchema } from './tools/tool-schema.ts';
+
+/** Thrown when `chat()` is called while another answer is still running on the same chat. */
+export class ChatBusyError extends NexusError {
+  override readonly name = 'ChatBusyError';
+}
+
+/** Thrown for a `toolChoice: { name }` that names no registered tool. */
+export class UnknownToolError extends NexusError {
+  override readonly name = 'UnknownToolError';
+}
+
+/** Thrown when a disposed chat is used. */
+export class ChatDisposedError extends NexusError {
+  override readonly name = 'ChatDisposedError';
+}
+
+/** Options of {@link NexusChat.withEngine}. */
+export interface NexusChatOptions {
+  /** The fetch handed to tool handlers (`context.fetch`); default `globalThis.fetch`. */
+  fetch?: typeof globalThis.fetch;
+  /** Asked before a `confirm` tool runs. Without one, such tools are refused. */
+  approve?: ApprovalHandler;
+}
+
+/**
+ * A chat with tools over one model. `chat()` runs whole answers: the loop renders the tools into
+ * the model's template, escalates from an inline call to a primed and a stepwise one only when
+ * needed, runs the handlers, and feeds the results back until the model answers.
+ *
+ * @example
+ * const chat = NexusChat.withEngine(engine)
+ *   .tool('get_weather', 'Get current weather for a city', { city: 'string' }, ({ city }) => lookUp(city));
+ * chat.on('token', (text) => output.append(text));
+ * const { text } = await chat.chat('Weather in Chennai?');
+ */
+export class NexusChat {
+  /** Shown while the model decides whether to call; `{tool_call_example}` becomes a real call to an offered tool. */
+  systemPrompt = DEFAULT_SYSTEM_PROMPT;
+  /** Added once results are in context, so the model answers from them. */
+  answerPrompt = DEFAULT_ANSWER_PROMPT;
+  /** Tool rounds per answer before the answer rounds. */
+  maxRounds = 4;
+  /** Cap on the characters of one tool result the model reads. */
+  maxResultChars = DEFAULT_MAX_RESULT_CHARS;
+  /** Asked before a `confirm` tool runs; without one such tools are refused. */
+  approve: ApprovalHandler | undefined;
+  /** Extra conditions that end an answer's tool rounds early (research budgets use this). */
+  stopWhen: StopCondition[] = [];
+
+  /** The registered tools. */
+  readonly tools = new ToolRegistry();
+  private readonly events = new Emitter<ChatEvents>();
+  private conversation: ChatMessage[] = [];
+  private lastMetrics: AnswerMetrics = emptyMetrics();
+  private callCount = 0;
+  private busy = false;
+  private disposed = false;
+  private readonly fetchForTools: typeof globalThis.fetch | undefined;
+
+  /** Use {@link NexusChat.withEngine} (or `NexusChat.load`, which runs the model in a worker). */
+  protected constructor(
+    private readonly engine: Engine,
+    options: NexusChatOptions = {},
+  ) {
+    this.fetchForTools = options.fetch;
+    this.approve = options.approve;
+  }
+
+  /** A chat over any {@link Engine}, in-process. */
+  static withEngine(engine: Engine, options?: NexusChatOptions): NexusChat {
+    return new NexusChat(engine, options);
+  }
+
+  /** Which model runs where. */
+  get info(): EngineInfo {
+    return this.engine.info;
+  }
+
+  /** The conversation so far (without the system prompt). Append-only while an answer runs. */
+  get history(): readonly ChatMessage[] {
+    return this.conversation;
+  }
+
+  /** Counters of the last answer. */
+  get metrics(): AnswerMetrics {
+    return this.lastMetrics;
+  }
+
+  /** The OpenAI envelopes of the registered tools. */
+  get toolSchemas(): ToolSchema[] {
+    return this.tools.schemas;
+  }
+
+  /** Registers a tool; see {@link ToolRegistry.tool}. Chains. */
+  tool<const S extends ParametersInput, const R extends ParameterNames<S> = ParameterNames<S>>(
+    name: string,
+    description: string,
+    parameters: S,
+    handler: ToolHandler<ArgsOf<S, R>>,
+    options?: ToolOptions<R>,
+  ): this {
+    this.tools.tool(name, description, parameters, handler, options);
+    return this;
+  }
+
+  /** Replaces the tools with those a plain `tools.js` registers; returns their names. */
+  loadTools(url: string | URL, options?: LoadToolsOptions): Promise<string[]> {
+    return loadTools(this.tools, url, options);
+  }
+
+  /**
+   * Replaces the tools with those `source` registers; returns their names.
+   * Caution: runs `source` with the page's privileges. Only pass code the current user wrote.
+   */
+  evalTools(source: string): Promise<string[]> {
+    return evalTools(this.tools, source);
+  }
+
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on<K extends keyof ChatEvents>(event: K, listener: Listener<ChatEvents, K>): () => void {
+    return this.events.on(event, listener);
+  }
+
+  /** Unsubscribes. */
+  off<K extends keyof ChatEvents>(event: K, listener: Listener<ChatEvents, K>): void {
+    this.events.off(event, listener);
+  }
+
+  /** Forgets the conversation (tools and settings stay). */
+  reset(): void {
+    this.assertIdle();
+    this.conversation = [];
+  }
+
+  /**
+   * Answers `prompt`, calling tools as needed. Resolves with the answer text, every call made and
+   * the answer's metrics. With `signal` aborted it rejects with an `AbortError`; the conversation
+   * then keeps the question and whatever visible text was already produced, and no half tool call.
+   */
+  async chat(prompt: string, options: ChatOptions = {}): Promise<ChatAnswer> {
+    this.assertIdle();
+    const settings = this.settingsFor(options);
+    const visibleTextOfRound: string[] = [];
+    const stopCollecting = [
+      this.events.on('token', (t) => visibleTextOfRound.push(t)),
+      this.events.on('round', () => (visibleTextOfRound.length = 0)),
+    ];
+    const messages: ChatMessage[] = [
+      { role: 'system', content: expandSystemPrompt(this.systemPrompt, settings.toolChoice === 'none' ? [] : this.tools.schemas) },
+      ...this.conversation,
+      { role: 'user', content: prompt },
+    ];
+    const run = new AnswerRun(this.engine, this.toolbox(), this.events, settings, messages);
+    const hooks: AnswerHooks = { newCallId: () => `call_${++this.callCount}`, stopWhen: this.stopWhen };
+    this.busy = true;
+    try {
+      const answer = await runAnswer(run, hooks);
+      this.lastMetrics = answer.metrics;
+      return answer;
+    } catch (error) {
+      if (isAbortError(error)) {
+        const partial = visibleTextOfRound.join('').trim();
+        if (partial) messages.push({ role: 'assistant', content: partial });
+      }
+      this.lastMetrics = run.metrics;
+      throw error;
+    } finally {
+      // Only whole rounds were appended to `messages`, so the conversation is consistent either way.
+      this.conversation = messages.slice(1);
+      for (const stop of stopCollecting) stop();
+      this.busy = false;
+    }
+  }
+
+  /** Frees the model. The chat cannot be used afterwards. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.engine.dispose();
+  }
+
+  private assertIdle(): void {
+    if (this.disposed) throw new ChatDisposedError('This chat was disposed. Load the model again to keep chatting.');
+    if (this.busy) throw new ChatBusyError('An answer is still running on this chat. Wait for it, or abort it with the signal you passed to chat().');
+  }
+
+  private settingsFor(options: ChatOptions): AnswerSettings {
+    let toolChoice = options.toolChoice ?? 'auto';
+    if (typeof toolChoice === 'object') {
+      const name = this.tools.resolveName(toolChoice.name);
+      if (!name) {
+        throw new UnknownToolError(`toolChoice names '${toolChoice.name}', which is not registered. Available tools: ${this.tools.names.join(', ') || 'none'}.`);
+      }
+      toolChoice = { name };
+    }
+    return {
+      toolChoice,
+      strategy: options.strategy ?? 'auto',
+      maxRounds: options.maxRounds ?? this.maxRounds,
+      repetitionPenalty: options.repetitionPenalty ?? 1.1,
+      enableThinking: options.enableThinking ?? false,
+      maxNewTokens: options.maxNewTokens ?? 512,
+      maxResultChars: this.maxResultChars,
+      answerPrompt: this.answerPrompt,
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+  }
+
+  private toolbox(): Toolbox {
+    const registry = this.tools;
+    const fetch = this.fetchForTools;
+    const approve = this.approve;
+    return {
+      schemas: registry.schemas,
+      resolveName: (name) => registry.resolveName(name),
+      async run(name, args, signal): Promise<ToolRunOutcome> {
+        const outcome = await registry.runTool(name, args, { ...(fetch ? { fetch } : {}), ...(signal ? { signal } : {}), ...(approve ? { approve } : {}) });
+        if (outcome.ok) return { ok: true, value: outcome.result };
+        const kind = outcome.failure === 'invalid_arguments' ? 'invalid' : outcome.failure === 'declined' ? 'refused' : 'error';
+        return { ok: false, kind, message: outcome.error };
+      },
+    };
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * `npm start`: serves the built page (and, once it exists, the companion proxy) on one local port.
+ * Environment: `PORT` (default 4173), `HOST` (default 127.0.0.1).
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startAppServer } from './app-server.ts';
+
+const root = fileURLToPath(new URL('../../dist/', import.meta.url));
+if (!existsSync(`${root}index.html`)) {
+  console.error(`No built page in ${root}. Run "npm run build" first (npm start does it for you).`);
+  process.exit(1);
+}
+const port = Number(process.env.PORT ?? 4173);
+const app = await startAppServer({ root, host: process.env.HOST ?? '127.0.0.1', port });
+console.log(`Nexus Chat is running at ${app.url}  (Ctrl+C to stop)`);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void app.close().then(() => process.exit(0)));
+}

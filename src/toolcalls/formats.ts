@@ -1,0 +1,32 @@
+import { markupResidueFormat } from './markup-residue.ts';
+import { fencedFormat } from './parse-fenced.ts';
+import { hermesFormat } from './parse-hermes.ts';
+import { llamaFormat } from './parse-llama.ts';
+import { mistralFormat } from './parse-mistral.ts';
+import { openAiFormat } from './parse-openai.ts';
+import { xmlFunctionFormat } from './parse-xml-function.ts';
+import type { CallSite, ToolCallFormat } from './site.ts';
+
+/**
+ * Every format the parser reads, in priority order.
+ *
+ * The order decides who reads a stretch of text that several formats could: at each place a
+ * call may start, the formats are asked in this order and the first that yields a call (or
+ * recognises its own markup) takes the stretch; the others never see it. So the JSON inside
+ * `<tool_call>` is Hermes, not bare Llama JSON; the array after `[TOOL_CALLS]` is Mistral; a
+ * `{` is read as a Llama object before an OpenAI envelope. Different places in one output are
+ * read independently, each by its own format, in text order — which is what lets a stream
+ * decide each place as soon as it is complete.
+ */
+export const TOOL_CALL_FORMATS: readonly ToolCallFormat[] = [
+  hermesFormat,
+  xmlFunctionFormat,
+  mistralFormat,
+  llamaFormat,
+  fencedFormat,
+  openAiFormat,
+  markupResidueFormat,
+];
+
+/** The sites of {@link TOOL_CALL_FORMATS}, flattened in the same order. */
+export const TOOL_CALL_SITES: readonly CallSite[] = TOOL_CALL_FORMATS.flatMap((format) => format.sites);

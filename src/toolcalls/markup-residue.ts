@@ -1,0 +1,53 @@
+import { readCallParts } from './call-shape.ts';
+import { memoEntry } from './memo.ts';
+import { parseCallExpression } from './parse-call-expression.ts';
+import { TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from './parse-hermes.ts';
+import { MORE_BLOCK, findFirst, type BlockReading, type CallSite, type ToolCallFormat } from './site.ts';
+
+/**
+ * `<tool_call>` blocks that neither the JSON nor the XML reader recognised — `<tool_call>` at
+ * the very end of the output, `<tool_call>get_weather(city="Paris")</tool_call>`, garbage — and
+ * stray `</tool_call>` tags. The tags must never reach the reader, whatever is between them.
+ * A call expression inside is still read; anything else is reported as unparseable.
+ */
+export const toolCallResidueSite: CallSite = {
+  opener: TOOL_CALL_OPEN,
+  scan(text, at, context) {
+    const memo = memoEntry(context, 'residue', () => ({ resume: at + TOOL_CALL_OPEN.length }));
+    const hit = findFirst(text, memo.resume, [TOOL_CALL_CLOSE, TOOL_CALL_OPEN]);
+    if (hit.index < 0) {
+      if (context.final) return { kind: 'block', end: text.length };
+      memo.resume = Math.max(memo.resume, text.length - (TOOL_CALL_CLOSE.length - 1));
+      return MORE_BLOCK;
+    }
+    return { kind: 'block', end: hit.literal === TOOL_CALL_CLOSE ? hit.index + TOOL_CALL_CLOSE.length : hit.index };
+  },
+  read(text, at, end, context): BlockReading {
+    const source = text.slice(at, end);
+    let content = source.slice(TOOL_CALL_OPEN.length);
+    if (content.endsWith(TOOL_CALL_CLOSE)) content = content.slice(0, -TOOL_CALL_CLOSE.length);
+    if (content.trim() === '') return { claimed: true, calls: [], rejected: [] };
+    const expression = parseCallExpression(content);
+    if (expression === undefined) return { claimed: true, calls: [], rejected: [{ name: null, reason: 'unparseable', source }] };
+    const reading = readCallParts(expression.name, { present: true, value: expression.arguments }, { mode: 'markup', shapes: ['named'], names: context.names, source });
+    return { claimed: true, calls: reading.calls, rejected: reading.rejected };
+  },
+};
+
+/** A `</tool_call>` with no block around it: the model closed a tag it never opened, or wrote prose inside one. */
+export const strayCloseSite: CallSite = {
+  opener: TOOL_CALL_CLOSE,
+  scan(_text, at) {
+    return { kind: 'block', end: at + TOOL_CALL_CLOSE.length };
+  },
+  read() {
+    return { claimed: true, calls: [], rejected: [] };
+  },
+};
+
+/** Last in the list: call markup that yields no call is still markup, and leaves the text. */
+export const markupResidueFormat: ToolCallFormat = {
+  id: 'markup-residue',
+  description: 'Unreadable <tool_call> blocks and stray </tool_call> tags, removed from the text',
+  sites: [toolCallResidueSite, strayCloseSite],
+};

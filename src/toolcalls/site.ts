@@ -1,0 +1,154 @@
+import type { ToolNames } from './tool-names.ts';
+import type { RejectedCall, ToolCall } from './types.ts';
+
+/**
+ * The contract between the segmenter and the format readers.
+ *
+ * A *site* is a place in the text where a format's call may begin, recognised by a literal
+ * opener (`<tool_call>`, `[TOOL_CALLS]`, `{`, a code fence …). The segmenter walks the text once,
+ * and at each opener asks the sites in priority order to `scan` (where does the block end?) and
+ * `read` (which calls does it hold?). The parser and the streaming filter share this walk, which
+ * is why they cannot disagree: the stream only asks earlier, with `final` false, and a site
+ * that cannot decide yet says `more`.
+ *
+ * The one rule every `scan` must keep: with `final` false, answer only what no later text can
+ * change. That makes the answer for a prefix the answer for the whole.
+ */
+
+/** What a site sees besides the text. */
+export interface SiteContext {
+  /** No more text will come: the end of the buffer is the end of the output. */
+  readonly final: boolean;
+  /** Registered tools, when given. */
+  readonly names: ToolNames | undefined;
+  /** The site is at the start of a line (only spaces or tabs since the last newline or the start). */
+  readonly lineStart: boolean;
+  /** The character code before the site; -1 at the start of the output. */
+  readonly prevChar: number;
+  /**
+   * Scratch space for one site position, kept while the segmenter waits there for more text and
+   * cleared when it moves on. Sites park resumable scanners here (keyed by their own names) so
+   * that each character is scanned once however the text is chunked; sites at the same position
+   * may share an entry.
+   */
+  readonly memo: Map<string, unknown>;
+}
+
+/** Why the segmenter is holding text back. */
+export type HoldPhase =
+  /** Not yet known whether a marker starts here: counted as held back. */
+  | 'marker'
+  /** A bare JSON value that may or may not turn out to be a call: counted as held back. */
+  | 'candidate'
+  /** Inside something known to be call markup, thinking or a code fence: never shown anyway. */
+  | 'block';
+
+/**
+ * Text that must reach the reader exactly as written, with no call read inside it (a code
+ * sample in a ```` ```python ```` fence, a JSON data object), and whose end is found as it streams.
+ */
+export interface VerbatimRegion {
+  /**
+   * Look at `text[from..]`. `done` true: the region ends at `at`. `done` false: everything before
+   * `at` can be released, the rest is held until more text comes.
+   */
+  advance(text: string, from: number, final: boolean): { done: boolean; at: number };
+  /** Shift stored positions after the segmenter dropped `delta` characters from the front of its buffer. */
+  rebase(delta: number): void;
+}
+
+/** A site's answer to "what starts here?". */
+export type SiteScan =
+  /** Cannot tell yet. */
+  | { readonly kind: 'more'; readonly phase: HoldPhase }
+  /** Not this site's. */
+  | { readonly kind: 'none' }
+  /** A block `[at, end)` for `read`. */
+  | { readonly kind: 'block'; readonly end: number }
+  /** Not a call: `[at, from)` is text as written, and `region`, if any, continues it. */
+  | { readonly kind: 'verbatim'; readonly from: number; readonly region?: VerbatimRegion };
+
+/** A site's answer to "which calls are in this block?". */
+export interface BlockReading {
+  /** The block is the site's: it leaves the text. When false, the next site in priority order is asked. */
+  readonly claimed: boolean;
+  readonly calls: readonly ToolCall[];
+  readonly rejected: readonly RejectedCall[];
+  /** Set when the block proved shorter than scanned: prose after an unterminated object stays prose. */
+  readonly end?: number;
+}
+
+/** One place a format's calls can start. */
+export interface CallSite {
+  /** What opens the site; its first character is what the segmenter looks for. */
+  readonly opener: string;
+  /** The site exists only at the start of a line (after at most spaces or tabs). */
+  readonly lineStartOnly?: boolean;
+  /** Called only when `opener` matches in full at `at`. */
+  scan(text: string, at: number, context: SiteContext): SiteScan;
+  /** Called with the `end` a `block` scan returned. */
+  read(text: string, at: number, end: number, context: SiteContext): BlockReading;
+}
+
+/** A family of model output, as a list of the sites its calls can start at. */
+export interface ToolCallFormat {
+  /** Short stable identifier, e.g. `hermes`. */
+  readonly id: string;
+  /** Which models write it and what it looks like. */
+  readonly description: string;
+  readonly sites: readonly CallSite[];
+}
+
+/** A reading that keeps the block in the text. */
+export const NOT_CLAIMED: BlockReading = { claimed: false, calls: [], rejected: [] };
+
+/** Frequently returned scan answers. */
+export const NONE: SiteScan = { kind: 'none' };
+export const MORE_BLOCK: SiteScan = { kind: 'more', phase: 'block' };
+
+/** First index at or after `i` that is not a space, tab, CR or LF. */
+export function skipSpace(text: string, i: number, limit: number = text.length): number {
+  while (i < limit) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 10 && c !== 9 && c !== 13) break;
+    i++;
+  }
+  return i;
+}
+
+/**
+ * Whether `literal` starts at `i`: `yes`, `no`, or `maybe` when the text ends first with a
+ * prefix of it and more may come.
+ */
+export function matchLiteral(text: string, i: number, literal: string, final: boolean): 'yes' | 'no' | 'maybe' {
+  if (text.startsWith(literal, i)) return 'yes';
+  if (!final && text.length - i < literal.length && literal.startsWith(text.slice(i))) return 'maybe';
+  return 'no';
+}
+
+/**
+ * Index of the first of `literals` at or after `from`, with which one; `-1` when none. Searching
+ * restarts from `from`, so callers resume at `text.length - (longest - 1)` to stay linear.
+ */
+export function findFirst(text: string, from: number, literals: readonly string[]): { index: number; literal: string } {
+  let best = -1;
+  let which = '';
+  for (const literal of literals) {
+    const at = text.indexOf(literal, from);
+    if (at >= 0 && (best < 0 || at < best)) {
+      best = at;
+      which = literal;
+    }
+  }
+  return { index: best, literal: which };
+}
+
+/** Letter, digit, `_`, `.` or `-`: what a function name is made of. */
+export function isNameChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45;
+}
+
+/** Letter or `_`: what a function name starts with. */
+export function isNameStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}

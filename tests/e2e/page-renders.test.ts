@@ -1,0 +1,36 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium } from './chromium.ts';
+
+describe.each([
+  { webgpu: true, runtime: /WebGPU is available/ },
+  { webgpu: false, runtime: /No WebGPU adapter: the model will run on WASM/ },
+])('the page in headless Chromium (webgpu flag: $webgpu)', ({ webgpu, runtime }) => {
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium({ webgpu });
+    page = await browser.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(inject('appUrl'));
+  });
+  afterAll(() => browser?.close());
+
+  it('renders the Lit root element', async () => {
+    await expect.poll(() => page.locator('nexus-app h1').textContent()).toBe('Nexus Chat');
+  });
+
+  it('tells which runtime the model will use', async () => {
+    await expect.poll(() => page.getByTestId('runtime').textContent(), { timeout: 15_000 }).toMatch(runtime);
+  });
+
+  it('loads tools.js and lists what it registered', async () => {
+    const tools = page.getByTestId('tools');
+    await tools.waitFor({ timeout: 15_000 });
+    const names = await tools.locator('code').allTextContents();
+    expect(names).toEqual(expect.arrayContaining(['current_datetime', 'calculator', 'get_weather']));
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,66 @@
+/// <reference types="vitest/config" />
+import { readFileSync } from 'node:fs';
+import { defineConfig, type Plugin } from 'vite';
+
+const toolsFile = new URL('./tools.js', import.meta.url);
+
+/**
+ * `tools.js` stays a plain file that the page fetches at run time with `loadTools('./tools.js')`:
+ * users edit it without a rebuild. So it is served verbatim in dev (Vite would otherwise
+ * transform it as a module) and copied next to the page in a build.
+ */
+function serveToolsFile(): Plugin {
+  return {
+    name: 'nexus-serve-tools-js',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (req.url?.split('?')[0] !== '/tools.js') return next();
+        res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+        res.setHeader('Cache-Control', 'no-cache');
+        res.end(readFileSync(toolsFile, 'utf8'));
+      });
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'tools.js', source: readFileSync(toolsFile, 'utf8') });
+    },
+  };
+}
+
+export default defineConfig({
+  build: {
+    target: 'es2022',
+    outDir: 'dist',
+    emptyOutDir: true,
+  },
+  worker: {
+    format: 'es',
+  },
+  plugins: [serveToolsFile()],
+  test: {
+    // One closing line a CI log reader understands, after vitest's own summary.
+    reporters: ['default', './tests/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
+          exclude: ['tests/e2e/**', 'node_modules/**'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/e2e/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          // One Chromium at a time: the machine has two cores and software WebGPU is heavy.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
