@@ -31,6 +31,8 @@ export default defineConfig({
     target: 'es2022',
     outDir: 'dist',
     emptyOutDir: true,
+    // transformers.js and ONNX Runtime are large by nature; they load in the model worker only.
+    chunkSizeWarningLimit: 1500,
   },
   worker: {
     format: 'es',

@@ -1,13 +1,15 @@
 import type { ChatMessage, Engine, EngineInfo } from './engine/engine.ts';
 import { isAbortError } from './engine/abort.ts';
 import { NexusError } from './errors.ts';
-import { AnswerRun, emptyMetrics, type AnswerSettings } from './loop/answer-run.ts';
-import { runAnswer, type AnswerHooks } from './loop/chat-loop.ts';
+import { DEFAULT_MODEL, type ModelSource } from './engine/model-source.ts';
+import type { WorkerLoadOptions } from './worker/worker-client.ts';
+import { emptyMetrics, type AnswerSettings } from './loop/answer-run.ts';
+import { engineRunner, type AnswerRunner } from './loop/answer-runner.ts';
 import { Emitter, type Listener } from './loop/emitter.ts';
 import { DEFAULT_ANSWER_PROMPT, DEFAULT_SYSTEM_PROMPT, expandSystemPrompt } from './loop/prompts.ts';
 import { DEFAULT_MAX_RESULT_CHARS } from './loop/cap-result.ts';
 import type { StopCondition } from './loop/stop-conditions.ts';
-import type { Toolbox, ToolRunOutcome } from './loop/toolbox.ts';
+import type { ToolRunOutcome } from './loop/toolbox.ts';
 import type { AnswerMetrics, ApprovalHandler, ChatAnswer, ChatEvents, ChatOptions } from './loop/types.ts';
 import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.ts';
 import { ToolRegistry, type ToolHandler, type ToolOptions } from './tools/tool-registry.ts';
@@ -27,6 +29,9 @@ export class UnknownToolError extends NexusError {
 export class ChatDisposedError extends NexusError {
   override readonly name = 'ChatDisposedError';
 }
+
+/** Options of {@link NexusChat.load}. */
+export interface NexusLoadOptions extends NexusChatOptions, WorkerLoadOptions {}
 
 /** Options of {@link NexusChat.withEngine}. */
 export interface NexusChatOptions {
@@ -66,14 +71,13 @@ export class NexusChat {
   private readonly events = new Emitter<ChatEvents>();
   private conversation: ChatMessage[] = [];
   private lastMetrics: AnswerMetrics = emptyMetrics();
-  private callCount = 0;
   private busy = false;
   private disposed = false;
   private readonly fetchForTools: typeof globalThis.fetch | undefined;
 
   /** Use {@link NexusChat.withEngine} (or `NexusChat.load`, which runs the model in a worker). */
   protected constructor(
-    private readonly engine: Engine,
+    private readonly runner: AnswerRunner,
     options: NexusChatOptions = {},
   ) {
     this.fetchForTools = options.fetch;
@@ -82,12 +86,37 @@ export class NexusChat {
 
   /** A chat over any {@link Engine}, in-process. */
   static withEngine(engine: Engine, options?: NexusChatOptions): NexusChat {
-    return new NexusChat(engine, options);
+    return new NexusChat(engineRunner(engine), options);
+  }
+
+  /**
+   * Loads a model and returns a chat over it. In a browser the model and the loop run in a Web
+   * Worker (WebGPU when available, else WASM), and a failed quantization is retried down the
+   * ladder in a fresh worker; in Node they run in-process on the CPU.
+   *
+   * @example
+   * const chat = await NexusChat.load({ hub: 'onnx-community/Qwen3-0.6B-ONNX' });
+   */
+  static async load(source: ModelSource = DEFAULT_MODEL, options: NexusLoadOptions = {}): Promise<NexusChat> {
+    const { fetch, approve, ...loadOptions } = options;
+    const chatOptions: NexusChatOptions = { ...(fetch ? { fetch } : {}), ...(approve ? { approve } : {}) };
+    if (isNode()) {
+      const { loadEngine } = await import('./engine/load-engine.ts');
+      const { engine } = await loadEngine(source, { runtime: 'node', webgpu: false, shaderF16: false }, loadOptions);
+      return new NexusChat(engineRunner(engine), chatOptions);
+    }
+    const { startWorkerRunner } = await import('./worker/worker-client.ts');
+    return new NexusChat(await startWorkerRunner(source, loadOptions), chatOptions);
+  }
+
+  /** A chat over any {@link AnswerRunner} (in-process, or a worker). */
+  static withRunner(runner: AnswerRunner, options?: NexusChatOptions): NexusChat {
+    return new NexusChat(runner, options);
   }
 
   /** Which model runs where. */
   get info(): EngineInfo {
-    return this.engine.info;
+    return this.runner.info;
   }
 
   /** The conversation so far (without the system prompt). Append-only while an answer runs. */
@@ -154,33 +183,40 @@ export class NexusChat {
   async chat(prompt: string, options: ChatOptions = {}): Promise<ChatAnswer> {
     this.assertIdle();
     const settings = this.settingsFor(options);
+    const schemas = settings.toolChoice === 'none' ? [] : this.tools.schemas;
     const visibleTextOfRound: string[] = [];
     const stopCollecting = [
       this.events.on('token', (t) => visibleTextOfRound.push(t)),
       this.events.on('round', () => (visibleTextOfRound.length = 0)),
     ];
     const messages: ChatMessage[] = [
-      { role: 'system', content: expandSystemPrompt(this.systemPrompt, settings.toolChoice === 'none' ? [] : this.tools.schemas) },
+      { role: 'system', content: expandSystemPrompt(this.systemPrompt, schemas) },
       ...this.conversation,
       { role: 'user', content: prompt },
     ];
-    const run = new AnswerRun(this.engine, this.toolbox(), this.events, settings, messages);
-    const hooks: AnswerHooks = { newCallId: () => `call_${++this.callCount}`, stopWhen: this.stopWhen };
     this.busy = true;
     try {
-      const answer = await runAnswer(run, hooks);
-      this.lastMetrics = answer.metrics;
-      return answer;
-    } catch (error) {
-      if (isAbortError(error)) {
-        const partial = visibleTextOfRound.join('').trim();
-        if (partial) messages.push({ role: 'assistant', content: partial });
+      const outcome = await this.runner.run(
+        { messages, settings, schemas: this.tools.schemas, firstCallNumber: countToolCalls(this.conversation) + 1 },
+        {
+          ...(options.signal ? { signal: options.signal } : {}),
+          runTool: (name, args) => this.runTool(name, args, options.signal),
+          emit: (event, ...args) => this.events.emit(event, ...args),
+          stopWhen: this.stopWhen,
+        },
+      );
+      // Only whole rounds are in `outcome.messages`, so the conversation is consistent either way.
+      this.conversation = outcome.messages.slice(1);
+      if (outcome.ok) {
+        this.lastMetrics = outcome.answer.metrics;
+        return outcome.answer;
       }
-      this.lastMetrics = run.metrics;
-      throw error;
+      if (isAbortError(outcome.error)) {
+        const partial = visibleTextOfRound.join('').trim();
+        if (partial) this.conversation.push({ role: 'assistant', content: partial });
+      }
+      throw outcome.error;
     } finally {
-      // Only whole rounds were appended to `messages`, so the conversation is consistent either way.
-      this.conversation = messages.slice(1);
       for (const stop of stopCollecting) stop();
       this.busy = false;
     }
@@ -190,7 +226,7 @@ export class NexusChat {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    await this.engine.dispose();
+    await this.runner.dispose();
   }
 
   private assertIdle(): void {
@@ -198,7 +234,7 @@ export class NexusChat {
     if (this.busy) throw new ChatBusyError('An answer is still running on this chat. Wait for it, or abort it with the signal you passed to chat().');
   }
 
-  private settingsFor(options: ChatOptions): AnswerSettings {
+  private settingsFor(options: ChatOptions): Omit<AnswerSettings, 'signal'> {
     let toolChoice = options.toolChoice ?? 'auto';
     if (typeof toolChoice === 'object') {
       const name = this.tools.resolveName(toolChoice.name);
@@ -216,23 +252,23 @@ export class NexusChat {
       maxNewTokens: options.maxNewTokens ?? 512,
       maxResultChars: this.maxResultChars,
       answerPrompt: this.answerPrompt,
-      ...(options.signal ? { signal: options.signal } : {}),
     };
   }
 
-  private toolbox(): Toolbox {
-    const registry = this.tools;
+  private async runTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolRunOutcome> {
     const fetch = this.fetchForTools;
     const approve = this.approve;
-    return {
-      schemas: registry.schemas,
-      resolveName: (name) => registry.resolveName(name),
-      async run(name, args, signal): Promise<ToolRunOutcome> {
-        const outcome = await registry.runTool(name, args, { ...(fetch ? { fetch } : {}), ...(signal ? { signal } : {}), ...(approve ? { approve } : {}) });
-        if (outcome.ok) return { ok: true, value: outcome.result };
-        const kind = outcome.failure === 'invalid_arguments' ? 'invalid' : outcome.failure === 'declined' ? 'refused' : 'error';
-        return { ok: false, kind, message: outcome.error };
-      },
-    };
+    const outcome = await this.tools.runTool(name, args, { ...(fetch ? { fetch } : {}), ...(signal ? { signal } : {}), ...(approve ? { approve } : {}) });
+    if (outcome.ok) return { ok: true, value: outcome.result };
+    const kind = outcome.failure === 'invalid_arguments' ? 'invalid' : outcome.failure === 'declined' ? 'refused' : 'error';
+    return { ok: false, kind, message: outcome.error };
   }
+}
+
+function countToolCalls(messages: readonly ChatMessage[]): number {
+  return messages.reduce((n, m) => n + (m.role === 'assistant' ? (m.tool_calls?.length ?? 0) : 0), 0);
+}
+
+function isNode(): boolean {
+  return typeof process !== 'undefined' && Boolean(process.versions?.node) && typeof window === 'undefined' && typeof self === 'undefined';
 }

@@ -23,7 +23,7 @@ export interface ChatToolCall {
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; tool_calls?: ChatToolCall[] }
+  | { role: 'assistant'; content: string; tool_calls?: ChatToolCall[]; reasoning_content?: string }
   | { role: 'tool'; content: string; tool_call_id: string; name?: string };
 
 /** A tool as a chat template renders it: the standard OpenAI function envelope. */

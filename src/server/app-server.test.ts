@@ -31,7 +31,9 @@ describe('startAppServer', () => {
     await writeFile(join(dir, 'site', 'tools.js'), "tool('x', 'y', {}, () => 1);");
     await writeFile(join(dir, 'site', 'assets', 'ort.wasm'), Buffer.from([0, 97, 115, 109]));
     await writeFile(join(dir, 'secret.txt'), 'outside the root');
-    app = await startAppServer({ root: join(dir, 'site') });
+    await mkdir(join(dir, 'models', 'tiny', 'onnx'), { recursive: true });
+    await writeFile(join(dir, 'models', 'tiny', 'config.json'), '{"model_type":"qwen3"}');
+    app = await startAppServer({ root: join(dir, 'site'), mounts: { '/models/': join(dir, 'models') } });
   });
   afterAll(async () => {
     await app.close();
@@ -62,6 +64,13 @@ describe('startAppServer', () => {
       expect(res.body).not.toContain('outside the root');
     },
   );
+
+  it('serves a mounted folder under its prefix, and nothing outside it', async () => {
+    const res = await rawGet(app, '/models/tiny/config.json');
+    expect(res).toMatchObject({ status: 200, type: 'application/json; charset=utf-8', body: '{"model_type":"qwen3"}' });
+    expect((await rawGet(app, '/models/tiny/onnx/model_q4.onnx')).status).toBe(404);
+    expect((await rawGet(app, '/models/%2e%2e/secret.txt')).status).toBe(404);
+  });
 
   it('answers 404 for a missing file and 405 for a POST', async () => {
     expect((await rawGet(app, '/nope.js')).status).toBe(404);

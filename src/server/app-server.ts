@@ -30,6 +30,11 @@ export interface AppServerOptions {
   /** Port to bind; 0 picks a free one. */
   port?: number;
   /**
+   * Extra folders served under a path prefix, e.g. `{ '/models/': '/data/models' }` so the page can
+   * load a model folder from its own origin. Same rules as the root: files inside the folder only.
+   */
+  mounts?: Readonly<Record<string, string>>;
+  /**
    * Handles a request before static files are looked up (the companion proxy mounts `/api/` here).
    * Returns true when it answered.
    */
@@ -82,7 +87,7 @@ async function handle(root: string, options: AppServerOptions, req: IncomingMess
     res.end('Method not allowed');
     return;
   }
-  const file = await findFile(root, req.url ?? '/');
+  const file = await findFile(root, req.url ?? '/', options.mounts);
   if (!file) {
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('Not found');
@@ -102,7 +107,7 @@ async function handle(root: string, options: AppServerOptions, req: IncomingMess
   createReadStream(file.path).pipe(res);
 }
 
-async function findFile(root: string, url: string): Promise<{ path: string; size: number } | undefined> {
+async function findFile(siteRoot: string, url: string, mounts: AppServerOptions['mounts'] = {}): Promise<{ path: string; size: number } | undefined> {
   let pathname: string;
   try {
     pathname = decodeURIComponent(new URL(url, 'http://localhost').pathname);
@@ -110,6 +115,12 @@ async function findFile(root: string, url: string): Promise<{ path: string; size
     return undefined;
   }
   if (pathname.includes('\0')) return undefined;
+  let root = siteRoot;
+  const mount = Object.keys(mounts).find((prefix) => pathname.startsWith(prefix));
+  if (mount) {
+    root = resolve(mounts[mount] ?? siteRoot);
+    pathname = `/${pathname.slice(mount.length)}`;
+  }
   const candidate = normalize(join(root, pathname.endsWith('/') ? `${pathname}index.html` : pathname));
   if (candidate !== root && !candidate.startsWith(root + sep)) return undefined;
   try {

@@ -1,6 +1,7 @@
 /**
  * `npm start`: serves the built page (and, once it exists, the companion proxy) on one local port.
- * Environment: `PORT` (default 4173), `HOST` (default 127.0.0.1).
+ * Environment: `PORT` (default 4173), `HOST` (default 127.0.0.1), `MODELS_DIR` (a folder of model
+ * folders served at `/models/`, e.g. `MODELS_DIR=tests/fixtures/models` then `?model=/models/tiny-random-qwen3`).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +13,14 @@ if (!existsSync(`${root}index.html`)) {
   process.exit(1);
 }
 const port = Number(process.env.PORT ?? 4173);
-const app = await startAppServer({ root, host: process.env.HOST ?? '127.0.0.1', port });
+const modelsDir = process.env.MODELS_DIR;
+const app = await startAppServer({
+  root,
+  host: process.env.HOST ?? '127.0.0.1',
+  port,
+  // A folder of model folders, served at /models/ so the page can load one without the hub.
+  ...(modelsDir ? { mounts: { '/models/': modelsDir } } : {}),
+});
 console.log(`Nexus Chat is running at ${app.url}  (Ctrl+C to stop)`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void app.close().then(() => process.exit(0)));

@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import type { TestProject } from 'vitest/node';
 import { startAppServer } from '../../src/server/app-server.ts';
+import { FIXTURE_MODELS_DIR, TINY_QWEN3, prepareFixtureModels } from '../fixtures/prepare-models.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,10 +25,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
     logLevel: 'warn',
     build: { outDir, emptyOutDir: true },
   });
-  const app = await startAppServer({ root: outDir, port: 0 });
+  // The fixture models, served from the app's own origin, plus a copy whose q4 file is corrupt so
+  // the ladder's fall-back to a fresh worker can be watched.
+  prepareFixtureModels();
+  const models = await mkdtemp(join(tmpdir(), 'nexus-e2e-models-'));
+  await cp(join(FIXTURE_MODELS_DIR, TINY_QWEN3), join(models, TINY_QWEN3), { recursive: true });
+  await cp(join(FIXTURE_MODELS_DIR, TINY_QWEN3), join(models, 'tiny-broken-q4'), { recursive: true });
+  await writeFile(join(models, 'tiny-broken-q4', 'onnx', 'model_q4.onnx'), 'this is not an ONNX file');
+  const app = await startAppServer({ root: outDir, port: 0, mounts: { '/models/': models } });
   project.provide('appUrl', app.url);
   return async () => {
     await app.close();
     await rm(outDir, { recursive: true, force: true });
+    await rm(models, { recursive: true, force: true });
   };
 }

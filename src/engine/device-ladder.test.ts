@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { candidateForDtype, candidatesFor, dtypesInFiles, loadLadder } from './device-ladder.ts';
+
+const node = { runtime: 'node', webgpu: false, shaderF16: false } as const;
+const gpuF16 = { runtime: 'browser', webgpu: true, shaderF16: true } as const;
+const gpuNoF16 = { runtime: 'browser', webgpu: true, shaderF16: false } as const;
+const noGpu = { runtime: 'browser', webgpu: false, shaderF16: false } as const;
+
+describe('the device and dtype ladder', () => {
+  it('picks q4f16 on WebGPU with shader-f16, q4 without it, WASM q4 without an adapter, CPU q4 in Node', () => {
+    expect(loadLadder(gpuF16)[0]).toEqual({ device: 'webgpu', dtype: 'q4f16' });
+    expect(loadLadder(gpuNoF16)[0]).toEqual({ device: 'webgpu', dtype: 'q4' });
+    expect(loadLadder(noGpu)[0]).toEqual({ device: 'wasm', dtype: 'q4' });
+    expect(loadLadder(node)[0]).toEqual({ device: 'cpu', dtype: 'q4' });
+  });
+
+  it('never tries q8 on WebGPU, nor a float16 file without shader-f16', () => {
+    for (const caps of [gpuF16, gpuNoF16]) {
+      expect(loadLadder(caps).filter((c) => c.device === 'webgpu' && c.dtype === 'q8')).toEqual([]);
+    }
+    expect(loadLadder(gpuNoF16).some((c) => c.dtype.endsWith('f16'))).toBe(false);
+  });
+
+  it('keeps only what the source serves', () => {
+    expect(candidatesFor(gpuF16, ['q4', 'q8'])).toEqual([
+      { device: 'webgpu', dtype: 'q4' },
+      { device: 'wasm', dtype: 'q4' },
+      { device: 'wasm', dtype: 'q8' },
+    ]);
+  });
+
+  it('checks an explicit dtype and says what to use instead', () => {
+    expect(candidateForDtype(gpuF16, 'q8')).toEqual({ device: 'wasm', dtype: 'q8' });
+    expect(() => candidateForDtype(gpuF16, 'q8', 'webgpu')).toThrow(/q8 on WebGPU is known to produce gibberish/);
+    expect(() => candidateForDtype(gpuNoF16, 'q4f16', 'webgpu')).toThrow("'q4f16' needs the WebGPU feature shader-f16, which this GPU lacks. Use 'q4' instead.");
+    expect(candidateForDtype(gpuNoF16, 'q4f16')).toEqual({ device: 'wasm', dtype: 'q4f16' });
+    expect(() => candidateForDtype(node, 'q4', 'webgpu')).toThrow(/Use device 'cpu'/);
+  });
+
+  it('reads the dtypes a folder serves from its file names', () => {
+    expect(dtypesInFiles(['onnx/model.onnx', 'onnx/model_q4.onnx', 'onnx/model_q4f16.onnx', 'config.json'])).toEqual(['fp32', 'q4', 'q4f16']);
+  });
+});

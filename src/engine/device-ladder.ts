@@ -1,0 +1,90 @@
+import { NexusError } from '../errors.ts';
+
+/** What the runtime offers, found before anything is loaded. */
+export interface RuntimeCapabilities {
+  /** `'node'` runs onnxruntime-node on the CPU; `'browser'` runs onnxruntime-web. */
+  runtime: 'node' | 'browser';
+  /** A WebGPU adapter was granted. */
+  webgpu: boolean;
+  /** The adapter has `shader-f16` (needed by every float16 model file). */
+  shaderF16: boolean;
+}
+
+/** One way to load a model: a device and a quantization. */
+export interface LoadCandidate {
+  device: 'webgpu' | 'wasm' | 'cpu';
+  dtype: string;
+}
+
+/** Thrown for a device/dtype pair that is known not to work. */
+export class UnsupportedDtypeError extends NexusError {
+  override readonly name = 'UnsupportedDtypeError';
+}
+
+/**
+ * The order to try quantizations in, best first. WebGPU with `shader-f16` → q4f16; WebGPU without
+ * it → q4; no adapter → WASM q4 then q8; Node → CPU q4 then q8 (float16 files are unreliable on the
+ * CPU provider). q8 is never tried on WebGPU: it is known to produce gibberish there.
+ */
+export function loadLadder(caps: RuntimeCapabilities): LoadCandidate[] {
+  if (caps.runtime === 'node') return [{ device: 'cpu', dtype: 'q4' }, { device: 'cpu', dtype: 'q8' }, { device: 'cpu', dtype: 'fp32' }];
+  const wasm: LoadCandidate[] = [{ device: 'wasm', dtype: 'q4' }, { device: 'wasm', dtype: 'q8' }];
+  if (!caps.webgpu) return wasm;
+  const gpu: LoadCandidate[] = caps.shaderF16 ? [{ device: 'webgpu', dtype: 'q4f16' }, { device: 'webgpu', dtype: 'q4' }] : [{ device: 'webgpu', dtype: 'q4' }];
+  return [...gpu, ...wasm];
+}
+
+/** The ladder, limited to the quantizations a source actually serves (all of them when unknown). */
+export function candidatesFor(caps: RuntimeCapabilities, available?: readonly string[]): LoadCandidate[] {
+  const ladder = loadLadder(caps);
+  return available ? ladder.filter((c) => available.includes(c.dtype)) : ladder;
+}
+
+/**
+ * Checks a dtype the caller asked for, and picks the device for it. Rejects the combinations that
+ * load but do not work, naming what to use instead.
+ */
+export function candidateForDtype(caps: RuntimeCapabilities, dtype: string, device?: string): LoadCandidate {
+  const float16 = dtype === 'fp16' || dtype.endsWith('f16');
+  if (caps.runtime === 'node') {
+    if (device && device !== 'cpu') throw new UnsupportedDtypeError(`In Node the model runs on the CPU; device '${device}' is not available. Use device 'cpu'.`);
+    return { device: 'cpu', dtype };
+  }
+  const chosen = device ?? (caps.webgpu && dtype !== 'q8' && (!float16 || caps.shaderF16) ? 'webgpu' : 'wasm');
+  if (chosen === 'webgpu') {
+    if (!caps.webgpu) throw new UnsupportedDtypeError('This browser has no WebGPU adapter. Use device \'wasm\' (slower), or enable WebGPU.');
+    if (dtype === 'q8') throw new UnsupportedDtypeError("q8 on WebGPU is known to produce gibberish. Use 'q4' or 'q4f16' on WebGPU, or q8 on 'wasm'.");
+    if (float16 && !caps.shaderF16) throw new UnsupportedDtypeError(`'${dtype}' needs the WebGPU feature shader-f16, which this GPU lacks. Use 'q4' instead.`);
+  }
+  if (chosen !== 'webgpu' && chosen !== 'wasm') throw new UnsupportedDtypeError(`Unknown device '${chosen}'. Use 'webgpu' or 'wasm' in a browser.`);
+  return { device: chosen, dtype };
+}
+
+/** The dtype names transformers.js knows, with the file each loads (`onnx/model{suffix}.onnx`). */
+export const DTYPE_FILES: Readonly<Record<string, string>> = {
+  fp32: 'model.onnx',
+  fp16: 'model_fp16.onnx',
+  q8: 'model_quantized.onnx',
+  int8: 'model_int8.onnx',
+  uint8: 'model_uint8.onnx',
+  q4: 'model_q4.onnx',
+  q4f16: 'model_q4f16.onnx',
+  bnb4: 'model_bnb4.onnx',
+};
+
+/** The dtypes whose files are in a list of file names (paths under `onnx/` or bare names). */
+export function dtypesInFiles(files: Iterable<string>): string[] {
+  const names = new Set([...files].map((f) => f.split('/').pop() ?? f));
+  return Object.entries(DTYPE_FILES).filter(([, file]) => names.has(file)).map(([dtype]) => dtype);
+}
+
+/** Asks the browser what WebGPU offers; never throws. */
+export async function detectBrowserCapabilities(nav: Navigator = navigator): Promise<RuntimeCapabilities> {
+  const gpu = (nav as Navigator & { gpu?: { requestAdapter(): Promise<{ features: ReadonlySet<string> } | null> } }).gpu;
+  try {
+    const adapter = await gpu?.requestAdapter();
+    return { runtime: 'browser', webgpu: Boolean(adapter), shaderF16: Boolean(adapter?.features.has('shader-f16')) };
+  } catch {
+    return { runtime: 'browser', webgpu: false, shaderF16: false };
+  }
+}

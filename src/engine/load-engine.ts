@@ -1,0 +1,59 @@
+import { candidateForDtype, candidatesFor, type LoadCandidate, type RuntimeCapabilities } from './device-ladder.ts';
+import { ModelLoadError, describeSource, noCandidateLoaded, type ModelSource } from './model-source.ts';
+import { availableDtypes, useSource } from './use-source.ts';
+import { TransformersEngine, type LoadProgress } from './transformers-engine.ts';
+
+/** Options shared by every way of loading a model. */
+export interface LoadOptions {
+  /** Load exactly this quantization (still checked against the device). */
+  dtype?: string;
+  /** Load on exactly this device. */
+  device?: string;
+  onProgress?: (event: LoadProgress) => void;
+}
+
+/** One load attempt, for messages and narration. */
+export interface LoadAttempt extends LoadCandidate {
+  ok: boolean;
+  error?: string;
+}
+
+/** The candidates to try, in order: the one asked for, or the ladder limited to what the source serves. */
+export async function planCandidates(source: ModelSource, caps: RuntimeCapabilities, options: LoadOptions): Promise<LoadCandidate[]> {
+  if (options.dtype) return [candidateForDtype(caps, options.dtype, options.device)];
+  const available = await availableDtypes(source);
+  const candidates = candidatesFor(caps, available).filter((c) => !options.device || c.device === options.device);
+  if (candidates.length === 0) {
+    throw new ModelLoadError(
+      `${describeSource(source)} serves ${available?.length ? available.join(', ') : 'no ONNX model files'}, and none of them runs here. ` +
+        `This device can use: ${candidatesFor(caps).map((c) => `${c.dtype} on ${c.device}`).join(', ')}.`,
+    );
+  }
+  return candidates;
+}
+
+/** Loads one candidate and runs a one-token warm-up (compiles shaders, allocates buffers). */
+export async function loadCandidate(source: ModelSource, candidate: LoadCandidate, onProgress?: (event: LoadProgress) => void): Promise<TransformersEngine> {
+  const engine = await TransformersEngine.load(useSource(source), { ...candidate, ...(onProgress ? { onProgress } : {}) });
+  onProgress?.({ status: 'warmup' });
+  await engine.generate('<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n', { maxNewTokens: 1 });
+  return engine;
+}
+
+/**
+ * Loads a model in this realm (Node), trying the ladder in order. For the browser, where a failed
+ * session poisons the realm, the worker client retries in a fresh worker instead.
+ */
+export async function loadEngine(source: ModelSource, caps: RuntimeCapabilities, options: LoadOptions = {}): Promise<{ engine: TransformersEngine; attempts: LoadAttempt[] }> {
+  const attempts: LoadAttempt[] = [];
+  for (const candidate of await planCandidates(source, caps, options)) {
+    try {
+      const engine = await loadCandidate(source, candidate, options.onProgress);
+      attempts.push({ ...candidate, ok: true });
+      return { engine, attempts };
+    } catch (error) {
+      attempts.push({ ...candidate, ok: false, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  throw noCandidateLoaded(source, attempts);
+}

@@ -1,0 +1,49 @@
+import { NexusError } from '../errors.ts';
+
+/**
+ * Where a model comes from:
+ * - `{ hub, revision? }`: the Hugging Face hub (cached by the browser's Cache API);
+ * - `{ path }`: a local folder (Node);
+ * - `{ url }`: a folder served over HTTP (e.g. by the app);
+ * - `{ files }`: files the user picked (a folder, with their relative paths).
+ */
+export type ModelSource =
+  | { hub: string; revision?: string }
+  | { path: string }
+  | { url: string }
+  | { files: readonly ModelFile[]; name?: string };
+
+/** One picked file: its path inside the model folder (`onnx/model_q4.onnx`) and its bytes. */
+export interface ModelFile {
+  path: string;
+  data: Blob;
+}
+
+/** The default model: Qwen3-0.6B, converted to ONNX by the onnx-community. */
+export const DEFAULT_MODEL: ModelSource = { hub: 'onnx-community/Qwen3-0.6B-ONNX' };
+
+/** Thrown when a model cannot be found or loaded; the message names the file and what to do. */
+export class ModelLoadError extends NexusError {
+  override readonly name = 'ModelLoadError';
+}
+
+/** A readable name for a source, for messages and `info.model`. */
+export function describeSource(source: ModelSource): string {
+  if ('hub' in source) return source.revision ? `${source.hub}@${source.revision}` : source.hub;
+  if ('path' in source) return source.path;
+  if ('url' in source) return source.url;
+  return source.name ?? 'picked files';
+}
+
+/** One load attempt, for messages and narration. */
+export interface LoadAttemptRecord {
+  device: string;
+  dtype: string;
+  error?: string;
+}
+
+/** The error for a source none of whose candidates loaded, naming each and why. */
+export function noCandidateLoaded(source: ModelSource, attempts: readonly LoadAttemptRecord[]): ModelLoadError {
+  const lines = attempts.map((a) => `  ${a.dtype} on ${a.device}: ${a.error ?? 'failed'}`);
+  return new ModelLoadError(`Could not load ${describeSource(source)}. Tried:\n${lines.join('\n')}\nCheck the model files, or pick another model or quantization.`);
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { TokenTranscript, type TokenCodec } from './token-transcript.ts';
+
+/** Words and single spaces/punctuation as tokens; a vocabulary grown on the fly. */
+function wordCodec(): TokenCodec & { encodeCalls: string[] } {
+  const vocab: string[] = [];
+  const encodeCalls: string[] = [];
+  return {
+    encodeCalls,
+    encode(text) {
+      encodeCalls.push(text);
+      return (text.match(/\w+|\s|[^\w\s]/g) ?? []).map((piece) => {
+        const at = vocab.indexOf(piece);
+        return at >= 0 ? at : vocab.push(piece) - 1;
+      });
+    },
+    decode: (ids) => ids.map((id) => vocab[id] ?? '').join(''),
+  };
+}
+
+describe('TokenTranscript', () => {
+  it('encodes everything when nothing is cached', () => {
+    const codec = wordCodec();
+    const transcript = new TokenTranscript(codec);
+    const plan = transcript.plan('Hello world');
+    expect(plan.keep).toBe(0);
+    expect(codec.decode(plan.ids)).toBe('Hello world');
+  });
+
+  it('reuses the cached tokens of a prompt that extends what was generated, and encodes only the rest', () => {
+    const codec = wordCodec();
+    const transcript = new TokenTranscript(codec);
+    const first = transcript.plan('Q: weather?\nA:');
+    const generated = codec.encode(' sunny');
+    transcript.record(first.ids, generated);
+    codec.encodeCalls.length = 0;
+
+    const next = transcript.plan('Q: weather?\nA: sunny\nQ: and tomorrow?\nA:');
+    expect(codec.encodeCalls).toEqual(['\nQ: and tomorrow?\nA:']);
+    expect(next.ids.slice(0, first.ids.length + generated.length)).toEqual([...first.ids, ...generated]);
+    // The last generated token was never fed, so it is not in the cache.
+    expect(next.keep).toBe(first.ids.length + generated.length - 1);
+    expect(codec.decode(next.ids)).toBe('Q: weather?\nA: sunny\nQ: and tomorrow?\nA:');
+  });
+
+  it('cuts the cache back to the shared prefix when the prompt diverges (a primed retry of the same prompt)', () => {
+    const codec = wordCodec();
+    const transcript = new TokenTranscript(codec);
+    const round = transcript.plan('<user>hi</user><assistant>');
+    transcript.record(round.ids, codec.encode('Hello there'));
+    const primed = transcript.plan('<user>hi</user><assistant><tool_call>{"name": "');
+    expect(primed.keep).toBe(round.ids.length);
+    expect(codec.decode(primed.ids)).toBe('<user>hi</user><assistant><tool_call>{"name": "');
+  });
+
+  it('keeps at least one token to feed when the prompt is entirely cached', () => {
+    const codec = wordCodec();
+    const transcript = new TokenTranscript(codec);
+    const plan = transcript.plan('same prompt');
+    transcript.record(plan.ids, codec.encode(' again and'));
+    const repeat = transcript.plan('same prompt');
+    expect(repeat.keep).toBe(repeat.ids.length - 1);
+  });
+
+  it('reuses nothing after a divergence at the very start, and nothing after clear()', () => {
+    const codec = wordCodec();
+    const transcript = new TokenTranscript(codec);
+    const plan = transcript.plan('abc def');
+    transcript.record(plan.ids, codec.encode(' ghi'));
+    expect(transcript.plan('xyz def').keep).toBe(0);
+    transcript.clear();
+    expect(transcript.plan('abc def').keep).toBe(0);
+  });
+
+  it('never cuts between the tokens of one multi-byte character', () => {
+    // A byte-level codec: each UTF-8 byte is a token, so 'é' is two tokens.
+    const codec: TokenCodec = {
+      encode: (text) => [...new TextEncoder().encode(text)],
+      decode: (ids) => new TextDecoder().decode(new Uint8Array(ids)),
+    };
+    const transcript = new TokenTranscript(codec);
+    const plan = transcript.plan('caf');
+    transcript.record(plan.ids, codec.encode('é!'));
+    // Diverges after the first byte of 'é': the cut falls back before the character.
+    const next = transcript.plan('cafè');
+    expect(next.keep).toBe(3);
+    expect(codec.decode(next.ids)).toBe('cafè');
+  });
+});

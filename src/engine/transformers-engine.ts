@@ -1,0 +1,236 @@
+import {
+  AutoModelForCausalLM,
+  AutoTokenizer,
+  DynamicCache,
+  InterruptableStoppingCriteria,
+  LogitsProcessor,
+  StoppingCriteria,
+  Tensor,
+  TextStreamer,
+  type PreTrainedModel,
+  type PreTrainedTokenizer,
+} from '@huggingface/transformers';
+import { abortError, throwIfAborted } from './abort.ts';
+import { ChoiceTrie } from './choice-trie.ts';
+import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
+import { cropCache } from './kv-cache.ts';
+import { keepGeneratedThinkBlocks } from './think-blocks.ts';
+import { TokenTranscript } from './token-transcript.ts';
+
+/** A transformers.js progress event (`initiate`, `download`, `progress`, `done`, `progress_total`, …). */
+export interface LoadProgress {
+  status: string;
+  file?: string;
+  name?: string;
+  progress?: number;
+  loaded?: number;
+  total?: number;
+}
+
+/** Where a loaded model lives and how it is named to transformers.js (set up by a model source). */
+export interface ResolvedModel {
+  /** The id transformers.js resolves through its `env` (hub id, or a folder name under `localModelPath`). */
+  id: string;
+  /** What the user calls it (shown in `info.model`). */
+  label: string;
+  revision?: string;
+}
+
+/** Options of {@link TransformersEngine.load}. */
+export interface TransformersLoadOptions {
+  dtype: string;
+  /** `webgpu`, `wasm` (browser) or `cpu` (Node). */
+  device: string;
+  onProgress?: (event: LoadProgress) => void;
+}
+
+type TokenIds = bigint[][];
+
+/** Allows only tokens that keep the generation on one of the choices (and the end token once one is complete). */
+class ChoiceLogitsProcessor extends LogitsProcessor {
+  constructor(
+    private readonly trie: ChoiceTrie,
+    private readonly promptLength: number,
+    private readonly endTokens: readonly number[],
+  ) {
+    super();
+  }
+
+  override _call(inputIds: TokenIds, logits: Tensor): Tensor {
+    for (let row = 0; row < inputIds.length; row++) {
+      const generated = (inputIds[row] ?? []).slice(this.promptLength).map(Number);
+      const { allowed, complete } = this.trie.next(generated);
+      if (complete) for (const end of this.endTokens) allowed.add(end);
+      const scores = (logits as unknown as Tensor[])[row]?.data as Float32Array;
+      for (let token = 0; token < scores.length; token++) if (!allowed.has(token)) scores[token] = -Infinity;
+    }
+    return logits;
+  }
+}
+
+/** Stops once the generated text contains one of the stop strings, or a choice is complete. */
+class TextStoppingCriteria extends StoppingCriteria {
+  constructor(private readonly done: (generated: number[]) => boolean, private readonly promptLength: number) {
+    super();
+  }
+
+  override _call(inputIds: (number | bigint)[][]): boolean[] {
+    return inputIds.map((ids) => this.done(ids.slice(this.promptLength).map(Number)));
+  }
+}
+
+/**
+ * The real engine: transformers.js (`AutoTokenizer` + `AutoModelForCausalLM`), the same code in a
+ * browser worker (WebGPU or WASM) and in Node (onnxruntime-node, CPU).
+ *
+ * It keeps the exact token ids its KV cache holds ({@link TokenTranscript}). A prompt that
+ * repeats part of what the cache holds reuses it (cut back to the shared prefix if needed) and
+ * feeds only the new tokens; anything else is computed from scratch. Decoding is greedy.
+ */
+export class TransformersEngine implements Engine {
+  readonly info: EngineInfo;
+  private readonly transcript: TokenTranscript;
+  private cache: DynamicCache | undefined;
+  private readonly endTokens: number[];
+  private busy: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+
+  private constructor(
+    private readonly tokenizer: PreTrainedTokenizer,
+    private readonly model: PreTrainedModel,
+    info: EngineInfo,
+  ) {
+    this.info = info;
+    this.transcript = new TokenTranscript({
+      encode: (text) => this.tokenizer.encode(text, { add_special_tokens: false }),
+      decode: (ids) => this.tokenizer.decode([...ids], { skip_special_tokens: false }),
+    });
+    const eos = (model as unknown as { generation_config?: { eos_token_id?: number | number[] } }).generation_config?.eos_token_id;
+    const configured = Array.isArray(eos) ? eos : eos === undefined ? [] : [eos];
+    const imEnd = this.tokenizer.encode('<|im_end|>', { add_special_tokens: false });
+    this.endTokens = [...new Set([...configured, ...(imEnd.length === 1 ? imEnd : [])])];
+  }
+
+  /**
+   * Loads tokenizer and model. The source must already be set up in transformers.js' `env`
+   * (see `model-source.ts`); this only names it.
+   */
+  static async load(model: ResolvedModel, options: TransformersLoadOptions): Promise<TransformersEngine> {
+    const common = {
+      ...(model.revision ? { revision: model.revision } : {}),
+      ...(options.onProgress ? { progress_callback: options.onProgress as (event: unknown) => void } : {}),
+    };
+    const tokenizer = await AutoTokenizer.from_pretrained(model.id, common);
+    const loaded = await AutoModelForCausalLM.from_pretrained(model.id, {
+      ...common,
+      dtype: options.dtype as 'q4',
+      device: options.device as 'cpu',
+    });
+    return new TransformersEngine(tokenizer, loaded, { model: model.label, device: options.device, dtype: options.dtype });
+  }
+
+  async render(messages: ChatMessage[], options: RenderOptions): Promise<string> {
+    const rendered = this.tokenizer.apply_chat_template(keepGeneratedThinkBlocks(messages, options.enableThinking) as never, {
+      tools: options.tools?.length ? (options.tools as never) : undefined,
+      add_generation_prompt: options.addGenerationPrompt ?? false,
+      tokenize: false,
+      ...(options.enableThinking === undefined ? {} : { enable_thinking: options.enableThinking }),
+    } as never);
+    return rendered as unknown as string;
+  }
+
+  generate(prompt: string, options: GenerateOptions): Promise<GenerateResult> {
+    // One generation at a time: the KV cache and ONNX Runtime's session are shared state.
+    const run = this.busy.then(() => this.generateNow(prompt, options));
+    this.busy = run.catch(() => undefined);
+    return run;
+  }
+
+  private async generateNow(prompt: string, options: GenerateOptions): Promise<GenerateResult> {
+    if (this.disposed) throw new Error('This engine was disposed.');
+    throwIfAborted(options.signal);
+    let text = prompt;
+    let choices = options.choices;
+    // A trailing space would make the model continue after a lone space token, which it rarely saw
+    // in training; move it into the choices so each choice starts with its usual " word" token.
+    if (choices?.length && prompt.endsWith(' ')) {
+      text = prompt.slice(0, -1);
+      choices = choices.map((c) => ` ${c}`);
+    }
+
+    const plan = this.transcript.plan(text);
+    await this.prepareCache(plan.keep);
+    const promptLength = plan.ids.length;
+    const trie = choices?.length ? new ChoiceTrie(choices.map((c) => this.tokenizer.encode(c, { add_special_tokens: false }))) : undefined;
+
+    const interrupt = new InterruptableStoppingCriteria();
+    const onAbort = () => interrupt.interrupt();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const stops = options.stop?.filter(Boolean) ?? [];
+    const decodeNew = (ids: number[]) => this.tokenizer.decode(ids, { skip_special_tokens: true });
+    const criteria: StoppingCriteria[] = [interrupt];
+    if (stops.length) criteria.push(new TextStoppingCriteria((ids) => stops.some((s) => decodeNew(ids).includes(s)), promptLength));
+    if (trie) criteria.push(new TextStoppingCriteria((ids) => { const n = trie.next(ids); return n.complete && n.allowed.size === 0; }, promptLength));
+
+    const streamer = options.onText
+      ? new TextStreamer(this.tokenizer, { skip_prompt: true, skip_special_tokens: true, callback_function: (t: string) => options.onText?.(t) })
+      : undefined;
+    const inputIds = new Tensor('int64', BigInt64Array.from(plan.ids.map(BigInt)), [1, promptLength]);
+    const attentionMask = new Tensor('int64', new BigInt64Array(promptLength).fill(1n), [1, promptLength]);
+    const cache = this.cache ?? new DynamicCache();
+    try {
+      const output = (await this.model.generate({
+        input_ids: inputIds,
+        attention_mask: attentionMask,
+        past_key_values: cache,
+        max_new_tokens: trie ? trie.maxLength + 1 : options.maxNewTokens,
+        do_sample: false,
+        repetition_penalty: options.repetitionPenalty ?? 1,
+        ...(trie ? { logits_processor: [new ChoiceLogitsProcessor(trie, promptLength, this.endTokens)] } : {}),
+        stopping_criteria: criteria,
+        ...(streamer ? { streamer } : {}),
+        return_dict_in_generate: true,
+      } as never)) as unknown as { sequences: Tensor; past_key_values: DynamicCache };
+      this.cache = output.past_key_values ?? cache;
+      const sequence = Array.from(output.sequences.data as BigInt64Array, Number);
+      const generated = sequence.slice(promptLength);
+      this.transcript.record(plan.ids, generated);
+      if (options.signal?.aborted) throw abortError(options.signal);
+
+      let out = decodeNew(generated);
+      if (trie && choices) out = out.slice(choices === options.choices ? 0 : 1);
+      for (const stop of stops) {
+        const at = out.indexOf(stop);
+        if (at >= 0) out = out.slice(0, at + stop.length);
+      }
+      return { text: out, promptTokens: promptLength, cachedTokens: plan.keep, newTokens: generated.length };
+    } catch (error) {
+      if (!options.signal?.aborted) await this.resetCache();
+      throw error;
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Makes the cache hold exactly the first `keep` tokens of the transcript. */
+  private async prepareCache(keep: number): Promise<void> {
+    if (!this.cache) return;
+    if (keep === 0) return this.resetCache();
+    if (this.cache.get_seq_length() > keep) this.cache = await cropCache(this.cache, keep);
+  }
+
+  private async resetCache(): Promise<void> {
+    const cache = this.cache;
+    this.cache = undefined;
+    this.transcript.clear();
+    await cache?.dispose();
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.busy;
+    await this.resetCache();
+    await this.model.dispose();
+  }
+}

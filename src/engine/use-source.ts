@@ -1,0 +1,118 @@
+import { ModelRegistry, env } from '@huggingface/transformers';
+import { DTYPE_FILES, dtypesInFiles } from './device-ladder.ts';
+import { ModelLoadError, describeSource, type ModelFile, type ModelSource } from './model-source.ts';
+import type { ResolvedModel } from './transformers-engine.ts';
+
+/** Splits a folder into its parent (with a trailing slash) and its last segment. */
+function splitFolder(folder: string): { parent: string; name: string } {
+  const trimmed = folder.replace(/\/+$/, '');
+  const at = trimmed.lastIndexOf('/');
+  return { parent: `${trimmed.slice(0, at + 1)}`, name: trimmed.slice(at + 1) };
+}
+
+/**
+ * A fetch that refuses what a development server sends for a missing file: its `index.html`
+ * with status 200. transformers.js would otherwise try to parse the page as JSON or ONNX (and
+ * cache it), and the user would see a parse error about `<` instead of the missing file's name.
+ */
+export function guardedFetch(inner: typeof fetch = globalThis.fetch.bind(globalThis)): typeof fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const type = response.headers.get('content-type') ?? '';
+    if (response.ok && type.includes('text/html') && !/\.html?(?:$|\?)/.test(url)) {
+      throw new ModelLoadError(`${url} answered with an HTML page instead of the file: the file is missing from the model folder. Check that the folder holds it.`);
+    }
+    return response;
+  };
+}
+
+/** A `customCache` that answers transformers.js from picked files, matched by path suffix. */
+function filesCache(files: readonly ModelFile[]): { match(key: string): Promise<Response | undefined>; put(): Promise<void> } {
+  return {
+    async match(key: string) {
+      const path = decodeURIComponent(key.split('?')[0] ?? key);
+      const file = files.find((f) => path.endsWith(`/${f.path}`) || path === f.path);
+      if (!file) return undefined;
+      return new Response(file.data, { headers: { 'content-length': String(file.data.size) } });
+    },
+    async put() {
+      // Picked files are their own storage.
+    },
+  };
+}
+
+/** transformers.js' own settings for the hub, restored whenever a hub source is used again. */
+const HUB = { host: env.remoteHost, pathTemplate: env.remotePathTemplate, fetch: env.fetch };
+
+/**
+ * Points transformers.js' global `env` at a source and returns the id to load. `env` is global
+ * to the realm, so one source at a time — the worker owns one model.
+ */
+export function useSource(source: ModelSource): ResolvedModel {
+  env.useCustomCache = false;
+  env.customCache = null;
+  env.remoteHost = HUB.host;
+  env.remotePathTemplate = HUB.pathTemplate;
+  env.fetch = HUB.fetch;
+  if ('hub' in source) {
+    env.allowRemoteModels = true;
+    env.allowLocalModels = false;
+    return { id: source.hub, label: describeSource(source), ...(source.revision ? { revision: source.revision } : {}) };
+  }
+  if ('path' in source) {
+    const { parent, name } = splitFolder(source.path);
+    env.allowRemoteModels = false;
+    env.allowLocalModels = true;
+    env.localModelPath = parent;
+    return { id: name, label: source.path };
+  }
+  if ('url' in source) {
+    // Served as if it were a hub: transformers.js skips its "local" path for absolute URLs, and
+    // the remote path caches the files in the browser under their own address.
+    const { parent, name } = splitFolder(source.url);
+    env.allowRemoteModels = true;
+    env.allowLocalModels = false;
+    env.remoteHost = parent;
+    env.remotePathTemplate = '{model}/';
+    env.fetch = guardedFetch(HUB.fetch as typeof fetch) as typeof env.fetch;
+    return { id: name, label: source.url };
+  }
+  const name = source.name ?? 'picked-model';
+  env.allowRemoteModels = false;
+  env.allowLocalModels = true;
+  env.localModelPath = '/picked-models/';
+  env.useCustomCache = true;
+  env.customCache = filesCache(source.files) as never;
+  return { id: name, label: source.name ?? 'picked files' };
+}
+
+/**
+ * The quantizations a source serves, from its file list where one is at hand and by probing
+ * otherwise. Undefined when that cannot be known (the whole ladder is then tried).
+ */
+export async function availableDtypes(source: ModelSource): Promise<string[] | undefined> {
+  if ('files' in source) return dtypesInFiles(source.files.map((f) => f.path));
+  if ('path' in source) {
+    const { readdir } = await import('node:fs/promises');
+    try {
+      return dtypesInFiles(await readdir(`${source.path.replace(/\/+$/, '')}/onnx`));
+    } catch {
+      throw new ModelLoadError(`No onnx/ folder in ${source.path}. A model folder holds config.json, tokenizer.json, tokenizer_config.json and onnx/model*.onnx.`);
+    }
+  }
+  if ('url' in source) {
+    const base = source.url.replace(/\/+$/, '');
+    const found: string[] = [];
+    for (const [dtype, file] of Object.entries(DTYPE_FILES)) {
+      const response = await fetch(`${base}/onnx/${file}`, { method: 'HEAD' }).catch(() => undefined);
+      if (response?.ok && !(response.headers.get('content-type') ?? '').includes('text/html')) found.push(dtype);
+    }
+    return found;
+  }
+  try {
+    return await ModelRegistry.get_available_dtypes(source.hub, source.revision ? { revision: source.revision } : {});
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,70 @@
+import type { ChatMessage, Engine, EngineInfo, ToolSchema } from '../engine/engine.ts';
+import { AnswerRun, type AnswerSettings } from './answer-run.ts';
+import { runAnswer, type AnswerHooks } from './chat-loop.ts';
+import { Emitter } from './emitter.ts';
+import type { StopCondition } from './stop-conditions.ts';
+import { toolboxFrom, type ToolRunOutcome } from './toolbox.ts';
+import type { ChatAnswer, ChatEvents } from './types.ts';
+
+/** What one answer needs, all of it serializable (it may cross a worker boundary). */
+export interface AnswerRequest {
+  /** System prompt first, the conversation, the user's new message last. */
+  messages: ChatMessage[];
+  settings: Omit<AnswerSettings, 'signal'>;
+  /** The tools offered, as rendered. */
+  schemas: ToolSchema[];
+  /** The first call id of this answer is `call_${firstCallNumber}`. */
+  firstCallNumber: number;
+}
+
+/** The page's side of an answer: running tools, receiving events, stopping. */
+export interface AnswerBridge {
+  signal?: AbortSignal;
+  runTool(name: string, args: Record<string, unknown>): Promise<ToolRunOutcome>;
+  emit<K extends keyof ChatEvents>(event: K, ...args: ChatEvents[K]): void;
+  /** Extra stop conditions; they run where the loop runs, so only an in-process runner takes them. */
+  stopWhen?: readonly StopCondition[];
+}
+
+/** How an answer ended: the answer, or the error; `messages` is the conversation in a consistent state either way. */
+export type AnswerOutcome = { ok: true; answer: ChatAnswer; messages: ChatMessage[] } | { ok: false; error: unknown; messages: ChatMessage[] };
+
+/**
+ * Runs answers for a chat. The same interface in-process ({@link engineRunner}) and across a
+ * worker boundary, so the facade does not care where the model and the loop live.
+ */
+export interface AnswerRunner {
+  readonly info: EngineInfo;
+  run(request: AnswerRequest, bridge: AnswerBridge): Promise<AnswerOutcome>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Runs the loop on `engine` in this realm. Used by `NexusChat.withEngine`, by Node, and inside the
+ * worker (where the bridge forwards tool calls and events to the page).
+ */
+export function engineRunner(engine: Engine): AnswerRunner {
+  return {
+    get info() {
+      return engine.info;
+    },
+    async run(request, bridge) {
+      const events = new Emitter<ChatEvents>();
+      for (const name of ['token', 'toolCall', 'step', 'forced', 'raw', 'round'] as const) {
+        events.on(name, ((...args: never[]) => bridge.emit(name, ...(args as unknown as ChatEvents[typeof name]))) as never);
+      }
+      const messages = [...request.messages];
+      const toolbox = toolboxFrom(request.schemas, (name, args) => bridge.runTool(name, args));
+      const settings: AnswerSettings = { ...request.settings, ...(bridge.signal ? { signal: bridge.signal } : {}) };
+      const run = new AnswerRun(engine, toolbox, events, settings, messages);
+      let next = request.firstCallNumber;
+      const hooks: AnswerHooks = { newCallId: () => `call_${next++}`, ...(bridge.stopWhen ? { stopWhen: bridge.stopWhen } : {}) };
+      try {
+        return { ok: true, answer: await runAnswer(run, hooks), messages };
+      } catch (error) {
+        return { ok: false, error, messages };
+      }
+    },
+    dispose: () => engine.dispose(),
+  };
+}

@@ -1,0 +1,37 @@
+import type { ChatMessage, EngineInfo } from '../engine/engine.ts';
+import type { LoadCandidate } from '../engine/device-ladder.ts';
+import type { LoadOptions } from '../engine/load-engine.ts';
+import type { ModelSource } from '../engine/model-source.ts';
+import type { LoadProgress } from '../engine/transformers-engine.ts';
+import type { SerializedError } from '../errors.ts';
+import type { AnswerRequest } from '../loop/answer-runner.ts';
+import type { ToolRunOutcome } from '../loop/toolbox.ts';
+import type { ChatAnswer, ChatEvents } from '../loop/types.ts';
+
+/** Every message the page sends the worker. */
+export type ToWorker =
+  | { kind: 'load'; source: ModelSource; options: Omit<LoadOptions, 'onProgress'>; exclude: LoadCandidate[] }
+  | { kind: 'chat'; id: number; request: AnswerRequest }
+  | { kind: 'tool-result'; id: number; callId: number; outcome: ToolRunOutcome }
+  | { kind: 'abort'; id: number }
+  | { kind: 'dispose' };
+
+/** Every message the worker sends the page. */
+export type FromWorker =
+  | { kind: 'progress'; event: LoadProgress }
+  | { kind: 'attempt'; candidate: LoadCandidate }
+  | { kind: 'loaded'; info: EngineInfo; candidate: LoadCandidate }
+  | { kind: 'load-failed'; candidate?: LoadCandidate; error: SerializedError; remaining: number }
+  | { kind: 'event'; id: number; event: keyof ChatEvents; args: unknown[] }
+  | { kind: 'tool-call'; id: number; callId: number; name: string; arguments: Record<string, unknown> }
+  | { kind: 'answer'; id: number; answer: ChatAnswer; messages: ChatMessage[] }
+  | { kind: 'answer-failed'; id: number; error: SerializedError; messages: ChatMessage[] }
+  | { kind: 'disposed' };
+
+/** Rebuilds an error that crossed the boundary as `{ name, message }`; an abort becomes a real `AbortError`. */
+export function deserializeError(error: SerializedError): Error {
+  if (error.name === 'AbortError') return new DOMException(error.message, 'AbortError');
+  const rebuilt = new Error(error.message);
+  rebuilt.name = error.name;
+  return rebuilt;
+}

@@ -1,0 +1,104 @@
+/// <reference lib="webworker" />
+/**
+ * The model worker: owns tokenizer, model and KV cache, and runs the tool loop, so the page never
+ * stutters while tokens are produced. Tool handlers stay on the page; the loop asks for each call
+ * by message. One model per worker: a failed load poisons ONNX Runtime in this realm, so the page
+ * starts a fresh worker for the next candidate.
+ */
+import { env } from '@huggingface/transformers';
+import ortWasm from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
+import ortMjs from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
+import { detectBrowserCapabilities } from '../engine/device-ladder.ts';
+import { loadCandidate, planCandidates } from '../engine/load-engine.ts';
+import { serializeError } from '../errors.ts';
+import { engineRunner, type AnswerRunner } from '../loop/answer-runner.ts';
+import type { ToolRunOutcome } from '../loop/toolbox.ts';
+import type { FromWorker, ToWorker } from './protocol.ts';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+// The ONNX Runtime files come from the app's own origin, never a CDN, so a cached model works offline.
+env.backends.onnx.wasm!.wasmPaths = { wasm: new URL(ortWasm, self.location.href).href, mjs: new URL(ortMjs, self.location.href).href };
+
+let runner: AnswerRunner | undefined;
+const pendingTools = new Map<number, (outcome: ToolRunOutcome) => void>();
+const aborts = new Map<number, AbortController>();
+let nextCallId = 0;
+
+function post(message: FromWorker): void {
+  self.postMessage(message);
+}
+
+async function load(message: Extract<ToWorker, { kind: 'load' }>): Promise<void> {
+  let candidates;
+  try {
+    const caps = await detectBrowserCapabilities(self.navigator as unknown as Navigator);
+    candidates = (await planCandidates(message.source, caps, message.options)).filter(
+      (c) => !message.exclude.some((x) => x.device === c.device && x.dtype === c.dtype),
+    );
+  } catch (error) {
+    post({ kind: 'load-failed', error: serializeError(error), remaining: 0 });
+    return;
+  }
+  const [candidate] = candidates;
+  if (!candidate) {
+    post({ kind: 'load-failed', error: { name: 'ModelLoadError', message: 'No quantization is left to try.' }, remaining: 0 });
+    return;
+  }
+  post({ kind: 'attempt', candidate });
+  try {
+    const engine = await loadCandidate(message.source, candidate, (event) => post({ kind: 'progress', event }));
+    runner = engineRunner(engine);
+    post({ kind: 'loaded', info: engine.info, candidate });
+  } catch (error) {
+    post({ kind: 'load-failed', candidate, error: serializeError(error), remaining: candidates.length - 1 });
+  }
+}
+
+async function chat(message: Extract<ToWorker, { kind: 'chat' }>): Promise<void> {
+  const { id } = message;
+  if (!runner) {
+    post({ kind: 'answer-failed', id, error: { name: 'ModelLoadError', message: 'No model is loaded in this worker.' }, messages: message.request.messages });
+    return;
+  }
+  const controller = new AbortController();
+  aborts.set(id, controller);
+  const outcome = await runner.run(message.request, {
+    signal: controller.signal,
+    emit: (event, ...args) => post({ kind: 'event', id, event, args }),
+    runTool: (name, args) =>
+      new Promise<ToolRunOutcome>((resolve) => {
+        const callId = nextCallId++;
+        pendingTools.set(callId, resolve);
+        post({ kind: 'tool-call', id, callId, name, arguments: args });
+      }),
+  });
+  aborts.delete(id);
+  if (outcome.ok) post({ kind: 'answer', id, answer: outcome.answer, messages: outcome.messages });
+  else post({ kind: 'answer-failed', id, error: serializeError(outcome.error), messages: outcome.messages });
+}
+
+self.addEventListener('message', (event: MessageEvent<ToWorker>) => {
+  const message = event.data;
+  switch (message.kind) {
+    case 'load':
+      void load(message);
+      break;
+    case 'chat':
+      void chat(message);
+      break;
+    case 'tool-result':
+      pendingTools.get(message.callId)?.(message.outcome);
+      pendingTools.delete(message.callId);
+      break;
+    case 'abort':
+      aborts.get(message.id)?.abort();
+      break;
+    case 'dispose':
+      void (runner?.dispose() ?? Promise.resolve()).finally(() => {
+        runner = undefined;
+        post({ kind: 'disposed' });
+      });
+      break;
+  }
+});

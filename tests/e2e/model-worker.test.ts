@@ -1,0 +1,65 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium } from './chromium.ts';
+
+/** Opens the page on a model and records every request that would leave the app's origin. */
+async function openOnModel(browser: Browser, model: string): Promise<{ page: Page; foreign: string[]; errors: string[] }> {
+  const page = await browser.newPage();
+  const origin = new URL(inject('appUrl')).origin;
+  const foreign: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${inject('appUrl')}?model=${encodeURIComponent(model)}`);
+  return { page, foreign, errors };
+}
+
+describe.each([
+  { webgpu: true, ready: /Ready: .*tiny-random-qwen3 on WebGPU q4$/ },
+  { webgpu: false, ready: /Ready: .*tiny-random-qwen3 on WASM q4$/ },
+])('the model worker in headless Chromium (webgpu flag: $webgpu)', ({ webgpu, ready }) => {
+  let browser: Browser;
+  let page: Page;
+  let foreign: string[];
+  let errors: string[];
+
+  beforeAll(async () => {
+    browser = await launchChromium({ webgpu });
+    ({ page, foreign, errors } = await openOnModel(browser, '/models/tiny-random-qwen3'));
+  });
+  afterAll(() => browser?.close());
+
+  it('loads the fixture from the app\'s own origin on the device the ladder picks (no shader-f16 here, so q4)', async () => {
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 }).toMatch(ready);
+    expect(errors).toEqual([]);
+  });
+
+  it('streams tokens into the page and stops when asked', async () => {
+    await page.getByTestId('prompt').fill('What is the weather in Paris?');
+    await page.getByTestId('send').click();
+    const answer = page.locator('.turn[data-role="assistant"]').last();
+    await expect.poll(async () => ((await answer.textContent()) ?? '').trim().length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await page.getByTestId('stop').click();
+    await expect.poll(() => answer.getAttribute('data-state'), { timeout: 30_000 }).toBe('stopped');
+    await page.getByTestId('send').waitFor({ timeout: 10_000 });
+  });
+
+  it('sent no request anywhere but its own origin', () => {
+    expect(foreign).toEqual([]);
+  });
+});
+
+describe('a quantization that fails to load', () => {
+  let browser: Browser;
+  afterAll(() => browser?.close());
+
+  it('is retried down the ladder in a fresh worker', async () => {
+    browser = await launchChromium({ webgpu: false });
+    const { page, foreign } = await openOnModel(browser, '/models/tiny-broken-q4');
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 }).toMatch(/Ready: .*tiny-broken-q4 on WASM q8$/);
+    expect(foreign).toEqual([]);
+  });
+});
