@@ -42,6 +42,11 @@ export interface TransformersLoadOptions {
   /** `webgpu`, `wasm` (browser) or `cpu` (Node). */
   device: string;
   onProgress?: (event: LoadProgress) => void;
+  /**
+   * Reuse the KV cache across generations (default true). Off, every prompt is computed from
+   * scratch — only useful to measure what the transcript saves.
+   */
+  reuseCache?: boolean;
 }
 
 type TokenIds = bigint[][];
@@ -99,6 +104,7 @@ export class TransformersEngine implements Engine {
     private readonly tokenizer: PreTrainedTokenizer,
     private readonly model: PreTrainedModel,
     info: EngineInfo,
+    private readonly reuseCache: boolean,
   ) {
     this.info = info;
     this.transcript = new TokenTranscript({
@@ -126,7 +132,7 @@ export class TransformersEngine implements Engine {
       dtype: options.dtype as 'q4',
       device: options.device as 'cpu',
     });
-    return new TransformersEngine(tokenizer, loaded, { model: model.label, device: options.device, dtype: options.dtype });
+    return new TransformersEngine(tokenizer, loaded, { model: model.label, device: options.device, dtype: options.dtype }, options.reuseCache ?? true);
   }
 
   async render(messages: ChatMessage[], options: RenderOptions): Promise<string> {
@@ -158,6 +164,7 @@ export class TransformersEngine implements Engine {
       choices = choices.map((c) => ` ${c}`);
     }
 
+    if (!this.reuseCache) await this.resetCache();
     const plan = this.transcript.plan(text);
     await this.prepareCache(plan.keep);
     const promptLength = plan.ids.length;

@@ -12,7 +12,12 @@ const EXPLICIT_MARKERS = [TOOL_CALL_OPEN, TOOL_CALL_CLOSE, TOOL_CALLS_MARKER, '<
 /** At most this many newline cut points are tried when an unterminated value is followed by prose. */
 const MAX_CUTS = 8;
 
-const BACKTICK = 96;
+/**
+ * A bare value still open after this many lines is taken as unterminated there. Generous for
+ * pretty-printed calls, and it bounds the rescanning when line after line of unterminated calls
+ * are each re-read up to their own line end (otherwise each would scan to the end of the text).
+ */
+const MAX_LINES = 200;
 
 /**
  * A JSON object (or array of objects) standing in the prose, with no markup around it — what
@@ -21,13 +26,14 @@ const BACKTICK = 96;
  * The acceptance rule, strict because nothing but the JSON itself says "call":
  *
  * 1. It starts at a `{` (or a `[` whose first element is an object) anywhere in the text,
- *    except right after a backtick: inline code is an example, not a request.
+ *    except right after a backtick (the segmenter reads nothing there: inline code is an
+ *    example, not a request).
  * 2. Its first key is quoted, and every top-level key belongs to a call shape
  *    ({@link BARE_CALL_KEYS}); the first foreign key (`"age"`, `"description"`, `"example"`)
  *    settles it as data, and the whole value, nested objects included, is shown as written —
  *    a call-shaped object nested inside data is not a call either.
  * 3. It ends where its brackets balance; unterminated, at a blank line, at explicit call
- *    markup, or at the end of the output (then repaired; if prose followed on the next line,
+ *    markup, after 200 lines, or at the end of the output (then repaired; if prose followed on the next line,
  *    the value is re-read up to each of the first newlines in turn).
  * 4. The decoded value passes `readCallValue` in `bare` mode: an identifier-like name that is
  *    not template filler, and arguments/parameters as an object or a JSON string of one.
@@ -55,13 +61,12 @@ interface BareMemo {
 
 function bareMemo(context: SiteContext, at: number): BareMemo {
   return memoEntry<BareMemo>(context, 'bare-json', () => ({
-    scanner: new JsonSpanScanner(at, { callKeys: BARE_CALL_KEYS, stopAtBlankLine: true, stopAt: EXPLICIT_MARKERS }),
+    scanner: new JsonSpanScanner(at, { callKeys: BARE_CALL_KEYS, stopAtBlankLine: true, stopAt: EXPLICIT_MARKERS, maxLines: MAX_LINES }),
     values: new Map(),
   }));
 }
 
 function scanBare(text: string, at: number, context: SiteContext): SiteScan {
-  if (context.prevChar === BACKTICK) return NONE;
   const { scanner } = bareMemo(context, at);
   const status = scanner.feed(text, text.length, context.final);
   if (status === 'invalid') return NONE;
@@ -86,7 +91,8 @@ function readBare(text: string, at: number, end: number, context: SiteContext, s
   // Unterminated, and the repaired whole is not a call: maybe prose followed the value on the
   // next line and got read as keys. Try ending the value at each of the first newlines.
   let cuts = 0;
-  for (let nl = text.indexOf('\n', at); nl >= 0 && nl < end && cuts < MAX_CUTS; nl = text.indexOf('\n', nl + 1)) {
+  for (let nl = at; nl < end && cuts < MAX_CUTS; nl++) {
+    if (text.charCodeAt(nl) !== 10) continue;
     cuts++;
     const reading = readSpan(text, at, nl, context, shapes, memo, false);
     if (reading.claimed) return { ...reading, end: nl };

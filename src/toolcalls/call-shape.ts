@@ -32,8 +32,11 @@ export type CallShape = 'named' | 'openai';
 
 /** Options of {@link readCallValue}. */
 export interface CallReadOptions {
+  /** Where the value was found: explicit markup or standing bare. */
   readonly mode: CallMode;
+  /** Object shapes to accept. */
   readonly shapes: readonly CallShape[];
+  /** Registered tools, when given. */
   readonly names: ToolNames | undefined;
   /** The raw block, markup included, quoted in rejections. */
   readonly source: string;
@@ -45,7 +48,9 @@ export interface CallReadOptions {
 export interface CallReading {
   /** The value is a call (or a list of calls) under its mode's rules, whether or not each one stands. */
   shaped: boolean;
+  /** The calls that stand. */
   calls: ToolCall[];
+  /** The call attempts that do not, with the reason. */
   rejected: RejectedCall[];
 }
 
@@ -220,8 +225,9 @@ function fromParts(rawName: unknown, args: { present: boolean; value?: unknown }
 function decodeArguments(args: { present: boolean; value?: unknown }, mode: CallMode): Record<string, unknown> | RejectReason {
   let value = args.value;
   if (!args.present || value === null || value === undefined) return mode === 'markup' ? {} : 'invalid-arguments';
-  if (typeof value === 'string') {
-    // Quantized models often double-encode: "arguments": "{\"city\": \"Paris\"}".
+  // Quantized models often double-encode ("arguments": "{\"city\": \"Paris\"}"), now and
+  // then twice over.
+  for (let depth = 0; depth < 2 && typeof value === 'string'; depth++) {
     if (value.trim() === '') return {};
     value = parseLenientJson(value);
   }

@@ -37,6 +37,11 @@ export interface JsonScanOptions {
   stopAt?: readonly string[];
   /** Also balance parentheses (for `name(key="v")` call expressions). */
   parens?: boolean;
+  /**
+   * Treat the value as unterminated after this many newlines. Bounds the work when an
+   * unterminated value is re-read up to an earlier newline and the text after it scanned again.
+   */
+  maxLines?: number;
 }
 
 const QUOTE = 34;
@@ -84,6 +89,8 @@ export class JsonSpanScanner {
   private expect = EXPECT_NOTHING;
   private callDepth = 1;
   private newlineAt = -1;
+  private lines = 0;
+  private readonly maxLines: number;
   private readonly callKeys: ReadonlySet<string> | undefined;
   private readonly stopAtBlankLine: boolean;
   private readonly stopAt: readonly string[];
@@ -95,9 +102,10 @@ export class JsonSpanScanner {
     this.pos = start;
     this.callKeys = options.callKeys;
     this.stopAtBlankLine = options.stopAtBlankLine ?? false;
-    this.stopAt = options.stopAt ?? [];
-    this.stopFirst = new Set(this.stopAt.map((m) => m.charCodeAt(0)));
+    this.stopAt = options.stopAt ?? NO_STOPS;
+    this.stopFirst = firstCharsOf(this.stopAt);
     this.parens = options.parens ?? false;
+    this.maxLines = options.maxLines ?? Number.POSITIVE_INFINITY;
   }
 
   /** True when the scan ended (or paused) inside a string literal: a value there would be a fragment. */
@@ -134,6 +142,8 @@ export class JsonSpanScanner {
           return 'open';
         }
       }
+
+      if (c === NEWLINE && ++this.lines >= this.maxLines) return this.finish('cut', i, i);
 
       if (this.stopAtBlankLine) {
         if (c === NEWLINE) {
@@ -244,9 +254,24 @@ export class JsonSpanScanner {
   }
 }
 
+const FIRST_CHARS = new WeakMap<readonly string[], Set<number>>();
+const NO_STOPS: readonly string[] = [];
+
+/** First characters of a stop list, computed once per list (sites pass module-level constants). */
+function firstCharsOf(stops: readonly string[]): Set<number> {
+  let set = FIRST_CHARS.get(stops);
+  if (set === undefined) {
+    set = new Set(stops.map((m) => m.charCodeAt(0)));
+    FIRST_CHARS.set(stops, set);
+  }
+  return set;
+}
+
 /** One value found by {@link findJsonValues}. */
 export interface JsonValueSpan {
+  /** Index of the opening bracket. */
   start: number;
+  /** Just past the closing bracket, or where the text ran out. */
   end: number;
   /** Brackets balanced. */
   closed: boolean;

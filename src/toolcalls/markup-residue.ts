@@ -4,17 +4,23 @@ import { parseCallExpression } from './parse-call-expression.ts';
 import { TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from './parse-hermes.ts';
 import { MORE_BLOCK, findFirst, type BlockReading, type CallSite, type ToolCallFormat } from './site.ts';
 
+const ENDS = [TOOL_CALL_CLOSE, TOOL_CALL_OPEN, '\n\n'];
+
 /**
  * `<tool_call>` blocks that neither the JSON nor the XML reader recognised — `<tool_call>` at
  * the very end of the output, `<tool_call>get_weather(city="Paris")</tool_call>`, garbage — and
  * stray `</tool_call>` tags. The tags must never reach the reader, whatever is between them.
  * A call expression inside is still read; anything else is reported as unparseable.
+ *
+ * Such a block ends at `</tool_call>`, before the next `<tool_call>`, or before a blank line:
+ * a bare mention of the tag in prose ("I wrap calls in <tool_call> tags") costs that paragraph,
+ * not the rest of the answer.
  */
 export const toolCallResidueSite: CallSite = {
   opener: TOOL_CALL_OPEN,
   scan(text, at, context) {
     const memo = memoEntry(context, 'residue', () => ({ resume: at + TOOL_CALL_OPEN.length }));
-    const hit = findFirst(text, memo.resume, [TOOL_CALL_CLOSE, TOOL_CALL_OPEN]);
+    const hit = findFirst(text, memo.resume, ENDS);
     if (hit.index < 0) {
       if (context.final) return { kind: 'block', end: text.length };
       memo.resume = Math.max(memo.resume, text.length - (TOOL_CALL_CLOSE.length - 1));

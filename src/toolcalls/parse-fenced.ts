@@ -49,6 +49,7 @@ export class FenceCloser implements VerbatimRegion {
   closingLineStart = -1;
   private lineBegin = -1;
 
+  /** See {@link VerbatimRegion.advance}; done once the closing fence's backticks are past. */
   advance(text: string, from: number, final: boolean): { done: boolean; at: number } {
     let i = Math.max(from, this.pos);
     if (this.lineBegin < 0) this.lineBegin = from;
@@ -79,6 +80,7 @@ export class FenceCloser implements VerbatimRegion {
     return final ? { done: true, at: text.length } : { done: false, at: text.length };
   }
 
+  /** See {@link VerbatimRegion.rebase}. */
   rebase(delta: number): void {
     if (this.pos >= 0) this.pos -= delta;
     if (this.lineBegin >= 0) this.lineBegin -= delta;
@@ -102,8 +104,13 @@ export const fencedSite: CallSite = {
     if (!context.lineStart) return NONE;
     let memo = memoLookup<FenceMemo>(context, MEMO);
     if (memo === undefined) {
-      const lineEnd = text.indexOf('\n', at + FENCE.length);
-      if (lineEnd < 0 && !context.final) return MORE_BLOCK;
+      // The opening line may arrive over many chunks; resume the search for its end.
+      const line = memoEntry(context, `${MEMO}:line`, () => ({ searched: at + FENCE.length }));
+      const lineEnd = text.indexOf('\n', line.searched);
+      if (lineEnd < 0 && !context.final) {
+        line.searched = text.length;
+        return MORE_BLOCK;
+      }
       const contentStart = lineEnd < 0 ? text.length : lineEnd + 1;
       const label = (text.slice(at + FENCE.length, lineEnd < 0 ? text.length : lineEnd).trim().split(/\s+/)[0] ?? '').toLowerCase();
       const mode = LABEL_MODES.get(label);

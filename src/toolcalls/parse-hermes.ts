@@ -10,6 +10,8 @@ export const TOOL_CALL_OPEN = '<tool_call>';
 export const TOOL_CALL_CLOSE = '</tool_call>';
 
 const MEMO = 'hermes';
+/** A missing brace must not let the JSON run into the closing tag or the next call. */
+const STOPS = [TOOL_CALL_CLOSE, TOOL_CALL_OPEN];
 
 interface HermesMemo {
   readonly jsonStart: number;
@@ -38,7 +40,7 @@ export const hermesSite: CallSite = {
       if (c !== 123 && c !== 91) return NONE;
       memo = memoEntry<HermesMemo>(context, MEMO, () => ({
         jsonStart: j,
-        scanner: new JsonSpanScanner(j, { stopAt: [TOOL_CALL_CLOSE, TOOL_CALL_OPEN] }),
+        scanner: new JsonSpanScanner(j, { stopAt: STOPS }),
       }));
     }
     const scanner = memo.scanner;

@@ -10,6 +10,7 @@ export const TOOL_CALLS_MARKER = '[TOOL_CALLS]';
 const ARGS = '[ARGS]';
 const CALL_ID = '[CALL_ID]';
 const MEMO = 'mistral';
+const STOPS = [TOOL_CALLS_MARKER, TOOL_CALL_OPEN];
 
 type MistralMemo =
   /** `[TOOL_CALLS] [{…}]` or `[TOOL_CALLS] {…}`. */
@@ -83,9 +84,13 @@ function startMemo(text: string, from: number, context: SiteContext): MistralMem
     const id = matchLiteral(text, k, CALL_ID, context.final);
     if (id === 'maybe') return 'more';
     if (id === 'yes') {
-      const argsTag = text.indexOf(ARGS, k + CALL_ID.length);
-      if (argsTag < 0) return context.final ? from : 'more';
-      argsAt = argsTag + ARGS.length;
+      // The id is a short run of letters and digits right before [ARGS].
+      let e = k + CALL_ID.length;
+      while (e < text.length && isAlphanumeric(text.charCodeAt(e))) e++;
+      const tag = matchLiteral(text, e, ARGS, context.final);
+      if (tag === 'maybe') return 'more';
+      if (tag === 'no') return from;
+      argsAt = e + ARGS.length;
     } else if (text.charCodeAt(k) !== 123) {
       // Prose after the marker ("[TOOL_CALLS]Sure, …"): only the marker goes.
       return from;
@@ -98,8 +103,12 @@ function startMemo(text: string, from: number, context: SiteContext): MistralMem
   return { kind: 'named', name, jsonStart: argsAt, scanner: undefined };
 }
 
+function isAlphanumeric(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
 function newScanner(at: number): JsonSpanScanner {
-  return new JsonSpanScanner(at, { stopAt: [TOOL_CALLS_MARKER, TOOL_CALL_OPEN] });
+  return new JsonSpanScanner(at, { stopAt: STOPS });
 }
 
 function scanJson(text: string, scanner: JsonSpanScanner, context: SiteContext): SiteScan {

@@ -109,6 +109,7 @@ function readFunctionBlock(text: string, at: number, end: number, context: SiteC
  */
 export function parseXmlFunctions(block: string): { name: string; arguments: Record<string, unknown> }[] {
   const found: { name: string; arguments: Record<string, unknown> }[] = [];
+  const closes = new NextIndex(block, FUNCTION_CLOSE);
   let i = block.indexOf(FUNCTION_OPEN);
   while (i >= 0) {
     const nameEnd = block.indexOf('>', i + FUNCTION_OPEN.length);
@@ -116,7 +117,7 @@ export function parseXmlFunctions(block: string): { name: string; arguments: Rec
     const name = unquote(block.slice(i + FUNCTION_OPEN.length, nameEnd).trim());
     const nextFunction = block.indexOf(FUNCTION_OPEN, nameEnd);
     const bodyLimit = nextFunction < 0 ? block.length : nextFunction;
-    const close = block.indexOf(FUNCTION_CLOSE, nameEnd);
+    const close = closes.from(nameEnd);
     const bodyEnd = close >= 0 && close < bodyLimit ? close : bodyLimit;
     found.push({ name, arguments: parseParameters(block.slice(nameEnd + 1, bodyEnd)) });
     i = nextFunction;
@@ -126,6 +127,7 @@ export function parseXmlFunctions(block: string): { name: string; arguments: Rec
 
 function parseParameters(body: string): Record<string, unknown> {
   const args: Record<string, unknown> = {};
+  const closes = new NextIndex(body, PARAMETER_CLOSE);
   let i = body.indexOf(PARAMETER_OPEN);
   while (i >= 0) {
     const keyEnd = body.indexOf('>', i + PARAMETER_OPEN.length);
@@ -133,12 +135,31 @@ function parseParameters(body: string): Record<string, unknown> {
     const key = unquote(body.slice(i + PARAMETER_OPEN.length, keyEnd).trim());
     const next = body.indexOf(PARAMETER_OPEN, keyEnd);
     const limit = next < 0 ? body.length : next;
-    const close = body.indexOf(PARAMETER_CLOSE, keyEnd);
+    const close = closes.from(keyEnd);
     const valueEnd = close >= 0 && close < limit ? close : limit;
     if (key !== '') args[key] = decodeJsonLiteral(stripLayoutNewlines(body.slice(keyEnd + 1, valueEnd)));
     i = next;
   }
   return args;
+}
+
+/**
+ * `text.indexOf(literal, from)` for non-decreasing `from`, searching again only when the cached
+ * hit falls behind: with closing tags missing, a fresh search per element would rescan to the
+ * end of the block every time.
+ */
+class NextIndex {
+  private hit = -2;
+
+  constructor(
+    private readonly text: string,
+    private readonly literal: string,
+  ) {}
+
+  from(position: number): number {
+    if (this.hit === -2 || (this.hit >= 0 && this.hit < position)) this.hit = this.text.indexOf(this.literal, position);
+    return this.hit;
+  }
 }
 
 /** Drop the single newline the layout puts on each side of a value; keep everything else. */

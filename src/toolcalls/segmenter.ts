@@ -10,11 +10,17 @@ export interface SegmentSink {
   found(calls: readonly ToolCall[], rejected: readonly RejectedCall[]): void;
 }
 
+const BACKTICK = 96;
+
+/** Held blocks longer than this are re-examined in batches (see `write`). */
+const LONG_BLOCK = 2048;
+
 type Decision = SiteScan | { readonly kind: 'claim'; readonly end: number; readonly reading: BlockReading };
 
 /**
  * The single walk over the output that both the parser and the streaming filter run: text
- * goes out as text, call blocks come out as calls, and nothing is looked at twice.
+ * goes out as text, call blocks come out as calls, and each character is looked at a bounded
+ * number of times however the output is chunked.
  *
  * It jumps from one possible opener character to the next (a regular expression built from the
  * sites' openers), hands each position to the sites in priority order (see `TOOL_CALL_FORMATS`),
@@ -24,10 +30,12 @@ type Decision = SiteScan | { readonly kind: 'claim'; readonly end: number; reado
  * the new characters.
  *
  * The buffer holds only what is undecided: decided text is dropped after each write, so a long
- * answer streams in constant memory.
+ * answer streams in memory bounded by the largest held block, not by the answer.
  */
 export class Segmenter {
   private buffer = '';
+  /** Text received while a long block is held, not yet appended to `buffer`. */
+  private deferred = '';
   private pos = 0;
   private lineStart = true;
   private prevChar = -1;
@@ -52,12 +60,19 @@ export class Segmenter {
 
   /** Characters held undecided right now (a possible marker or a bare JSON candidate); text inside a known block does not count. */
   get heldBack(): number {
-    return this.phase === 'marker' || this.phase === 'candidate' ? this.buffer.length - this.pos : 0;
+    return this.phase === 'marker' || this.phase === 'candidate' ? this.buffer.length - this.pos + this.deferred.length : 0;
   }
 
   /** Add text; with `final`, it is the last, and everything still held is decided. */
   write(chunk: string, final: boolean): void {
-    this.buffer += chunk;
+    this.deferred += chunk;
+    // A long held block is re-examined only once the text waiting has grown by an eighth of it:
+    // joining the held text is a copy, and copying a growing block on every token would be
+    // quadratic. Decisions are the same, only noticed a little later, and blocks of ordinary
+    // size (under LONG_BLOCK) are still examined on every chunk.
+    if (!final && this.phase !== null && this.buffer.length > LONG_BLOCK && this.deferred.length * 8 < this.buffer.length) return;
+    this.buffer += this.deferred;
+    this.deferred = '';
     this.run(final);
     if (this.phase === null && this.pos > 0) {
       const delta = this.pos;
@@ -129,6 +144,9 @@ export class Segmenter {
   }
 
   private decide(text: string, at: number, final: boolean): Decision {
+    // Right after a backtick is inline code: `<tool_call>` or `{"name": …}` written there is
+    // the model showing the syntax, not using it.
+    if (this.prevChar === BACKTICK) return { kind: 'none' };
     const context: SiteContext = { final, names: this.names, lineStart: this.lineStart, prevChar: this.prevChar, memo: this.memo };
     let fallback: SiteScan | null = null;
     for (const site of this.sites) {

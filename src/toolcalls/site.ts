@@ -72,7 +72,9 @@ export type SiteScan =
 export interface BlockReading {
   /** The block is the site's: it leaves the text. When false, the next site in priority order is asked. */
   readonly claimed: boolean;
+  /** Calls that stand. */
   readonly calls: readonly ToolCall[];
+  /** Call attempts that do not. */
   readonly rejected: readonly RejectedCall[];
   /** Set when the block proved shorter than scanned: prose after an unterminated object stays prose. */
   readonly end?: number;
@@ -96,14 +98,16 @@ export interface ToolCallFormat {
   readonly id: string;
   /** Which models write it and what it looks like. */
   readonly description: string;
+  /** Where its calls can start, in priority order. */
   readonly sites: readonly CallSite[];
 }
 
 /** A reading that keeps the block in the text. */
 export const NOT_CLAIMED: BlockReading = { claimed: false, calls: [], rejected: [] };
 
-/** Frequently returned scan answers. */
+/** Scan answer: not this site's. */
 export const NONE: SiteScan = { kind: 'none' };
+/** Scan answer: inside a known block whose end has not arrived yet. */
 export const MORE_BLOCK: SiteScan = { kind: 'more', phase: 'block' };
 
 /** First index at or after `i` that is not a space, tab, CR or LF. */
@@ -127,20 +131,19 @@ export function matchLiteral(text: string, i: number, literal: string, final: bo
 }
 
 /**
- * Index of the first of `literals` at or after `from`, with which one; `-1` when none. Searching
- * restarts from `from`, so callers resume at `text.length - (longest - 1)` to stay linear.
+ * Index of the first of `literals` at or after `from`, with which one; `-1` when none.
+ *
+ * One forward pass that stops at the first hit, so the cost is the distance to the nearest
+ * literal — never a search of the whole rest of the text for a literal that only occurs far
+ * away. Callers resume at `text.length - (longest - 1)` to stay linear across chunks.
  */
 export function findFirst(text: string, from: number, literals: readonly string[]): { index: number; literal: string } {
-  let best = -1;
-  let which = '';
-  for (const literal of literals) {
-    const at = text.indexOf(literal, from);
-    if (at >= 0 && (best < 0 || at < best)) {
-      best = at;
-      which = literal;
-    }
+  const firsts = new Set(literals.map((l) => l.charCodeAt(0)));
+  for (let i = from; i < text.length; i++) {
+    if (!firsts.has(text.charCodeAt(i))) continue;
+    for (const literal of literals) if (text.startsWith(literal, i)) return { index: i, literal };
   }
-  return { index: best, literal: which };
+  return { index: -1, literal: '' };
 }
 
 /** Letter, digit, `_`, `.` or `-`: what a function name is made of. */

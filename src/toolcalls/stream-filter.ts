@@ -71,6 +71,7 @@ export class ToolCallStreamFilter {
   }
 
   private currentHeld(): number {
+    if (this.ended) return 0;
     return this.thinking.heldBack + this.segmenter.heldBack + this.visible.heldBack;
   }
 

@@ -8,7 +8,7 @@
 export class VisibleText {
   private started = false;
   private pendingSpace = '';
-  private out: string[] = [];
+  private out = '';
 
   /** Whitespace held because it may be trailing. */
   get heldBack(): number {
@@ -28,14 +28,15 @@ export class VisibleText {
       while (isTrimmable(piece.charCodeAt(first))) first++;
       this.started = true;
     }
-    this.out.push(this.pendingSpace, piece.slice(first, last + 1));
+    // String concatenation builds a rope; it is flattened once, when taken.
+    this.out += this.pendingSpace + piece.slice(first, last + 1);
     this.pendingSpace = piece.slice(last + 1);
   }
 
   /** What became visible since the last call. */
   take(): string {
-    const text = this.out.join('');
-    this.out = [];
+    const text = this.out;
+    this.out = '';
     return text;
   }
 }

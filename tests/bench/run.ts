@@ -1,0 +1,36 @@
+/**
+ * `npm run bench`: every benchmark, each printed as a ratio against a baseline measured in the
+ * same run (absolute numbers depend on the machine; ratios travel).
+ */
+import { existsSync } from 'node:fs';
+import { benchTranscript } from './engine-bench.ts';
+import { benchLoopScenarios } from './loop-bench.ts';
+import { benchParse, benchScaling } from './parse-bench.ts';
+
+const fmt = (n: number, digits = 2) => n.toFixed(digits);
+
+console.log('== Tool-call parser (1 MB mixed input; baseline: JSON.parse of the same bytes)');
+const parse = benchParse();
+console.log(`parseToolCalls ${fmt(parse.parseMBps, 1)} MB/s, JSON.parse ${fmt(parse.jsonParseMBps, 1)} MB/s, ratio ${fmt(parse.ratio, 3)}`);
+console.log(`streaming filter ${fmt(parse.streamMBps, 1)} MB/s; held back at most ${parse.maxMarkerHeld} characters while a marker was undecided, ${parse.maxHeldBack} in all (bare JSON is held until it closes)`);
+
+console.log('\n== Scaling (time for 8x the input / time for 1x; linear is about 8, quadratic about 64)');
+for (const row of benchScaling()) console.log(`${row.name.padEnd(36)} parse ${fmt(row.parseRatio, 1).padStart(5)}  stream ${fmt(row.streamRatio, 1).padStart(5)}`);
+
+console.log('\n== Loop scenarios on the scripted Qwen3 (cached = prompt tokens a real engine takes from its KV cache)');
+for (const s of await benchLoopScenarios()) {
+  const share = s.roundPrefixShare.length ? s.roundPrefixShare.map((x) => fmt(x, 3)).join(', ') : 'one round';
+  console.log(`${s.scenario.padEnd(36)} generations ${String(s.generations).padStart(2)}  prompt tokens ${String(s.promptTokens).padStart(5)}  cached ${fmt(s.cachedTokens / s.promptTokens, 3)}  round prompt repeated: ${share}`);
+}
+
+console.log('\n== Token transcript on the tiny fixture (4-round tool conversation; baseline: full re-prefill every round)');
+const { transcript, naive } = await benchTranscript();
+console.log(`prefilled tokens: transcript ${transcript.prefilledTokens} of ${transcript.promptTokens}, naive ${naive.prefilledTokens} of ${naive.promptTokens}, ratio ${fmt(transcript.prefilledTokens / naive.prefilledTokens, 3)}`);
+console.log(`wall time: transcript ${fmt(transcript.ms, 0)} ms, naive ${fmt(naive.ms, 0)} ms, ratio ${fmt(transcript.ms / naive.ms, 3)}`);
+
+const proxyBench = new URL('../proxy/bench-proxy.ts', import.meta.url);
+if (existsSync(proxyBench)) {
+  console.log('\n== Companion proxy');
+  const { benchProxy } = (await import(proxyBench.href)) as { benchProxy: () => Promise<Record<string, number>> };
+  for (const [name, value] of Object.entries(await benchProxy())) console.log(`${name}: ${fmt(value, 3)}`);
+}
