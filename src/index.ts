@@ -47,3 +47,7 @@ export type { StopCondition } from './loop/stop-conditions.ts';
 export * from './tools/index.ts';
 export { parseToolCalls, stripThinking, ToolCallStreamFilter } from './toolcalls/index.ts';
 export type { ParseOptions, ParseResult, ToolCall } from './toolcalls/types.ts';
+export { runSelfCheck, checkDetail, type ToolCallCheck } from './check/self-check.ts';
+export { NoToolCallingDtypeError, type LoadForToolsOptions, type ToolAttempt } from './check/load-for-tools.ts';
+export { memoryVerdictStore, verdictKey, type ToolVerdict, type VerdictStore } from './check/verdict-store.ts';
+export { freshToken, modelCheckQuestions, selfCheckQuestion, type CheckQuestion } from './check/check-questions.ts';

@@ -32,6 +32,14 @@ describe('NexusChat.load in Node, over the real engine on the tiny fixture', () 
     expect(answer.metrics.cachedTokens).toBeGreaterThan(250);
   });
 
+  it('self-checks honestly: random weights do not call tools, and the user\'s tools survive the check', async () => {
+    const check = await chat.selfCheck();
+    expect(check).toMatchObject({ ok: false, grounded: false, device: 'cpu', dtype: 'q4' });
+    expect(check.detail).toMatch(/does not call tools|reports something else/);
+    expect(check.generations).toBeGreaterThan(0);
+    expect(chat.tools.names).toEqual(['get_weather', 'current_datetime']);
+  });
+
   it('rejects an explicit dtype the source does not serve, naming it', async () => {
     await expect(NexusChat.load({ path: `${FIXTURE_MODELS_DIR}${TINY_QWEN3}` }, { dtype: 'bnb4' })).rejects.toThrow(/bnb4 on cpu/);
   });

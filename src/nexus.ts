@@ -3,6 +3,11 @@ import { isAbortError } from './engine/abort.ts';
 import { NexusError } from './errors.ts';
 import { DEFAULT_MODEL, type ModelSource } from './engine/model-source.ts';
 import type { WorkerLoadOptions } from './worker/worker-client.ts';
+import { runSelfCheck, type ToolCallCheck } from './check/self-check.ts';
+import { loadForTools, type LoadForToolsOptions } from './check/load-for-tools.ts';
+import { indexedDbVerdictStore, type ToolVerdict } from './check/verdict-store.ts';
+import { detectBrowserCapabilities, type RuntimeCapabilities } from './engine/device-ladder.ts';
+import { probeDtypes } from './engine/probe-dtypes.ts';
 import { emptyMetrics, type AnswerSettings } from './loop/answer-run.ts';
 import { engineRunner, type AnswerRunner } from './loop/answer-runner.ts';
 import { Emitter, type Listener } from './loop/emitter.ts';
@@ -65,6 +70,8 @@ export class NexusChat {
   approve: ApprovalHandler | undefined;
   /** Extra conditions that end an answer's tool rounds early (research budgets use this). */
   stopWhen: StopCondition[] = [];
+  /** The last self-check of this model, or the verdict remembered from an earlier visit. */
+  toolCheck: ToolCallCheck | ToolVerdict | undefined;
 
   /** The registered tools. */
   readonly tools = new ToolRegistry();
@@ -107,6 +114,29 @@ export class NexusChat {
     }
     const { startWorkerRunner } = await import('./worker/worker-client.ts');
     return new NexusChat(await startWorkerRunner(source, loadOptions), chatOptions);
+  }
+
+  /**
+   * Loads the first quantization that really calls tools on this machine (see
+   * {@link loadForTools}); throws {@link NoToolCallingDtypeError} naming every dtype and why.
+   *
+   * @example
+   * const chat = await NexusChat.loadForTools({ hub: 'onnx-community/Qwen3-0.6B-ONNX' }, { onAttempt: (a) => console.log(a) });
+   */
+  static async loadForTools(source: ModelSource = DEFAULT_MODEL, options: LoadForToolsOptions & NexusLoadOptions = {}): Promise<NexusChat> {
+    const { dtypes, dtype, allowForcing, onAttempt, verdicts, device: _device, ...loadOptions } = options;
+    const caps: RuntimeCapabilities = isNode() ? { runtime: 'node', webgpu: false, shaderF16: false } : await detectBrowserCapabilities();
+    const store = verdicts === undefined ? (isNode() ? null : await indexedDbVerdictStore().catch(() => null)) : verdicts;
+    return loadForTools(
+      source,
+      { ...(dtypes ? { dtypes } : {}), ...(dtype ? { dtype } : {}), ...(allowForcing === undefined ? {} : { allowForcing }), ...(onAttempt ? { onAttempt } : {}) },
+      {
+        caps,
+        available: await probeDtypes(source),
+        verdicts: store,
+        load: (s, candidate) => NexusChat.load(s, { ...loadOptions, dtype: candidate.dtype, device: candidate.device }),
+      },
+    );
   }
 
   /** A chat over any {@link AnswerRunner} (in-process, or a worker). */
@@ -220,6 +250,38 @@ export class NexusChat {
       for (const stop of stopCollecting) stop();
       this.busy = false;
     }
+  }
+
+  /**
+   * Runs `body` with the chat's tools, conversation and listeners set aside, and puts them back
+   * afterwards whatever happens — for checks that must not disturb the user's chat.
+   */
+  async setAside<T>(body: () => Promise<T>): Promise<T> {
+    this.assertIdle();
+    const tools = this.tools.snapshot();
+    const conversation = this.conversation;
+    const metrics = this.lastMetrics;
+    const listeners = this.events.detachAll();
+    this.tools.clear();
+    this.conversation = [];
+    try {
+      return await body();
+    } finally {
+      this.tools.restore(tools);
+      this.conversation = conversation;
+      this.lastMetrics = metrics;
+      this.events.reattach(listeners);
+    }
+  }
+
+  /**
+   * Verifies that this model and quantization really call a tool and answer from its result, on
+   * this machine. Safe right after `load()`: tools, history and listeners are restored.
+   */
+  async selfCheck(): Promise<ToolCallCheck> {
+    const check = await runSelfCheck(this);
+    this.toolCheck = check;
+    return check;
   }
 
   /** Frees the model. The chat cannot be used afterwards. */

@@ -1,0 +1,97 @@
+import { NexusError } from '../errors.ts';
+import { candidatesFor, type LoadCandidate, type RuntimeCapabilities } from '../engine/device-ladder.ts';
+import { describeSource, type ModelSource } from '../engine/model-source.ts';
+import type { NexusChat } from '../nexus.ts';
+import { verdictKey, type VerdictStore } from './verdict-store.ts';
+
+/** Thrown when no quantization of a model passes the self-check. */
+export class NoToolCallingDtypeError extends NexusError {
+  override readonly name = 'NoToolCallingDtypeError';
+}
+
+/** One candidate's outcome, as `onAttempt` narrates it. */
+export interface ToolAttempt {
+  dtype: string;
+  device: string;
+  ok: boolean;
+  detail: string;
+  /** The verdict was remembered from an earlier visit (no search). */
+  remembered?: boolean;
+}
+
+/** Options of `NexusChat.loadForTools`. */
+export interface LoadForToolsOptions {
+  /** Candidates to try, in order (default: the device ladder, limited to what the source serves). */
+  dtypes?: string[];
+  /** Exactly this quantization: still verified, just not retried past. */
+  dtype?: string;
+  /** Accept a model that only calls once the call is primed (default true). */
+  allowForcing?: boolean;
+  onAttempt?: (attempt: ToolAttempt) => void;
+  /** Where verdicts are remembered (default: IndexedDB in a browser, none in Node). */
+  verdicts?: VerdictStore | null;
+}
+
+/** What loadForTools needs from the environment; injected so the search is testable anywhere. */
+export interface LoadForToolsDeps {
+  caps: RuntimeCapabilities;
+  available: string[] | undefined;
+  load(source: ModelSource, candidate: LoadCandidate): Promise<NexusChat>;
+  verdicts: VerdictStore | null;
+}
+
+/**
+ * Loads the first quantization that really calls tools on this machine: each candidate is loaded,
+ * self-checked, and kept only if it calls the tool and answers from its result (and, with
+ * `allowForcing: false`, without priming). A rejected candidate is disposed before the next is
+ * loaded, so one model is resident at a time. The verdict is remembered, so the next visit loads
+ * the proven quantization without searching.
+ */
+export async function loadForTools(source: ModelSource, options: LoadForToolsOptions, deps: LoadForToolsDeps): Promise<NexusChat> {
+  const allowForcing = options.allowForcing ?? true;
+  const key = verdictKey(source, deps.caps);
+  const ladder = candidatesFor(deps.caps, deps.available);
+  const remembered = options.dtype || options.dtypes ? undefined : await deps.verdicts?.get(key);
+  if (remembered?.ok && (allowForcing || !remembered.needed_forcing)) {
+    try {
+      const chat = await deps.load(source, { device: remembered.device as LoadCandidate['device'], dtype: remembered.dtype });
+      options.onAttempt?.({ dtype: remembered.dtype, device: remembered.device, ok: true, detail: remembered.detail, remembered: true });
+      chat.toolCheck = remembered;
+      return chat;
+    } catch {
+      // The remembered files are gone or changed: search again.
+    }
+  }
+
+  const candidates: LoadCandidate[] = options.dtype
+    ? [ladder.find((c) => c.dtype === options.dtype) ?? { device: deps.caps.runtime === 'node' ? 'cpu' : 'wasm', dtype: options.dtype }]
+    : options.dtypes
+      ? options.dtypes.map((dtype) => ladder.find((c) => c.dtype === dtype) ?? { device: deps.caps.runtime === 'node' ? 'cpu' : 'wasm', dtype })
+      : ladder;
+  const failures: string[] = [];
+  for (const candidate of candidates) {
+    let chat: NexusChat | undefined;
+    try {
+      chat = await deps.load(source, candidate);
+      const check = await chat.selfCheck();
+      const pass = check.ok && (allowForcing || !check.needed_forcing);
+      const detail = check.ok && !pass ? `${check.detail} Rejected: calls only when primed, and allowForcing is false.` : check.detail;
+      options.onAttempt?.({ ...candidate, ok: pass, detail });
+      if (pass) {
+        await deps.verdicts?.set(key, { dtype: candidate.dtype, device: candidate.device, ok: true, needed_forcing: check.needed_forcing, detail, checkedAt: new Date().toISOString() });
+        return chat;
+      }
+      failures.push(`  ${candidate.dtype}: ${detail}`);
+    } catch (error) {
+      const detail = `could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+      options.onAttempt?.({ ...candidate, ok: false, detail });
+      failures.push(`  ${candidate.dtype}: ${detail}`);
+    }
+    await chat?.dispose();
+  }
+  const where = deps.caps.runtime === 'node' ? 'cpu' : deps.caps.webgpu ? 'WebGPU' : 'WASM';
+  throw new NoToolCallingDtypeError(
+    `No dtype of ${describeSource(source)} could call a tool on ${where}. Tried:\n${failures.join('\n') || '  (no quantization this device can run is served)'}\n` +
+      'Models below ~0.5B generally cannot pick a tool name from a list; try onnx-community/Qwen3-0.6B-ONNX.',
+  );
+}

@@ -1,0 +1,101 @@
+import type { NexusChat } from '../nexus.ts';
+import { argumentsMatch, freshToken, modelCheckQuestions } from './check-questions.ts';
+import { scoreAnswer } from './self-check.ts';
+
+/** One question's outcome. */
+export interface QuestionScore {
+  question: string;
+  tool: string;
+  called: boolean;
+  argumentsCorrect: boolean;
+  grounded: boolean;
+  needed_forcing: boolean;
+  answer: string;
+  generations: number;
+  promptTokens: number;
+  ms: number;
+}
+
+/** One model × dtype: loaded or not, and the questions' scores. */
+export interface DtypeReport {
+  dtype: string;
+  device: string;
+  /** Why it could not be loaded, when it could not. */
+  error?: string;
+  scores: QuestionScore[];
+  /** Questions called and grounded. */
+  correct: number;
+  ms: number;
+}
+
+/** The verdict for one model over its dtypes. */
+export interface ModelVerdict {
+  model: string;
+  /** `use`: a dtype got every question right; `flaky`: the best got some; `never`: none called and grounded any. */
+  kind: 'use' | 'flaky' | 'never';
+  dtype?: string;
+  best: number;
+  of: number;
+  dtypes: DtypeReport[];
+}
+
+/**
+ * Asks the three check questions in fresh conversations, with all three tools registered each
+ * time (so the model must also pick the right one). Every run uses fresh values and tokens.
+ */
+export async function askModelQuestions(chat: NexusChat, random: () => number = Math.random): Promise<QuestionScore[]> {
+  const questions = modelCheckQuestions(random);
+  const tokens = questions.map(() => freshToken(random));
+  const scores: QuestionScore[] = [];
+  await chat.setAside(async () => {
+    questions.forEach((q, i) => chat.tool(q.tool.name, q.tool.description, q.tool.parameters, (args: Record<string, unknown>) => q.result(tokens[i] ?? '', args)));
+    for (const [i, q] of questions.entries()) {
+      chat.reset();
+      const token = tokens[i] ?? '';
+      const started = performance.now();
+      try {
+        const answer = await chat.chat(q.question);
+        const score = scoreAnswer(q, token, answer);
+        scores.push({
+          question: q.id, tool: q.tool.name, called: score.called, grounded: score.grounded, needed_forcing: score.needed_forcing,
+          argumentsCorrect: score.call ? argumentsMatch(q.expected, score.call.arguments) : false,
+          answer: answer.text, generations: answer.metrics.generations, promptTokens: answer.metrics.promptTokens, ms: performance.now() - started,
+        });
+      } catch (error) {
+        scores.push({
+          question: q.id, tool: q.tool.name, called: false, grounded: false, needed_forcing: false, argumentsCorrect: false,
+          answer: `(failed: ${error instanceof Error ? error.message : String(error)})`, generations: 0, promptTokens: 0, ms: performance.now() - started,
+        });
+      }
+    }
+  });
+  return scores;
+}
+
+/** The verdict over a model's dtypes: use the first that got every question right. */
+export function verdictFor(model: string, dtypes: DtypeReport[]): ModelVerdict {
+  const of = 3;
+  const perfect = dtypes.find((d) => d.correct === of && !d.error);
+  const best = Math.max(0, ...dtypes.map((d) => d.correct));
+  if (perfect) return { model, kind: 'use', dtype: perfect.dtype, best: of, of, dtypes };
+  const bestDtype = dtypes.find((d) => d.correct === best && best > 0);
+  return { model, kind: best > 0 ? 'flaky' : 'never', ...(bestDtype ? { dtype: bestDtype.dtype } : {}), best, of, dtypes };
+}
+
+/** The VERDICT block, as the CLI prints it. */
+export function formatVerdict(verdict: ModelVerdict, loadLine: (dtype: string) => string): string {
+  const lines = [verdict.model];
+  if (verdict.kind === 'use' && verdict.dtype) {
+    lines.push(`  USE dtype '${verdict.dtype}' — ${verdict.of}/${verdict.of} tool calls correct`, `  ${loadLine(verdict.dtype)}`);
+  } else if (verdict.kind === 'flaky') {
+    lines.push(`  FLAKY: best is dtype '${verdict.dtype}' with ${verdict.best}/${verdict.of} tool calls correct — not safe to ship.`);
+  } else {
+    const loaded = verdict.dtypes.filter((d) => !d.error).length;
+    lines.push(
+      loaded === 0
+        ? '  NOT USABLE: no dtype could be loaded (see the errors above).'
+        : '  NOT USABLE: this model does not call tools at any dtype tried. Try a larger model — below ~0.5B this usually cannot be fixed.',
+    );
+  }
+  return lines.join('\n');
+}

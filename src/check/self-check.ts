@@ -1,0 +1,93 @@
+import type { ChatAnswer, ToolCallRecord } from '../loop/types.ts';
+import type { NexusChat } from '../nexus.ts';
+import { freshToken, selfCheckQuestion, type CheckQuestion } from './check-questions.ts';
+
+/** What {@link runSelfCheck} found out about a model and quantization. */
+export interface ToolCallCheck {
+  /** Called a tool AND answered from its result. */
+  ok: boolean;
+  /** Called the tool at all. */
+  called: boolean;
+  /** The tool's unguessable token reached the answer. */
+  grounded: boolean;
+  /** The call came only once the syntax was primed (or asked stepwise). */
+  needed_forcing: boolean;
+  model: string;
+  device: string;
+  dtype: string;
+  /** The model's answer to the check question. */
+  answer: string;
+  /** One sentence, safe to show a user. */
+  detail: string;
+  /** What the check cost. */
+  generations: number;
+  promptTokens: number;
+  newTokens: number;
+  ms: number;
+}
+
+const HINT = 'Try another quantization, or a larger model — below ~0.5B this usually cannot be fixed.';
+
+/** The one-sentence verdict for a check's outcome. */
+export function checkDetail(who: string, outcome: { called: boolean; grounded: boolean; needed_forcing: boolean }): string {
+  if (!outcome.called) return `${who} does not call tools: asked for a code only a tool could give, it answered without calling one. ${HINT}`;
+  if (!outcome.grounded) {
+    return `${who} calls tools but reports something else than their result, so its answers would look right and be wrong. Do not use it for tools. ${HINT}`;
+  }
+  if (outcome.needed_forcing) return `${who} calls tools and answers from their results, but only once the call is primed; it is closer to the edge than a model that calls on its own.`;
+  return `${who} calls tools and answers from their results.`;
+}
+
+/** Scores one answer to a check question. */
+export function scoreAnswer(question: CheckQuestion, token: string, answer: Pick<ChatAnswer, 'text' | 'calls'>): { called: boolean; grounded: boolean; needed_forcing: boolean; call?: ToolCallRecord } {
+  const call = answer.calls.find((c) => c.name === question.tool.name && c.status === 'ok');
+  return {
+    called: Boolean(call),
+    grounded: Boolean(call) && answer.text.includes(token),
+    needed_forcing: Boolean(call) && call?.source !== 'inline',
+    ...(call ? { call } : {}),
+  };
+}
+
+/**
+ * Verifies, on this machine, that the loaded model and quantization really call a tool and answer
+ * from its result: registers a throwaway tool that returns a fresh token nothing could guess, asks
+ * for it, and checks the token comes back. The chat's tools, history and listeners are set aside
+ * and restored, so this is safe right after `load()`. Costs about one question.
+ */
+export async function runSelfCheck(chat: NexusChat, random: () => number = Math.random): Promise<ToolCallCheck> {
+  const question = selfCheckQuestion(random);
+  const token = freshToken(random);
+  const { model, device, dtype } = chat.info;
+  const who = `${model} (${dtype} on ${device})`;
+  const started = performance.now();
+  return chat.setAside(async () => {
+    chat.tool(question.tool.name, question.tool.description, question.tool.parameters, (args: Record<string, unknown>) => question.result(token, args));
+    let answer: ChatAnswer;
+    try {
+      answer = await chat.chat(question.question);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return {
+        ok: false, called: false, grounded: false, needed_forcing: false, model, device, dtype, answer: '',
+        detail: `${who} could not be checked: ${message}`, generations: chat.metrics.generations, promptTokens: chat.metrics.promptTokens, newTokens: chat.metrics.newTokens, ms: performance.now() - started,
+      };
+    }
+    const score = scoreAnswer(question, token, answer);
+    return {
+      ok: score.called && score.grounded,
+      called: score.called,
+      grounded: score.grounded,
+      needed_forcing: score.needed_forcing,
+      model,
+      device,
+      dtype,
+      answer: answer.text,
+      detail: checkDetail(who, score),
+      generations: answer.metrics.generations,
+      promptTokens: answer.metrics.promptTokens,
+      newTokens: answer.metrics.newTokens,
+      ms: performance.now() - started,
+    };
+  });
+}

@@ -1,0 +1,45 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../../tests/fixtures/prepare-models.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Runs the CLI as `npm run test:models` does, and returns its exit code and output. */
+function testModels(...args: string[]): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/test-models.ts', ...args], { cwd: root, timeout: 240_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: stdout + stderr });
+    });
+  });
+}
+
+describe('npm run test:models', () => {
+  beforeAll(() => {
+    prepareFixtureModels();
+  });
+
+  it('fails the random-weight fixture, saying it does not call tools, and exits non-zero', async () => {
+    const { code, out } = await testModels('--models', `${FIXTURE_MODELS_DIR}tiny-random-qwen3`, '--dtypes', 'q4');
+    expect(code).toBe(1);
+    expect(out).toMatch(/q4\s+order-tracking/);
+    expect(out).toContain('VERDICT');
+    expect(out).toContain('NOT USABLE: this model does not call tools at any dtype tried.');
+  }, 240_000);
+
+  it('reports a missing folder and a missing dtype per attempt, not as a stack trace', async () => {
+    const { code, out } = await testModels('--models', `${FIXTURE_MODELS_DIR}no-such-model,${FIXTURE_MODELS_DIR}tiny-random-qwen3`, '--dtypes', 'bnb4', '--json');
+    expect(code).toBe(1);
+    const report = JSON.parse(out.slice(out.indexOf('{'))) as { verdicts: { kind: string; dtypes: { error?: string }[] }[] };
+    expect(report.verdicts.map((v) => v.kind)).toEqual(['never', 'never']);
+    expect(report.verdicts[0]?.dtypes[0]?.error).toMatch(/no such folder/);
+    expect(report.verdicts[1]?.dtypes[0]?.error).toMatch(/bnb4/);
+    expect(out).not.toMatch(/\n\s+at /);
+  }, 240_000);
+
+  it('explains how to call it when no model is named', async () => {
+    const { code, out } = await testModels();
+    expect(code).toBe(2);
+    expect(out).toContain('Usage: npm run test:models -- --models');
+  });
+});

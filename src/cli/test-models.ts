@@ -1,0 +1,97 @@
+/**
+ * `npm run test:models -- --models <hub id or folder>[,…] --dtypes q4,q8,fp16 [--device cpu] [--json]`
+ *
+ * For each model and dtype: load it (Node, onnxruntime-node, CPU), ask three questions whose
+ * answers only a tool call can give, score them, free it. Prints a table and a VERDICT per model
+ * and exits non-zero when a listed model has no usable dtype — a CI gate before pinning a model.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { askModelQuestions, formatVerdict, verdictFor, type DtypeReport, type ModelVerdict } from '../check/model-report.ts';
+import { describeSource, type ModelSource } from '../engine/model-source.ts';
+import { NexusChat } from '../nexus.ts';
+
+const USAGE = 'Usage: npm run test:models -- --models <hub id or local folder>[,…] [--dtypes q4,q8] [--device cpu] [--json]';
+
+function sourceOf(model: string): ModelSource {
+  const path = resolve(model);
+  return existsSync(path) || /^[./]/.test(model) ? { path } : { hub: model };
+}
+
+/** The cause in one line, with the hub's unreachability said plainly. */
+function causeOf(error: unknown, source: ModelSource): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if ('hub' in source && /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|network/i.test(message)) {
+    return `cannot reach the model hub to download ${source.hub} (${message.split('\n')[0]}). Use a local folder, or run where the hub is reachable.`;
+  }
+  if ('path' in source && !existsSync(source.path)) return `no such folder: ${source.path}`;
+  return message.split('\n').slice(0, 3).join(' ');
+}
+
+async function checkDtype(source: ModelSource, dtype: string, device: string): Promise<DtypeReport> {
+  const started = performance.now();
+  let chat: NexusChat | undefined;
+  try {
+    chat = await NexusChat.load(source, { dtype, device });
+    const scores = await askModelQuestions(chat);
+    return { dtype, device, scores, correct: scores.filter((s) => s.called && s.grounded).length, ms: performance.now() - started };
+  } catch (error) {
+    return { dtype, device, error: causeOf(error, source), scores: [], correct: 0, ms: performance.now() - started };
+  } finally {
+    await chat?.dispose();
+  }
+}
+
+function printTable(model: string, reports: DtypeReport[]): void {
+  console.log(`\n${model}`);
+  console.log('  dtype    question         called  args  grounded  forced  generations');
+  for (const report of reports) {
+    if (report.error) {
+      console.log(`  ${report.dtype.padEnd(8)} could not load: ${report.error}`);
+      continue;
+    }
+    for (const s of report.scores) {
+      const yes = (b: boolean) => (b ? 'yes' : 'no').padEnd(6);
+      console.log(`  ${report.dtype.padEnd(8)} ${s.question.padEnd(16)} ${yes(s.called)}  ${yes(s.argumentsCorrect)}${yes(s.grounded)}    ${yes(s.needed_forcing)}  ${s.generations}`);
+    }
+    console.log(`  ${report.dtype.padEnd(8)} ${report.correct}/3 correct in ${(report.ms / 1000).toFixed(1)} s`);
+  }
+}
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({ options: { models: { type: 'string' }, dtypes: { type: 'string', default: 'q4,q8' }, device: { type: 'string', default: 'cpu' }, json: { type: 'boolean', default: false } } });
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    return 2;
+  }
+  const models = (args.values.models ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+  if (models.length === 0) {
+    console.error(`No model named.\n${USAGE}`);
+    return 2;
+  }
+  const dtypes = (args.values.dtypes ?? 'q4,q8').split(',').map((d) => d.trim()).filter(Boolean);
+  const verdicts: ModelVerdict[] = [];
+  for (const model of models) {
+    const source = sourceOf(model);
+    const reports: DtypeReport[] = [];
+    for (const dtype of dtypes) reports.push(await checkDtype(source, dtype, args.values.device ?? 'cpu'));
+    if (!args.values.json) printTable(describeSource(source), reports);
+    verdicts.push(verdictFor(model, reports));
+  }
+  if (args.values.json) {
+    console.log(JSON.stringify({ verdicts }, null, 2));
+  } else {
+    console.log(`\nVERDICT\n${'-'.repeat(78)}`);
+    for (const verdict of verdicts) {
+      const source = sourceOf(verdict.model);
+      const literal = 'hub' in source ? `{ hub: '${source.hub}' }` : `{ url: '/models/${verdict.model.split('/').filter(Boolean).pop() ?? verdict.model}' }`;
+      console.log(formatVerdict(verdict, (dtype) => `await NexusChat.load(${literal}, { dtype: '${dtype}' });`));
+    }
+  }
+  return verdicts.every((v) => v.kind === 'use') ? 0 : 1;
+}
+
+process.exitCode = await main();
