@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-export { NexusChat, ChatBusyError, ChatDisposedError, UnknownToolError, type NexusChatOptions, type NexusLoadOptions } from './nexus.ts';
+export { NexusChat, ChatBusyError, ChatDisposedError, InvalidHistoryError, UnknownToolError, type NexusChatOptions, type NexusLoadOptions } from './nexus.ts';
 export { DEFAULT_MODEL, ModelLoadError, describeSource, type ModelFile, type ModelSource } from './engine/model-source.ts';
 export { UnsupportedDtypeError, loadLadder, type LoadCandidate, type RuntimeCapabilities } from './engine/device-ladder.ts';
 export type { LoadProgress } from './engine/transformers-engine.ts';

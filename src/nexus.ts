@@ -14,10 +14,10 @@ import { Emitter, type Listener } from './loop/emitter.ts';
 import { DEFAULT_ANSWER_PROMPT, DEFAULT_SYSTEM_PROMPT, expandSystemPrompt } from './loop/prompts.ts';
 import { DEFAULT_MAX_RESULT_CHARS } from './loop/cap-result.ts';
 import type { StopCondition } from './loop/stop-conditions.ts';
-import type { ToolRunOutcome } from './loop/toolbox.ts';
+import type { ToolEffects, ToolRunOutcome } from './loop/toolbox.ts';
 import type { AnswerMetrics, ApprovalHandler, ChatAnswer, ChatEvents, ChatOptions } from './loop/types.ts';
 import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.ts';
-import { ToolRegistry, type ToolHandler, type ToolOptions } from './tools/tool-registry.ts';
+import { ToolRegistry, type ToolHandler, type ToolOptions, type ToolRunResult } from './tools/tool-registry.ts';
 import type { ArgsOf, ParameterNames, ParametersInput, ToolSchema } from './tools/tool-schema.ts';
 
 /** Thrown when `chat()` is called while another answer is still running on the same chat. */
@@ -28,6 +28,11 @@ export class ChatBusyError extends NexusError {
 /** Thrown for a `toolChoice: { name }` that names no registered tool. */
 export class UnknownToolError extends NexusError {
   override readonly name = 'UnknownToolError';
+}
+
+/** Thrown by `setHistory` for messages that do not form a consistent conversation. */
+export class InvalidHistoryError extends NexusError {
+  override readonly name = 'InvalidHistoryError';
 }
 
 /** Thrown when a disposed chat is used. */
@@ -70,6 +75,11 @@ export class NexusChat {
   approve: ApprovalHandler | undefined;
   /** Extra conditions that end an answer's tool rounds early (research budgets use this). */
   stopWhen: StopCondition[] = [];
+  /**
+   * What a tool's results do to the rest of an answer (withdraw or offer tools, end the tool
+   * rounds), by tool name. The web tools use it for their budgets.
+   */
+  readonly toolEffects = new Map<string, (outcome: ToolRunResult) => ToolEffects | undefined>();
   /** The last self-check of this model, or the verdict remembered from an earlier visit. */
   toolCheck: ToolCallCheck | ToolVerdict | undefined;
 
@@ -199,6 +209,26 @@ export class NexusChat {
     this.events.off(event, listener);
   }
 
+  /**
+   * Replaces the conversation, e.g. with one restored from storage, or cut back to regenerate or
+   * edit the last message. The messages must form a consistent conversation: no system message
+   * (the chat adds its own), and every tool message answering a call of the assistant turn before it.
+   */
+  setHistory(messages: readonly ChatMessage[]): void {
+    this.assertIdle();
+    const pending = new Set<string>();
+    for (const [i, m] of messages.entries()) {
+      if (m.role === 'system') throw new InvalidHistoryError(`Message ${i} is a system message; the chat adds its own system prompt. Remove it.`);
+      if (m.role === 'assistant') {
+        pending.clear();
+        for (const call of m.tool_calls ?? []) pending.add(call.id);
+      } else if (m.role === 'tool' && !pending.delete(m.tool_call_id)) {
+        throw new InvalidHistoryError(`Message ${i} answers tool call '${m.tool_call_id}', which the assistant turn before it did not make.`);
+      } else if (m.role === 'user') pending.clear();
+    }
+    this.conversation = messages.map((m) => ({ ...m }));
+  }
+
   /** Forgets the conversation (tools and settings stay). */
   reset(): void {
     this.assertIdle();
@@ -213,26 +243,29 @@ export class NexusChat {
   async chat(prompt: string, options: ChatOptions = {}): Promise<ChatAnswer> {
     this.assertIdle();
     const settings = this.settingsFor(options);
-    const schemas = settings.toolChoice === 'none' ? [] : this.tools.schemas;
+    const offered = options.tools ? this.tools.schemas.filter((s) => options.tools?.includes(s.function.name)) : this.tools.schemas;
+    const schemas = settings.toolChoice === 'none' ? [] : offered;
+    const system = expandSystemPrompt(this.systemPrompt, schemas);
     const visibleTextOfRound: string[] = [];
     const stopCollecting = [
       this.events.on('token', (t) => visibleTextOfRound.push(t)),
       this.events.on('round', () => (visibleTextOfRound.length = 0)),
     ];
     const messages: ChatMessage[] = [
-      { role: 'system', content: expandSystemPrompt(this.systemPrompt, schemas) },
+      { role: 'system', content: options.instructions ? `${system}\n\n${options.instructions}` : system },
       ...this.conversation,
       { role: 'user', content: prompt },
     ];
     this.busy = true;
     try {
       const outcome = await this.runner.run(
-        { messages, settings, schemas: this.tools.schemas, firstCallNumber: countToolCalls(this.conversation) + 1 },
+        { messages, settings, schemas: this.tools.schemas, firstCallNumber: countToolCalls(this.conversation) + 1, asksAnswerNow: Boolean(options.answerNow) },
         {
           ...(options.signal ? { signal: options.signal } : {}),
           runTool: (name, args) => this.runTool(name, args, options.signal),
           emit: (event, ...args) => this.events.emit(event, ...args),
           stopWhen: this.stopWhen,
+          ...(options.answerNow ? { answerNowPrompt: async () => options.answerNow?.() } : {}),
         },
       );
       // Only whole rounds are in `outcome.messages`, so the conversation is consistent either way.
@@ -313,6 +346,7 @@ export class NexusChat {
       enableThinking: options.enableThinking ?? false,
       maxNewTokens: options.maxNewTokens ?? 512,
       maxResultChars: this.maxResultChars,
+      ...(options.tools ? { tools: options.tools.map((n) => this.tools.resolveName(n) ?? n) } : {}),
       answerPrompt: this.answerPrompt,
     };
   }
@@ -321,9 +355,10 @@ export class NexusChat {
     const fetch = this.fetchForTools;
     const approve = this.approve;
     const outcome = await this.tools.runTool(name, args, { ...(fetch ? { fetch } : {}), ...(signal ? { signal } : {}), ...(approve ? { approve } : {}) });
-    if (outcome.ok) return { ok: true, value: outcome.result };
+    const effects = this.toolEffects.get(name)?.(outcome);
+    if (outcome.ok) return { ok: true, value: outcome.result, ...(effects ? { effects } : {}) };
     const kind = outcome.failure === 'invalid_arguments' ? 'invalid' : outcome.failure === 'declined' ? 'refused' : 'error';
-    return { ok: false, kind, message: outcome.error };
+    return { ok: false, kind, message: outcome.error, ...(effects ? { effects } : {}) };
   }
 }
 

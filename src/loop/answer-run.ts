@@ -1,6 +1,6 @@
 import type { ChatMessage, Engine, GenerateOptions, GenerateResult, ToolSchema } from '../engine/engine.ts';
 import type { Emitter } from './emitter.ts';
-import type { Toolbox } from './toolbox.ts';
+import type { ToolEffects, Toolbox } from './toolbox.ts';
 import type { AnswerMetrics, ChatEvents, Strategy, ToolChoice, ToolCallRecord } from './types.ts';
 
 /** Fresh counters for one answer. */
@@ -33,6 +33,8 @@ export interface AnswerSettings {
   maxNewTokens: number;
   maxResultChars: number;
   answerPrompt: string;
+  /** Names of the tools offered when the answer starts (default: every registered tool). */
+  tools?: string[];
   signal?: AbortSignal;
 }
 
@@ -50,6 +52,9 @@ export class AnswerRun {
   unknownToolRetries = 0;
   /** The answer prompt goes in once per answer, after the first results. */
   answerPromptAdded = false;
+  /** A tool result ended the tool rounds (e.g. a spent search budget). */
+  endToolRounds = false;
+  private readonly offered: Set<string>;
   private generationMs = 0;
 
   constructor(
@@ -59,11 +64,26 @@ export class AnswerRun {
     readonly settings: AnswerSettings,
     /** The conversation as the template will render it (system prompt first), grown by the loop. */
     readonly messages: ChatMessage[],
-  ) {}
+  ) {
+    this.offered = new Set(settings.tools ?? toolbox.schemas.map((t) => t.function.name));
+  }
 
   /** The tools rendered into this answer's prompts (none for `toolChoice: 'none'`). */
   get offeredTools(): readonly ToolSchema[] {
-    return this.settings.toolChoice === 'none' ? [] : this.toolbox.schemas;
+    return this.settings.toolChoice === 'none' ? [] : this.toolbox.schemas.filter((t) => this.offered.has(t.function.name));
+  }
+
+  /** The registered spelling of `name` if that tool is offered right now; a withdrawn tool is not available. */
+  resolveOffered(name: string): string | undefined {
+    const resolved = this.toolbox.resolveName(name);
+    return resolved && this.offered.has(resolved) ? resolved : undefined;
+  }
+
+  /** Applies what a tool result asks for: tools withdrawn or offered, the tool rounds ended. */
+  applyEffects(effects: ToolEffects | undefined): void {
+    for (const name of effects?.withdraw ?? []) this.offered.delete(name);
+    for (const name of effects?.offer ?? []) if (this.toolbox.resolveName(name) === name) this.offered.add(name);
+    if (effects?.endToolRounds) this.endToolRounds = true;
   }
 
   /** Renders `messages` (default: the conversation) with the chat template and a generation prompt. */

@@ -15,6 +15,8 @@ export interface AnswerRequest {
   schemas: ToolSchema[];
   /** The first call id of this answer is `call_${firstCallNumber}`. */
   firstCallNumber: number;
+  /** The page supplies the answer rounds' last user turn (see {@link AnswerBridge.answerNowPrompt}). */
+  asksAnswerNow?: boolean;
 }
 
 /** The page's side of an answer: running tools, receiving events, stopping. */
@@ -24,6 +26,8 @@ export interface AnswerBridge {
   emit<K extends keyof ChatEvents>(event: K, ...args: ChatEvents[K]): void;
   /** Extra stop conditions; they run where the loop runs, so only an in-process runner takes them. */
   stopWhen?: readonly StopCondition[];
+  /** The last user turn of the answer rounds, asked for when they start (it may depend on the sources found). */
+  answerNowPrompt?: () => Promise<string | undefined>;
 }
 
 /** How an answer ended: the answer, or the error; `messages` is the conversation in a consistent state either way. */
@@ -58,7 +62,11 @@ export function engineRunner(engine: Engine): AnswerRunner {
       const settings: AnswerSettings = { ...request.settings, ...(bridge.signal ? { signal: bridge.signal } : {}) };
       const run = new AnswerRun(engine, toolbox, events, settings, messages);
       let next = request.firstCallNumber;
-      const hooks: AnswerHooks = { newCallId: () => `call_${next++}`, ...(bridge.stopWhen ? { stopWhen: bridge.stopWhen } : {}) };
+      const hooks: AnswerHooks = {
+        newCallId: () => `call_${next++}`,
+        ...(bridge.stopWhen ? { stopWhen: bridge.stopWhen } : {}),
+        ...(bridge.answerNowPrompt ? { answerNow: bridge.answerNowPrompt } : {}),
+      };
       try {
         return { ok: true, answer: await runAnswer(run, hooks), messages };
       } catch (error) {

@@ -479,4 +479,38 @@ describe('the tool loop on a scripted Qwen3', () => {
     await expect(chat.chat('again')).rejects.toThrow(/An answer is still running on this chat/);
     await first;
   });
+
+  describe('per-answer tool sets, effects and instructions (what research mode builds on)', () => {
+    it('offers only the tools named for the answer; a call to another is not available', async () => {
+      const { chat, engine, weather } = setup(
+        [
+          { when: when.userAsked('Time?'), output: qwen3.callWeatherChennai },
+          { when: when.promptContains("Tool 'get_weather' is not available. Available: current_datetime."), output: 'It is late.' },
+        ],
+        (c) => c.tool('current_datetime', 'Current date and time', { time_zone: 'string' }, () => 'now'),
+      );
+      const answer = await chat.chat('Time?', { tools: ['current_datetime'], strategy: 'inline' });
+      expect(weather).not.toHaveBeenCalled();
+      expect(answer.calls[0]).toMatchObject({ name: 'get_weather', status: 'unknown' });
+      expect(engine.generations[0]?.prompt).not.toContain('"name": "get_weather"');
+    });
+
+    it('withdraws a tool and ends the tool rounds when a result says so, then asks with the page\'s answer-now turn', async () => {
+      const { chat, engine } = setup([
+        { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
+        { when: when.promptContains('Sources: [1] example'), output: 'Chennai is warm [1].' },
+      ]);
+      chat.toolEffects.set('get_weather', () => ({ withdraw: ['get_weather'], endToolRounds: true }));
+      const answer = await chat.chat('Weather in Chennai?', { answerNow: () => 'Sources: [1] example. Write the answer now. Do not call a tool.' });
+      expect(answer.text).toBe('Chennai is warm [1].');
+      expect(answer.metrics).toMatchObject({ rounds: 1, answerRounds: 1 });
+      expect(engine.generations[1]?.prompt).not.toContain('# Tools');
+    });
+
+    it('adds per-answer instructions after the system prompt', async () => {
+      const { chat, engine } = setup([{ when: when.userAsked('hi'), output: qwen3.greeting }]);
+      await chat.chat('hi', { strategy: 'inline', instructions: 'Plan first: list the sub-questions.' });
+      expect(engine.generations[0]?.prompt).toMatch(/<\|im_start\|>system\n[^]*Plan first: list the sub-questions\.\n\n# Tools/);
+    });
+  });
 });

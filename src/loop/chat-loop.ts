@@ -3,7 +3,7 @@ import type { Attempt } from './attempt.ts';
 import { escalate } from './escalation.ts';
 import { ANSWER_NOW_PROMPT, fallbackAnswer } from './prompts.ts';
 import { runCalls } from './run-calls.ts';
-import { roundLimitReached, shouldStop, type StopCondition } from './stop-conditions.ts';
+import { roundLimitReached, shouldStop, toolRoundsEnded, type StopCondition } from './stop-conditions.ts';
 import { attemptInline } from './strategy-inline.ts';
 import type { ChatAnswer } from './types.ts';
 
@@ -16,6 +16,8 @@ export interface AnswerHooks {
   newCallId(): string;
   /** Extra conditions that end the tool rounds early (e.g. a spent search budget). */
   stopWhen?: readonly StopCondition[];
+  /** The last user turn of the answer rounds (e.g. with the sources to cite); default {@link ANSWER_NOW_PROMPT}. */
+  answerNow?: () => Promise<string | undefined>;
 }
 
 function hasCalls(attempt: Attempt): boolean {
@@ -42,7 +44,7 @@ async function runRound(run: AnswerRun, attempt: Attempt, hooks: AnswerHooks): P
  * or a stop condition holds. Returns the answer text, or undefined when calls were still coming.
  */
 async function toolRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string | undefined> {
-  const stopWhen = [roundLimitReached, ...(hooks.stopWhen ?? [])];
+  const stopWhen = [roundLimitReached, toolRoundsEnded, ...(hooks.stopWhen ?? [])];
   while (!shouldStop(run, stopWhen)) {
     run.metrics.rounds++;
     run.round++;
@@ -59,11 +61,12 @@ async function toolRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string | 
  * it writes anyway is run, and it is asked once more.
  */
 async function answerRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string | undefined> {
+  const answerNow = (await hooks.answerNow?.()) ?? ANSWER_NOW_PROMPT;
   for (let i = 0; i < MAX_ANSWER_ROUNDS; i++) {
     run.metrics.answerRounds++;
     run.round++;
     run.events.emit('round', { round: run.round, kind: 'answer' });
-    const prompt = await run.render([...run.messages, { role: 'user', content: ANSWER_NOW_PROMPT }], []);
+    const prompt = await run.render([...run.messages, { role: 'user', content: answerNow }], []);
     const attempt = await attemptInline(run, prompt, 'answer-round', run.settings.toolChoice !== 'none');
     if (!hasCalls(attempt) && attempt.text.trim()) return attempt.text;
     if (hasCalls(attempt)) await runCalls(run, attempt, hooks.newCallId);

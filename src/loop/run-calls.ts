@@ -31,6 +31,7 @@ async function runOne(run: AnswerRun, call: ToolCall, known: boolean): Promise<{
   }
   const outcome = await run.toolbox.run(call.name, call.arguments, run.settings.signal);
   throwIfAborted(run.settings.signal);
+  run.applyEffects(outcome.effects);
   if (outcome.ok) return { status: 'ok', result: formatToolResult(outcome.value, run.settings.maxResultChars), value: outcome.value };
   const status: CallStatus = outcome.kind === 'invalid' ? 'invalid' : outcome.kind === 'refused' ? 'refused' : 'error';
   return { status, result: formatToolResult(`Error: ${outcome.message}`, run.settings.maxResultChars) };

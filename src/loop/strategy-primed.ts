@@ -16,7 +16,7 @@ export async function attemptPrimed(run: AnswerRun, prompt: string, forcedName?:
   const parsed = parseToolCalls(raw);
   const attempt = emptyAttempt('primed', raw);
   for (const call of parsed.calls) {
-    const name = run.toolbox.resolveName(call.name);
+    const name = run.resolveOffered(call.name);
     if (name) attempt.calls.push({ name, arguments: call.arguments });
   }
   attempt.order = attempt.calls;

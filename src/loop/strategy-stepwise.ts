@@ -65,7 +65,7 @@ async function selectTool(run: AnswerRun, prompt: string, offered: readonly Tool
     return names[0];
   }
   const generated = await run.generate(prompt + SELECT_PREFIX, { maxNewTokens: 24, choices: names }, 'stepwise', SELECT_PREFIX);
-  const resolved = run.toolbox.resolveName(generated.text);
+  const resolved = run.resolveOffered(generated.text);
   run.events.emit('step', 'select', SELECT_PREFIX + generated.text, resolved ?? '');
   return resolved;
 }

@@ -1,9 +1,20 @@
 import type { ToolSchema } from '../engine/engine.ts';
 
+/**
+ * What a tool's result does to the rest of the answer, beyond being read: a spent budget withdraws
+ * a tool, or ends the tool rounds so the model answers instead of collecting refusals; a search
+ * that found addresses offers the tool that reads them.
+ */
+export interface ToolEffects {
+  withdraw?: string[];
+  offer?: string[];
+  endToolRounds?: boolean;
+}
+
 /** The outcome of running one validated call. */
 export type ToolRunOutcome =
-  | { ok: true; value: unknown }
-  | { ok: false; kind: 'invalid' | 'error' | 'refused'; message: string };
+  | { ok: true; value: unknown; effects?: ToolEffects }
+  | { ok: false; kind: 'invalid' | 'error' | 'refused'; message: string; effects?: ToolEffects };
 
 /**
  * What the loop needs from a tool registry: the offered schemas, exact-or-case-insensitive name

@@ -112,6 +112,12 @@ export interface ChatOptions {
   signal?: AbortSignal;
   /** Cap on one answer generation; default 512. */
   maxNewTokens?: number;
+  /** Only these registered tools are offered when the answer starts (default: all). */
+  tools?: string[];
+  /** Extra system instructions for this answer, after the system prompt. */
+  instructions?: string;
+  /** The last user turn if the answer rounds are reached (called then, so it can list what was found). */
+  answerNow?: () => string | Promise<string>;
 }
 
 /** Events a chat emits, with their arguments. */

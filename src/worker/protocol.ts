@@ -14,6 +14,7 @@ export type ToWorker =
   | { kind: 'chat'; id: number; request: AnswerRequest }
   | { kind: 'tool-result'; id: number; callId: number; outcome: ToolRunOutcome }
   | { kind: 'abort'; id: number }
+  | { kind: 'answer-now'; id: number; requestId: number; text?: string }
   | { kind: 'dispose' };
 
 /** Every message the worker sends the page. */
@@ -24,6 +25,7 @@ export type FromWorker =
   | { kind: 'load-failed'; candidate?: LoadCandidate; error: SerializedError; remaining: number }
   | { kind: 'event'; id: number; event: keyof ChatEvents; args: unknown[] }
   | { kind: 'tool-call'; id: number; callId: number; name: string; arguments: Record<string, unknown> }
+  | { kind: 'answer-now-request'; id: number; requestId: number }
   | { kind: 'answer'; id: number; answer: ChatAnswer; messages: ChatMessage[] }
   | { kind: 'answer-failed'; id: number; error: SerializedError; messages: ChatMessage[] }
   | { kind: 'disposed' };

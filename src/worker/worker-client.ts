@@ -49,6 +49,11 @@ class WorkerRunner implements AnswerRunner {
           case 'tool-call':
             void bridge.runTool(message.name, message.arguments).then((outcome) => send(this.worker, { kind: 'tool-result', id, callId: message.callId, outcome }));
             break;
+          case 'answer-now-request':
+            void (bridge.answerNowPrompt?.() ?? Promise.resolve(undefined)).then((text) =>
+              send(this.worker, { kind: 'answer-now', id, requestId: message.requestId, ...(text === undefined ? {} : { text }) }),
+            );
+            break;
           case 'answer':
           case 'answer-failed':
             this.worker.removeEventListener('message', listener);

@@ -22,6 +22,7 @@ env.backends.onnx.wasm!.wasmPaths = { wasm: new URL(ortWasm, self.location.href)
 
 let runner: AnswerRunner | undefined;
 const pendingTools = new Map<number, (outcome: ToolRunOutcome) => void>();
+const pendingAnswerNow = new Map<number, (text: string | undefined) => void>();
 const aborts = new Map<number, AbortController>();
 let nextCallId = 0;
 
@@ -72,6 +73,16 @@ async function chat(message: Extract<ToWorker, { kind: 'chat' }>): Promise<void>
         pendingTools.set(callId, resolve);
         post({ kind: 'tool-call', id, callId, name, arguments: args });
       }),
+    ...(message.request.asksAnswerNow
+      ? {
+          answerNowPrompt: () =>
+            new Promise<string | undefined>((resolve) => {
+              const requestId = nextCallId++;
+              pendingAnswerNow.set(requestId, resolve);
+              post({ kind: 'answer-now-request', id, requestId });
+            }),
+        }
+      : {}),
   });
   aborts.delete(id);
   if (outcome.ok) post({ kind: 'answer', id, answer: outcome.answer, messages: outcome.messages });
@@ -90,6 +101,10 @@ self.addEventListener('message', (event: MessageEvent<ToWorker>) => {
     case 'tool-result':
       pendingTools.get(message.callId)?.(message.outcome);
       pendingTools.delete(message.callId);
+      break;
+    case 'answer-now':
+      pendingAnswerNow.get(message.requestId)?.(message.text);
+      pendingAnswerNow.delete(message.requestId);
       break;
     case 'abort':
       aborts.get(message.id)?.abort();
