@@ -51,3 +51,4 @@ export { runSelfCheck, checkDetail, type ToolCallCheck } from './check/self-chec
 export { NoToolCallingDtypeError, type LoadForToolsOptions, type ToolAttempt } from './check/load-for-tools.ts';
 export { memoryVerdictStore, verdictKey, type ToolVerdict, type VerdictStore } from './check/verdict-store.ts';
 export { freshToken, modelCheckQuestions, selfCheckQuestion, type CheckQuestion } from './check/check-questions.ts';
+export * from './web/index.ts';

@@ -1,0 +1,129 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
+import { when } from '../loop/script-matchers.ts';
+import { NexusChat } from '../nexus.ts';
+import { createProxy } from '../proxy/server.ts';
+import type { SearchBackend } from '../proxy/search-backend.ts';
+import { CANNOT_BROWSE_INSTRUCTIONS, RESEARCH_INSTRUCTIONS } from './research-prompts.ts';
+import type { WebActivity } from './web-tools.ts';
+import { WebResearch } from './web-research.ts';
+
+/** A search backend answering from a table, so the real proxy runs with no network at all. */
+const backend: SearchBackend = {
+  name: 'searxng',
+  async search(query) {
+    return {
+      hits: [
+        { title: `Rust jobs board (${query})`, url: 'https://jobs.example/rust', snippet: 'Senior Rust engineer, remote.', engine: 'duckduckgo', date: '2026-11-20' },
+        { title: 'Rust careers', url: 'https://careers.example/rust', snippet: 'We are hiring.', engine: 'brave', date: null },
+      ],
+      answers: [],
+      unresponsive: [],
+    };
+  },
+};
+
+async function proxyOn(budgets?: { searches?: number; pages?: number }): Promise<{ app: FastifyInstance; base: string }> {
+  const app = createProxy({ backend, log: false, rateLimit: false, ...(budgets ? { budgets } : {}) });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return { app, base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api` };
+}
+
+const searchCall = '<tool_call>\n{"name": "web_search", "arguments": {"query": "rust jobs", "queries": ["remote rust jobs"]}}\n</tool_call>';
+
+function research(script: ScriptedOutput[], base: string) {
+  const engine = new ScriptedEngine(script);
+  const chat = NexusChat.withEngine(engine).tool('get_weather', 'Weather', { city: 'string' }, () => 'sunny');
+  const activity: WebActivity[] = [];
+  return { engine, chat, web: new WebResearch(chat, { baseUrl: base }), activity };
+}
+
+describe('research mode through the real proxy (loopback, fake search backend)', () => {
+  let proxy: { app: FastifyInstance; base: string };
+  beforeAll(async () => {
+    proxy = await proxyOn();
+  });
+  afterAll(() => proxy?.app.close());
+
+  it('reports the proxy as available', async () => {
+    const { web } = research([], proxy.base);
+    expect(await web.status()).toEqual({ available: true, backend: 'searxng', detail: 'Searching the web with searxng.' });
+  });
+
+  it('requires a search first, offers read_page once results are in, and returns the numbered sources', async () => {
+    const { web, engine, chat, activity } = research(
+      [
+        { when: when.userAsked('Find senior Rust jobs'), output: searchCall },
+        { when: when.promptContains('Rust jobs board'), output: 'Senior Rust roles are listed on the jobs board [1] and on a careers page [2].' },
+      ],
+      proxy.base,
+    );
+    const answer = await web.ask('Find senior Rust jobs', { onActivity: (a) => activity.push(a) });
+
+    expect(answer.text).toBe('Senior Rust roles are listed on the jobs board [1] and on a careers page [2].');
+    expect(answer.sources).toEqual([
+      { n: 1, url: 'https://jobs.example/rust', title: 'Rust jobs board (rust jobs)' },
+      { n: 2, url: 'https://careers.example/rust', title: 'Rust careers' },
+    ]);
+    expect(activity).toEqual([{ kind: 'search', queries: ['rust jobs', 'remote rust jobs'], ok: true, results: 2 }]);
+    const [first, second] = engine.generations;
+    expect(first?.prompt).toContain(RESEARCH_INSTRUCTIONS);
+    expect(first?.prompt).toContain('"name": "web_search"');
+    expect(first?.prompt).not.toContain('"name": "read_page"');
+    expect(first?.prompt).not.toContain('"name": "get_weather"');
+    expect(second?.prompt).toContain('"name": "read_page"');
+    expect(second?.prompt).toContain('Searches used 2 of 16; pages read 0 of 12');
+    // The user's tools are back afterwards, and the web tools are gone.
+    expect(chat.tools.names).toEqual(['get_weather']);
+  });
+
+  it('refuses to read an address this answer has not seen, and tells the model it did not read it', async () => {
+    const { web, activity } = research(
+      [
+        { when: when.userAsked('Read https://evil.example/x please'), output: '<tool_call>\n{"name": "read_page", "arguments": {"url": "https://attacker.example/steal"}}\n</tool_call>' },
+        { when: when.promptContains('YOU DID NOT READ THAT PAGE'), output: 'I could not read that page.' },
+      ],
+      proxy.base,
+    );
+    const answer = await web.ask('Read https://evil.example/x please', { onActivity: (a) => activity.push(a) });
+    expect(answer.text).toBe('I could not read that page.');
+    expect(activity[0]).toMatchObject({ kind: 'read', url: 'https://attacker.example/steal', ok: false });
+  });
+});
+
+describe('research budgets', () => {
+  let proxy: { app: FastifyInstance; base: string };
+  beforeAll(async () => {
+    proxy = await proxyOn({ searches: 1 });
+  });
+  afterAll(() => proxy?.app.close());
+
+  it('ends the tool rounds when the search budget is spent, and asks for the answer with the sources to cite', async () => {
+    const { web, engine } = research(
+      [
+        { when: when.userAsked('Rust jobs?'), output: searchCall },
+        { when: when.promptContains('Sources found, with the numbers to cite:\n[1] Rust jobs board'), output: 'See the jobs board [1].' },
+      ],
+      proxy.base,
+    );
+    const answer = await web.ask('Rust jobs?');
+    expect(answer.text).toBe('See the jobs board [1].');
+    expect(answer.metrics).toMatchObject({ rounds: 1, answerRounds: 1 });
+    expect(engine.generations.at(-1)?.prompt).toContain('Write the answer now, with headings and a citation [n] for each claim');
+  });
+});
+
+describe('research mode without a proxy', () => {
+  it('tells the model honestly that it cannot browse, and offers no tools', async () => {
+    const { web, engine } = research([{ when: () => true, output: 'I could not search the web, but from memory: …' }], 'http://127.0.0.1:9/api');
+    const status = await web.status();
+    expect(status.available).toBe(false);
+    expect(status.detail).toMatch(/^Web research is unavailable: The web proxy at http:\/\/127\.0\.0\.1:9\/api could not be reached/);
+    const answer = await web.ask('Latest Rust release?');
+    expect(answer.sources).toEqual([]);
+    expect(engine.generations[0]?.prompt).toContain(CANNOT_BROWSE_INSTRUCTIONS);
+    expect(engine.generations[0]?.prompt).not.toContain('# Tools');
+  });
+});
