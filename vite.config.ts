@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
+import { proxyVitePlugin } from './src/proxy/index.ts';
 
 const toolsFile = new URL('./tools.js', import.meta.url);
 
@@ -37,7 +38,8 @@ export default defineConfig({
   worker: {
     format: 'es',
   },
-  plugins: [serveToolsFile()],
+  // `npm run dev` serves the companion proxy on the same origin, as `npm start` does.
+  plugins: [serveToolsFile(), proxyVitePlugin()],
   test: {
     // One closing line a CI log reader understands, after vitest's own summary.
     reporters: ['default', './tests/summary-reporter.ts'],

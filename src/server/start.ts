@@ -1,10 +1,11 @@
 /**
- * `npm start`: serves the built page (and, once it exists, the companion proxy) on one local port.
+ * `npm start`: serves the built page and the companion proxy (`/api/*`) on one local port.
  * Environment: `PORT` (default 4173), `HOST` (default 127.0.0.1), `MODELS_DIR` (a folder of model
  * folders served at `/models/`, e.g. `MODELS_DIR=tests/fixtures/models` then `?model=/models/tiny-random-qwen3`).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { createProxy, mountProxy, proxyOptionsFromEnv } from '../proxy/index.ts';
 import { startAppServer } from './app-server.ts';
 
 const root = fileURLToPath(new URL('../../dist/', import.meta.url));
@@ -14,14 +15,18 @@ if (!existsSync(`${root}index.html`)) {
 }
 const port = Number(process.env.PORT ?? 4173);
 const modelsDir = process.env.MODELS_DIR;
+// The companion proxy answers /api/* on the same origin, so the page never fetches third-party pages itself.
+const proxy = createProxy(proxyOptionsFromEnv());
 const app = await startAppServer({
+  before: mountProxy(proxy),
   root,
   host: process.env.HOST ?? '127.0.0.1',
   port,
   // A folder of model folders, served at /models/ so the page can load one without the hub.
   ...(modelsDir ? { mounts: { '/models/': modelsDir } } : {}),
 });
-console.log(`Nexus Chat is running at ${app.url}  (Ctrl+C to stop)`);
+const search = process.env.SEARXNG_URL ? `SearXNG at ${process.env.SEARXNG_URL}` : 'Wikipedia (set SEARXNG_URL to use SearXNG)';
+console.log(`Nexus Chat is running at ${app.url}  (web search: ${search}; Ctrl+C to stop)`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void app.close().then(() => process.exit(0)));
+  process.once(signal, () => void Promise.all([app.close(), proxy.close()]).then(() => process.exit(0)));
 }
