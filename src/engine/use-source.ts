@@ -1,5 +1,5 @@
 import { ModelRegistry, env } from '@huggingface/transformers';
-import { DTYPE_FILES, dtypesInFiles } from './device-ladder.ts';
+import { probeDtypes } from './probe-dtypes.ts';
 import { ModelLoadError, describeSource, type ModelFile, type ModelSource } from './model-source.ts';
 import type { ResolvedModel } from './transformers-engine.ts';
 
@@ -88,28 +88,12 @@ export function useSource(source: ModelSource): ResolvedModel {
 }
 
 /**
- * The quantizations a source serves, from its file list where one is at hand and by probing
- * otherwise. Undefined when that cannot be known (the whole ladder is then tried).
+ * The quantizations a source serves: the hub is asked through transformers.js' model registry,
+ * anything else is probed without it ({@link probeDtypes}). Undefined when that cannot be known
+ * (the whole ladder is then tried).
  */
 export async function availableDtypes(source: ModelSource): Promise<string[] | undefined> {
-  if ('files' in source) return dtypesInFiles(source.files.map((f) => f.path));
-  if ('path' in source) {
-    const { readdir } = await import('node:fs/promises');
-    try {
-      return dtypesInFiles(await readdir(`${source.path.replace(/\/+$/, '')}/onnx`));
-    } catch {
-      throw new ModelLoadError(`No onnx/ folder in ${source.path}. A model folder holds config.json, tokenizer.json, tokenizer_config.json and onnx/model*.onnx.`);
-    }
-  }
-  if ('url' in source) {
-    const base = source.url.replace(/\/+$/, '');
-    const found: string[] = [];
-    for (const [dtype, file] of Object.entries(DTYPE_FILES)) {
-      const response = await fetch(`${base}/onnx/${file}`, { method: 'HEAD' }).catch(() => undefined);
-      if (response?.ok && !(response.headers.get('content-type') ?? '').includes('text/html')) found.push(dtype);
-    }
-    return found;
-  }
+  if (!('hub' in source)) return probeDtypes(source);
   try {
     return await ModelRegistry.get_available_dtypes(source.hub, source.revision ? { revision: source.revision } : {});
   } catch {
