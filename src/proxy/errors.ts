@@ -1,0 +1,91 @@
+import { NexusError } from '../errors.ts';
+
+/**
+ * Machine-readable codes the proxy answers with, in a JSON body `{ ok: false, code, reason }`.
+ * The HTTP status says whether the request itself was wrong (4xx) or the tool ran and failed (200).
+ */
+export type ProxyErrorCode =
+  | 'invalid_request'
+  | 'unauthorized'
+  | 'forbidden_origin'
+  | 'unknown_answer'
+  | 'body_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'not_found'
+  | 'internal'
+  | 'refused'
+  | 'fetch_failed'
+  | 'budget_spent'
+  | 'search_failed';
+
+/**
+ * Base class of every error the companion proxy throws on purpose. Carries a {@link ProxyErrorCode}
+ * and the HTTP status the API answers it with; the message is one sentence meant to be shown to the
+ * model or the user as the reason.
+ */
+export class ProxyError extends NexusError {
+  override readonly name: string = 'ProxyError';
+  /** Stable machine-readable code of this failure. */
+  readonly code: ProxyErrorCode;
+  /** HTTP status the API uses for this failure. */
+  readonly status: number;
+
+  /**
+   * @param message - the reason, one sentence.
+   * @param code - the machine-readable code.
+   * @param status - the HTTP status for the API response.
+   */
+  constructor(message: string, code: ProxyErrorCode, status: number) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/**
+ * A page read was refused by a safety rule before any byte was sent to the site: the address is not
+ * in this answer's search results (rule 1), not public (rule 2), or breaks the URL rules.
+ */
+export class AddressRefusedError extends ProxyError {
+  override readonly name = 'AddressRefusedError';
+  /** @param reason - why the address was refused, naming the rule's subject (host, address, port…). */
+  constructor(reason: string) {
+    super(reason, 'refused', 200);
+  }
+}
+
+/** A page read that was allowed but did not produce a usable page: timeout, HTTP error, wrong type, block page. */
+export class FetchFailedError extends ProxyError {
+  override readonly name = 'FetchFailedError';
+  /** @param reason - what went wrong, one sentence. */
+  constructor(reason: string) {
+    super(reason, 'fetch_failed', 200);
+  }
+}
+
+/** An answer id that was never issued or has expired (sessions last an hour and are LRU-bounded). */
+export class AnswerNotFoundError extends ProxyError {
+  override readonly name = 'AnswerNotFoundError';
+  constructor() {
+    super('This answer id is unknown or has expired; start a new answer with POST /api/answers.', 'unknown_answer', 404);
+  }
+}
+
+/** The answer has used all its searches or page reads. */
+export class BudgetSpentError extends ProxyError {
+  override readonly name = 'BudgetSpentError';
+  /** @param reason - which budget is spent, e.g. "The search budget is spent (16 of 16 used)." */
+  constructor(reason: string) {
+    super(reason, 'budget_spent', 200);
+  }
+}
+
+/** The search backend (SearXNG/searx, or the embedded Wikipedia default) could not be queried. */
+export class SearchFailedError extends ProxyError {
+  override readonly name = 'SearchFailedError';
+  /** @param reason - what went wrong with the backend, without any secret configuration. */
+  constructor(reason: string) {
+    super(reason, 'search_failed', 200);
+  }
+}

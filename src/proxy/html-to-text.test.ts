@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { htmlToText, plainText } from './html-to-text.ts';
+
+const filler = 'This sentence is here so that the article is long enough to be recognised as one. '.repeat(6);
+
+const DOC = `<!doctype html><html><head><title>Doc Page</title>
+<style>.secret-style { color: red }</style><script>window.secretScript = 1</script></head>
+<body><nav><a href="/home">Home</a> <a href="/docs">Docs</a></nav>
+<main><article><h1>Doc Page</h1>
+<p>Intro with <a href="guide/start">a relative link</a>, <a href="https://other.example/x#frag">an offsite one</a>,
+<a href="mailto:someone@example.com">mail</a> and <a href="javascript:alert(1)">script</a>. ${filler}</p>
+<h2>Install</h2><ol><li>First step</li><li>Second step<ul><li>nested a</li><li>nested b</li></ul></li></ol>
+<pre><code class="language-js">const a = 1;
+console.log(a);</code></pre>
+<h3>Support</h3>
+<table><thead><tr><th>Name</th><th>Support</th></tr></thead>
+<tbody><tr><td>A</td><td>Full | partial</td></tr><tr><td>B</td><td>None</td></tr></tbody></table>
+<table><tr><td>x1</td><td>y1</td><td>z1</td></tr><tr><td>x2</td><td>y2</td></tr></table>
+<p>After</p>
+
+
+
+<p>End &amp; done — 日本語</p></article></main><footer>Footer stuff</footer></body></html>`;
+
+describe('htmlToText', () => {
+  const result = htmlToText(DOC, 'https://site.example/docs/page');
+
+  it('uses the real extractor and keeps the title', () => {
+    expect(result.method).toBe('readability');
+    expect(result.title).toBe('Doc Page');
+  });
+
+  it('drops scripts, styles and page furniture', () => {
+    expect(result.text).not.toContain('secret');
+    expect(result.text).not.toContain('Footer stuff');
+  });
+
+  it('keeps headings, nested lists and fenced code with its language', () => {
+    expect(result.text).toContain('## Install');
+    expect(result.text).toContain('### Support');
+    expect(result.text).toMatch(/1\.\s+First step\n2\.\s+Second step\n\s+-\s+nested a\n\s+-\s+nested b/);
+    expect(result.text).toContain('```js\nconst a = 1;\nconsole.log(a);\n```');
+  });
+
+  it('writes tables as GFM with pipes in cells escaped', () => {
+    expect(result.text).toContain('| Name | Support |\n| --- | --- |\n| A | Full \\| partial |\n| B | None |');
+  });
+
+  it('gives a header-less table an empty header row as wide as its widest row', () => {
+    expect(result.text).toContain('| | | |\n| --- | --- | --- |\n| x1 | y1 | z1 |\n| x2 | y2 |');
+  });
+
+  it('makes links absolute and drops non-web links', () => {
+    expect(result.text).toContain('[a relative link](https://site.example/docs/guide/start)');
+    expect(result.text).toContain('[an offsite one](https://other.example/x#frag)');
+    expect(result.text).not.toContain('javascript:');
+    expect(result.text).not.toContain('mailto:');
+  });
+
+  it('collapses blank runs and decodes entities', () => {
+    expect(result.text).not.toMatch(/\n{3,}/);
+    expect(result.text).toContain('End & done — 日本語');
+  });
+
+  it('collects the page links before extraction: absolute, no fragment, deduplicated, web only', () => {
+    expect(result.links).toEqual([
+      'https://site.example/home',
+      'https://site.example/docs',
+      'https://site.example/docs/guide/start',
+      'https://other.example/x',
+    ]);
+  });
+
+  it('honours <base href> for relative links', () => {
+    const page = htmlToText('<html><head><base href="https://cdn.example/root/"></head><body><a href="a">A</a></body></html>', 'https://site.example/x');
+    expect(page.links).toEqual(['https://cdn.example/root/a']);
+  });
+
+  it('reads a fragment without <html>/<body> and a short page without Readability', () => {
+    const page = htmlToText('<p>Just a <b>fragment</b> with a <a href="/x">link</a>.</p>', 'https://a.example/');
+    expect(page.text).toBe('Just a **fragment** with a [link](https://a.example/x).');
+    expect(page.method).toBe('dom');
+  });
+
+  it('keeps a plain <pre> as a code block', () => {
+    const page = htmlToText('<html><body><pre>line 1\n  line 2</pre></body></html>', 'https://a.example/');
+    expect(page.text).toBe('```\nline 1\n  line 2\n```');
+  });
+});
+
+describe('htmlToText on hostile markup', () => {
+  const words = '<p>The words that should survive any markup.</p>';
+
+  it.each([5_000, 100_000])('survives %i nested divs quickly, with the text kept', (depth) => {
+    const started = performance.now();
+    const page = htmlToText(`<html><body>${'<div>'.repeat(depth)}${words}${'</div>'.repeat(depth)}</body></html>`, 'https://a.example/');
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(page.method).toBe('plain');
+    expect(page.text).toContain('The words that should survive any markup.');
+  });
+
+  it('survives unclosed and self-closed deep nesting, and the stray-quote trick', () => {
+    for (const html of [
+      `<html><body>${'<div>'.repeat(200_000)}${words}`,
+      `<html><body>${'<div/>'.repeat(200_000)}${words}`,
+      `<html><body><div x'>${'<div>'.repeat(100_000)}'>${words}</div></body></html>`,
+      `<html><body><svg><foreignObject>${'<div/>'.repeat(100_000)}</foreignObject></svg>${words}</body></html>`,
+    ]) {
+      const started = performance.now();
+      const page = htmlToText(html, 'https://a.example/');
+      expect(performance.now() - started).toBeLessThan(3000);
+      expect(page.text).toContain('The words that should survive any markup.');
+    }
+  });
+
+  it('does not run Readability on nesting deep enough to make it slow or overflow', () => {
+    const page = htmlToText(`<html><body>${'<div>'.repeat(600)}${words.repeat(20)}${'</div>'.repeat(600)}</body></html>`, 'https://a.example/');
+    expect(page.method).toBe('dom');
+  });
+
+  it('sends a page with a huge element count to the plain-text path', () => {
+    const started = performance.now();
+    const page = htmlToText(`<html><body>${'<p>a</p>'.repeat(250_000)}</body></html>`, 'https://a.example/');
+    expect(page.method).toBe('plain');
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it('has a hard time budget: past it, the plain-text rendering is returned', () => {
+    const page = htmlToText(DOC, 'https://site.example/docs/page', { timeBudgetMs: 1 });
+    expect(page.method).toBe('plain');
+    expect(page.text).toContain('Second step');
+    expect(page.text).not.toContain('secretScript');
+  });
+});
+
+describe('plainText', () => {
+  it('renders visible text with line breaks, hides scripts and styles, keeps links and title', () => {
+    const page = plainText(
+      '<html><head><title>T &amp; T</title><style>x{}</style></head><body><script>bad()</script><h1>Head</h1><p>One <a href="/a">two</a></p><noscript><p>hidden</p></noscript><table><tr><td>c1</td><td>c2</td></tr></table></body></html>',
+      'https://a.example/dir/',
+    );
+    expect(page.title).toBe('T & T');
+    expect(page.text).toBe('Head\n\nOne two\n\n| c1 | c2');
+    expect(page.links).toEqual(['https://a.example/a']);
+  });
+});

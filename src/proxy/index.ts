@@ -1,0 +1,39 @@
+/**
+ * The companion proxy (Node only): answer sessions, web search through SearXNG (or Wikipedia),
+ * and the safe page reader, served under `/api/` on the page's origin.
+ *
+ * - {@link createProxy} builds the Fastify instance; {@link mountProxy} adapts it to a Node handler
+ *   for the app server's `before` hook; {@link proxyVitePlugin} mounts it in `npm run dev`.
+ * - {@link vetAddress} is the address check every fetch hop runs (URL rules, rules 2–3).
+ *
+ * @packageDocumentation
+ */
+export { vetAddress, type VetOptions, type VetResult } from './vet-address.ts';
+export { classifyAddress, type AddressVerdict } from './address-ranges.ts';
+export { checkUrlRules, hostKey } from './url-rules.ts';
+export { createProxy, type ProxyOptions, type LogDestination } from './server.ts';
+export { mountProxy, isProxyPath } from './mount.ts';
+export { proxyVitePlugin } from './vite-plugin.ts';
+export { proxyOptionsFromEnv } from './env-options.ts';
+export { safeFetch, PROXY_USER_AGENT, type SafeFetchOptions, type FetchedPage, type ConnectTarget } from './safe-fetch.ts';
+export { readSite, type ReadSiteOptions, type ReadSiteResult, type ReadPage, type ReadFailure } from './read-site.ts';
+export { htmlToText, type PageText, type HtmlToTextLimits } from './html-to-text.ts';
+export { fencePage, isBlockPage, notReadNote } from './fence.ts';
+export { parseTimeRange, type TimeRange } from './time-range.ts';
+export { searchAngles, parseSearchKind, type SearchKind } from './search-angles.ts';
+export { AnswerSessions, AnswerSession, DEFAULT_BUDGETS, type Budgets, type BudgetState } from './answer-sessions.ts';
+export { createSearxBackend, parseSearxResponse } from './searx-client.ts';
+export { createWikipediaBackend, parseWikipediaResponse } from './wikipedia-search.ts';
+export type { SearchBackend, SearchHit, BackendResult, UnresponsiveEngine, FetchLike } from './search-backend.ts';
+export { runSearch, type SearchResponse, type NumberedResult } from './web-search.ts';
+export type { Resolver, ResolvedAddress } from './resolver.ts';
+export type { FetchLogEntry, FetchLogSink } from './fetch-log.ts';
+export {
+  ProxyError,
+  AddressRefusedError,
+  FetchFailedError,
+  AnswerNotFoundError,
+  BudgetSpentError,
+  SearchFailedError,
+  type ProxyErrorCode,
+} from './errors.ts';

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { decodeEntities, scanMarkup } from './markup-scan.ts';
+
+describe('scanMarkup', () => {
+  it('counts elements and nesting depth', () => {
+    const scan = scanMarkup('<html><body><div><div><span>x</span></div></div><br><img src=a></body></html>');
+    expect(scan.elements).toBe(7);
+    expect(scan.maxDepth).toBe(5);
+  });
+
+  it('does not count void, self-closing-in-svg and implied-end elements as depth', () => {
+    expect(scanMarkup(`<ul>${'<li>a'.repeat(1000)}</ul>`).maxDepth).toBe(1);
+    expect(scanMarkup(`<svg>${'<path/>'.repeat(1000)}</svg>`).maxDepth).toBe(1);
+    expect(scanMarkup(`${'<br>'.repeat(1000)}`).maxDepth).toBe(0);
+  });
+
+  it('counts <div/> as an open div, as the HTML parser does', () => {
+    expect(scanMarkup('<div/>'.repeat(500)).maxDepth).toBe(500);
+  });
+
+  it('skips comments, doctype, script and style content, and quoted > in attribute values', () => {
+    const scan = scanMarkup('<!doctype html><!-- <div><div> --><script>if (a<b) { "<div>" }</script><style>p>a{}</style><a title="x>y" href="/z">t</a>', true);
+    expect(scan.elements).toBe(3);
+    expect(scan.maxDepth).toBe(1);
+    expect(scan.text).toBe('t');
+    expect(scan.hrefs).toEqual(['/z']);
+  });
+
+  it('treats a quote only at the start of an attribute value as a quote', () => {
+    const scan = scanMarkup(`<div x'>${'<div>'.repeat(50)}'>`);
+    expect(scan.maxDepth).toBe(51);
+  });
+
+  it('is linear: a 2 MB adversarial input scans quickly', () => {
+    const started = performance.now();
+    scanMarkup('<div a="'.repeat(250_000));
+    scanMarkup('<!--'.repeat(500_000));
+    scanMarkup('<script>'.repeat(250_000));
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('reads the title and <base href>', () => {
+    const scan = scanMarkup('<head><title> A  &lt;B&gt; </title><base href="https://b.example/"></head>');
+    expect(scan.title).toBe('A <B>');
+    expect(scan.baseHref).toBe('https://b.example/');
+  });
+});
+
+describe('decodeEntities', () => {
+  it('decodes numeric and common named references, leaves unknown ones', () => {
+    expect(decodeEntities('&#65;&#x42;&amp;&nbsp;&unknown;&#0;')).toBe('AB&\u00a0&unknown;\ufffd');
+  });
+});

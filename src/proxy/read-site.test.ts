@@ -1,0 +1,222 @@
+import '../../tests/proxy/helpers/no-egress.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { article, page, redirect, startTestWeb, type Handler, type TestWeb } from '../../tests/proxy/helpers/test-web.ts';
+import type { FetchLogEntry } from './fetch-log.ts';
+import { readSite, siteOf, type ReadSiteOptions } from './read-site.ts';
+
+let web: TestWeb;
+const hits = new Map<string, number>();
+let log: FetchLogEntry[] = [];
+
+function counted(key: string, handler: Handler): Handler {
+  return (req, res) => {
+    hits.set(key, (hits.get(key) ?? 0) + 1);
+    handler(req, res);
+  };
+}
+
+function serve(host: string, path: string, handler: Handler): void {
+  web.route(host, path, counted(`${host}${path}`, handler));
+}
+
+const words = (n: number, label: string): string[] => Array.from({ length: n }, (_, i) => `${label} paragraph ${i} has a few ordinary words in it for the reader.`);
+const links = (hrefs: readonly string[]): string => `<ul>${hrefs.map((h) => `<li><a href="${h}">${h}</a></li>`).join('')}</ul>`;
+
+function seen(...hosts: string[]): ReadSiteOptions['seen'] {
+  return { hasSeen: (host: string) => hosts.includes(host) };
+}
+
+function options(extra: Partial<ReadSiteOptions> = {}): ReadSiteOptions {
+  return { seen: seen('site.example'), resolve: web.resolve, ca: web.pki.ca, connectTo: web.connectTo, log: (e) => log.push(e), ...extra };
+}
+
+beforeAll(async () => {
+  web = await startTestWeb();
+  serve(
+    'site.example',
+    '/start',
+    page(
+      article(
+        'Start',
+        words(5, 'Start'),
+        links([
+          '/p1',
+          '/p2',
+          '/p1',
+          '/start#again',
+          'https://www.site.example/p3',
+          'https://other.example/off',
+          'https://blog.site.example/x',
+          '/file.pdf',
+          'mailto:x@site.example',
+          'http://site.example/p4',
+          'https://site.example:8443/port',
+        ]),
+      ),
+    ),
+  );
+  serve('site.example', '/p1', page(article('P1', words(5, 'P1'), links(['/p1a', '/start']))));
+  serve('site.example', '/p1a', page(article('P1a', words(5, 'P1a'), links(['/p1a-deep']))));
+  serve('site.example', '/p1a-deep', page(article('Deep', words(5, 'Deep'))));
+  serve('site.example', '/p2', page('gone', 'text/plain', 404));
+  serve('site.example', '/p4', page(article('P4', words(5, 'P4'))));
+  serve('www.site.example', '/p3', page(article('P3', words(5, 'P3'))));
+  serve('other.example', '/off', page(article('Off', words(5, 'Off'))));
+  serve('blog.site.example', '/x', page(article('Blog', words(5, 'Blog'))));
+  serve('site.example', '/file.pdf', page('%PDF', 'text/plain'));
+
+  serve('site.example', '/many', page(article('Many', words(3, 'Many'), links(Array.from({ length: 40 }, (_, i) => `/many/${i}`)))));
+  for (let i = 0; i < 40; i++) serve('site.example', `/many/${i}`, page(article(`M${i}`, words(2, `M${i}`))));
+
+  serve('site.example', '/big', page(article('Big', ['x'.repeat(20_000)], links(['/big2', '/big3']))));
+  serve('site.example', '/big2', page(article('Big2', ['y'.repeat(20_000)])));
+  serve('site.example', '/big3', page(article('Big3', ['z'.repeat(20_000)])));
+
+  serve('site.example', '/missing', page('gone', 'text/plain', 404));
+  serve('site.example', '/captcha', page('<html><head><title>Just a moment...</title></head><body><p>Please verify you are human to continue.</p></body></html>'));
+  serve('site.example', '/moved', redirect('https://other.example/new-home'));
+  serve('other.example', '/new-home', page(article('New home', words(5, 'Home'), links(['/sub', 'https://site.example/p1']))));
+  serve('other.example', '/sub', page(article('Sub', words(5, 'Sub'))));
+  serve('site.example', '/short', page('<html><head><title>Short</title></head><body><p>Only a few words.</p></body></html>'));
+  serve('site.example', '/deep', page(`<html><head><title>Deep</title></head><body>${'<div>'.repeat(150_000)}<p>Text under very deep markup.</p>${'</div>'.repeat(150_000)}</body></html>`));
+  serve('site.example', '/huge', page(`<html><body><p>${'word '.repeat(600_000)}</p></body></html>`));
+  serve('site.example', '/notes.txt', page('plain text file\n\n\n\nwith lines', 'text/plain'));
+});
+
+afterAll(async () => {
+  await web.close();
+});
+
+beforeEach(() => {
+  hits.clear();
+  log = [];
+});
+
+describe('readSite', () => {
+  it('rule 1: refuses a host this answer has not seen, before any lookup or connection', async () => {
+    const lookups = web.resolve.calls.length;
+    const connections = web.connections();
+    const result = await readSite('https://other.example/off', options());
+    expect(result).toMatchObject({ ok: false, code: 'refused', reason: "other.example is not in this answer's search results" });
+    expect(result.text).toContain('YOU DID NOT READ THAT PAGE');
+    expect(web.resolve.calls.length).toBe(lookups);
+    expect(web.connections()).toBe(connections);
+    expect(log).toEqual([]);
+  });
+
+  it('rule 1: a host that differs only in case or trailing dot counts as seen; a subdomain does not', async () => {
+    expect((await readSite('https://SITE.example./short', options())).ok).toBe(true);
+    expect((await readSite('https://blog.site.example/x', options())).ok).toBe(false);
+  });
+
+  it('reads the cited page, then its same-site links breadth-first, two hops at most', async () => {
+    const result = await readSite('http://site.example/start#top', options({ maxPages: 20 }));
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.url).toBe('https://site.example/start');
+    expect(result.pages.map((p) => [p.hop, p.finalUrl])).toEqual([
+      [0, 'https://site.example/start'],
+      [1, 'https://site.example/p1'],
+      [1, 'https://www.site.example/p3'],
+      [1, 'https://site.example/p4'],
+      [2, 'https://site.example/p1a'],
+    ]);
+    expect(hits.get('site.example/p1a-deep')).toBeUndefined();
+    expect(result.failures).toEqual([{ url: 'https://site.example/p2', hop: 1, reason: 'HTTP 404' }]);
+    expect(hits.get('site.example/p1')).toBe(1);
+    expect(hits.get('site.example/start')).toBe(1);
+  });
+
+  it('rule 1: never follows a link off the cited page’s site (other hosts, other subdomains), nor binary paths or other ports', async () => {
+    await readSite('https://site.example/start', options({ maxPages: 20 }));
+    expect(hits.get('other.example/off')).toBeUndefined();
+    expect(hits.get('blog.site.example/x')).toBeUndefined();
+    expect(hits.get('site.example/file.pdf')).toBeUndefined();
+    expect(log.some((l) => l.url.includes('other.example') || l.url.includes('8443'))).toBe(false);
+  });
+
+  it('reads six pages at most', async () => {
+    const result = await readSite('https://site.example/many', options({ totalChars: 1_000_000 }));
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.pages).toHaveLength(6);
+    expect(log).toHaveLength(6);
+  });
+
+  it('takes 24 new same-site links per page', async () => {
+    const result = await readSite('https://site.example/many', options({ maxPages: 100, totalChars: 1_000_000, concurrency: 8 }));
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.pages).toHaveLength(25);
+    expect(hits.get('site.example/many/23')).toBe(1);
+    expect(hits.get('site.example/many/24')).toBeUndefined();
+  });
+
+  it('cuts each page to 12,000 characters and the whole read to 24,000, saying how much was left out', async () => {
+    const result = await readSite('https://site.example/big', options());
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.pages.map((p) => p.text.length)).toEqual([12_000, 12_000]);
+    expect(result.pages[0]?.omittedChars).toBeGreaterThan(8_000);
+    expect(result.pages[0]?.fenced).toMatch(/\d+ more characters were not returned/);
+    expect(result.pages.reduce((n, p) => n + p.text.length, 0)).toBe(24_000);
+    expect(hits.get('site.example/big3') ?? 0).toBeLessThanOrEqual(1);
+  });
+
+  it('returns each page fenced, with title and final address', async () => {
+    const result = await readSite('https://site.example/short', options({ number: () => 4 }));
+    if (!result.ok) throw new Error(result.reason);
+    const [only] = result.pages;
+    expect(only).toMatchObject({ n: 4, title: 'Short', finalUrl: 'https://site.example/short', text: 'Only a few words.' });
+    expect(only?.fenced).toMatch(/^\[4\] Short — https:\/\/site\.example\/short\nUntrusted text from/);
+    expect(only?.fenced).toContain('whole text is 17 characters');
+    expect(result.text).toContain(only?.fenced ?? 'missing');
+  });
+
+  it('reads text/plain pages as they are', async () => {
+    const result = await readSite('https://site.example/notes.txt', options());
+    expect(result.ok && result.pages[0]?.text).toBe('plain text file\n\nwith lines');
+  });
+
+  it('says so when the cited page itself fails', async () => {
+    const result = await readSite('https://site.example/missing', options());
+    expect(result).toMatchObject({ ok: false, code: 'fetch_failed', reason: 'HTTP 404' });
+    expect(result.text).toContain('YOU DID NOT READ THAT PAGE (https://site.example/missing) — HTTP 404');
+  });
+
+  it('rule 6: a verification/block page is a failure, not a success', async () => {
+    const result = await readSite('https://site.example/captcha', options());
+    expect(result).toMatchObject({ ok: false, reason: expect.stringContaining('verification or block page') });
+  });
+
+  it('rule 2: a seen host that resolves to a private address is still refused', async () => {
+    const result = await readSite('https://private.example/', options({ seen: seen('private.example') }));
+    expect(result).toMatchObject({ ok: false, code: 'refused', reason: expect.stringContaining('10.0.0.7') });
+  });
+
+  it('a redirect of the cited page may leave the site; the crawl then also follows the landing site', async () => {
+    const result = await readSite('https://site.example/moved', options());
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.pages.map((p) => p.finalUrl)).toEqual([
+      'https://other.example/new-home',
+      'https://other.example/sub',
+      'https://site.example/p1',
+      'https://site.example/p1a',
+      'https://site.example/start',
+    ]);
+  });
+
+  it('hostile markup: a page nested 150,000 deep is read as plain text, quickly', async () => {
+    const started = Date.now();
+    const result = await readSite('https://site.example/deep', options());
+    expect(result.ok && result.pages[0]?.text).toBe('Text under very deep markup.');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('rule 5: a page over the byte cap is read up to the cap and says so', async () => {
+    const result = await readSite('https://site.example/huge', options({ maxBytes: 64 * 1024 }));
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.pages[0]?.fenced).toContain('larger than the 64 KB read limit');
+  });
+
+  it('siteOf strips only a leading www.', () => {
+    expect(siteOf('WWW.Example.com')).toBe('example.com');
+    expect(siteOf('blog.example.com')).toBe('blog.example.com');
+  });
+});

@@ -1,0 +1,267 @@
+import { decodeBody } from './decode-body.ts';
+import { AddressRefusedError, ProxyError } from './errors.ts';
+import { fencePage, isBlockPage, notReadNote } from './fence.ts';
+import { collapseBlankRuns, htmlToText, type HtmlToTextLimits } from './html-to-text.ts';
+import { safeFetch, type FetchedPage, type SafeFetchOptions } from './safe-fetch.ts';
+import { checkUrlRules, hostKey } from './url-rules.ts';
+
+/** The crawl's limits (the design's numbers are the defaults). */
+export interface CrawlLimits {
+  /** Link hops from the cited page (default 2). */
+  maxHops?: number;
+  /** Pages fetched at most, the cited one included (default 6). */
+  maxPages?: number;
+  /** New same-site links taken from each page (default 24). */
+  linksPerPage?: number;
+  /** Characters returned per page (default 12,000). */
+  pageChars?: number;
+  /** Characters returned in all (default 24,000). */
+  totalChars?: number;
+  /** Pages fetched at the same time after the first (default 3). */
+  concurrency?: number;
+  /** Deadline for the whole read (default 40 s); each page still has its own 10 s. */
+  overallTimeoutMs?: number;
+}
+
+/** Options of {@link readSite}. */
+export interface ReadSiteOptions extends CrawlLimits, Omit<SafeFetchOptions, 'signal'> {
+  /** The answer's seen hosts (rule 1). */
+  seen: { hasSeen(host: string): boolean };
+  /** Caps for the HTML conversion. */
+  htmlLimits?: HtmlToTextLimits;
+  /** Numbers a page address in the answer's ledger (its source number). */
+  number?: (url: string, title: string) => number | undefined;
+}
+
+/** One page that was read. */
+export interface ReadPage {
+  /** Source number in the answer's ledger, when known. */
+  n: number | null;
+  /** The address that was fetched (the cited one, or a link). */
+  url: string;
+  /** The address the text came from, after redirects. */
+  finalUrl: string;
+  title: string;
+  /** 0 for the cited page, 1 or 2 for pages reached by links. */
+  hop: number;
+  /** The page text as returned (cut to the limits). */
+  text: string;
+  /** Characters of the page's text that were not returned. */
+  omittedChars: number;
+  /** The page text inside its fence, with header and notes: what the model should read. */
+  fenced: string;
+}
+
+/** A page that could not be read, and why. */
+export interface ReadFailure {
+  url: string;
+  hop: number;
+  reason: string;
+}
+
+/** The outcome of {@link readSite}. */
+export type ReadSiteResult =
+  | { ok: true; url: string; pages: ReadPage[]; failures: ReadFailure[]; text: string }
+  | { ok: false; url: string; code: 'refused' | 'fetch_failed'; reason: string; failures: ReadFailure[]; text: string };
+
+/** Path endings that are never text pages; such links are not followed. */
+const BINARY_PATH = /\.(pdf|zip|gz|tgz|bz2|xz|rar|7z|exe|msi|dmg|pkg|deb|rpm|iso|img|apk|png|jpe?g|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4a|ogg|wav|flac|avi|mov|mkv|webm|woff2?|ttf|otf|eot|css|js|mjs|json|xml|rss|atom|csv|xlsx?|docx?|pptx?)$/i;
+
+/**
+ * The site a host belongs to, for the crawl's same-site rule: the host without a leading `www.`.
+ * Without a public-suffix list this is deliberately strict: `blog.example.com` and `example.com` are
+ * different sites.
+ * @param host - a host name.
+ */
+export function siteOf(host: string): string {
+  const key = hostKey(host);
+  return key.startsWith('www.') ? key.slice(4) : key;
+}
+
+/**
+ * The page reader (the seed's `fetch_page_content_recursive`): opens one cited https page, then its
+ * own site's links breadth-first — at most two hops and six pages, 24 new same-site links per page,
+ * 12,000 characters a page and 24,000 in all. Each page comes back with its title, final address and
+ * its text fenced as untrusted data; a page that fails is listed with the reason; if the cited page
+ * itself fails, the result says so (and carries the "you did not read that page" note).
+ *
+ * @param url - the cited address.
+ * @param options - the answer's seen hosts, the fetcher's options (resolver, TLS trust, log…), limits.
+ *
+ * @remarks Security: rule 1 — the cited page's host must be in this answer's seen hosts (search
+ * results or the user's message), otherwise nothing is fetched ("not in this answer's search
+ * results"); links are followed only on the cited page's own site (or the site its first redirect
+ * landed on, which the cited site chose). Threat: the model, steered by a page, sending the
+ * conversation to an attacker's address, or a page sending the crawl to another site. Every fetch
+ * goes through {@link safeFetch} (rules 2–5, 7, 8) and every page through the fence (rule 6).
+ */
+export async function readSite(url: string, options: ReadSiteOptions): Promise<ReadSiteResult> {
+  const maxHops = options.maxHops ?? 2;
+  const maxPages = options.maxPages ?? 6;
+  const linksPerPage = options.linksPerPage ?? 24;
+  const pageChars = options.pageChars ?? 12_000;
+  const totalChars = options.totalChars ?? 24_000;
+  const concurrency = Math.max(1, options.concurrency ?? 3);
+  const failures: ReadFailure[] = [];
+
+  const rules = checkUrlRules(url);
+  if (!rules.ok) return failed(url, 'refused', rules.reason, failures);
+  if (!options.seen.hasSeen(rules.host)) {
+    return failed(rules.url.href, 'refused', `${rules.host} is not in this answer's search results`, failures);
+  }
+  const start = rules.url.href;
+
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), options.overallTimeoutMs ?? 40_000);
+  const fetchOptions: SafeFetchOptions = { ...options, signal: deadline.signal };
+  try {
+    const sites = new Set([siteOf(rules.host)]);
+    const visited = new Set([start]);
+    const pages: ReadPage[] = [];
+    let used = 0;
+    let attempts = 0;
+
+    const first = await readOne(start, fetchOptions, options.htmlLimits);
+    attempts++;
+    if (!first.ok) return failed(start, first.code, first.reason, failures);
+    visited.add(first.page.finalUrl);
+    // The cited site chose where its address leads; its links are followed on that site too.
+    sites.add(siteOf(new URL(first.page.finalUrl).hostname));
+
+    let level: Array<{ url: string; links: string[] }> = [];
+    const accept = (fetched: Fetched, hop: number, requested: string): boolean => {
+      const room = Math.min(pageChars, totalChars - used);
+      if (room <= 0) return false;
+      const { text, omitted } = cut(fetched.text, room);
+      used += text.length;
+      const n = options.number?.(fetched.finalUrl, fetched.title) ?? null;
+      const fenced = fencePage({
+        url: fetched.finalUrl,
+        title: fetched.title,
+        text,
+        omittedChars: omitted,
+        ...(n !== null ? { source: n } : {}),
+        notes: fetched.notes,
+      });
+      pages.push({ n, url: requested, finalUrl: fetched.finalUrl, title: fetched.title, hop, text, omittedChars: omitted, fenced });
+      level.push({ url: fetched.finalUrl, links: fetched.links });
+      return true;
+    };
+    accept(first.page, 0, start);
+
+    for (let hop = 1; hop <= maxHops; hop++) {
+      const candidates: string[] = [];
+      for (const parent of level) {
+        let taken = 0;
+        for (const link of parent.links) {
+          if (taken >= linksPerPage) break;
+          const next = crawlable(link, sites);
+          if (!next || visited.has(next)) continue;
+          visited.add(next);
+          candidates.push(next);
+          taken++;
+        }
+      }
+      level = [];
+      const room = maxPages - attempts;
+      const batch = candidates.slice(0, Math.max(0, room));
+      if (batch.length === 0 || used >= totalChars) break;
+      for (let i = 0; i < batch.length && used < totalChars && !deadline.signal.aborted; i += concurrency) {
+        const slice = batch.slice(i, i + concurrency);
+        attempts += slice.length;
+        const outcomes = await Promise.all(slice.map((link) => readOne(link, fetchOptions, options.htmlLimits)));
+        outcomes.forEach((outcome, k) => {
+          const link = slice[k] ?? '';
+          if (!outcome.ok) {
+            failures.push({ url: link, hop, reason: outcome.reason });
+            return;
+          }
+          visited.add(outcome.page.finalUrl);
+          if (!accept(outcome.page, hop, link)) {
+            failures.push({ url: link, hop, reason: `not included: the ${totalChars}-character total was reached` });
+          }
+        });
+      }
+    }
+    return { ok: true, url: start, pages, failures, text: readText(start, pages, failures) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+interface Fetched {
+  finalUrl: string;
+  title: string;
+  text: string;
+  links: string[];
+  notes: string[];
+}
+
+type ReadOne = { ok: true; page: Fetched } | { ok: false; code: 'refused' | 'fetch_failed'; reason: string };
+
+async function readOne(url: string, options: SafeFetchOptions, htmlLimits: HtmlToTextLimits | undefined): Promise<ReadOne> {
+  let fetched: FetchedPage;
+  try {
+    fetched = await safeFetch(url, options);
+  } catch (error) {
+    if (error instanceof AddressRefusedError) return { ok: false, code: 'refused', reason: error.message };
+    if (error instanceof ProxyError) return { ok: false, code: 'fetch_failed', reason: error.message };
+    return { ok: false, code: 'fetch_failed', reason: 'the page could not be read' };
+  }
+  const notes: string[] = [];
+  if (fetched.capped) notes.push(`the page is larger than the ${formatBytes(fetched.body.length)} read limit; only its beginning was read.`);
+  const decoded = decodeBody(fetched.body, fetched.charset, fetched.mediaType);
+  let title = '';
+  let text: string;
+  let links: string[] = [];
+  if (fetched.mediaType === 'text/html') {
+    const converted = htmlToText(decoded, fetched.finalUrl, htmlLimits);
+    title = converted.title;
+    text = converted.text;
+    links = converted.links;
+  } else {
+    text = collapseBlankRuns(decoded);
+  }
+  if (text.trim() === '') return { ok: false, code: 'fetch_failed', reason: 'the page has no readable text (it may need JavaScript)' };
+  if (isBlockPage(`${title}\n${text}`)) {
+    return { ok: false, code: 'fetch_failed', reason: 'the site served a verification or block page instead of the content' };
+  }
+  return { ok: true, page: { finalUrl: fetched.finalUrl, title: title.slice(0, 300), text, links, notes } };
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
+/** The normalised address of a link the crawl may follow, or undefined. */
+function crawlable(link: string, sites: ReadonlySet<string>): string | undefined {
+  const rules = checkUrlRules(link);
+  if (!rules.ok) return undefined;
+  if (!sites.has(siteOf(rules.host))) return undefined;
+  if (BINARY_PATH.test(rules.url.pathname)) return undefined;
+  return rules.url.href;
+}
+
+function cut(text: string, room: number): { text: string; omitted: number } {
+  if (text.length <= room) return { text, omitted: 0 };
+  let end = room;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return { text: text.slice(0, end), omitted: text.length - end };
+}
+
+function failed(url: string, code: 'refused' | 'fetch_failed', reason: string, failures: ReadFailure[]): ReadSiteResult {
+  return { ok: false, url, code, reason, failures, text: notReadNote(url, reason) };
+}
+
+function readText(start: string, pages: readonly ReadPage[], failures: readonly ReadFailure[]): string {
+  const parts: string[] = [];
+  const count = pages.length === 1 ? '1 page' : `${pages.length} pages`;
+  parts.push(`Read ${start}: ${count} from its site.`);
+  for (const page of pages) parts.push(page.fenced);
+  if (failures.length > 0) {
+    parts.push(['Pages that could not be read:', ...failures.map((f) => `- ${f.url} — ${f.reason}`)].join('\n'));
+  }
+  return parts.join('\n\n');
+}
+

@@ -1,0 +1,299 @@
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import { AnswerSessions, type AnswerSession, type Budgets } from './answer-sessions.ts';
+import { BudgetSpentError, ProxyError } from './errors.ts';
+import { notReadNote } from './fence.ts';
+import { createFetchLogSink, type FetchLogSink } from './fetch-log.ts';
+import type { HtmlToTextLimits } from './html-to-text.ts';
+import { readSite, type CrawlLimits } from './read-site.ts';
+import { checkRequestGuard } from './request-guard.ts';
+import { systemResolver, type Resolver } from './resolver.ts';
+import type { ConnectTarget } from './safe-fetch.ts';
+import type { FetchLike, SearchBackend } from './search-backend.ts';
+import { createSearxBackend } from './searx-client.ts';
+import { runSearch, type SearchArgs } from './web-search.ts';
+import { createWikipediaBackend } from './wikipedia-search.ts';
+
+/** Where the proxy's JSON log lines go. */
+export interface LogDestination {
+  write(line: string): void;
+}
+
+/** Options of {@link createProxy}. Everything reaching outside the process is injectable. */
+export interface ProxyOptions {
+  /** Name resolver for page reads (default: the system's `getaddrinfo`). Tests inject a fake. */
+  resolve?: Resolver;
+  /** Extra trusted CA certificates for page reads (tests: their local CA). Verification stays on. */
+  ca?: string | Buffer | Array<string | Buffer>;
+  /** Test seam: maps a checked public address to a loopback test server. Never set in production. */
+  connectTo?: (address: string, family: 4 | 6) => ConnectTarget;
+  /** Per-page limit for reads, ms (default 10 s). */
+  fetchTimeoutMs?: number;
+  /** Body cap for reads, bytes (default 2 MB). */
+  maxBodyBytes?: number;
+  /** Crawl limits (default: 2 hops, 6 pages, 24 links, 12,000/24,000 characters). */
+  crawl?: CrawlLimits;
+  /** HTML conversion caps. */
+  htmlLimits?: HtmlToTextLimits;
+  /** SearXNG/searx base address; without it the embedded Wikipedia search is used. */
+  searxngUrl?: string;
+  /** HTTP client for the search backend (default global `fetch`). Tests inject one. */
+  searchFetch?: FetchLike;
+  /** Wikipedia language edition of the embedded default (default `en`). */
+  wikipediaLang?: string;
+  /** A ready-made search backend; overrides `searxngUrl`. */
+  backend?: SearchBackend;
+  /** Results kept per backend query (default 8). */
+  maxResultsPerQuery?: number;
+  /** Per-answer budgets (default 16 searches, 12 pages). */
+  budgets?: Partial<Budgets>;
+  /** Answer lifetime and bound (default one idle hour, 1,000 answers). */
+  sessions?: { ttlMs?: number; maxSessions?: number };
+  /** Clock for sessions and logs (default `Date.now`). */
+  now?: () => number;
+  /** Shared token required on every request when set (`PROXY_TOKEN`). */
+  token?: string;
+  /** Extra allowed origins (`PROXY_ORIGINS`). */
+  origins?: readonly string[];
+  /** Per-client rate limit (default 120 requests a minute), or false to disable. */
+  rateLimit?: { max: number; timeWindowMs: number } | false;
+  /** Largest request body in bytes (default 64 KiB). */
+  bodyLimit?: number;
+  /** Log destination (default stdout); false for no log at all. */
+  log?: LogDestination | false;
+  /** Log level (default `info`). */
+  logLevel?: string;
+  /** Receives each fetch record too (tests); the JSON log line is written either way. */
+  onFetch?: FetchLogSink;
+}
+
+const ANSWER_ID = { type: 'string', pattern: '^[A-Za-z0-9_-]{16,64}$' } as const;
+
+/**
+ * Builds the companion proxy as a Fastify instance (not listening): JSON-schema request validation,
+ * per-client rate limiting, pino JSON logs, size-limited bodies and JSON errors with a reason.
+ *
+ * Routes, all under `/api/`:
+ * - `GET  /api/health` → `{ ok, backend, budgets }`
+ * - `POST /api/answers { message }` → 201 `{ ok, answer, budget, budgetLine }`
+ * - `GET  /api/answers/:answer` → `{ ok, answer, sources, budget, budgetLine }`
+ * - `POST /api/search { answer, query, queries?, time_range?, kind? }` → {@link runSearch}'s response
+ * - `POST /api/read { answer, url }` → `{ ok, url, pages, failed, budget, budgetLine, text }`
+ *
+ * Request errors are 4xx `{ ok: false, code, reason }` (400 invalid, 401 token, 403 host/origin,
+ * 404 unknown or expired answer, 413 body too large, 415 not JSON, 429 rate limited). A tool that ran
+ * and failed — a refused or unreadable page, a spent budget, a search backend down — is a 200 with
+ * `{ ok: false, code, reason, text, budget }`, `text` being what the model should read.
+ *
+ * @param options - see {@link ProxyOptions}.
+ *
+ * @remarks Security: the proxy's front door. Threats: other sites or strangers driving it (host,
+ * origin and token guard, see `checkRequestGuard`), floods (rate limit, 64 KiB bodies, bounded answer
+ * sessions), and log leaks (request bodies and page text are never logged; fetches are, rule 8).
+ */
+export function createProxy(options: ProxyOptions = {}): FastifyInstance {
+  const app = Fastify({
+    logger:
+      options.log === false
+        ? false
+        : {
+            level: options.logLevel ?? 'info',
+            stream: options.log ?? process.stdout,
+            timestamp: () => `,"time":"${new Date().toISOString()}"`,
+          },
+    bodyLimit: options.bodyLimit ?? 64 * 1024,
+    trustProxy: false,
+    return503OnClosing: true,
+  });
+
+  // JSON only: a text/plain body is what a cross-site form can send without a CORS preflight.
+  app.removeContentTypeParser('text/plain');
+
+  const sessions = new AnswerSessions({ ...options.sessions, ...(options.budgets ? { budgets: options.budgets } : {}), ...(options.now ? { now: options.now } : {}) });
+  const backend =
+    options.backend ??
+    (options.searxngUrl
+      ? createSearxBackend({ baseUrl: options.searxngUrl, ...(options.searchFetch ? { fetch: options.searchFetch } : {}), ...(options.maxResultsPerQuery ? { maxResults: options.maxResultsPerQuery } : {}) })
+      : createWikipediaBackend({ ...(options.wikipediaLang ? { lang: options.wikipediaLang } : {}), ...(options.searchFetch ? { fetch: options.searchFetch } : {}), ...(options.maxResultsPerQuery ? { maxResults: options.maxResultsPerQuery } : {}) }));
+  const resolve = options.resolve ?? systemResolver;
+  const logSink = createFetchLogSink((record) => {
+    const { time, ...rest } = record;
+    app.log.info({ ...rest, started: time }, 'fetch');
+  });
+  const fetchLog: FetchLogSink = (entry) => {
+    logSink(entry);
+    options.onFetch?.(entry);
+  };
+
+  app.setErrorHandler((error: FastifyError | ProxyError, request, reply) => {
+    if (error instanceof ProxyError) return sendError(reply, error.status, error.code, error.message);
+    const fastifyError = error as FastifyError;
+    if (fastifyError.validation) return sendError(reply, 400, 'invalid_request', fastifyError.message);
+    switch (fastifyError.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendError(reply, 413, 'body_too_large', `the request body is larger than ${options.bodyLimit ?? 64 * 1024} bytes`);
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(reply, 415, 'unsupported_media_type', 'send the request body as application/json');
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return sendError(reply, 400, 'invalid_request', 'the request body is not valid JSON');
+      default:
+        break;
+    }
+    if (fastifyError.statusCode !== undefined && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+      return sendError(reply, fastifyError.statusCode, 'invalid_request', fastifyError.message);
+    }
+    request.log.error({ err: { name: error.name, message: error.message } }, 'request failed');
+    return sendError(reply, 500, 'internal', 'internal error');
+  });
+  app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'not_found', `no such endpoint: ${request.method} ${request.url.split('?')[0]}`));
+
+  if (options.rateLimit !== false) {
+    const limit = options.rateLimit ?? { max: 120, timeWindowMs: 60_000 };
+    void app.register(rateLimit, {
+      max: limit.max,
+      timeWindow: limit.timeWindowMs,
+      errorResponseBuilder: (_request, context) =>
+        new ProxyError(`too many requests; try again in ${context.after}`, 'rate_limited', 429),
+    });
+  }
+
+  void app.register(async (api) => {
+    api.addHook('preParsing', async (request, _reply, payload) => {
+      checkRequestGuard(request, { ...(options.token ? { token: options.token } : {}), ...(options.origins ? { origins: options.origins } : {}) });
+      return payload;
+    });
+
+    api.get('/api/health', async () => ({ ok: true, backend: backend.name, budgets: sessions.budgets }));
+
+    api.post<{ Body: { message: string } }>(
+      '/api/answers',
+      {
+        schema: {
+          body: {
+            type: 'object',
+            required: ['message'],
+            additionalProperties: false,
+            properties: { message: { type: 'string', maxLength: 20_000 } },
+          },
+        },
+      },
+      async (request, reply) => {
+        const session = sessions.create(request.body.message);
+        return reply.code(201).send({ ok: true, answer: session.id, budget: session.budget(), budgetLine: session.budgetLine() });
+      },
+    );
+
+    api.get<{ Params: { answer: string } }>(
+      '/api/answers/:answer',
+      { schema: { params: { type: 'object', required: ['answer'], properties: { answer: ANSWER_ID } } } },
+      async (request) => {
+        const session = sessions.get(request.params.answer);
+        return { ok: true, answer: session.id, sources: session.ledger.entries(), budget: session.budget(), budgetLine: session.budgetLine() };
+      },
+    );
+
+    api.post<{ Body: SearchArgs & { answer: string } }>(
+      '/api/search',
+      {
+        schema: {
+          body: {
+            type: 'object',
+            required: ['answer', 'query'],
+            additionalProperties: false,
+            properties: {
+              answer: ANSWER_ID,
+              query: { type: 'string', minLength: 1, maxLength: 500 },
+              queries: { type: 'array', maxItems: 3, items: { type: 'string', minLength: 1, maxLength: 500 } },
+              time_range: { type: ['string', 'null'], maxLength: 40 },
+              kind: { type: ['string', 'null'], maxLength: 40 },
+            },
+          },
+        },
+      },
+      async (request) => {
+        const session = sessions.get(request.body.answer);
+        try {
+          return await runSearch(session, request.body, backend);
+        } catch (error) {
+          if (error instanceof ProxyError && error.status === 200) return toolFailure(session, error.code, error.message, error.message);
+          throw error;
+        }
+      },
+    );
+
+    api.post<{ Body: { answer: string; url: string } }>(
+      '/api/read',
+      {
+        schema: {
+          body: {
+            type: 'object',
+            required: ['answer', 'url'],
+            additionalProperties: false,
+            properties: { answer: ANSWER_ID, url: { type: 'string', minLength: 1, maxLength: 2048 } },
+          },
+        },
+      },
+      async (request) => {
+        const session = sessions.get(request.body.answer);
+        if (!session.takePage()) {
+          const spent = new BudgetSpentError(`The page budget is spent (${session.budgets.pages} of ${session.budgets.pages} read): answer from what you have.`);
+          return toolFailure(session, spent.code, spent.message, spent.message);
+        }
+        const result = await readSite(request.body.url, {
+          seen: session,
+          resolve,
+          ...(options.ca !== undefined ? { ca: options.ca } : {}),
+          ...(options.connectTo ? { connectTo: options.connectTo } : {}),
+          ...(options.fetchTimeoutMs !== undefined ? { timeoutMs: options.fetchTimeoutMs } : {}),
+          ...(options.maxBodyBytes !== undefined ? { maxBytes: options.maxBodyBytes } : {}),
+          ...(options.now ? { now: options.now } : {}),
+          ...options.crawl,
+          ...(options.htmlLimits ? { htmlLimits: options.htmlLimits } : {}),
+          log: fetchLog,
+          answer: session.id,
+          number: (url, title) => session.ledger.number(url, title),
+        });
+        if (!result.ok) {
+          // A refused read (rule 1, the URL rules, a non-public address or redirect) read nothing and
+          // does not use up the page budget; a page that was contacted and failed does.
+          if (result.code === 'refused') session.refundPage();
+          return {
+            ...toolFailure(session, result.code, result.reason, notReadNote(result.url, result.reason)),
+            url: result.url,
+            failed: result.failures,
+          };
+        }
+        return {
+          ok: true,
+          url: result.url,
+          pages: result.pages.map((page) => ({
+            n: page.n,
+            url: page.url,
+            finalUrl: page.finalUrl,
+            title: page.title,
+            hop: page.hop,
+            chars: page.text.length,
+            omittedChars: page.omittedChars,
+            text: page.text,
+            fenced: page.fenced,
+          })),
+          failed: result.failures,
+          budget: session.budget(),
+          budgetLine: session.budgetLine(),
+          text: `${result.text}\n\n${session.budgetLine()}`,
+        };
+      },
+    );
+  });
+
+  return app;
+}
+
+function toolFailure(session: AnswerSession, code: string, reason: string, text: string) {
+  return { ok: false as const, code, reason, budget: session.budget(), budgetLine: session.budgetLine(), text: `${text}\n\n${session.budgetLine()}` };
+}
+
+function sendError(reply: FastifyReply, status: number, code: string, reason: string): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send({ ok: false, code, reason });
+}
