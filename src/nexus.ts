@@ -133,7 +133,7 @@ export class NexusChat {
    * @example
    * const chat = await NexusChat.loadForTools({ hub: 'onnx-community/Qwen3-0.6B-ONNX' }, { onAttempt: (a) => console.log(a) });
    */
-  static async loadForTools(source: ModelSource = DEFAULT_MODEL, options: LoadForToolsOptions & NexusLoadOptions = {}): Promise<NexusChat> {
+  static async loadForTools(source: ModelSource = DEFAULT_MODEL, options: LoadForToolsOptions & Omit<NexusLoadOptions, 'onAttempt'> = {}): Promise<NexusChat> {
     const { dtypes, dtype, allowForcing, onAttempt, verdicts, device: _device, ...loadOptions } = options;
     const caps: RuntimeCapabilities = isNode() ? { runtime: 'node', webgpu: false, shaderF16: false } : await detectBrowserCapabilities();
     const store = verdicts === undefined ? (isNode() ? null : await indexedDbVerdictStore().catch(() => null)) : verdicts;

@@ -1,6 +1,6 @@
 import type { NexusChat } from '../nexus.ts';
 import { argumentsMatch, freshToken, modelCheckQuestions } from './check-questions.ts';
-import { scoreAnswer } from './self-check.ts';
+import { CHECK_MAX_NEW_TOKENS, scoreAnswer } from './self-check.ts';
 
 /** One question's outcome. */
 export interface QuestionScore {
@@ -54,7 +54,7 @@ export async function askModelQuestions(chat: NexusChat, random: () => number = 
       const token = tokens[i] ?? '';
       const started = performance.now();
       try {
-        const answer = await chat.chat(q.question);
+        const answer = await chat.chat(q.question, { maxNewTokens: CHECK_MAX_NEW_TOKENS });
         const score = scoreAnswer(q, token, answer);
         scores.push({
           question: q.id, tool: q.tool.name, called: score.called, grounded: score.grounded, needed_forcing: score.needed_forcing,

@@ -26,6 +26,12 @@ export interface ToolCallCheck {
   ms: number;
 }
 
+/**
+ * Cap on each generation of a check: a correct answer to a check question is one short sentence,
+ * and a model that rambles has failed already, so a tight cap keeps a failing check cheap.
+ */
+export const CHECK_MAX_NEW_TOKENS = 96;
+
 const HINT = 'Try another quantization, or a larger model — below ~0.5B this usually cannot be fixed.';
 
 /** The one-sentence verdict for a check's outcome. */
@@ -65,7 +71,7 @@ export async function runSelfCheck(chat: NexusChat, random: () => number = Math.
     chat.tool(question.tool.name, question.tool.description, question.tool.parameters, (args: Record<string, unknown>) => question.result(token, args));
     let answer: ChatAnswer;
     try {
-      answer = await chat.chat(question.question);
+      answer = await chat.chat(question.question, { maxNewTokens: CHECK_MAX_NEW_TOKENS });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return {

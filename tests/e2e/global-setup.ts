@@ -23,7 +23,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await build({
     configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
     logLevel: 'warn',
-    build: { outDir, emptyOutDir: true },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      // The page, plus a test-only harness that puts the library on window.nexus.
+      rolldownOptions: { input: { main: fileURLToPath(new URL('../../index.html', import.meta.url)), harness: fileURLToPath(new URL('./harness/index.html', import.meta.url)) } },
+    },
   });
   // The fixture models, served from the app's own origin, plus a copy whose q4 file is corrupt so
   // the ladder's fall-back to a fresh worker can be watched.

@@ -1,0 +1,14 @@
+/**
+ * A test-only page that puts the public library on `window.nexus`, so browser tests can drive the
+ * API itself (load, loadForTools, chat) in real Chromium. Built by the e2e setup, never shipped.
+ */
+import * as nexus from '../../../src/index.ts';
+
+declare global {
+  interface Window {
+    nexus: typeof nexus;
+  }
+}
+
+window.nexus = nexus;
+document.body.dataset.ready = 'true';

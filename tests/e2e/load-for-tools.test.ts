@@ -1,0 +1,41 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium } from './chromium.ts';
+
+/** The library harness page, with `window.nexus` ready. */
+async function openHarness(browser: Browser): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(new URL('tests/e2e/harness/index.html', inject('appUrl')).href);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  return page;
+}
+
+describe('NexusChat.loadForTools in Chromium (WASM)', () => {
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => {
+    browser = await launchChromium({ webgpu: false });
+    page = await openHarness(browser);
+  });
+  afterAll(() => browser?.close());
+
+  it('rejects a model that cannot call tools, naming every dtype it tried and why', async () => {
+    const outcome = await page.evaluate(async (url) => {
+      const attempts: { dtype: string; device: string; ok: boolean; detail: string }[] = [];
+      try {
+        await window.nexus.NexusChat.loadForTools({ url }, { onAttempt: (a) => attempts.push(a), verdicts: window.nexus.memoryVerdictStore() });
+        return { attempts, error: undefined };
+      } catch (error) {
+        return { attempts, error: { name: (error as Error).name, message: (error as Error).message } };
+      }
+    }, new URL('models/tiny-broken-q4', inject('appUrl')).href);
+
+    expect(outcome.error?.name).toBe('NoToolCallingDtypeError');
+    expect(outcome.error?.message).toMatch(/^No dtype of .*tiny-broken-q4 could call a tool on WASM\. Tried:\n {2}q4: could not be loaded: .*\n {2}q8: .*(does not call tools|reports something else)/);
+    expect(outcome.error?.message).toContain('Models below ~0.5B generally cannot pick a tool name from a list');
+    expect(outcome.attempts.map((a) => [a.dtype, a.device, a.ok])).toEqual([
+      ['q4', 'wasm', false],
+      ['q8', 'wasm', false],
+    ]);
+  });
+});
