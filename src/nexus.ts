@@ -211,14 +211,14 @@ export class NexusChat {
 
   /**
    * Replaces the conversation, e.g. with one restored from storage, or cut back to regenerate or
-   * edit the last message. The messages must form a consistent conversation: no system message
-   * (the chat adds its own), and every tool message answering a call of the assistant turn before it.
+   * edit the last message — `chat.history` as it was, or part of it. Every tool message must answer
+   * a call of the assistant turn before it; system messages are kept where they stand (the chat
+   * puts its own system prompt first when it renders).
    */
   setHistory(messages: readonly ChatMessage[]): void {
     this.assertIdle();
     const pending = new Set<string>();
     for (const [i, m] of messages.entries()) {
-      if (m.role === 'system') throw new InvalidHistoryError(`Message ${i} is a system message; the chat adds its own system prompt. Remove it.`);
       if (m.role === 'assistant') {
         pending.clear();
         for (const call of m.tool_calls ?? []) pending.add(call.id);

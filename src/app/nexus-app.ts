@@ -1,261 +1,459 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { NexusChat, ToolRegistry, loadTools, type LoadProgress, type ModelSource, type ToolCallRecord, type ToolSchema } from '../index.ts';
-import { modelFromAddress } from './model-param.ts';
+import type { AppState } from './app-state.ts';
+import { AppStore } from './app-store.ts';
+import { deviceLabel } from './format.ts';
+import { icons } from './icons.ts';
+import { workerModelOpener } from './model-loader.ts';
+import { indexedDbPersistence, memoryPersistence } from './persistence.ts';
+import { controls, tokens } from './styles.ts';
+import { createResearch } from './web-research.ts';
+import './approval-dialog.ts';
+import './chat-composer.ts';
+import './chat-thread.ts';
+import './conversation-list.ts';
+import './model-panel.ts';
+import './settings-panel.ts';
+import './tools-panel.ts';
 
 /** Where the page finds its tools; a plain file, editable without a rebuild. */
 const TOOLS_URL = './tools.js';
 
-/** One file's download progress. */
-interface FileProgress {
-  loaded: number;
-  total: number;
-}
-
-/** One turn as the page shows it. */
-interface Turn {
-  role: 'user' | 'assistant';
-  text: string;
-  calls: ToolCallRecord[];
-  state: 'streaming' | 'done' | 'stopped' | 'failed';
-}
-
-type Phase = 'idle' | 'loading' | 'warming' | 'ready' | 'error';
+type Panel = 'tools' | 'settings';
 
 /**
- * The root of the chat page: loads the model named in the address (`?model=…`) in a worker,
- * shows per-file progress and the device and dtype in use, and runs a streaming chat with the
- * tools `tools.js` registered.
+ * The root of the chat page. It owns the store, passes each part of the page the slice of state
+ * it shows, and lays the parts out: conversations on the left, the model card and the chat in the
+ * middle, tools and settings in a drawer. The model named in the address (`?model=…`) loads at
+ * once; without one the page shows the picker and downloads nothing.
  */
 export class NexusApp extends LitElement {
   static override properties = {
-    phase: { state: true },
-    files: { state: true },
-    loadError: { state: true },
-    toolSchemas: { state: true },
-    toolsError: { state: true },
-    webgpu: { state: true },
-    turns: { state: true },
-    busy: { state: true },
+    store: { attribute: false },
+    state: { state: true },
+    panel: { state: true },
+    navOpen: { state: true },
   };
 
-  static override styles = css`
-    :host { display: block; max-width: 52rem; margin: 0 auto; padding: 1.5rem; font: 15px/1.5 system-ui, sans-serif; }
-    h1 { font-size: 1.4rem; margin: 0 0 0.25rem; }
-    .tagline { color: #667; margin: 0 0 1.25rem; }
-    .status { font-size: 0.9rem; }
-    .error { color: #b00020; white-space: pre-wrap; }
-    progress { width: 12rem; vertical-align: middle; }
-    .turn { margin: 0.75rem 0; white-space: pre-wrap; }
-    .turn.user { font-weight: 600; }
-    .call { font-size: 0.85rem; color: #556; }
-    form { display: flex; gap: 0.5rem; margin-top: 1rem; }
-    textarea { flex: 1; font: inherit; min-height: 2.5rem; }
-    code { font-size: 0.9em; }
-  `;
+  /** The page's store. Set it before the element is connected to run the page over another store (tests do). */
+  declare store: AppStore | undefined;
+  /** The store's current state. */
+  declare state: AppState;
+  /** Which panel the drawer shows, if it is open. */
+  declare panel: Panel | undefined;
+  /** The conversation list is open over the chat (narrow windows). */
+  declare navOpen: boolean;
 
-  /** Where loading stands. */
-  declare phase: Phase;
-  /** Download progress per model file. */
-  declare files: Record<string, FileProgress>;
-  /** Why the model could not be loaded, in words meant for the user. */
-  declare loadError: string | undefined;
-  /** The envelopes of the tools `tools.js` registered, once loaded. */
-  declare toolSchemas: ToolSchema[] | undefined;
-  /** Why `tools.js` could not be loaded. */
-  declare toolsError: string | undefined;
-  /** Whether this browser offers a WebGPU adapter (undefined while asking). */
-  declare webgpu: boolean | undefined;
-  /** The conversation as shown. */
-  declare turns: Turn[];
-  /** An answer is being generated. */
-  declare busy: boolean;
+  private unsubscribe: (() => void) | undefined;
+  private stuckToBottom = false;
+  private readonly resizeObserver = new ResizeObserver(() => this.keepAtBottom());
 
-  private chat: NexusChat | undefined;
-  private stopController: AbortController | undefined;
+  static override styles = [
+    tokens,
+    controls,
+    css`
+      :host {
+        display: block;
+        /* Fixed to the viewport, so the page does not depend on the body's margins. */
+        position: fixed;
+        inset: 0;
+        background: var(--bg);
+        font-size: 15px;
+        line-height: 1.5;
+      }
+      .shell {
+        display: grid;
+        grid-template-columns: 16.5rem minmax(0, 1fr);
+        height: 100%;
+      }
+      .sidebar {
+        background: var(--surface-2);
+        border-right: 1px solid var(--border);
+        padding: 0.9rem 0.75rem;
+        display: flex;
+        flex-direction: column;
+        min-height: 0;
+        gap: 0.75rem;
+      }
+      .sidebar nexus-conversations {
+        flex: 1;
+      }
+      .sidebar .foot {
+        font-size: 0.75rem;
+        color: var(--faint);
+        padding: 0 0.3rem;
+      }
+      .main {
+        display: flex;
+        flex-direction: column;
+        min-width: 0;
+        min-height: 0;
+      }
+      header {
+        display: flex;
+        align-items: center;
+        gap: 0.75rem;
+        padding: 0.6rem 1rem;
+        border-bottom: 1px solid var(--border);
+        background: var(--surface);
+        min-height: 3.4rem;
+      }
+      .brand {
+        display: flex;
+        align-items: center;
+        gap: 0.5rem;
+        flex: none;
+      }
+      .logo {
+        width: 1.7rem;
+        height: 1.7rem;
+        border-radius: 8px;
+        background: linear-gradient(135deg, var(--accent), #06b6d4);
+        color: #fff;
+        display: grid;
+        place-items: center;
+        font-weight: 800;
+        font-size: 0.9rem;
+      }
+      h1 {
+        font-size: 1.05rem;
+        margin: 0;
+        letter-spacing: -0.01em;
+      }
+      .status {
+        display: flex;
+        align-items: center;
+        gap: 0.45rem;
+        min-width: 0;
+        font-size: 0.85rem;
+        color: var(--muted);
+        padding: 0.25rem 0.7rem;
+        border-radius: 999px;
+        background: var(--surface-2);
+      }
+      .status .text {
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+      }
+      .dot {
+        width: 0.5rem;
+        height: 0.5rem;
+        border-radius: 50%;
+        background: var(--faint);
+        flex: none;
+      }
+      .dot.ready {
+        background: var(--ok);
+      }
+      .dot.busy {
+        background: var(--accent);
+        animation: pulse 1.2s infinite;
+      }
+      .dot.error {
+        background: var(--danger);
+      }
+      .dot.warn {
+        background: var(--warn);
+      }
+      @keyframes pulse {
+        50% {
+          opacity: 0.3;
+        }
+      }
+      .spacer {
+        flex: 1;
+      }
+      .panel-buttons {
+        display: flex;
+        gap: 0.3rem;
+        flex: none;
+      }
+      .panel-buttons button[aria-pressed='true'] {
+        background: var(--accent-soft);
+        border-color: transparent;
+        color: var(--accent);
+      }
+      .menu {
+        display: none;
+      }
+      .scroller {
+        flex: 1;
+        overflow-y: auto;
+        min-height: 0;
+      }
+      .column {
+        max-width: 48rem;
+        margin: 0 auto;
+        padding: 1.25rem 1.25rem 1.5rem;
+        display: grid;
+        gap: 1.25rem;
+      }
+      .composer {
+        padding: 0 1.25rem 1rem;
+      }
+      .composer > * {
+        max-width: 48rem;
+        margin: 0 auto;
+      }
+      .drawer {
+        position: fixed;
+        /* Below the header, whose buttons switch and close the drawer. */
+        top: 3.4rem;
+        right: 0;
+        bottom: 0;
+        width: min(27rem, 100vw);
+        background: var(--bg);
+        border-left: 1px solid var(--border);
+        box-shadow: var(--shadow);
+        display: flex;
+        flex-direction: column;
+        z-index: 20;
+      }
+      .drawer-head {
+        display: flex;
+        align-items: center;
+        gap: 0.3rem;
+        padding: 0.6rem 0.75rem;
+        border-bottom: 1px solid var(--border);
+        background: var(--surface);
+      }
+      .drawer-head h2 {
+        font-size: 1rem;
+        margin: 0 0 0 0.25rem;
+      }
+      .drawer-body {
+        overflow-y: auto;
+        padding: 1rem;
+        flex: 1;
+      }
+      .scrim {
+        display: none;
+      }
+      @media (max-width: 900px) {
+        .shell {
+          grid-template-columns: minmax(0, 1fr);
+        }
+        .sidebar {
+          position: fixed;
+          top: 0;
+          bottom: 0;
+          left: 0;
+          width: min(18rem, 85vw);
+          z-index: 30;
+          transform: translateX(-100%);
+          transition: transform 0.2s;
+          box-shadow: var(--shadow);
+        }
+        .nav-open .sidebar {
+          transform: none;
+        }
+        .nav-open .scrim {
+          display: block;
+          position: fixed;
+          inset: 0;
+          background: rgb(10 12 16 / 40%);
+          z-index: 25;
+        }
+        .menu {
+          display: inline-flex;
+        }
+      }
+      @media (max-width: 560px) {
+        .drawer {
+          top: 0;
+        }
+        header {
+          gap: 0.4rem;
+          padding: 0.5rem 0.6rem;
+          flex-wrap: wrap;
+        }
+        h1 {
+          font-size: 0.98rem;
+        }
+        .status {
+          order: 5;
+          flex-basis: 100%;
+        }
+        .column {
+          padding: 1rem 0.8rem 1.25rem;
+        }
+        .composer {
+          padding: 0 0.6rem 0.6rem;
+        }
+      }
+    `,
+  ];
 
   constructor() {
     super();
-    this.phase = 'idle';
-    this.files = {};
-    this.turns = [];
-    this.busy = false;
+    this.navOpen = false;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.detectWebGpu();
-    void this.loadToolsFile();
-    const source = modelFromAddress(location.search, location.href);
-    if (source) void this.loadModel(source);
+    const store = (this.store ??= defaultStore());
+    this.state = store.state;
+    this.unsubscribe = store.subscribe((state) => (this.state = state));
+    window.addEventListener('keydown', this.handleKeydown);
+    void store.start({ search: location.search, href: location.href });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unsubscribe?.();
+    window.removeEventListener('keydown', this.handleKeydown);
+    this.resizeObserver.disconnect();
+  }
+
+  override firstUpdated(): void {
+    const column = this.renderRoot.querySelector('.column');
+    if (column) this.resizeObserver.observe(column);
   }
 
   override render() {
-    return html`
-      <h1>Nexus Chat</h1>
-      <p class="tagline">A small language model in this tab, made useful by calling tools.</p>
-      ${this.renderRuntime()} ${this.renderModel()} ${this.renderConversation()} ${this.renderComposer()} ${this.renderTools()}
-    `;
+    const store = this.store as AppStore;
+    const s = this.state;
+    return html`<div class="shell ${this.navOpen ? 'nav-open' : ''}">
+        <aside class="sidebar" aria-label="Conversations">
+          <nexus-conversations .store=${store} .conversations=${s.conversations} .currentId=${s.conversation.id} ?busy=${s.busy}></nexus-conversations>
+          <p class="foot">Everything stays in this browser: the model, your conversations and settings.</p>
+        </aside>
+        <div class="scrim" @click=${() => (this.navOpen = false)}></div>
+        <div class="main">
+          ${this.renderHeader()}
+          <main class="scroller" @scroll=${this.handleScroll}>
+            <div class="column">
+              <nexus-model-panel .store=${store} .model=${s.model} .runtime=${s.runtime}></nexus-model-panel>
+              <nexus-thread
+                .store=${store}
+                .conversation=${s.conversation}
+                ?busy=${s.busy}
+                ?ready=${s.model.phase === 'ready'}
+                .toolsUnreliable=${s.model.verdict?.ok === false}
+              ></nexus-thread>
+            </div>
+          </main>
+          <div class="composer">
+            <nexus-composer .store=${store} ?ready=${s.model.phase === 'ready'} .phase=${s.model.phase} ?busy=${s.busy} .web=${s.web}></nexus-composer>
+          </div>
+        </div>
+        ${this.renderDrawer()}
+      </div>
+      <nexus-approval-dialog .store=${store} .approval=${s.approval}></nexus-approval-dialog>
+      <div class="sr-only" role="status" aria-live="polite">${s.notice ?? ''}</div>`;
   }
 
-  private renderRuntime() {
-    if (this.webgpu === undefined) return html`<p class="status" data-testid="runtime">Checking for WebGPU…</p>`;
-    return html`<p class="status" data-testid="runtime">
-      ${this.webgpu ? 'WebGPU is available: the model will run on the GPU.' : 'No WebGPU adapter: the model will run on WASM (slower).'}
-    </p>`;
+  private renderHeader() {
+    return html`<header>
+      <button class="ghost menu" aria-label="Conversations" aria-expanded=${String(this.navOpen)} @click=${() => (this.navOpen = !this.navOpen)}>${icons.menu}</button>
+      <div class="brand"><span class="logo" aria-hidden="true">N</span><h1>Nexus Chat</h1></div>
+      ${this.renderStatus()}
+      <span class="spacer"></span>
+      <div class="panel-buttons">
+        <button class="ghost" data-testid="open-tools" aria-pressed=${String(this.panel === 'tools')} @click=${() => this.handleTogglePanel('tools')}>Tools</button>
+        <button class="ghost" data-testid="open-settings" aria-pressed=${String(this.panel === 'settings')} @click=${() => this.handleTogglePanel('settings')}>Settings</button>
+      </div>
+    </header>`;
   }
 
-  private renderModel() {
-    switch (this.phase) {
-      case 'idle':
-        return html`<p class="status" data-testid="model-status">No model loaded. Name one in the address, e.g. <code>?model=onnx-community/Qwen3-0.6B-ONNX</code>.</p>`;
-      case 'loading':
-        return html`<div data-testid="model-status">Loading the model… ${this.renderFiles()}</div>`;
-      case 'warming':
-        return html`<p class="status" data-testid="model-status">Warming up…</p>`;
-      case 'error':
-        return html`<p class="error" data-testid="model-status">${this.loadError}</p>`;
-      case 'ready': {
-        const info = this.chat?.info;
-        return html`<p class="status" data-testid="model-status">Ready: ${info?.model} on ${info?.device === 'webgpu' ? 'WebGPU' : info?.device?.toUpperCase()} ${info?.dtype}</p>`;
-      }
-    }
+  private renderStatus() {
+    const { model } = this.state;
+    const text = statusText(this.state);
+    const dot = model.phase === 'ready' ? (model.verdict?.ok === false ? 'warn' : this.state.busy ? 'busy' : 'ready') : model.phase === 'error' ? 'error' : model.phase === 'idle' ? '' : 'busy';
+    return html`<div class="status" title=${text}><span class="dot ${dot}" aria-hidden="true"></span><span class="text" data-testid="model-status">${text}</span></div>`;
   }
 
-  private renderFiles() {
-    return html`<ul>
-      ${Object.entries(this.files).map(
-        ([file, p]) => html`<li><code>${file}</code> <progress max=${p.total || 1} value=${p.loaded}></progress> ${formatBytes(p.loaded)} of ${formatBytes(p.total)}</li>`,
-      )}
-    </ul>`;
+  private renderDrawer() {
+    if (!this.panel) return nothing;
+    const s = this.state;
+    return html`<aside class="drawer" aria-label=${this.panel === 'tools' ? 'Tools' : 'Settings'} data-testid="drawer">
+      <div class="drawer-head">
+        <h2>${this.panel === 'tools' ? 'Tools' : 'Settings'}</h2>
+        <span class="spacer"></span>
+        <button class="ghost" aria-label="Close" data-testid="close-drawer" @click=${() => (this.panel = undefined)}>${icons.close}</button>
+      </div>
+      <div class="drawer-body">
+        ${this.panel === 'tools'
+          ? html`<nexus-tools-panel .store=${this.store} .tools=${s.tools}></nexus-tools-panel>`
+          : html`<nexus-settings-panel .store=${this.store} .settings=${s.settings} .toolNames=${(s.tools.list ?? []).map((t) => t.schema.function.name)}></nexus-settings-panel>`}
+      </div>
+    </aside>`;
   }
 
-  private renderConversation() {
-    return html`<section data-testid="conversation">
-      ${this.turns.map(
-        (turn) => html`<div class="turn ${turn.role}" data-role=${turn.role} data-state=${turn.state}>
-          ${turn.text}${turn.calls.map((call) => html`<div class="call">called ${call.name}(${formatArgs(call.arguments)}) → ${call.status}</div>`)}
-        </div>`,
-      )}
-    </section>`;
+  private handleTogglePanel(panel: Panel): void {
+    this.panel = this.panel === panel ? undefined : panel;
   }
 
-  private renderComposer() {
-    if (this.phase !== 'ready') return nothing;
-    return html`<form @submit=${this.handleSubmit}>
-      <textarea name="prompt" data-testid="prompt" placeholder="Ask something…" ?disabled=${this.busy}></textarea>
-      ${this.busy ? html`<button type="button" data-testid="stop" @click=${this.handleStop}>Stop</button>` : html`<button type="submit" data-testid="send">Send</button>`}
-    </form>`;
+  private readonly handleKeydown = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape' || event.defaultPrevented || this.state.approval) return;
+    if (this.state.busy) this.store?.stop();
+    else if (this.panel) this.panel = undefined;
+    else if (this.navOpen) this.navOpen = false;
+  };
+
+  private handleScroll(event: Event): void {
+    const el = event.currentTarget as HTMLElement;
+    this.stuckToBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - 48;
   }
 
-  private renderTools() {
-    if (this.toolsError) return html`<p class="error" data-testid="tools-error">${this.toolsError}</p>`;
-    if (!this.toolSchemas) return html`<p class="status">Loading tools…</p>`;
-    return html`
-      <h2>Tools</h2>
-      <ul data-testid="tools">
-        ${this.toolSchemas.map(({ function: fn }) => html`<li><code>${fn.name}</code>${fn.description ? html` — ${fn.description}` : nothing}</li>`)}
-      </ul>
-    `;
+  /** Follows a growing answer down once a message is sent, unless the user scrolled up to read. */
+  private keepAtBottom(): void {
+    const scroller = this.renderRoot.querySelector<HTMLElement>('.scroller');
+    if (scroller && this.stuckToBottom) scroller.scrollTop = scroller.scrollHeight;
   }
 
-  private async handleSubmit(event: SubmitEvent): Promise<void> {
-    event.preventDefault();
-    const form = event.target as HTMLFormElement;
-    const field = form.elements.namedItem('prompt') as HTMLTextAreaElement;
-    const prompt = field.value.trim();
-    if (!prompt || !this.chat || this.busy) return;
-    field.value = '';
-    await this.ask(prompt);
-  }
-
-  private handleStop(): void {
-    this.stopController?.abort();
-  }
-
-  private async ask(prompt: string): Promise<void> {
-    const chat = this.chat;
-    if (!chat) return;
-    const answer: Turn = { role: 'assistant', text: '', calls: [], state: 'streaming' };
-    this.turns = [...this.turns, { role: 'user', text: prompt, calls: [], state: 'done' }, answer];
-    const update = (change: Partial<Turn>) => {
-      Object.assign(answer, change);
-      this.turns = [...this.turns];
-    };
-    const offToken = chat.on('token', (text) => update({ text: answer.text + text }));
-    const offRound = chat.on('round', () => update({ text: '' }));
-    const offCall = chat.on('toolCall', (call) => update({ calls: [...answer.calls, call] }));
-    this.stopController = new AbortController();
-    this.busy = true;
-    try {
-      const result = await chat.chat(prompt, { signal: this.stopController.signal });
-      update({ text: result.text, state: 'done' });
-    } catch (error) {
-      const stopped = (error as { name?: string }).name === 'AbortError';
-      update({ state: stopped ? 'stopped' : 'failed', text: stopped ? answer.text : `${answer.text}\n${(error as Error).message}` });
-    } finally {
-      offToken();
-      offRound();
-      offCall();
-      this.busy = false;
-    }
-  }
-
-  private async loadModel(source: ModelSource): Promise<void> {
-    this.phase = 'loading';
-    try {
-      const chat = await NexusChat.load(source, {
-        onProgress: (event: LoadProgress) => this.handleProgress(event),
+  override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    const before = changed.get('state') as AppState | undefined;
+    // Once the model is ready, typing goes to the message box (unless the user is elsewhere).
+    if (before && before.model.phase !== 'ready' && this.state.model.phase === 'ready') {
+      void this.updateComplete.then(() => {
+        if (document.activeElement === document.body || document.activeElement === this) this.renderRoot.querySelector('nexus-composer')?.focus();
       });
-      this.chat = chat;
-      await chat.loadTools(TOOLS_URL).catch((error: unknown) => {
-        this.toolsError = error instanceof Error ? error.message : String(error);
-      });
-      this.phase = 'ready';
-    } catch (error) {
-      this.loadError = error instanceof Error ? error.message : String(error);
-      this.phase = 'error';
     }
-  }
-
-  private handleProgress(event: LoadProgress): void {
-    if (event.status === 'warmup') {
-      this.phase = 'warming';
-      return;
-    }
-    if (event.status === 'progress' && event.file) {
-      this.files = { ...this.files, [event.file]: { loaded: event.loaded ?? 0, total: event.total ?? 0 } };
-    }
-  }
-
-  private async detectWebGpu(): Promise<void> {
-    const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
-    try {
-      this.webgpu = Boolean(gpu && (await gpu.requestAdapter()));
-    } catch {
-      this.webgpu = false;
-    }
-  }
-
-  private async loadToolsFile(): Promise<void> {
-    try {
-      const preview = new ToolRegistry();
-      await loadTools(preview, TOOLS_URL);
-      this.toolSchemas = preview.schemas;
-    } catch (error) {
-      this.toolsError = error instanceof Error ? error.message : String(error);
+    // Sending a message, or opening another conversation, shows its end.
+    if (before && ((this.state.busy && !before.busy) || this.state.conversation.id !== before.conversation.id)) {
+      this.stuckToBottom = true;
+      void this.updateComplete.then(() => requestAnimationFrame(() => {
+        const scroller = this.renderRoot.querySelector<HTMLElement>('.scroller');
+        if (scroller) scroller.scrollTop = scroller.scrollHeight;
+      }));
     }
   }
 }
 
-function formatBytes(bytes: number): string {
-  if (!bytes) return '…';
-  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+/** The header's one-line status. "Ready: <model> on <device> <dtype>" is what tests and users read. */
+function statusText({ model }: AppState): string {
+  switch (model.phase) {
+    case 'idle':
+      return 'No model loaded';
+    case 'loading':
+      return model.searching ? `Searching quantizations of ${model.label}…` : `Loading ${model.label}…`;
+    case 'warming':
+      return `Warming up ${model.label}…`;
+    case 'checking':
+      return 'Checking that this model calls tools…';
+    case 'error':
+      return `Could not load ${model.label}`;
+    case 'ready':
+      return `Ready: ${model.label} on ${deviceLabel(model.device, model.dtype)}`;
+  }
 }
 
-function formatArgs(args: Record<string, unknown>): string {
-  return Object.entries(args)
-    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
-    .join(', ');
+/** The store of the real page: the model in a worker, IndexedDB, the proxy on this origin. */
+function defaultStore(): AppStore {
+  const persistence = typeof indexedDB === 'undefined' ? memoryPersistence() : indexedDbPersistence();
+  return new AppStore({
+    persistence,
+    opener: workerModelOpener(persistence.verdicts),
+    research: createResearch,
+    toolsUrl: TOOLS_URL,
+    setAddress: (model) => {
+      const url = new URL(location.href);
+      if (model) url.searchParams.set('model', model);
+      else url.searchParams.delete('model');
+      if (url.href !== location.href) history.replaceState(history.state, '', url);
+    },
+  });
 }
 
 customElements.define('nexus-app', NexusApp);

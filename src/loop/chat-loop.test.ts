@@ -513,4 +513,19 @@ describe('the tool loop on a scripted Qwen3', () => {
       expect(engine.generations[0]?.prompt).toMatch(/<\|im_start\|>system\n[^]*Plan first: list the sub-questions\.\n\n# Tools/);
     });
   });
+
+  it('takes its own history back with setHistory (a stored conversation), and refuses an orphan tool result', async () => {
+    const { chat } = setup([
+      { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
+      { when: when.afterResults(), output: qwen3.answerChennai },
+    ]);
+    await chat.chat('Weather in Chennai?');
+    const stored = JSON.parse(JSON.stringify(chat.history)) as typeof chat.history;
+    chat.reset();
+    chat.setHistory(stored);
+    expect(chat.history).toEqual(stored);
+    expect(() => chat.setHistory([{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'call_9', content: 'y' }])).toThrow(
+      "Message 1 answers tool call 'call_9', which the assistant turn before it did not make.",
+    );
+  });
 });

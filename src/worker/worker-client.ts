@@ -108,7 +108,8 @@ function loadInWorker(
         resolve({ ok: false, ...(message.candidate ? { candidate: message.candidate } : {}), error: deserializeError(message.error), remaining: message.remaining });
       }
     });
-    const { onProgress: _onProgress, ...plain } = options;
+    // Only data crosses to the worker: the callbacks stay here.
+    const plain = { ...(options.dtype ? { dtype: options.dtype } : {}), ...(options.device ? { device: options.device } : {}) };
     send(worker, { kind: 'load', source, options: plain, exclude });
   });
 }

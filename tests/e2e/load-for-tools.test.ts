@@ -38,4 +38,35 @@ describe('NexusChat.loadForTools in Chromium (WASM)', () => {
       ['q8', 'wasm', false],
     ]);
   });
+
+  it('keeps the first dtype that calls tools after a broken one, remembers the verdict, and skips the search after a reload', async () => {
+    const url = new URL('models/tools-broken-q4', inject('appUrl')).href;
+    const first = await page.evaluate(async (source) => {
+      const attempts: { dtype: string; device: string; ok: boolean; detail: string; remembered?: boolean }[] = [];
+      const chat = await window.nexus.NexusChat.loadForTools({ url: source }, { onAttempt: (a) => attempts.push(a) });
+      const info = chat.info;
+      const check = chat.toolCheck;
+      await chat.dispose();
+      return { attempts, info, check };
+    }, url);
+    expect(first.attempts.map((a) => [a.dtype, a.ok])).toEqual([
+      ['q4', false],
+      ['q8', true],
+    ]);
+    expect(first.attempts[0]?.detail).toMatch(/^could not be loaded/);
+    expect(first.info).toMatchObject({ device: 'wasm', dtype: 'q8' });
+    expect(first.check).toMatchObject({ ok: true, called: true, grounded: true, needed_forcing: false });
+
+    await page.reload();
+    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    const second = await page.evaluate(async (source) => {
+      const attempts: { dtype: string; ok: boolean; remembered?: boolean }[] = [];
+      const chat = await window.nexus.NexusChat.loadForTools({ url: source }, { onAttempt: (a) => attempts.push(a) });
+      const info = chat.info;
+      await chat.dispose();
+      return { attempts, info };
+    }, url);
+    expect(second.attempts).toEqual([expect.objectContaining({ dtype: 'q8', ok: true, remembered: true })]);
+    expect(second.info.dtype).toBe('q8');
+  });
 });

@@ -27,6 +27,7 @@ describe.each([
   });
 
   it('loads tools.js and lists what it registered', async () => {
+    await page.getByTestId('open-tools').click();
     const tools = page.getByTestId('tools');
     await tools.waitFor({ timeout: 15_000 });
     const names = await tools.locator('code').allTextContents();

@@ -1,0 +1,187 @@
+import {
+  DEFAULT_ANSWER_PROMPT,
+  DEFAULT_SYSTEM_PROMPT,
+  type AnswerMetrics,
+  type CallSource,
+  type CallStatus,
+  type ChatMessage,
+  type ForcedCallEvent,
+  type Strategy,
+  type ToolChoice,
+  type ToolSchema,
+} from '../index.ts';
+import type { Source, WebActivity, WebStatus } from './web-research.ts';
+
+/** Where loading the model stands. `checking` is the self-check that the model calls tools. */
+export type ModelPhase = 'idle' | 'loading' | 'warming' | 'checking' | 'ready' | 'error';
+
+/** One file's download, as the progress bars show it. */
+export interface FileProgress {
+  loaded: number;
+  /** 0 while the size is not known yet. */
+  total: number;
+  done: boolean;
+}
+
+/**
+ * The self-check's verdict as the page shows and remembers it: the library's `ToolVerdict`, plus
+ * whether it was remembered from an earlier visit rather than measured now.
+ */
+export interface Verdict {
+  ok: boolean;
+  needed_forcing: boolean;
+  /** One sentence, written by the library for users. */
+  detail: string;
+  dtype: string;
+  device: string;
+  /** ISO time of the check. */
+  checkedAt: string;
+  remembered: boolean;
+}
+
+/** Everything the page knows about the model. */
+export interface ModelState {
+  phase: ModelPhase;
+  /** A short name for the model being loaded or in use. */
+  label?: string;
+  /** What `?model=` would say for this model, when it can be named in an address. */
+  address?: string;
+  files: Record<string, FileProgress>;
+  /** Narration of the quantizations tried ("q4 on WebGPU failed: …"). */
+  attempts: string[];
+  /** Device and dtype in use once ready. */
+  device?: string;
+  dtype?: string;
+  verdict?: Verdict;
+  /** Set while the page walks the other quantizations looking for one that calls tools. */
+  searching?: boolean;
+  /** Why the model could not be loaded, and what to do. */
+  error?: string;
+}
+
+/** One tool use under an answer, in the order it happened. */
+export type Activity =
+  | {
+      kind: 'call';
+      id: string;
+      name: string;
+      arguments: Record<string, unknown>;
+      source: CallSource;
+      status: CallStatus;
+      /** What the model was shown. */
+      result: string;
+    }
+  | (WebActivity & {
+      /** How the loop got this web call when it had to force it (primed, stepwise). */
+      source?: CallSource;
+    });
+
+/** One generation's diagnostics, in the order the loop produced them. */
+export type DiagnosticEntry =
+  | { kind: 'raw'; round: number; strategy: string; text: string }
+  | { kind: 'step'; which: string; raw: string; resolved: string }
+  | { kind: 'forced'; event: ForcedCallEvent }
+  | { kind: 'round'; round: number; roundKind: 'tools' | 'answer' };
+
+/** How a turn ended. `streaming` in storage means the tab closed mid-answer. */
+export type TurnState = 'streaming' | 'done' | 'stopped' | 'failed';
+
+/** One message of the conversation as the page shows it. */
+export interface Turn {
+  id: string;
+  role: 'user' | 'assistant';
+  text: string;
+  state: TurnState;
+  /** For a user turn: the length of the chat history before it, so regenerate can cut back exactly. */
+  historyIndex?: number;
+  /** Assistant turns: tool uses, sources cited, what the loop did, the metrics. */
+  activity?: Activity[];
+  sources?: Source[];
+  diagnostics?: DiagnosticEntry[];
+  metrics?: AnswerMetrics;
+  /** Research mode was on for this answer. */
+  web?: boolean;
+  /** Why the answer failed, or a note such as "interrupted when the page closed". */
+  note?: string;
+}
+
+/** A stored conversation: what the user sees and what the model remembers. */
+export interface Conversation {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  turns: Turn[];
+  /** The library's history (OpenAI-shaped), restored with `chat.setHistory`. Always consistent. */
+  history: ChatMessage[];
+}
+
+/** What the conversation list shows. */
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  updatedAt: string;
+}
+
+/** The user's settings; every field is sent with each answer. */
+export interface Settings {
+  systemPrompt: string;
+  answerPrompt: string;
+  strategy: Strategy;
+  toolChoice: ToolChoice;
+  maxRounds: number;
+  repetitionPenalty: number;
+  enableThinking: boolean;
+  maxNewTokens: number;
+}
+
+/** The library's defaults, which "Reset to defaults" restores. */
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  systemPrompt: DEFAULT_SYSTEM_PROMPT,
+  answerPrompt: DEFAULT_ANSWER_PROMPT,
+  strategy: 'auto',
+  toolChoice: 'auto',
+  maxRounds: 4,
+  repetitionPenalty: 1.1,
+  enableThinking: false,
+  maxNewTokens: 512,
+});
+
+/** A registered tool as the tools panel shows it. */
+export interface ToolInfo {
+  schema: ToolSchema;
+  /** Runs only after the user approves. */
+  confirm: boolean;
+  /** Declared free of side effects. */
+  readOnly: boolean;
+}
+
+/** A `confirm` tool waiting for the user's decision. */
+export interface ApprovalState {
+  name: string;
+  description: string;
+  arguments: Readonly<Record<string, unknown>>;
+}
+
+/** The whole page state; the store replaces it on every change, so elements compare by identity. */
+export interface AppState {
+  /** What the browser offers; undefined while asking. */
+  runtime: { webgpu: boolean; shaderF16: boolean } | undefined;
+  model: ModelState;
+  conversation: Conversation;
+  conversations: ConversationSummary[];
+  /** An answer is being generated. */
+  busy: boolean;
+  settings: Settings;
+  web: { enabled: boolean; status?: WebStatus };
+  tools: { list?: ToolInfo[]; error?: string; loading: boolean; url: string };
+  approval?: ApprovalState;
+  /** A passing message for the status line (saved, copied, restored …). */
+  notice?: string;
+}
+
+/** A fresh, empty conversation. */
+export function emptyConversation(id: string, now = new Date()): Conversation {
+  const at = now.toISOString();
+  return { id, title: 'New conversation', createdAt: at, updatedAt: at, turns: [], history: [] };
+}

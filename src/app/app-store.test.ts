@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { NexusChat, ScriptedEngine, type ScriptedOutput } from '../index.ts';
+import { when } from '../loop/script-matchers.ts';
+import { emptyConversation, type Conversation } from './app-state.ts';
+import { AppStore, repairInterrupted } from './app-store.ts';
+import type { ModelOpener } from './model-loader.ts';
+import { memoryPersistence } from './persistence.ts';
+import type { Research } from './web-research.ts';
+
+const TOOLS = `data:text/javascript,${encodeURIComponent(
+  "tool('get_weather', 'Get the weather for a city', { city: 'string' }, ({ city }) => ({ city, temperature_c: 31 }), { readOnly: true });",
+)}`;
+
+const CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Chennai"}}\n</tool_call>';
+
+function storeWith(script: ScriptedOutput[], research?: Research) {
+  const persistence = memoryPersistence();
+  const opener: ModelOpener = {
+    runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
+    open: async () => ({
+      chat: NexusChat.withEngine(new ScriptedEngine(script, { model: 'scripted', device: 'wasm', dtype: 'q4' })),
+      verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
+    }),
+    search: () => Promise.reject(new Error('no')),
+    recheck: () => Promise.reject(new Error('no')),
+  };
+  const store = new AppStore({
+    persistence,
+    opener,
+    toolsUrl: TOOLS,
+    origin: 'http://localhost',
+    research: () => research ?? { status: async () => ({ available: false, detail: 'off' }), ask: () => Promise.reject(new Error('off')) },
+  });
+  return { store, persistence };
+}
+
+describe('AppStore', () => {
+  it('loads a model, answers with a tool line, and saves the conversation with a consistent history', async () => {
+    const { store, persistence } = storeWith([
+      { when: when.userAsked('Weather in Chennai?'), output: CALL },
+      { when: when.afterResults(), output: 'It is 31 °C.' },
+    ]);
+    await store.loadModel({ url: 'http://localhost/models/x' });
+    expect(store.state.model).toMatchObject({ phase: 'ready', label: 'x', address: '/models/x', device: 'wasm', dtype: 'q4' });
+    expect(store.state.tools.list?.map((t) => t.schema.function.name)).toEqual(['get_weather']);
+
+    await store.send('Weather in Chennai?');
+    const [user, answer] = store.state.conversation.turns;
+    expect(user).toMatchObject({ role: 'user', text: 'Weather in Chennai?', historyIndex: 0 });
+    expect(answer).toMatchObject({ role: 'assistant', state: 'done', text: 'It is 31 °C.' });
+    expect(answer?.activity).toEqual([expect.objectContaining({ kind: 'call', name: 'get_weather', arguments: { city: 'Chennai' }, status: 'ok', source: 'inline' })]);
+    expect(answer?.metrics?.toolCalls).toBe(1);
+    expect(answer?.diagnostics?.some((d) => d.kind === 'raw')).toBe(true);
+
+    const saved = await persistence.loadConversation(store.state.conversation.id);
+    expect(saved?.title).toBe('Weather in Chennai?');
+    expect(saved?.history.map((m) => m.role)).toContain('tool');
+    expect(store.state.conversations).toHaveLength(1);
+  });
+
+  it('stops an answer: the partial text stays, marked stopped, and Send is back', async () => {
+    const { store } = storeWith([{ when: when.userAsked('Tell me a story'), output: 'Once upon a time there was a very long story that goes on and on and on.' }]);
+    await store.loadModel({ hub: 'x/y' });
+    let stopped = false;
+    const off = store.subscribe((state) => {
+      const text = state.conversation.turns.at(-1)?.text ?? '';
+      if (!stopped && text.length > 10) {
+        stopped = true;
+        store.stop();
+      }
+    });
+    await store.send('Tell me a story');
+    off();
+    const answer = store.state.conversation.turns.at(-1);
+    expect(answer?.state).toBe('stopped');
+    expect(answer?.text.length).toBeGreaterThan(0);
+    expect(store.state.busy).toBe(false);
+  });
+
+  it('regenerates the last answer from the history before it', async () => {
+    const { store } = storeWith([
+      { when: when.userAsked('Weather in Chennai?'), output: CALL, repeat: true },
+      { when: when.afterResults(), output: 'First.' },
+      { when: when.afterResults(), output: 'Second.' },
+    ]);
+    await store.loadModel({ hub: 'x/y' });
+    await store.send('Weather in Chennai?');
+    await store.regenerate();
+    const turns = store.state.conversation.turns;
+    expect(turns.map((t) => t.text)).toEqual(['Weather in Chennai?', 'Second.']);
+  });
+
+  it('in research mode asks the research session and keeps its sources and web lines', async () => {
+    const research: Research = {
+      status: async () => ({ available: true, backend: 'searxng', detail: 'Searching the web.' }),
+      ask: async (_prompt, options) => {
+        options.onActivity?.({ kind: 'search', queries: ['q'], ok: true, results: 3 });
+        // Metrics are the loop's business; this fake has none.
+        return { text: 'Answer [1].', calls: [], metrics: undefined as never, sources: [{ n: 1, url: 'https://example.org', title: 'Example' }] };
+      },
+    };
+    const { store } = storeWith([], research);
+    await store.loadModel({ hub: 'x/y' });
+    store.setWeb(true);
+    await store.send('Look it up');
+    const answer = store.state.conversation.turns.at(-1);
+    expect(answer).toMatchObject({ web: true, text: 'Answer [1].', sources: [{ n: 1, url: 'https://example.org', title: 'Example' }] });
+    expect(answer?.activity).toEqual([{ kind: 'search', queries: ['q'], ok: true, results: 3 }]);
+  });
+
+  it('restores settings and resets them to the defaults', async () => {
+    const { store, persistence } = storeWith([]);
+    store.updateSettings({ maxRounds: 7, enableThinking: true });
+    expect((await persistence.loadSettings()).maxRounds).toBe(7);
+    store.resetSettings();
+    expect(store.state.settings).toMatchObject({ maxRounds: 4, enableThinking: false, strategy: 'auto', toolChoice: 'auto' });
+  });
+});
+
+describe('repairInterrupted', () => {
+  it('keeps the question and the visible text of an answer cut off by a closed tab, as chat() does on abort', () => {
+    const conversation: Conversation = {
+      ...emptyConversation('c'),
+      history: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello!' },
+      ],
+      turns: [
+        { id: 'u1', role: 'user', text: 'Hi', state: 'done', historyIndex: 0 },
+        { id: 'a1', role: 'assistant', text: 'Hello!', state: 'done' },
+        { id: 'u2', role: 'user', text: 'Tell me more', state: 'done', historyIndex: 2 },
+        { id: 'a2', role: 'assistant', text: 'Well, ', state: 'streaming' },
+      ],
+    };
+    const repaired = repairInterrupted(conversation);
+    expect(repaired.turns.at(-1)).toMatchObject({ state: 'stopped', text: 'Well, ', note: expect.stringContaining('Interrupted') });
+    expect(repaired.history.slice(2)).toEqual([
+      { role: 'user', content: 'Tell me more' },
+      { role: 'assistant', content: 'Well,' },
+    ]);
+    expect(repairInterrupted(repaired)).toBe(repaired);
+  });
+});

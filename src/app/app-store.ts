@@ -1,0 +1,556 @@
+import {
+  InvalidHistoryError,
+  ToolRegistry,
+  isAbortError,
+  loadTools,
+  type ApprovalHandler,
+  type ChatAnswer,
+  type ChatMessage,
+  type ChatOptions,
+  type LoadProgress,
+  type ModelSource,
+  type NexusChat,
+  type ToolCallRecord,
+} from '../index.ts';
+import {
+  DEFAULT_SETTINGS,
+  emptyConversation,
+  type Activity,
+  type AppState,
+  type Conversation,
+  type DiagnosticEntry,
+  type ModelState,
+  type Settings,
+  type ToolInfo,
+  type Turn,
+} from './app-state.ts';
+import { titleFrom } from './format.ts';
+import { explainLoadError, type ModelOpener } from './model-loader.ts';
+import { modelFromAddress } from './model-param.ts';
+import { modelAddress, modelLabel } from './model-sources.ts';
+import type { Persistence } from './persistence.ts';
+import { READ_PAGE, WEB_TOOL_NAMES, type Research, type ResearchFactory, type Source, type WebActivity } from './web-research.ts';
+
+/** What the store is built from; the page passes the real ones, tests pass scripted ones. */
+export interface StoreDeps {
+  persistence: Persistence;
+  opener: ModelOpener;
+  research: ResearchFactory;
+  /** Where `tools.js` is fetched from. */
+  toolsUrl: string;
+  /** Mirrors the model in use into the page address (`?model=`); no-op where there is no address bar. */
+  setAddress?: (model: string | undefined) => void;
+  /** The page's origin, so a folder it serves is named by its path (`/models/x`); default `location.origin`. */
+  origin?: string;
+}
+
+/** Streamed text is saved at most this often, so an answer cut off by a closed tab is still there. */
+const SAVE_EVERY_MS = 400;
+/** Diagnostics are for reading, not archiving: one entry's text and the entries per answer are capped. */
+const MAX_DIAGNOSTIC_CHARS = 6000;
+const MAX_DIAGNOSTICS = 200;
+
+/**
+ * The page's one store: all state lives here, every change replaces {@link AppState} (so elements
+ * re-render by identity), and every action the user can take is a method. Elements only read
+ * `state` and call methods; they never touch the chat, storage or the network.
+ */
+export class AppStore {
+  private current: AppState;
+  private readonly listeners = new Set<(state: AppState) => void>();
+  private chat: NexusChat | undefined;
+  private source: ModelSource | undefined;
+  private research: Research | undefined;
+  private stopController: AbortController | undefined;
+  private pendingApproval: ((approved: boolean) => void) | undefined;
+  /** Bumped by every load, so a load that was overtaken by a newer one drops its result. */
+  private loadGeneration = 0;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly deps: StoreDeps) {
+    this.current = {
+      runtime: undefined,
+      model: { phase: 'idle', files: {}, attempts: [] },
+      conversation: emptyConversation(newId()),
+      conversations: [],
+      busy: false,
+      settings: { ...DEFAULT_SETTINGS },
+      web: { enabled: false },
+      tools: { loading: true, url: deps.toolsUrl },
+    };
+  }
+
+  /** The current state. Treat it as read-only: it is replaced, never changed in place. */
+  get state(): AppState {
+    return this.current;
+  }
+
+  /** Calls `listener` after every change; returns the unsubscribe function. */
+  subscribe(listener: (state: AppState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Restores what was saved, asks what the browser and the proxy offer, previews `tools.js`, and
+   * loads the model named in the address. Without `?model=` nothing is downloaded: the user picks.
+   */
+  async start(address: { search: string; href: string }): Promise<void> {
+    void this.deps.opener.runtime().then(({ webgpu, shaderF16 }) => this.set({ runtime: { webgpu, shaderF16 } }));
+    const { persistence } = this.deps;
+    const [settings, webEnabled, conversations] = await Promise.all([
+      persistence.loadSettings().catch(() => ({ ...DEFAULT_SETTINGS })),
+      persistence.loadWebEnabled().catch(() => false),
+      persistence.listConversations().catch(() => []),
+    ]);
+    const latest = conversations[0] ? await persistence.loadConversation(conversations[0].id).catch(() => undefined) : undefined;
+    const repaired = latest && repairInterrupted(latest);
+    this.set({ settings, web: { ...this.current.web, enabled: webEnabled }, conversations, ...(repaired ? { conversation: repaired } : {}) });
+    if (repaired !== latest) void this.saveNow();
+    void this.previewTools();
+    void this.refreshWebStatus();
+    const source = modelFromAddress(address.search, address.href);
+    if (source) await this.loadModel(source);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The model
+  // ---------------------------------------------------------------------------------------------
+
+  /** Loads a model (replacing the one in use), checks it calls tools, and makes it the chat's. */
+  async loadModel(source: ModelSource): Promise<void> {
+    await this.runLoad(source, 'open');
+  }
+
+  /** Tries the last model again (after a failed load). */
+  async retryModel(): Promise<void> {
+    if (this.source) await this.runLoad(this.source, 'open');
+  }
+
+  /** Walks every quantization for one that calls tools; offered when the loaded one does not. */
+  async searchQuantizations(): Promise<void> {
+    if (this.source) await this.runLoad(this.source, 'search');
+  }
+
+  /** Runs the self-check again on the model in use (a remembered verdict may be old). */
+  async recheckModel(): Promise<void> {
+    const { chat, source } = this;
+    if (!chat || !source || this.current.busy) return;
+    this.patchModel({ phase: 'checking' });
+    this.set({ busy: true });
+    try {
+      this.patchModel({ phase: 'ready', verdict: await this.deps.opener.recheck(source, chat) });
+    } catch (error) {
+      this.patchModel({ phase: 'ready' });
+      this.notify(`The self-check could not run: ${(error as Error).message}`);
+    } finally {
+      this.set({ busy: false });
+    }
+  }
+
+  private async runLoad(source: ModelSource, how: 'open' | 'search'): Promise<void> {
+    if (this.current.busy) this.stop();
+    const generation = ++this.loadGeneration;
+    const previous = this.chat;
+    this.chat = undefined;
+    this.research = undefined;
+    this.source = source;
+    const address = modelAddress(source, this.deps.origin ?? globalThis.location?.origin ?? 'http://localhost');
+    this.set({
+      model: { phase: 'loading', label: modelLabel(source), ...(address ? { address } : {}), files: {}, attempts: [], ...(how === 'search' ? { searching: true } : {}) },
+    });
+    this.deps.setAddress?.(address);
+    // One model at a time: a second one would double the memory a small GPU has.
+    await previous?.dispose().catch(() => undefined);
+    const stale = () => generation !== this.loadGeneration;
+    const hooks = {
+      onProgress: (event: LoadProgress) => !stale() && this.handleProgress(event),
+      onChecking: () => !stale() && this.patchModel({ phase: 'checking' }),
+      onNote: (text: string) => !stale() && this.patchModel({ attempts: [...this.current.model.attempts, text] }),
+    };
+    try {
+      const { chat, verdict } = how === 'open' ? await this.deps.opener.open(source, hooks) : await this.deps.opener.search(source, hooks);
+      if (stale()) {
+        await chat.dispose();
+        return;
+      }
+      await this.attachChat(chat);
+      const { searching: _searching, error: _error, ...model } = this.current.model;
+      this.set({ model: { ...model, phase: 'ready', device: chat.info.device, dtype: chat.info.dtype, verdict } });
+      this.notify(`Model ready: ${model.label}.`);
+    } catch (error) {
+      if (!stale()) this.patchModel({ phase: 'error', error: explainLoadError(error) });
+    }
+  }
+
+  private async attachChat(chat: NexusChat): Promise<void> {
+    const approve: ApprovalHandler = (request) => this.requestApproval(request.name, request.arguments);
+    chat.approve = approve;
+    this.chat = chat;
+    this.research = this.deps.research(chat);
+    await this.loadToolsInto(chat);
+    this.restoreHistory(this.current.conversation);
+  }
+
+  private handleProgress(event: LoadProgress): void {
+    const { model } = this.current;
+    if (event.status === 'warmup') {
+      this.patchModel({ phase: 'warming' });
+      return;
+    }
+    const file = event.file;
+    if (!file) return;
+    const before = model.files[file] ?? { loaded: 0, total: 0, done: false };
+    let next = before;
+    if (event.status === 'initiate' || event.status === 'download') next = before;
+    else if (event.status === 'progress') next = { loaded: event.loaded ?? before.loaded, total: event.total ?? before.total, done: false };
+    else if (event.status === 'done') next = { loaded: before.total || before.loaded, total: before.total || before.loaded, done: true };
+    else return;
+    this.patchModel({ files: { ...model.files, [file]: next } });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Answers
+  // ---------------------------------------------------------------------------------------------
+
+  /** Sends a message and streams the answer. Ignored while an answer runs or with no model. */
+  async send(text: string): Promise<void> {
+    const prompt = text.trim();
+    const chat = this.chat;
+    if (!prompt || !chat || this.current.busy || this.current.model.phase !== 'ready') return;
+    const user: Turn = { id: newId(), role: 'user', text: prompt, state: 'done', historyIndex: chat.history.length };
+    const answer: Turn = { id: newId(), role: 'assistant', text: '', state: 'streaming', activity: [], sources: [], diagnostics: [], web: this.current.web.enabled };
+    const conversation = this.current.conversation;
+    this.setConversation({
+      ...conversation,
+      title: conversation.turns.length ? conversation.title : titleFrom(prompt),
+      turns: [...conversation.turns, user, answer],
+    });
+    await this.runAnswer(chat, prompt, answer.id);
+  }
+
+  /** Stops the answer being generated (and refuses a pending approval). */
+  stop(): void {
+    this.resolveApproval(false);
+    this.stopController?.abort();
+  }
+
+  /** Answers the last message again: the last exchange is cut from the history first. */
+  async regenerate(): Promise<void> {
+    const last = this.lastExchange();
+    if (last) await this.resend(last.user, last.user.text);
+  }
+
+  /** Replaces the last message with `text` and answers it. */
+  async editLast(text: string): Promise<void> {
+    const last = this.lastExchange();
+    if (last && text.trim()) await this.resend(last.user, text);
+  }
+
+  private lastExchange(): { user: Turn } | undefined {
+    if (this.current.busy || !this.chat) return undefined;
+    const turns = this.current.conversation.turns;
+    const user = turns.findLast((t) => t.role === 'user');
+    return user ? { user } : undefined;
+  }
+
+  private async resend(user: Turn, text: string): Promise<void> {
+    const chat = this.chat;
+    if (!chat) return;
+    const conversation = this.current.conversation;
+    const keep = conversation.turns.slice(0, conversation.turns.indexOf(user));
+    const history = conversation.history.slice(0, user.historyIndex ?? conversation.history.length);
+    try {
+      chat.setHistory(withoutSystemTurns(history));
+    } catch (error) {
+      this.notify(`Could not cut the conversation back: ${(error as Error).message}`);
+      return;
+    }
+    this.setConversation({ ...conversation, turns: keep, history, title: keep.length ? conversation.title : titleFrom(text) });
+    await this.send(text);
+  }
+
+  private async runAnswer(chat: NexusChat, prompt: string, answerId: string): Promise<void> {
+    const { settings, web } = this.current;
+    chat.systemPrompt = settings.systemPrompt;
+    chat.answerPrompt = settings.answerPrompt;
+    chat.maxRounds = settings.maxRounds;
+    const controller = new AbortController();
+    this.stopController = controller;
+    this.set({ busy: true });
+    const update = (change: (turn: Turn) => Partial<Turn>) => this.updateTurn(answerId, change);
+    const stopListening = this.listen(chat, update, web.enabled);
+    const options: ChatOptions = {
+      signal: controller.signal,
+      strategy: settings.strategy,
+      repetitionPenalty: settings.repetitionPenalty,
+      enableThinking: settings.enableThinking,
+      maxNewTokens: settings.maxNewTokens,
+    };
+    try {
+      let result: ChatAnswer & { sources?: Source[] };
+      if (web.enabled && this.research) {
+        // Research mode sets its own tool choice and round limit (a hunt needs more than four).
+        result = await this.research.ask(prompt, { ...options, onActivity: (activity) => update((turn) => ({ activity: [...(turn.activity ?? []), activity] })) });
+      } else {
+        result = await chat.chat(prompt, { ...options, toolChoice: settings.toolChoice, maxRounds: settings.maxRounds });
+      }
+      update(() => ({ text: result.text, state: 'done', metrics: result.metrics, sources: result.sources ?? [] }));
+    } catch (error) {
+      if (isAbortError(error)) update(() => ({ state: 'stopped', note: 'Stopped.' }));
+      else update(() => ({ state: 'failed', note: `The answer failed: ${error instanceof Error ? error.message : String(error)}` }));
+    } finally {
+      stopListening();
+      this.stopController = undefined;
+      this.resolveApproval(false);
+      this.setConversation({ ...this.current.conversation, history: [...chat.history] });
+      this.set({ busy: false });
+      await this.saveNow();
+    }
+  }
+
+  /** Subscribes the answer's turn to the chat's events; returns the unsubscribe function. */
+  private listen(chat: NexusChat, update: (change: (turn: Turn) => Partial<Turn>) => void, web: boolean): () => void {
+    const diagnose = (entry: DiagnosticEntry) =>
+      update((turn) => ({ diagnostics: [...(turn.diagnostics ?? []), entry].slice(-MAX_DIAGNOSTICS) }));
+    const offs = [
+      chat.on('token', (text) => update((turn) => ({ text: turn.text + text }))),
+      chat.on('round', (info) => {
+        diagnose({ kind: 'round', round: info.round, roundKind: info.kind });
+        // Text streamed before a round that called tools was a preamble; the answer comes after.
+        update((turn) => (turn.text ? { text: '' } : {}));
+      }),
+      chat.on('toolCall', (call) => update((turn) => ({ activity: addCall(turn.activity ?? [], call, web) }))),
+      chat.on('raw', (raw, info) => diagnose({ kind: 'raw', round: info.round, strategy: info.strategy, text: raw.slice(0, MAX_DIAGNOSTIC_CHARS) })),
+      chat.on('step', (which, raw, resolved) => diagnose({ kind: 'step', which, raw: raw.slice(0, MAX_DIAGNOSTIC_CHARS), resolved })),
+      chat.on('forced', (event) => diagnose({ kind: 'forced', event: { ...event, raw: event.raw.slice(0, MAX_DIAGNOSTIC_CHARS) } })),
+    ];
+    return () => offs.forEach((off) => off());
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Approval of `confirm` tools
+  // ---------------------------------------------------------------------------------------------
+
+  private requestApproval(name: string, args: Readonly<Record<string, unknown>>): Promise<boolean> {
+    this.resolveApproval(false);
+    const description = this.chat?.toolSchemas.find((s) => s.function.name === name)?.function.description ?? '';
+    this.set({ approval: { name, description, arguments: args } });
+    return new Promise<boolean>((resolve) => {
+      this.pendingApproval = resolve;
+    });
+  }
+
+  /** The user's decision on the pending approval (the model has no say). */
+  resolveApproval(approved: boolean): void {
+    const resolve = this.pendingApproval;
+    this.pendingApproval = undefined;
+    if (this.current.approval) this.set({ approval: undefined });
+    resolve?.(approved);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Conversations
+  // ---------------------------------------------------------------------------------------------
+
+  /** Starts an empty conversation (saved once it has a message). */
+  newConversation(): void {
+    if (this.current.busy) return;
+    this.chat?.reset();
+    this.set({ conversation: emptyConversation(newId()) });
+  }
+
+  /** Opens a saved conversation; the model continues it with its full history. */
+  async selectConversation(id: string): Promise<void> {
+    if (this.current.busy || id === this.current.conversation.id) return;
+    const saved = await this.deps.persistence.loadConversation(id).catch(() => undefined);
+    if (!saved) {
+      this.notify('That conversation could not be read.');
+      return;
+    }
+    const conversation = repairInterrupted(saved);
+    this.set({ conversation });
+    this.restoreHistory(conversation);
+    if (conversation !== saved) await this.saveNow();
+  }
+
+  /** Deletes a saved conversation; deleting the open one starts a new one. */
+  async deleteConversation(id: string): Promise<void> {
+    if (this.current.busy && id === this.current.conversation.id) return;
+    const conversations = await this.deps.persistence.deleteConversation(id).catch(() => this.current.conversations.filter((c) => c.id !== id));
+    this.set({ conversations });
+    if (id === this.current.conversation.id) this.newConversation();
+  }
+
+  private restoreHistory(conversation: Conversation): void {
+    if (!this.chat) return;
+    try {
+      this.chat.setHistory(withoutSystemTurns(conversation.history));
+    } catch (error) {
+      // A history that does not fit together would derail the model: start its memory afresh.
+      this.chat.reset();
+      if (error instanceof InvalidHistoryError) this.notify('The saved history of this conversation was inconsistent; the model starts afresh from here.');
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Settings, the Web switch, tools
+  // ---------------------------------------------------------------------------------------------
+
+  /** Changes settings for the next answers, and remembers them. */
+  updateSettings(change: Partial<Settings>): void {
+    const settings = { ...this.current.settings, ...change };
+    this.set({ settings });
+    void this.deps.persistence.saveSettings(settings).catch(() => undefined);
+  }
+
+  /** Puts every setting back to the library's defaults. */
+  resetSettings(): void {
+    this.updateSettings({ ...DEFAULT_SETTINGS });
+    this.notify('Settings reset to defaults.');
+  }
+
+  /** Turns research mode on or off for the next messages, and remembers it. */
+  setWeb(enabled: boolean): void {
+    this.set({ web: { ...this.current.web, enabled } });
+    void this.deps.persistence.saveWebEnabled(enabled).catch(() => undefined);
+    if (enabled) void this.refreshWebStatus();
+  }
+
+  /** Asks the proxy whether search works, for the Web switch. */
+  async refreshWebStatus(): Promise<void> {
+    const research = this.research ?? this.deps.research(undefined);
+    const status = await research.status();
+    this.set({ web: { ...this.current.web, status } });
+  }
+
+  /** Reads `tools.js` again (after the user edited it). A broken file keeps the previous tools. */
+  async reloadTools(): Promise<void> {
+    if (this.chat) await this.loadToolsInto(this.chat);
+    else await this.previewTools();
+  }
+
+  private async loadToolsInto(chat: NexusChat): Promise<void> {
+    this.set({ tools: { ...this.current.tools, loading: true } });
+    try {
+      await chat.loadTools(this.deps.toolsUrl);
+      this.set({ tools: { url: this.deps.toolsUrl, loading: false, list: describeTools(chat.tools) } });
+    } catch (error) {
+      this.set({ tools: { url: this.deps.toolsUrl, loading: false, list: describeTools(chat.tools), error: (error as Error).message } });
+    }
+  }
+
+  /** Shows what `tools.js` registers before any model is loaded. */
+  private async previewTools(): Promise<void> {
+    const registry = new ToolRegistry();
+    try {
+      await loadTools(registry, this.deps.toolsUrl);
+      if (!this.chat) this.set({ tools: { url: this.deps.toolsUrl, loading: false, list: describeTools(registry) } });
+    } catch (error) {
+      if (!this.chat) this.set({ tools: { ...this.current.tools, loading: false, error: (error as Error).message } });
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Plumbing
+  // ---------------------------------------------------------------------------------------------
+
+  /** A short message for the status line (also read out by screen readers). */
+  notify(text: string): void {
+    this.set({ notice: text });
+  }
+
+  private set(change: Partial<AppState>): void {
+    this.current = { ...this.current, ...change };
+    for (const listener of this.listeners) listener(this.current);
+  }
+
+  private patchModel(change: Partial<ModelState>): void {
+    this.set({ model: { ...this.current.model, ...change } });
+  }
+
+  private setConversation(conversation: Conversation): void {
+    this.set({ conversation: { ...conversation, updatedAt: new Date().toISOString() } });
+    this.scheduleSave();
+  }
+
+  private updateTurn(id: string, change: (turn: Turn) => Partial<Turn>): void {
+    const conversation = this.current.conversation;
+    const turns = conversation.turns.map((turn) => (turn.id === id ? { ...turn, ...change(turn) } : turn));
+    this.setConversation({ ...conversation, turns });
+  }
+
+  private scheduleSave(): void {
+    this.saveTimer ??= setTimeout(() => void this.saveNow(), SAVE_EVERY_MS);
+  }
+
+  /** Saves the open conversation now (empty ones are not kept). */
+  async saveNow(): Promise<void> {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    const conversation = this.current.conversation;
+    if (conversation.turns.length === 0) return;
+    try {
+      this.set({ conversations: await this.deps.persistence.saveConversation(conversation) });
+    } catch (error) {
+      this.notify(`Could not save the conversation: ${(error as Error).message}`);
+    }
+  }
+}
+
+function describeTools(registry: ToolRegistry): ToolInfo[] {
+  return registry.names.flatMap((name) => {
+    const tool = registry.get(name);
+    return tool ? [{ schema: tool.schema, confirm: tool.confirm, readOnly: tool.readOnly }] : [];
+  });
+}
+
+/**
+ * Adds a handled call to an answer's tool lines. A web tool reports its own "searched:"/"read:"
+ * line before the loop reports the call; the call then only claims that line (marking how it was
+ * made). A web call with no line of its own failed before reaching the proxy: it gets a failure line.
+ */
+function addCall(activity: readonly Activity[], call: ToolCallRecord, web: boolean): Activity[] {
+  if (!web || !WEB_TOOL_NAMES.has(call.name)) {
+    return [...activity, { kind: 'call', id: call.id, name: call.name, arguments: call.arguments, source: call.source, status: call.status, result: call.result }];
+  }
+  const at = activity.findLastIndex((a) => a.kind !== 'call' && !a.source);
+  if (at >= 0) return activity.map((a, i) => (i === at ? ({ ...(a as WebActivity), source: call.source } as Activity) : a));
+  const args = call.arguments;
+  const failed: Activity =
+    call.name === READ_PAGE
+      ? { kind: 'read', url: String(args.url ?? ''), pages: [], ok: false, detail: call.result, source: call.source }
+      : { kind: 'search', queries: [args.query, ...(Array.isArray(args.queries) ? args.queries : [])].map(String), ok: false, results: 0, detail: call.result, source: call.source };
+  return [...activity, failed];
+}
+
+/**
+ * A conversation saved while an answer was being written (the tab closed or reloaded) is made
+ * consistent the way an interrupted `chat()` leaves one: the question is kept with the visible text
+ * already written, and the answer is marked as stopped.
+ */
+export function repairInterrupted(conversation: Conversation): Conversation {
+  const last = conversation.turns.at(-1);
+  if (last?.role !== 'assistant' || last.state !== 'streaming') return conversation;
+  const user = conversation.turns.at(-2);
+  const history = [...conversation.history];
+  if (user?.role === 'user' && user.historyIndex === history.length) {
+    history.push({ role: 'user', content: user.text });
+    if (last.text.trim()) history.push({ role: 'assistant', content: last.text.trim() });
+  }
+  const interrupted: Turn = { ...last, state: 'stopped', note: 'Interrupted: the page was closed while this answer was being written.' };
+  return { ...conversation, history, turns: [...conversation.turns.slice(0, -1), interrupted] };
+}
+
+/**
+ * `chat.history` keeps the answer prompt the loop inserted as system turns, but `setHistory`
+ * accepts no system turn (the chat adds its own). Those per-answer instructions are not needed to
+ * continue, so they are dropped when a history is handed back.
+ */
+function withoutSystemTurns(history: readonly ChatMessage[]): ChatMessage[] {
+  return history.filter((m) => m.role !== 'system');
+}
+
+function newId(): string {
+  return globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}

@@ -1,0 +1,125 @@
+import { LitElement, css, html, nothing } from 'lit';
+import type { ApprovalState } from './app-state.ts';
+import type { AppStore } from './app-store.ts';
+import { controls } from './styles.ts';
+
+/**
+ * Asks the user before a `confirm` tool runs, showing the tool and the exact arguments it would
+ * get. Only the user decides: Escape or closing the dialog refuses.
+ */
+export class ApprovalDialog extends LitElement {
+  static override properties = {
+    store: { attribute: false },
+    approval: { attribute: false },
+  };
+
+  /** The page's store, which receives the decision. */
+  declare store: AppStore;
+  /** The pending request, or undefined when nothing waits. */
+  declare approval: ApprovalState | undefined;
+
+  static override styles = [
+    controls,
+    css`
+      dialog {
+        border: 1px solid var(--border);
+        border-radius: var(--radius);
+        background: var(--surface);
+        color: var(--text);
+        box-shadow: var(--shadow);
+        padding: 1.3rem 1.4rem 1.1rem;
+        width: min(32rem, calc(100vw - 2rem));
+      }
+      dialog::backdrop {
+        background: rgb(10 12 16 / 45%);
+        backdrop-filter: blur(2px);
+      }
+      h2 {
+        margin: 0 0 0.3rem;
+        font-size: 1.1rem;
+      }
+      .description {
+        margin: 0 0 0.9rem;
+        color: var(--muted);
+        font-size: 0.9rem;
+      }
+      table {
+        width: 100%;
+        border-collapse: collapse;
+        font-size: 0.88rem;
+        margin-bottom: 0.9rem;
+      }
+      th {
+        text-align: left;
+        vertical-align: top;
+        padding: 0.35rem 0.75rem 0.35rem 0;
+        color: var(--muted);
+        font-weight: 600;
+        white-space: nowrap;
+        width: 1%;
+      }
+      td {
+        padding: 0.35rem 0;
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+        font-family: var(--mono);
+        font-size: 0.84rem;
+      }
+      tr + tr th,
+      tr + tr td {
+        border-top: 1px solid var(--border);
+      }
+      .why {
+        font-size: 0.82rem;
+        color: var(--muted);
+        margin: 0 0 1rem;
+      }
+      .buttons {
+        display: flex;
+        justify-content: flex-end;
+        gap: 0.5rem;
+      }
+    `,
+  ];
+
+  override render() {
+    const a = this.approval;
+    return html`<dialog data-testid="approval-dialog" aria-labelledby="approval-title" @cancel=${this.handleCancel}>
+      ${a
+        ? html`<h2 id="approval-title">Allow <code>${a.name}</code>?</h2>
+            ${a.description ? html`<p class="description">${a.description}</p>` : nothing}
+            <table data-testid="approval-arguments">
+              ${Object.entries(a.arguments).map(([k, v]) => html`<tr><th scope="row">${k}</th><td>${typeof v === 'string' ? v : JSON.stringify(v, null, 2)}</td></tr>`)}
+            </table>
+            <p class="why">The model asked to run this tool. It runs only if you allow it; refusing tells the model it was refused.</p>
+            <div class="buttons">
+              <button class="danger" data-testid="refuse" @click=${() => this.store.resolveApproval(false)}>Refuse</button>
+              <button class="primary" data-testid="approve" @click=${() => this.store.resolveApproval(true)}>Allow</button>
+            </div>`
+        : nothing}
+    </dialog>`;
+  }
+
+  override updated(): void {
+    const dialog = this.renderRoot.querySelector('dialog');
+    if (!dialog) return;
+    if (this.approval && !dialog.open) {
+      dialog.showModal();
+      // Refusing is the safe default, so it gets the focus.
+      this.renderRoot.querySelector<HTMLButtonElement>('[data-testid="refuse"]')?.focus();
+    } else if (!this.approval && dialog.open) dialog.close();
+  }
+
+  private handleCancel(event: Event): void {
+    event.preventDefault();
+    this.store.resolveApproval(false);
+  }
+}
+
+customElements.define('nexus-approval-dialog', ApprovalDialog);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'nexus-approval-dialog': ApprovalDialog;
+  }
+}

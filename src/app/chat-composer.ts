@@ -1,0 +1,227 @@
+import { LitElement, css, html, nothing } from 'lit';
+import type { AppState, ModelPhase } from './app-state.ts';
+import type { AppStore } from './app-store.ts';
+import { controls } from './styles.ts';
+
+/**
+ * The message box with Send/Stop and the Web switch. Enter sends, Shift+Enter starts a new line;
+ * typing is possible while the model still loads, sending once it is ready.
+ */
+export class ChatComposer extends LitElement {
+  static override properties = {
+    store: { attribute: false },
+    ready: { type: Boolean },
+    phase: { attribute: false },
+    busy: { type: Boolean },
+    web: { attribute: false },
+  };
+
+  /** The page's store, for sending, stopping and the Web switch. */
+  declare store: AppStore;
+  /** A model is loaded. */
+  declare ready: boolean;
+  /** Where loading the model stands, for the placeholder and hint. */
+  declare phase: ModelPhase;
+  /** An answer is being generated: Send becomes Stop. */
+  declare busy: boolean;
+  /** The Web switch and what the proxy said about search. */
+  declare web: AppState['web'];
+
+  static override styles = [
+    controls,
+    css`
+      :host {
+        display: block;
+      }
+      form {
+        background: var(--surface);
+        border: 1px solid var(--border);
+        border-radius: 16px;
+        box-shadow: var(--shadow);
+        padding: 0.55rem 0.6rem 0.5rem 0.9rem;
+      }
+      form:focus-within {
+        border-color: color-mix(in srgb, var(--accent) 60%, var(--border));
+      }
+      textarea {
+        display: block;
+        width: 100%;
+        border: 0;
+        background: transparent;
+        resize: none;
+        padding: 0.35rem 0;
+        min-height: 1.6rem;
+        max-height: 12rem;
+        line-height: 1.5;
+        outline: none;
+        box-shadow: none;
+      }
+      textarea:focus {
+        box-shadow: none;
+      }
+      .bar {
+        display: flex;
+        align-items: center;
+        gap: 0.5rem;
+        margin-top: 0.3rem;
+      }
+      .hint {
+        flex: 1;
+        font-size: 0.78rem;
+        color: var(--faint);
+        min-width: 0;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+      }
+      .switch {
+        display: inline-flex;
+        align-items: center;
+        gap: 0.4rem;
+        border-radius: 999px;
+        font-size: 0.85rem;
+        padding: 0.25rem 0.7rem 0.25rem 0.45rem;
+      }
+      .switch .knob {
+        width: 1.8rem;
+        height: 1rem;
+        border-radius: 999px;
+        background: var(--surface-3);
+        position: relative;
+        transition: background 0.15s;
+        flex: none;
+      }
+      .switch .knob::after {
+        content: '';
+        position: absolute;
+        top: 2px;
+        left: 2px;
+        width: 12px;
+        height: 12px;
+        border-radius: 50%;
+        background: var(--surface);
+        box-shadow: 0 1px 2px rgb(0 0 0 / 30%);
+        transition: transform 0.15s;
+      }
+      .switch[aria-checked='true'] .knob {
+        background: var(--accent);
+      }
+      .switch[aria-checked='true'] .knob::after {
+        transform: translateX(0.8rem);
+      }
+      .switch.unavailable[aria-checked='true'] .knob {
+        background: var(--warn);
+      }
+      .switch.unavailable[aria-checked='true'] {
+        color: var(--warn);
+        border-color: color-mix(in srgb, var(--warn) 50%, var(--border));
+      }
+      .send {
+        border-radius: 999px;
+        min-width: 4.5rem;
+      }
+      .web-status {
+        font-size: 0.8rem;
+        margin: 0.4rem 0.3rem 0;
+        color: var(--muted);
+      }
+      .web-status.unavailable {
+        color: var(--warn);
+      }
+    `,
+  ];
+
+  override render() {
+    return html`<form @submit=${this.handleSubmit}>
+        <label class="sr-only" for="prompt">Message</label>
+        <textarea
+          id="prompt"
+          name="prompt"
+          rows="1"
+          data-testid="prompt"
+          placeholder=${this.ready ? 'Ask something…' : this.phase === 'idle' || this.phase === 'error' ? 'Choose a model to start…' : 'Type while the model loads…'}
+          @keydown=${this.handleKeydown}
+          @input=${this.handleInput}
+        ></textarea>
+        <div class="bar">${this.renderWebSwitch()}<span class="hint">${this.renderHint()}</span>${this.renderButton()}</div>
+      </form>
+      ${this.renderWebStatus()}`;
+  }
+
+  private renderWebSwitch() {
+    const { enabled, status } = this.web;
+    const unavailable = status !== undefined && !status.available;
+    return html`<button
+      type="button"
+      class="switch ${unavailable ? 'unavailable' : ''}"
+      role="switch"
+      aria-checked=${String(enabled)}
+      data-testid="web-switch"
+      title=${status?.detail ?? 'Research mode: search the web and read pages, citing sources'}
+      @click=${() => this.store.setWeb(!enabled)}
+    >
+      <span class="knob" aria-hidden="true"></span>${enabled && unavailable ? 'Web unavailable' : 'Web'}
+    </button>`;
+  }
+
+  private renderHint() {
+    if (this.busy) return 'Esc to stop';
+    if (this.phase === 'idle' || this.phase === 'error') return 'Load a model above to chat';
+    if (!this.ready) return 'Send is available once the model is ready';
+    return 'Enter to send · Shift+Enter for a new line';
+  }
+
+  private renderButton() {
+    if (this.busy) return html`<button type="button" class="send" data-testid="stop" @click=${() => this.store.stop()}>Stop</button>`;
+    return html`<button type="submit" class="primary send" data-testid="send" ?disabled=${!this.ready}>Send</button>`;
+  }
+
+  private renderWebStatus() {
+    const { enabled, status } = this.web;
+    if (!enabled) return nothing;
+    const unavailable = status !== undefined && !status.available;
+    return html`<p class="web-status ${unavailable ? 'unavailable' : ''}" data-testid="web-status" role="status">
+      ${!status
+        ? 'Web research is on; checking the search service…'
+        : unavailable
+          ? `${status.detail} The model will be told it cannot browse.`
+          : `Web research is on. ${status.detail}`}
+    </p>`;
+  }
+
+  /** Puts the keyboard focus in the message box. */
+  override focus(): void {
+    this.renderRoot.querySelector('textarea')?.focus();
+  }
+
+  private handleKeydown(event: KeyboardEvent): void {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      (event.currentTarget as HTMLTextAreaElement).form?.requestSubmit();
+    }
+  }
+
+  private handleInput(event: Event): void {
+    const field = event.currentTarget as HTMLTextAreaElement;
+    field.style.height = 'auto';
+    field.style.height = `${field.scrollHeight}px`;
+  }
+
+  private handleSubmit(event: SubmitEvent): void {
+    event.preventDefault();
+    const field = (event.currentTarget as HTMLFormElement).elements.namedItem('prompt') as HTMLTextAreaElement;
+    if (!this.ready || this.busy || !field.value.trim()) return;
+    const text = field.value;
+    field.value = '';
+    field.style.height = 'auto';
+    void this.store.send(text);
+  }
+}
+
+customElements.define('nexus-composer', ChatComposer);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'nexus-composer': ChatComposer;
+  }
+}

@@ -1,0 +1,535 @@
+import { LitElement, css, html, nothing } from 'lit';
+import type { AnswerMetrics, CallSource } from '../index.ts';
+import type { Activity, DiagnosticEntry, Turn } from './app-state.ts';
+import type { AppStore } from './app-store.ts';
+import { formatArgs, formatResult } from './format.ts';
+import { isWebAddress, renderMarkdown } from './markdown.ts';
+import { controls } from './styles.ts';
+import type { Source } from './web-research.ts';
+
+const STATUS_WORDS: Readonly<Record<string, string>> = {
+  error: 'failed',
+  invalid: 'invalid arguments',
+  refused: 'refused',
+  duplicate: 'repeated, not run again',
+  unknown: 'no such tool',
+};
+
+const FORCED_WORDS: Readonly<Partial<Record<CallSource, string>>> = {
+  primed: 'forced: primed',
+  stepwise: 'forced: stepwise',
+  'answer-round': 'in the answer round',
+};
+
+/**
+ * One answer: its Markdown (sanitized), a line per tool use, the sources it cites, and its
+ * diagnostics, collapsed.
+ */
+export class ChatMessage extends LitElement {
+  static override properties = {
+    store: { attribute: false },
+    turn: { attribute: false },
+    last: { type: Boolean },
+    busy: { type: Boolean },
+    showDiagnostics: { state: true },
+    copied: { state: true },
+  };
+
+  /** The page's store, for regenerate. */
+  declare store: AppStore;
+  /** The answer shown. */
+  declare turn: Turn;
+  /** This is the conversation's last answer (the one that can be regenerated). */
+  declare last: boolean;
+  /** An answer is being generated somewhere in the page. */
+  declare busy: boolean;
+  /** The diagnostics section is open (rendered only then: raw generations can be long). */
+  declare showDiagnostics: boolean;
+  /** The answer was just copied. */
+  declare copied: boolean;
+
+  private rendered: { text: string; sources: readonly Source[] | undefined; element: HTMLElement } | undefined;
+
+  static override styles = [
+    controls,
+    css`
+      :host {
+        display: block;
+      }
+      .turn {
+        display: grid;
+        grid-template-columns: 2rem minmax(0, 1fr);
+        gap: 0.75rem;
+      }
+      .avatar {
+        width: 2rem;
+        height: 2rem;
+        border-radius: 50%;
+        display: grid;
+        place-items: center;
+        background: var(--accent-soft);
+        color: var(--accent);
+        font-weight: 700;
+        font-size: 0.85rem;
+      }
+      /* Drawn by CSS so that the answer's text content is the answer alone. */
+      .avatar::before {
+        content: 'N';
+      }
+      .body {
+        min-width: 0;
+        line-height: 1.65;
+      }
+      .markdown > :first-child {
+        margin-top: 0.2rem;
+      }
+      .markdown > :last-child {
+        margin-bottom: 0;
+      }
+      .markdown p,
+      .markdown ul,
+      .markdown ol,
+      .markdown blockquote,
+      .markdown table {
+        margin: 0.6rem 0;
+      }
+      .markdown h1,
+      .markdown h2,
+      .markdown h3,
+      .markdown h4 {
+        line-height: 1.3;
+        margin: 1.1rem 0 0.4rem;
+      }
+      .markdown h1 {
+        font-size: 1.3rem;
+      }
+      .markdown h2 {
+        font-size: 1.15rem;
+      }
+      .markdown h3,
+      .markdown h4 {
+        font-size: 1rem;
+      }
+      .markdown a {
+        color: var(--accent);
+      }
+      .markdown a:not([href]) {
+        color: inherit;
+      }
+      .markdown a.cite {
+        text-decoration: none;
+        font-size: 0.78em;
+        font-weight: 600;
+        vertical-align: super;
+        line-height: 0;
+        padding: 0 0.1em;
+      }
+      .markdown a.cite:hover {
+        text-decoration: underline;
+      }
+      .markdown blockquote {
+        border-left: 3px solid var(--border);
+        padding-left: 0.8rem;
+        color: var(--muted);
+      }
+      .markdown :not(pre) > code {
+        background: var(--code-bg);
+        padding: 0.1em 0.35em;
+        border-radius: 5px;
+      }
+      .markdown table {
+        border-collapse: collapse;
+        display: block;
+        overflow-x: auto;
+      }
+      .markdown th,
+      .markdown td {
+        border: 1px solid var(--border);
+        padding: 0.3rem 0.6rem;
+      }
+      .code-block {
+        border: 1px solid var(--border);
+        border-radius: var(--radius-sm);
+        overflow: hidden;
+        margin: 0.7rem 0;
+        background: var(--code-bg);
+      }
+      .code-bar {
+        display: flex;
+        justify-content: space-between;
+        align-items: center;
+        padding: 0.2rem 0.3rem 0.2rem 0.75rem;
+        font-size: 0.75rem;
+        color: var(--muted);
+        border-bottom: 1px solid var(--border);
+      }
+      .code-bar button {
+        font-size: 0.75rem;
+        padding: 0.1rem 0.5rem;
+        background: transparent;
+        border-color: transparent;
+      }
+      .code-bar button:hover {
+        background: var(--surface-3);
+      }
+      pre {
+        margin: 0;
+        padding: 0.75rem;
+        overflow-x: auto;
+        font-size: 0.85rem;
+        line-height: 1.5;
+      }
+      .typing {
+        display: inline-flex;
+        gap: 0.25rem;
+        padding: 0.6rem 0;
+      }
+      .typing span {
+        width: 0.4rem;
+        height: 0.4rem;
+        border-radius: 50%;
+        background: var(--faint);
+        animation: blink 1.2s infinite ease-in-out;
+      }
+      .typing span:nth-child(2) {
+        animation-delay: 0.2s;
+      }
+      .typing span:nth-child(3) {
+        animation-delay: 0.4s;
+      }
+      @keyframes blink {
+        0%,
+        80%,
+        100% {
+          opacity: 0.25;
+        }
+        40% {
+          opacity: 1;
+        }
+      }
+      @media (prefers-reduced-motion: reduce) {
+        .typing span {
+          animation: none;
+        }
+      }
+      .note {
+        font-size: 0.85rem;
+        color: var(--muted);
+        margin: 0.4rem 0 0;
+      }
+      .note.failed {
+        color: var(--danger);
+        white-space: pre-wrap;
+      }
+      .activity {
+        list-style: none;
+        margin: 0.75rem 0 0;
+        padding: 0.5rem 0.7rem;
+        border-left: 2px solid var(--border);
+        display: grid;
+        gap: 0.3rem;
+        font-size: 0.86rem;
+        color: var(--muted);
+      }
+      .activity li {
+        min-width: 0;
+        overflow-wrap: anywhere;
+      }
+      .activity .line {
+        display: inline;
+      }
+      .activity .what {
+        color: var(--text);
+      }
+      .activity .failed .what {
+        color: var(--danger);
+      }
+      .activity a {
+        color: var(--accent);
+      }
+      .activity .badge {
+        margin-left: 0.35rem;
+        vertical-align: 1px;
+      }
+      .activity details {
+        margin-top: 0.25rem;
+      }
+      .activity summary {
+        cursor: pointer;
+        font-size: 0.8rem;
+        width: fit-content;
+      }
+      .activity pre {
+        background: var(--code-bg);
+        border-radius: var(--radius-sm);
+        max-height: 16rem;
+        font-size: 0.8rem;
+        margin-top: 0.3rem;
+        white-space: pre-wrap;
+      }
+      .sources ol {
+        margin: 0;
+        padding-left: 1.4rem;
+      }
+      .sources {
+        margin: 0.8rem 0 0;
+        padding: 0.6rem 0.8rem;
+        background: var(--surface-2);
+        border-radius: var(--radius-sm);
+        font-size: 0.86rem;
+      }
+      .sources h3 {
+        font-size: 0.78rem;
+        text-transform: uppercase;
+        letter-spacing: 0.04em;
+        color: var(--muted);
+        margin: 0 0 0.3rem;
+      }
+      .sources li {
+        margin: 0.15rem 0;
+        overflow-wrap: anywhere;
+      }
+      .sources a {
+        color: var(--accent);
+      }
+      .sources .host {
+        color: var(--faint);
+        margin-left: 0.35rem;
+      }
+      .actions {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.2rem;
+        margin-top: 0.4rem;
+      }
+      .actions button {
+        font-size: 0.8rem;
+        padding: 0.15rem 0.5rem;
+        color: var(--muted);
+      }
+      .diagnostics {
+        margin-top: 0.5rem;
+        border: 1px solid var(--border);
+        border-radius: var(--radius-sm);
+        padding: 0.6rem 0.8rem;
+        font-size: 0.82rem;
+        background: var(--surface);
+      }
+      .metrics {
+        display: grid;
+        grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr));
+        gap: 0.3rem 1rem;
+        margin: 0 0 0.6rem;
+      }
+      .metrics div {
+        display: flex;
+        justify-content: space-between;
+        gap: 0.5rem;
+        border-bottom: 1px dotted var(--border);
+      }
+      .metrics dt {
+        color: var(--muted);
+      }
+      .metrics dd {
+        margin: 0;
+        font-variant-numeric: tabular-nums;
+        font-weight: 600;
+      }
+      .entries {
+        list-style: none;
+        margin: 0;
+        padding: 0;
+        display: grid;
+        gap: 0.4rem;
+      }
+      .entries .kind {
+        font-weight: 600;
+      }
+      .entries pre {
+        background: var(--code-bg);
+        border-radius: var(--radius-sm);
+        white-space: pre-wrap;
+        font-size: 0.78rem;
+        max-height: 14rem;
+        margin-top: 0.2rem;
+      }
+    `,
+  ];
+
+  override willUpdate(): void {
+    const { text, sources } = this.turn;
+    if (!this.rendered || this.rendered.text !== text || this.rendered.sources !== sources) {
+      this.rendered = { text, sources, element: renderMarkdown(text, sources) };
+    }
+  }
+
+  override render() {
+    const turn = this.turn;
+    const streaming = turn.state === 'streaming';
+    return html`<article
+      class="turn"
+      data-role="assistant"
+      data-state=${turn.state}
+      aria-busy=${streaming ? 'true' : 'false'}
+      aria-label="Answer"
+    >
+      <div class="avatar" aria-hidden="true"></div>
+      <div class="body">
+        ${streaming && !turn.text ? html`<span class="typing" role="img" aria-label="Writing"><span></span><span></span><span></span></span>` : nothing}
+        <div @click=${this.handleMarkdownClick}>${this.rendered?.element}</div>
+        ${this.renderNote()} ${this.renderActivity()} ${this.renderSources()} ${this.renderActions()}
+        ${this.showDiagnostics ? this.renderDiagnostics() : nothing}
+      </div>
+    </article>`;
+  }
+
+  private renderNote() {
+    const { state, note } = this.turn;
+    if (!note) return nothing;
+    return html`<p class="note ${state === 'failed' ? 'failed' : ''}" data-testid="turn-note">${note}</p>`;
+  }
+
+  private renderActivity() {
+    const activity = this.turn.activity ?? [];
+    if (!activity.length) return nothing;
+    return html`<ol class="activity" data-testid="tool-activity" aria-label="Tool use">
+      ${activity.map((a) => this.renderActivityLine(a))}
+    </ol>`;
+  }
+
+  private renderActivityLine(a: Activity) {
+    if (a.kind === 'call') {
+      const failed = a.status !== 'ok';
+      return html`<li class=${failed ? 'failed' : ''} data-testid="tool-row" data-status=${a.status} data-source=${a.source}>
+        <span class="what">${failed ? 'tried to call' : 'called'} <code>${a.name}(${formatArgs(a.arguments)})</code></span>
+        ${failed ? html`<span class="badge danger">${STATUS_WORDS[a.status] ?? a.status}</span>` : nothing} ${this.renderForced(a.source)}
+        <details>
+          <summary>${failed ? 'what the model was told' : 'result'}</summary>
+          <pre>${formatResult(a.result)}</pre>
+        </details>
+      </li>`;
+    }
+    if (a.kind === 'search') {
+      return html`<li class=${a.ok ? '' : 'failed'} data-testid="tool-row" data-kind="search">
+        <span class="what">${a.ok ? 'searched' : 'search failed'}: ${a.queries.map((q, i) => html`${i ? ' · ' : ''}'${q}'`)}</span>
+        ${a.ok ? html`<span class="badge">${a.results} result${a.results === 1 ? '' : 's'}</span>` : html`<span class="badge danger">${a.detail ?? 'failed'}</span>`}
+        ${this.renderForced(a.source)}
+      </li>`;
+    }
+    const [first, ...more] = a.pages;
+    return html`<li class=${a.ok ? '' : 'failed'} data-testid="tool-row" data-kind="read">
+      ${a.ok && first
+        ? html`<span class="what">read: ${this.renderLink(first.url, first.title)}</span>${more.length
+              ? html` <span>and ${more.length} more page${more.length === 1 ? '' : 's'} of the site: ${more.map((p, i) => html`${i ? ', ' : ''}${this.renderLink(p.url, p.title)}`)}</span>`
+              : nothing}`
+        : html`<span class="what">could not read: ${this.renderLink(a.url, a.url)}</span> <span class="badge danger">${a.detail ?? 'failed'}</span>`}
+      ${this.renderForced(a.source)}
+    </li>`;
+  }
+
+  private renderForced(source: CallSource | undefined) {
+    const words = source ? FORCED_WORDS[source] : undefined;
+    return words ? html`<span class="badge warn" title="The model did not write this call on its own; the loop had to ask for it.">${words}</span>` : nothing;
+  }
+
+  private renderLink(url: string, title: string) {
+    return isWebAddress(url) ? html`<a href=${url} target="_blank" rel="noopener noreferrer">${title}</a>` : html`<span>${title}</span>`;
+  }
+
+  private renderSources() {
+    const sources = this.turn.sources ?? [];
+    if (!sources.length) return nothing;
+    return html`<section class="sources" data-testid="sources">
+      <h3>Sources</h3>
+      <ol>
+      ${sources.map(
+        (s) => html`<li value=${s.n} id="source-${s.n}">
+          ${this.renderLink(s.url, s.title)}<span class="host">${hostOf(s.url)}${s.date ? ` · ${s.date}` : ''}</span>
+        </li>`,
+      )}
+      </ol>
+    </section>`;
+  }
+
+  private renderActions() {
+    if (this.turn.state === 'streaming') return nothing;
+    return html`<div class="actions">
+      ${this.turn.text ? html`<button class="ghost" @click=${this.handleCopy}>${this.copied ? 'Copied' : 'Copy'}</button>` : nothing}
+      ${this.last ? html`<button class="ghost" data-testid="regenerate" ?disabled=${this.busy} @click=${() => this.store.regenerate()}>Regenerate</button>` : nothing}
+      <button class="ghost" data-testid="diagnostics-toggle" aria-expanded=${String(this.showDiagnostics)} @click=${() => (this.showDiagnostics = !this.showDiagnostics)}>
+        Diagnostics
+      </button>
+    </div>`;
+  }
+
+  private renderDiagnostics() {
+    const { metrics, diagnostics = [] } = this.turn;
+    return html`<section class="diagnostics" data-testid="diagnostics" aria-label="Diagnostics">
+      ${metrics ? this.renderMetrics(metrics) : html`<p class="muted">No metrics: the answer did not finish.</p>`}
+      <ol class="entries">
+        ${diagnostics.map((d) => this.renderDiagnostic(d))}
+      </ol>
+    </section>`;
+  }
+
+  private renderMetrics(m: AnswerMetrics) {
+    const rows: [string, string | number][] = [
+      ['rounds', m.rounds],
+      ['answer rounds', m.answerRounds],
+      ['generations', m.generations],
+      ['prompt tokens', m.promptTokens],
+      ['cached tokens', m.cachedTokens],
+      ['new tokens', m.newTokens],
+      ['tool calls', m.toolCalls],
+      ['forced calls', m.forcedCalls],
+      ['tokens / s', m.tokensPerSecond.toFixed(1)],
+      ['time', `${(m.ms / 1000).toFixed(1)} s`],
+    ];
+    return html`<dl class="metrics" data-testid="metrics">${rows.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>`;
+  }
+
+  private renderDiagnostic(d: DiagnosticEntry) {
+    switch (d.kind) {
+      case 'round':
+        return html`<li><span class="kind">Round ${d.round}</span> <span class="muted">${d.roundKind === 'answer' ? 'answer round (no tools)' : 'tools offered'}</span></li>`;
+      case 'raw':
+        return html`<li><span class="kind">Generation</span> <span class="muted">round ${d.round}, ${d.strategy}</span><pre>${d.text || '(empty)'}</pre></li>`;
+      case 'step':
+        return html`<li><span class="kind">Step ${d.which}</span> <span class="muted">→ ${d.resolved}</span><pre>${d.raw}</pre></li>`;
+      case 'forced':
+        return html`<li><span class="kind">Forced call discarded</span> <span class="muted">${d.event.strategy}${d.event.name ? `, wrote '${d.event.name}'` : ''}: ${d.event.reason}</span><pre>${d.event.raw}</pre></li>`;
+    }
+  }
+
+  private async handleCopy(): Promise<void> {
+    await navigator.clipboard?.writeText(this.turn.text).catch(() => undefined);
+    this.copied = true;
+    setTimeout(() => (this.copied = false), 1500);
+  }
+
+  /** The copy buttons inside rendered Markdown are plain DOM, so their clicks are handled here. */
+  private async handleMarkdownClick(event: Event): Promise<void> {
+    const button = (event.target as Element).closest?.('button.copy');
+    const code = button?.closest('.code-block')?.querySelector('pre')?.textContent;
+    if (!button || code == null) return;
+    await navigator.clipboard?.writeText(code).catch(() => undefined);
+    button.textContent = 'Copied';
+    setTimeout(() => (button.textContent = 'Copy'), 1500);
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^www\./, '');
+  } catch {
+    return '';
+  }
+}
+
+customElements.define('nexus-message', ChatMessage);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'nexus-message': ChatMessage;
+  }
+}

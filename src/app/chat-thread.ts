@@ -1,0 +1,192 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import type { Conversation, Turn } from './app-state.ts';
+import type { AppStore } from './app-store.ts';
+import { controls } from './styles.ts';
+import './chat-message.ts';
+
+/** Questions the shipped `tools.js` can answer, offered on an empty conversation. */
+const SUGGESTIONS = ['What is the weather in Chennai right now?', 'What is 17.5% of 2,340?', 'What time is it in Tokyo?'];
+
+/**
+ * The conversation: the user's messages (the last one editable) and the answers. It is a log
+ * region, so screen readers announce new messages; an answer being written is marked busy, so it
+ * is read once complete rather than token by token.
+ */
+export class ChatThread extends LitElement {
+  static override properties = {
+    store: { attribute: false },
+    conversation: { attribute: false },
+    busy: { type: Boolean },
+    ready: { type: Boolean },
+    toolsUnreliable: { attribute: false },
+    editing: { state: true },
+  };
+
+  /** The page's store, for sending, editing and regenerating. */
+  declare store: AppStore;
+  /** The open conversation. */
+  declare conversation: Conversation;
+  /** An answer is being generated. */
+  declare busy: boolean;
+  /** A model is loaded, so messages can be sent. */
+  declare ready: boolean;
+  /** The self-check found that this model does not call tools reliably. */
+  declare toolsUnreliable: boolean;
+  /** The id of the user message being edited, if any. */
+  declare editing: string | undefined;
+
+  static override styles = [
+    controls,
+    css`
+      :host {
+        display: block;
+      }
+      .log {
+        display: grid;
+        gap: 1.4rem;
+      }
+      .user {
+        display: flex;
+        flex-direction: column;
+        align-items: flex-end;
+        gap: 0.2rem;
+      }
+      .bubble {
+        background: var(--accent-soft);
+        border-radius: 16px 16px 4px 16px;
+        padding: 0.6rem 0.95rem;
+        max-width: min(85%, 38rem);
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+        line-height: 1.55;
+      }
+      .user .edit-link {
+        font-size: 0.8rem;
+        color: var(--muted);
+        padding: 0.1rem 0.45rem;
+      }
+      .editor {
+        width: min(100%, 38rem);
+        display: grid;
+        gap: 0.4rem;
+      }
+      .editor textarea {
+        min-height: 5rem;
+        resize: vertical;
+      }
+      .editor .buttons {
+        display: flex;
+        gap: 0.4rem;
+        justify-content: flex-end;
+      }
+      .empty {
+        text-align: center;
+        padding: 2.5rem 1rem 1rem;
+        color: var(--muted);
+      }
+      .empty h2 {
+        color: var(--text);
+        font-size: 1.3rem;
+        margin: 0 0 0.4rem;
+      }
+      .empty p {
+        margin: 0 auto 1.2rem;
+        max-width: 30rem;
+      }
+      .suggestions {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.5rem;
+        justify-content: center;
+      }
+      .suggestions button {
+        border-radius: 999px;
+        font-size: 0.88rem;
+      }
+    `,
+  ];
+
+  override render() {
+    const turns = this.conversation.turns;
+    // Before a model is loaded the model card is the whole story; an empty log adds nothing.
+    if (!turns.length) return this.ready ? this.renderEmpty() : nothing;
+    const lastUser = turns.findLast((t) => t.role === 'user');
+    const lastAnswer = turns.findLast((t) => t.role === 'assistant');
+    return html`<div class="log" role="log" aria-live="polite" aria-label="Conversation" data-testid="conversation">
+      ${repeat(
+        turns,
+        (t) => t.id,
+        (t) => (t.role === 'user' ? this.renderUser(t, t === lastUser) : this.renderAnswer(t, t === lastAnswer)),
+      )}
+    </div>`;
+  }
+
+  private renderEmpty() {
+    return html`<div class="empty" data-testid="conversation">
+      <h2>Ask anything</h2>
+      <p>
+        ${this.toolsUnreliable
+          ? 'This model does not call tools reliably, so its answers come from the model alone. Switch models above for answers that use tools.'
+          : 'The model answers in this tab and calls the tools from tools.js when a question needs them. Turn on Web to let it search and read pages.'}
+      </p>
+      <div class="suggestions">
+        ${SUGGESTIONS.map((s) => html`<button ?disabled=${this.busy} @click=${() => this.store.send(s)}>${s}</button>`)}
+      </div>
+    </div>`;
+  }
+
+  private renderUser(turn: Turn, last: boolean) {
+    if (this.editing === turn.id) {
+      return html`<div class="user turn" data-role="user">
+        <form class="editor" @submit=${this.handleEditSubmit}>
+          <label class="sr-only" for="edit">Edit your message</label>
+          <textarea id="edit" name="text" data-testid="edit-text" .value=${turn.text} @keydown=${this.handleEditKey}></textarea>
+          <div class="buttons">
+            <button type="button" class="ghost" @click=${() => (this.editing = undefined)}>Cancel</button>
+            <button type="submit" class="primary" data-testid="edit-send">Send</button>
+          </div>
+        </form>
+      </div>`;
+    }
+    return html`<div class="user turn" data-role="user" data-state=${turn.state}>
+      <div class="bubble">${turn.text}</div>
+      ${last && this.ready && !this.busy
+        ? html`<button class="ghost edit-link" data-testid="edit-last" @click=${() => (this.editing = turn.id)}>Edit</button>`
+        : nothing}
+    </div>`;
+  }
+
+  private renderAnswer(turn: Turn, last: boolean) {
+    return html`<nexus-message .store=${this.store} .turn=${turn} ?last=${last && this.ready} ?busy=${this.busy}></nexus-message>`;
+  }
+
+  override updated(): void {
+    if (this.editing) this.renderRoot.querySelector<HTMLTextAreaElement>('#edit')?.focus();
+  }
+
+  private handleEditSubmit(event: SubmitEvent): void {
+    event.preventDefault();
+    const text = ((event.currentTarget as HTMLFormElement).elements.namedItem('text') as HTMLTextAreaElement).value;
+    this.editing = undefined;
+    void this.store.editLast(text);
+  }
+
+  private handleEditKey(event: KeyboardEvent): void {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      this.editing = undefined;
+    } else if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      (event.currentTarget as HTMLTextAreaElement).form?.requestSubmit();
+    }
+  }
+}
+
+customElements.define('nexus-thread', ChatThread);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'nexus-thread': ChatThread;
+  }
+}

@@ -1,0 +1,56 @@
+/** Small formatting helpers shared by the page's elements. */
+
+/** "12 KB", "1.4 MB", "1.20 GB"; an ellipsis while the size is unknown. */
+export function formatBytes(bytes: number): string {
+  if (!bytes) return '…';
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
+}
+
+/** Whole percent, clamped, for progress labels. */
+export function formatPercent(loaded: number, total: number): string {
+  if (!total) return '';
+  return `${Math.min(100, Math.floor((loaded / total) * 100))}%`;
+}
+
+/** "WebGPU q4f16", "WASM q4": how users and the verdict name a device and quantization. */
+export function deviceLabel(device: string | undefined, dtype: string | undefined): string {
+  const where = device === 'webgpu' ? 'WebGPU' : (device ?? '').toUpperCase();
+  return [where, dtype].filter(Boolean).join(' ');
+}
+
+/** `city: Chennai, days: 3` — arguments the way the tool lines show them. */
+export function formatArgs(args: Readonly<Record<string, unknown>>): string {
+  return Object.entries(args)
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(', ');
+}
+
+/** A tool result for display: JSON pretty-printed when it is JSON, the text otherwise. */
+export function formatResult(result: string): string {
+  try {
+    return JSON.stringify(JSON.parse(result), null, 2);
+  } catch {
+    return result;
+  }
+}
+
+/** "just now", "5 min ago", "yesterday", or a date: for the conversation list. */
+export function formatWhen(iso: string, now = Date.now()): string {
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return '';
+  const minutes = Math.round((now - then) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  if (hours < 48) return 'yesterday';
+  return new Date(then).toLocaleDateString(undefined, { day: 'numeric', month: 'short' });
+}
+
+/** A conversation title from its first message: one line, at most 48 characters. */
+export function titleFrom(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 48 ? `${line.slice(0, 47)}…` : line || 'New conversation';
+}

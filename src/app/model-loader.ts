@@ -1,0 +1,168 @@
+import {
+  NexusChat,
+  verdictKey,
+  type LoadAttempt,
+  type LoadProgress,
+  type ModelSource,
+  type RuntimeCapabilities,
+  type ToolAttempt,
+  type ToolCallCheck,
+  type ToolVerdict,
+  type VerdictStore,
+} from '../index.ts';
+import type { Verdict } from './app-state.ts';
+import { deviceLabel } from './format.ts';
+
+/** What a load reports while it runs. */
+export interface LoadHooks {
+  onProgress(event: LoadProgress): void;
+  /** The load reached the self-check. (Warming up is reported through `onProgress`.) */
+  onChecking(): void;
+  /** One line of narration: which quantization is tried, why one was passed over. */
+  onNote(text: string): void;
+}
+
+/** A loaded model and what the page knows of its tool calling. */
+export interface OpenedModel {
+  chat: NexusChat;
+  verdict: Verdict;
+}
+
+/** How the page gets a chat for a model; the store takes one so tests can hand it a scripted chat. */
+export interface ModelOpener {
+  /** What the browser offers (WebGPU, shader-f16). */
+  runtime(): Promise<RuntimeCapabilities>;
+  /** Loads the model and checks that it calls tools, or reuses the verdict of an earlier visit. */
+  open(source: ModelSource, hooks: LoadHooks): Promise<OpenedModel>;
+  /** Walks every quantization this device runs for one that calls tools (downloads more files). */
+  search(source: ModelSource, hooks: LoadHooks): Promise<OpenedModel>;
+  /** Runs the self-check again on a loaded chat. */
+  recheck(source: ModelSource, chat: NexusChat): Promise<Verdict>;
+}
+
+/**
+ * The real opener: models run in the library's worker; verdicts live in IndexedDB under the
+ * library's own keys.
+ *
+ * Unlike `NexusChat.loadForTools`, `open` keeps the model even when it fails the check, so a user
+ * can still chat with it (without relying on tools), and walks the other quantizations only when
+ * asked: each one can be another download of hundreds of megabytes.
+ */
+export function workerModelOpener(verdicts: VerdictStore): ModelOpener {
+  let caps: Promise<RuntimeCapabilities> | undefined;
+  const runtime = () => (caps ??= detectRuntime());
+
+  const keyFor = async (source: ModelSource) => ('files' in source ? undefined : verdictKey(source, await runtime()));
+  const remember = async (source: ModelSource, verdict: Verdict) => {
+    const key = await keyFor(source);
+    if (key) await verdicts.set(key, toToolVerdict(verdict)).catch(() => undefined);
+  };
+  // onAttempt is not passed: the worker client posts its options to the worker, and a function
+  // cannot be cloned (reported upstream). Progress still flows.
+  const loadOptions = (hooks: LoadHooks) => ({
+    onProgress: (event: LoadProgress) => hooks.onProgress(event),
+  });
+
+  return {
+    runtime,
+    async open(source, hooks) {
+      const key = await keyFor(source);
+      const remembered = key ? await verdicts.get(key).catch(() => undefined) : undefined;
+      if (remembered) {
+        try {
+          const chat = await NexusChat.load(source, { ...loadOptions(hooks), dtype: remembered.dtype, device: remembered.device });
+          chat.toolCheck = remembered;
+          return { chat, verdict: { ...remembered, remembered: true } };
+        } catch {
+          hooks.onNote(`The remembered ${deviceLabel(remembered.device, remembered.dtype)} no longer loads; loading afresh.`);
+        }
+      }
+      const chat = await NexusChat.load(source, loadOptions(hooks));
+      hooks.onChecking();
+      const verdict = fromCheck(await chat.selfCheck());
+      await remember(source, verdict);
+      return { chat, verdict };
+    },
+    async search(source, hooks) {
+      try {
+        const chat = await NexusChat.loadForTools(source, {
+          onProgress: (event: LoadProgress) => hooks.onProgress(event),
+          verdicts,
+          // loadForTools narrates each quantization once it is checked (a ToolAttempt).
+          onAttempt: (attempt: ToolAttempt | (LoadAttempt & { state: string })) => {
+            if ('detail' in attempt) hooks.onNote(`${deviceLabel(attempt.device, attempt.dtype)}: ${attempt.detail}`);
+          },
+        });
+        const check = chat.toolCheck;
+        const verdict: Verdict = check
+          ? { ok: check.ok, needed_forcing: check.needed_forcing, detail: check.detail, dtype: chat.info.dtype, device: chat.info.device, checkedAt: new Date().toISOString(), remembered: false }
+          : fromCheck(await chat.selfCheck());
+        return { chat, verdict };
+      } catch (error) {
+        if ((error as Error).name !== 'NoToolCallingDtypeError') throw error;
+        // None calls tools: keep the best one loaded anyway, and say why in the verdict.
+        hooks.onNote('No quantization calls tools here; loading the first one so you can still chat.');
+        const chat = await NexusChat.load(source, loadOptions(hooks));
+        const verdict: Verdict = {
+          ok: false,
+          needed_forcing: false,
+          detail: (error as Error).message,
+          dtype: chat.info.dtype,
+          device: chat.info.device,
+          checkedAt: new Date().toISOString(),
+          remembered: false,
+        };
+        await remember(source, verdict);
+        return { chat, verdict };
+      }
+    },
+    async recheck(source, chat) {
+      const verdict = fromCheck(await chat.selfCheck());
+      await remember(source, verdict);
+      return verdict;
+    },
+  };
+}
+
+/** Asks the browser for a WebGPU adapter and whether it has `shader-f16`; never throws. */
+export async function detectRuntime(nav: Navigator = navigator): Promise<RuntimeCapabilities> {
+  const gpu = (nav as Navigator & { gpu?: { requestAdapter(): Promise<{ features: ReadonlySet<string> } | null> } }).gpu;
+  try {
+    const adapter = await gpu?.requestAdapter();
+    return { runtime: 'browser', webgpu: Boolean(adapter), shaderF16: Boolean(adapter?.features.has('shader-f16')) };
+  } catch {
+    return { runtime: 'browser', webgpu: false, shaderF16: false };
+  }
+}
+
+function fromCheck(check: ToolCallCheck): Verdict {
+  return {
+    ok: check.ok,
+    needed_forcing: check.needed_forcing,
+    detail: check.detail,
+    dtype: check.dtype,
+    device: check.device,
+    checkedAt: new Date().toISOString(),
+    remembered: false,
+  };
+}
+
+function toToolVerdict({ remembered: _remembered, ...verdict }: Verdict): ToolVerdict {
+  return verdict;
+}
+
+/**
+ * A load error in words that say what to do. The library's own messages already name the file and
+ * the remedy; storage and network failures get one of their own.
+ */
+export function explainLoadError(error: unknown): string {
+  const name = (error as { name?: string })?.name ?? '';
+  const message = error instanceof Error ? error.message : String(error);
+  if (name === 'QuotaExceededError' || /quota|no space|storage.*full/i.test(message)) {
+    return 'Not enough storage for the model files. Free some disk space, or remove site data you no longer need (browser settings → Privacy → Site data), then load again.';
+  }
+  if (/failed to fetch|networkerror|load failed/i.test(message)) {
+    return `The model files could not be downloaded (${message}). Check your connection, or load a model folder or .zip from disk.`;
+  }
+  return message;
+}

@@ -1,0 +1,505 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { DEFAULT_MODEL, type ModelSource } from '../index.ts';
+import type { AppState, FileProgress, ModelState } from './app-state.ts';
+import type { AppStore } from './app-store.ts';
+import { deviceLabel, formatBytes, formatPercent } from './format.ts';
+import { modelFromAddress } from './model-param.ts';
+import { KNOWN_MODELS, sourceFromFolder, sourceFromZip } from './model-sources.ts';
+import { controls } from './styles.ts';
+
+type Choice = 'known' | 'other';
+
+/**
+ * The model card: the picker, the download progress per file, the warm-up and self-check, and
+ * the verdict in plain words with what to do next.
+ */
+export class ModelPanel extends LitElement {
+  static override properties = {
+    store: { attribute: false },
+    model: { attribute: false },
+    runtime: { attribute: false },
+    picking: { state: true },
+    choice: { state: true },
+    knownId: { state: true },
+    freeSpace: { state: true },
+    pickError: { state: true },
+  };
+
+  /** The page's store: the panel reads nothing from it, it only calls its actions. */
+  declare store: AppStore;
+  /** The model's state, from the store. */
+  declare model: ModelState;
+  /** What the browser offers, from the store (undefined while asking). */
+  declare runtime: AppState['runtime'];
+  /** The picker is open over a loaded model ("Change model"). */
+  declare picking: boolean;
+  /** Which kind of source the picker has selected. */
+  declare choice: Choice;
+  /** The known model selected in the picker. */
+  declare knownId: string;
+  /** Bytes the browser says this site may still store, when it says. */
+  declare freeSpace: number | undefined;
+  /** Why a picked folder or .zip could not be used. */
+  declare pickError: string | undefined;
+
+  static override styles = [
+    controls,
+    css`
+      :host {
+        display: block;
+      }
+      .card {
+        background: var(--surface);
+        border: 1px solid var(--border);
+        border-radius: var(--radius);
+        box-shadow: var(--shadow);
+        padding: 1.25rem 1.4rem;
+      }
+      h2 {
+        font-size: 1.1rem;
+        margin: 0 0 0.2rem;
+      }
+      .lead {
+        margin: 0 0 1rem;
+        color: var(--muted);
+      }
+      fieldset {
+        border: 0;
+        padding: 0;
+        margin: 0 0 1rem;
+        display: grid;
+        gap: 0.5rem;
+        min-width: 0;
+      }
+      fieldset.known {
+        grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr));
+      }
+      .pick-error {
+        color: var(--danger);
+        font-size: 0.88rem;
+      }
+      legend {
+        font-weight: 600;
+        font-size: 0.88rem;
+        color: var(--muted);
+        margin-bottom: 0.5rem;
+        padding: 0;
+      }
+      .option {
+        display: grid;
+        grid-template-columns: auto 1fr;
+        gap: 0.15rem 0.65rem;
+        align-items: start;
+        padding: 0.6rem 0.75rem;
+        border: 1px solid var(--border);
+        border-radius: var(--radius-sm);
+        cursor: pointer;
+      }
+      .option:has(input:checked) {
+        border-color: var(--accent);
+        background: var(--accent-soft);
+      }
+      .option input[type='radio'] {
+        margin: 0.2rem 0 0;
+        accent-color: var(--accent);
+      }
+      .option .name {
+        font-weight: 600;
+      }
+      .option .note {
+        grid-column: 2;
+        font-size: 0.85rem;
+        color: var(--muted);
+      }
+      .option .field {
+        grid-column: 2;
+        margin-top: 0.35rem;
+      }
+      .disk {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.5rem;
+        align-items: center;
+      }
+      .disk input[type='file'] {
+        display: none;
+      }
+      .actions {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.5rem;
+        align-items: center;
+      }
+      .facts {
+        margin-top: 0.9rem;
+        font-size: 0.85rem;
+        color: var(--muted);
+        display: grid;
+        gap: 0.15rem;
+      }
+      .steps {
+        display: flex;
+        gap: 0.4rem;
+        margin: 0.9rem 0 1rem;
+        list-style: none;
+        padding: 0;
+        flex-wrap: wrap;
+      }
+      .steps li {
+        font-size: 0.82rem;
+        padding: 0.2rem 0.65rem;
+        border-radius: 999px;
+        background: var(--surface-2);
+        color: var(--faint);
+      }
+      .steps li.now {
+        background: var(--accent-soft);
+        color: var(--accent);
+        font-weight: 600;
+      }
+      .steps li.done {
+        color: var(--ok);
+      }
+      .files {
+        display: grid;
+        gap: 0.55rem;
+        margin: 0;
+        padding: 0;
+        list-style: none;
+      }
+      .file {
+        display: grid;
+        grid-template-columns: minmax(0, 1fr) auto;
+        gap: 0.2rem 0.75rem;
+        font-size: 0.85rem;
+      }
+      .file code {
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+      }
+      .file .size {
+        color: var(--muted);
+        font-variant-numeric: tabular-nums;
+      }
+      .file.total {
+        font-weight: 600;
+        border-top: 1px solid var(--border);
+        padding-top: 0.55rem;
+      }
+      progress {
+        grid-column: 1 / -1;
+        width: 100%;
+        height: 6px;
+        appearance: none;
+        border: 0;
+        border-radius: 999px;
+        background: var(--surface-3);
+        overflow: hidden;
+      }
+      progress::-webkit-progress-bar {
+        background: var(--surface-3);
+        border-radius: 999px;
+      }
+      progress::-webkit-progress-value {
+        background: var(--accent);
+        border-radius: 999px;
+        transition: width 0.2s;
+      }
+      .phase {
+        display: flex;
+        gap: 0.6rem;
+        align-items: center;
+        margin: 0.9rem 0 0;
+        font-weight: 600;
+      }
+      .spinner {
+        width: 1rem;
+        height: 1rem;
+        border-radius: 50%;
+        border: 2px solid var(--surface-3);
+        border-top-color: var(--accent);
+        animation: spin 0.8s linear infinite;
+        flex: none;
+      }
+      @keyframes spin {
+        to {
+          transform: rotate(360deg);
+        }
+      }
+      @media (prefers-reduced-motion: reduce) {
+        .spinner {
+          animation: none;
+        }
+      }
+      .notes {
+        margin: 0.75rem 0 0;
+        padding-left: 1.1rem;
+        font-size: 0.82rem;
+        color: var(--muted);
+      }
+      .verdict {
+        display: grid;
+        grid-template-columns: auto 1fr;
+        gap: 0.25rem 0.75rem;
+        align-items: start;
+      }
+      .verdict .icon {
+        font-size: 1.1rem;
+        line-height: 1.5rem;
+        width: 1.6rem;
+        height: 1.6rem;
+        border-radius: 50%;
+        display: grid;
+        place-items: center;
+        background: var(--ok-soft);
+        color: var(--ok);
+      }
+      .verdict.bad .icon {
+        background: var(--warn-soft);
+        color: var(--warn);
+      }
+      .verdict.bad {
+        border-color: color-mix(in srgb, var(--warn) 45%, var(--border));
+      }
+      .verdict h2 {
+        font-size: 1rem;
+      }
+      .verdict p {
+        margin: 0.15rem 0 0.4rem;
+        white-space: pre-wrap;
+      }
+      .verdict .meta {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.4rem;
+        align-items: center;
+        font-size: 0.82rem;
+        color: var(--muted);
+        margin-bottom: 0.5rem;
+      }
+      .verdict .body {
+        min-width: 0;
+      }
+      .error {
+        border-color: color-mix(in srgb, var(--danger) 45%, var(--border));
+      }
+      .error h2 {
+        color: var(--danger);
+      }
+      .error p {
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+      }
+      .compact {
+        padding: 0.8rem 1rem;
+      }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.picking = false;
+    this.choice = 'known';
+    this.knownId = (DEFAULT_MODEL as { hub: string }).hub;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void navigator.storage?.estimate?.().then(
+      ({ quota, usage }) => (this.freeSpace = quota !== undefined ? quota - (usage ?? 0) : undefined),
+      () => undefined,
+    );
+  }
+
+  override render() {
+    const { phase } = this.model;
+    if (phase === 'idle' || (this.picking && phase !== 'loading' && phase !== 'warming' && phase !== 'checking')) return this.renderPicker();
+    if (phase === 'error') return this.renderError();
+    if (phase === 'ready') return this.renderVerdict();
+    return this.renderProgress();
+  }
+
+  private renderPicker() {
+    return html`<form class="card" data-testid="model-picker" @submit=${this.handleLoad}>
+      <h2>Choose a model</h2>
+      <p class="lead">It runs entirely in this tab. The first load downloads it once; later visits start from the browser's cache.</p>
+      <fieldset class="known">
+        <legend class="sr-only">Suggested models</legend>
+        ${KNOWN_MODELS.map(
+          (m) => html`<label class="option">
+            <input type="radio" name="choice" .checked=${this.choice === 'known' && this.knownId === m.id} @change=${() => this.handleChoose('known', m.id)} />
+            <span class="name">${m.label}</span>
+            <span class="note">${m.note}</span>
+          </label>`,
+        )}
+      </fieldset>
+      <fieldset>
+        <legend>Or another model</legend>
+        <label class="option other">
+          <input type="radio" name="choice" .checked=${this.choice === 'other'} @change=${() => this.handleChoose('other')} />
+          <span class="name">A hub id, or a folder this app serves</span>
+          <input class="field" type="text" name="other" data-testid="custom-model" placeholder="onnx-community/Qwen3-0.6B-ONNX  or  /models/my-model" spellcheck="false" @focus=${() => this.handleChoose('other')} />
+        </label>
+        <div class="disk">
+          <span class="muted">From this computer:</span>
+          <button type="button" @click=${() => this.renderRoot.querySelector<HTMLInputElement>('#folder')?.click()}>Choose folder…</button>
+          <button type="button" @click=${() => this.renderRoot.querySelector<HTMLInputElement>('#zip')?.click()}>Choose .zip…</button>
+          <input id="folder" type="file" webkitdirectory multiple @change=${this.handleFolder} />
+          <input id="zip" type="file" accept=".zip,application/zip" @change=${this.handleZip} />
+        </div>
+      </fieldset>
+      ${this.pickError ? html`<p class="pick-error" role="alert">${this.pickError}</p>` : nothing}
+      <div class="actions">
+        <button class="primary" type="submit" data-testid="load-model">Load ${this.choice === 'known' ? (KNOWN_MODELS.find((m) => m.id === this.knownId)?.label ?? 'model') : 'model'}</button>
+        ${this.picking ? html`<button type="button" class="ghost" @click=${() => (this.picking = false)}>Cancel</button>` : nothing}
+      </div>
+      ${this.renderFacts()}
+    </form>`;
+  }
+
+  private renderFacts() {
+    return html`<div class="facts">
+      ${this.renderRuntime()}
+      ${this.freeSpace !== undefined ? html`<span>Storage this site may use: about ${formatBytes(this.freeSpace)}. Qwen3-0.6B needs about 600 MB.</span>` : nothing}
+    </div>`;
+  }
+
+  private renderRuntime() {
+    if (!this.runtime) return html`<span data-testid="runtime">Checking for WebGPU…</span>`;
+    return html`<span data-testid="runtime">${this.runtime.webgpu
+      ? `WebGPU is available: the model will run on the GPU${this.runtime.shaderF16 ? ' (q4f16)' : ' (q4; this GPU has no shader-f16)'}.`
+      : 'No WebGPU adapter: the model will run on WASM (slower). Chrome with a GPU runs it several times faster.'}</span>`;
+  }
+
+  private renderProgress() {
+    const { phase, label, files, attempts, searching } = this.model;
+    const entries = Object.entries(files);
+    const loaded = entries.reduce((n, [, f]) => n + f.loaded, 0);
+    const total = entries.reduce((n, [, f]) => n + f.total, 0);
+    const step = phase === 'loading' ? 0 : phase === 'warming' ? 1 : 2;
+    const steps = ['Download', 'Warm up', 'Check tools'];
+    return html`<section class="card" data-testid="model-progress" aria-busy="true">
+      <h2>${searching ? 'Searching for a quantization that calls tools' : `${phase === 'loading' ? 'Loading' : phase === 'warming' ? 'Warming up' : 'Checking'} ${label}`}</h2>
+      <ol class="steps" aria-label="Loading steps">
+        ${steps.map((s, i) => html`<li class=${i < step ? 'done' : i === step ? 'now' : ''} aria-current=${i === step ? 'step' : 'false'}>${i < step ? '✓ ' : ''}${s}</li>`)}
+      </ol>
+      ${entries.length
+        ? html`<ul class="files" data-testid="model-files">
+            ${entries.map(([file, p]) => this.renderFile(file, p))}
+            ${entries.length > 1 ? this.renderFile('Total', { loaded, total, done: loaded >= total && total > 0 }, true) : nothing}
+          </ul>`
+        : html`<p class="muted">Preparing the download…</p>`}
+      ${phase !== 'loading'
+        ? html`<p class="phase"><span class="spinner" aria-hidden="true"></span>${phase === 'warming' ? 'Warming up (compiling the model for this device)…' : 'Checking that this model calls tools…'}</p>`
+        : nothing}
+      ${attempts.length ? html`<ul class="notes" data-testid="model-notes">${attempts.map((a) => html`<li>${a}</li>`)}</ul>` : nothing}
+      <div class="facts">${this.renderRuntime()}</div>
+    </section>`;
+  }
+
+  private renderFile(file: string, p: FileProgress, isTotal = false) {
+    const percent = p.done ? '100%' : formatPercent(p.loaded, p.total);
+    return html`<li class="file ${isTotal ? 'total' : ''}" data-testid=${isTotal ? 'progress-total' : 'progress-file'}>
+      <code title=${file}>${file}</code>
+      <span class="size">${formatBytes(p.loaded)} of ${formatBytes(p.total)}${percent ? html` · ${percent}` : nothing}</span>
+      <progress max=${p.total || 1} .value=${p.done ? p.total || 1 : p.loaded} aria-label="${file}: ${percent || 'starting'}"></progress>
+    </li>`;
+  }
+
+  private renderVerdict() {
+    const { verdict, device, dtype, label } = this.model;
+    const ok = verdict?.ok ?? false;
+    const when = verdict ? new Date(verdict.checkedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '';
+    return html`<section class="card compact verdict ${ok ? 'ok' : 'bad'}" data-testid="verdict" data-ok=${String(ok)}>
+      <span class="icon" aria-hidden="true">${ok ? '✓' : '!'}</span>
+      <div class="body">
+        <h2>${ok ? (verdict?.needed_forcing ? 'Calls tools when nudged' : 'Calls tools') : 'This model does not call tools reliably'}</h2>
+        <p data-testid="verdict-detail">${verdict?.detail ?? 'Not checked.'}</p>
+        <div class="meta">
+          <span class="badge accent" data-testid="device">${deviceLabel(device, dtype)}</span>
+          <span>${label}</span>
+          ${verdict ? html`<span>· ${verdict.remembered ? `remembered from ${when}` : `checked ${when}`}</span>` : nothing}
+        </div>
+        ${ok ? nothing : html`<p class="muted">You can still chat with it, but answers will not rely on tools.</p>`}
+        <div class="actions">
+          ${ok ? nothing : html`<button class="small" data-testid="search-quantizations" @click=${() => this.store.searchQuantizations()}>Try other quantizations</button>`}
+          ${ok || this.model.address === KNOWN_MODELS[0]?.id
+            ? nothing
+            : html`<button class="small" @click=${() => this.store.loadModel({ hub: KNOWN_MODELS[0]?.id ?? '' })}>Switch to ${KNOWN_MODELS[0]?.label}</button>`}
+          ${verdict?.remembered ? html`<button class="small ghost" data-testid="recheck" @click=${() => this.store.recheckModel()}>Check again</button>` : nothing}
+          <button class="small ghost" data-testid="change-model" @click=${() => (this.picking = true)}>Change model</button>
+        </div>
+      </div>
+    </section>`;
+  }
+
+  private renderError() {
+    return html`<section class="card error" role="alert" data-testid="model-error">
+      <h2>Could not load ${this.model.label ?? 'the model'}</h2>
+      <p>${this.model.error}</p>
+      ${this.model.attempts.length ? html`<ul class="notes">${this.model.attempts.map((a) => html`<li>${a}</li>`)}</ul>` : nothing}
+      <div class="actions">
+        <button class="primary" data-testid="retry-model" @click=${() => this.store.retryModel()}>Try again</button>
+        <button @click=${() => (this.picking = true)}>Choose another model</button>
+      </div>
+      <div class="facts">${this.renderRuntime()}</div>
+    </section>`;
+  }
+
+  private handleChoose(choice: Choice, knownId?: string): void {
+    this.choice = choice;
+    if (knownId) this.knownId = knownId;
+  }
+
+  private handleLoad(event: SubmitEvent): void {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | null)?.value.trim() ?? '';
+    let source: ModelSource | undefined;
+    if (this.choice === 'known') source = { hub: this.knownId };
+    else {
+      // The same rules as ?model=: a path or URL is a folder served over HTTP, anything else a hub id.
+      const typed = value('other');
+      source = typed ? modelFromAddress(`?model=${encodeURIComponent(typed)}`, location.href) : undefined;
+    }
+    if (!source) {
+      this.pickError = 'Type a hub id such as onnx-community/Qwen3-0.6B-ONNX, or a served folder such as /models/my-model.';
+      return;
+    }
+    this.load(source);
+  }
+
+  private handleFolder(event: Event): void {
+    const input = event.target as HTMLInputElement;
+    const files = [...(input.files ?? [])];
+    input.value = '';
+    if (files.length) this.load(sourceFromFolder(files));
+  }
+
+  private async handleZip(event: Event): Promise<void> {
+    const input = event.target as HTMLInputElement;
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    try {
+      this.load(await sourceFromZip(file));
+    } catch (error) {
+      this.pickError = (error as Error).message;
+    }
+  }
+
+  private load(source: ModelSource): void {
+    this.pickError = undefined;
+    this.picking = false;
+    void this.store.loadModel(source);
+  }
+}
+
+customElements.define('nexus-model-panel', ModelPanel);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'nexus-model-panel': ModelPanel;
+  }
+}

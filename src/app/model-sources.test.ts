@@ -1,0 +1,35 @@
+import { zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { modelAddress, modelLabel, sourceFromFolder, sourceFromZip } from './model-sources.ts';
+
+function picked(path: string, text = 'x'): File {
+  const file = new File([text], path.split('/').pop() ?? path);
+  Object.defineProperty(file, 'webkitRelativePath', { value: path });
+  return file;
+}
+
+describe('model sources', () => {
+  it('names a picked folder by its top folder and drops it from the paths', () => {
+    const source = sourceFromFolder([picked('qwen/config.json'), picked('qwen/onnx/model_q4.onnx')]);
+    expect('files' in source && source.files.map((f) => f.path)).toEqual(['config.json', 'onnx/model_q4.onnx']);
+    expect(modelLabel(source)).toBe('qwen');
+  });
+
+  it('unzips a picked .zip, with or without a top folder', async () => {
+    const nested = zipSync({ 'm/config.json': new TextEncoder().encode('{}'), 'm/onnx/model_q4.onnx': new Uint8Array([1, 2]) });
+    const source = await sourceFromZip(new File([nested], 'm.zip'));
+    expect('files' in source && source.files.map((f) => f.path).sort()).toEqual(['config.json', 'onnx/model_q4.onnx']);
+    const flat = zipSync({ 'config.json': new TextEncoder().encode('{}'), 'onnx/model.onnx': new Uint8Array([1]) });
+    const flatSource = await sourceFromZip(new File([flat], 'tiny.zip'));
+    expect('files' in flatSource && flatSource.name).toBe('tiny');
+    await expect(sourceFromZip(new File(['not a zip'], 'bad.zip'))).rejects.toThrow(/bad\.zip is not a readable \.zip/);
+  });
+
+  it('writes ?model= the way it is read back', () => {
+    expect(modelAddress({ hub: 'onnx-community/Qwen3-0.6B-ONNX' }, 'http://localhost')).toBe('onnx-community/Qwen3-0.6B-ONNX');
+    expect(modelAddress({ hub: 'a/b', revision: 'v2' }, 'http://localhost')).toBe('a/b@v2');
+    expect(modelAddress({ url: 'http://localhost/models/tiny' }, 'http://localhost')).toBe('/models/tiny');
+    expect(modelAddress({ files: [] }, 'http://localhost')).toBeUndefined();
+    expect(modelLabel({ url: 'http://localhost/models/tiny/' })).toBe('tiny');
+  });
+});

@@ -1,0 +1,107 @@
+import type { ToolVerdict, VerdictStore } from '../index.ts';
+import { DEFAULT_SETTINGS, type Conversation, type ConversationSummary, type Settings } from './app-state.ts';
+
+/** Where the page keeps what it remembers between visits. */
+export interface Persistence {
+  loadSettings(): Promise<Settings>;
+  saveSettings(settings: Settings): Promise<void>;
+  loadWebEnabled(): Promise<boolean>;
+  saveWebEnabled(enabled: boolean): Promise<void>;
+  listConversations(): Promise<ConversationSummary[]>;
+  loadConversation(id: string): Promise<Conversation | undefined>;
+  /** Saves the conversation and moves it to the top of the list. */
+  saveConversation(conversation: Conversation): Promise<ConversationSummary[]>;
+  deleteConversation(id: string): Promise<ConversationSummary[]>;
+  /** Self-check verdicts, in the same place the library keeps them, so either can read the other's. */
+  verdicts: VerdictStore;
+}
+
+const KEYS = {
+  settings: 'settings',
+  web: 'web-enabled',
+  index: 'conversations',
+  conversation: (id: string) => `conversation:${id}`,
+};
+
+/**
+ * The page's storage in IndexedDB (idb-keyval). Conversations are stored one per key with a small
+ * index beside them, so saving the answer being streamed rewrites one conversation, not all.
+ * Writes are queued, so a quick save-after-save can never leave the index behind its conversation.
+ */
+export function indexedDbPersistence(database = 'nexus-chat'): Persistence {
+  // Loaded like the library loads it (lazily), so the bundler keeps a single idb-keyval chunk.
+  const idb = import('idb-keyval');
+  const store = idb.then(({ createStore }) => createStore(database, 'app'));
+  const get = async <T>(key: string) => (await idb).get<T>(key, await store);
+  const set = async (key: string, value: unknown) => (await idb).set(key, value, await store);
+  const del = async (key: string) => (await idb).del(key, await store);
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  const readIndex = async () => (await get<ConversationSummary[]>(KEYS.index)) ?? [];
+
+  return {
+    async loadSettings() {
+      const saved = await get<Partial<Settings>>(KEYS.settings);
+      return { ...DEFAULT_SETTINGS, ...saved };
+    },
+    saveSettings: (settings) => serial(() => set(KEYS.settings, settings)),
+    loadWebEnabled: async () => (await get<boolean>(KEYS.web)) ?? false,
+    saveWebEnabled: (enabled) => serial(() => set(KEYS.web, enabled)),
+    listConversations: readIndex,
+    loadConversation: (id) => get<Conversation>(KEYS.conversation(id)),
+    saveConversation: (conversation) =>
+      serial(async () => {
+        await set(KEYS.conversation(conversation.id), conversation);
+        const summary: ConversationSummary = { id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt };
+        const index = [summary, ...(await readIndex()).filter((c) => c.id !== conversation.id)];
+        await set(KEYS.index, index);
+        return index;
+      }),
+    deleteConversation: (id) =>
+      serial(async () => {
+        await del(KEYS.conversation(id));
+        const index = (await readIndex()).filter((c) => c.id !== id);
+        await set(KEYS.index, index);
+        return index;
+      }),
+    // The library's own verdict store uses idb-keyval's default database with these same keys.
+    verdicts: {
+      get: async (key) => (await idb).get<ToolVerdict>(key),
+      set: async (key, verdict) => (await idb).set(key, verdict),
+    },
+  };
+}
+
+/** Storage that forgets on reload: for tests, and when IndexedDB is unavailable (private windows). */
+export function memoryPersistence(): Persistence {
+  const data = new Map<string, unknown>();
+  const index = () => (data.get(KEYS.index) as ConversationSummary[] | undefined) ?? [];
+  return {
+    loadSettings: async () => ({ ...DEFAULT_SETTINGS, ...(data.get(KEYS.settings) as Partial<Settings> | undefined) }),
+    saveSettings: async (settings) => void data.set(KEYS.settings, structuredClone(settings)),
+    loadWebEnabled: async () => (data.get(KEYS.web) as boolean | undefined) ?? false,
+    saveWebEnabled: async (enabled) => void data.set(KEYS.web, enabled),
+    listConversations: async () => index(),
+    loadConversation: async (id) => structuredClone(data.get(KEYS.conversation(id)) as Conversation | undefined),
+    saveConversation: async (conversation) => {
+      data.set(KEYS.conversation(conversation.id), structuredClone(conversation));
+      const next = [{ id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt }, ...index().filter((c) => c.id !== conversation.id)];
+      data.set(KEYS.index, next);
+      return next;
+    },
+    deleteConversation: async (id) => {
+      data.delete(KEYS.conversation(id));
+      const next = index().filter((c) => c.id !== id);
+      data.set(KEYS.index, next);
+      return next;
+    },
+    verdicts: {
+      get: async (key) => data.get(`verdict:${key}`) as ToolVerdict | undefined,
+      set: async (key, verdict) => void data.set(`verdict:${key}`, verdict),
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import { LitElement, css, html, nothing } from 'lit';
+import type { AppState, ToolInfo } from './app-state.ts';
+import type { AppStore } from './app-store.ts';
+import { controls } from './styles.ts';
+
+/** What `tools.js` registered (name, description, parameters), a reload button, and load errors. */
+export class ToolsPanel extends LitElement {
+  static override properties = {
+    store: { attribute: false },
+    tools: { attribute: false },
+  };
+
+  /** The page's store, for reloading the tools. */
+  declare store: AppStore;
+  /** The tools state, from the store. */
+  declare tools: AppState['tools'];
+
+  static override styles = [
+    controls,
+    css`
+      :host {
+        display: block;
+      }
+      .head {
+        display: flex;
+        justify-content: space-between;
+        align-items: center;
+        gap: 0.5rem;
+        margin-bottom: 0.75rem;
+      }
+      .head p {
+        margin: 0;
+        font-size: 0.85rem;
+      }
+      .error {
+        border: 1px solid color-mix(in srgb, var(--danger) 45%, var(--border));
+        background: var(--danger-soft);
+        color: var(--danger);
+        border-radius: var(--radius-sm);
+        padding: 0.6rem 0.75rem;
+        margin-bottom: 0.9rem;
+        font-size: 0.86rem;
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+      }
+      .error strong {
+        display: block;
+        margin-bottom: 0.2rem;
+      }
+      ul {
+        list-style: none;
+        margin: 0;
+        padding: 0;
+        display: grid;
+        gap: 0.75rem;
+      }
+      li {
+        border: 1px solid var(--border);
+        border-radius: var(--radius-sm);
+        padding: 0.65rem 0.8rem;
+        background: var(--surface);
+      }
+      .name {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.4rem;
+        align-items: center;
+      }
+      .name code {
+        font-weight: 700;
+        font-size: 0.92rem;
+      }
+      .description {
+        margin: 0.3rem 0 0.45rem;
+        font-size: 0.86rem;
+        color: var(--muted);
+      }
+      table {
+        width: 100%;
+        border-collapse: collapse;
+        font-size: 0.8rem;
+      }
+      th {
+        text-align: left;
+        font-weight: 600;
+        color: var(--faint);
+        padding: 0.2rem 0.3rem;
+        border-bottom: 1px solid var(--border);
+      }
+      td {
+        padding: 0.25rem 0.3rem;
+        vertical-align: top;
+        border-bottom: 1px solid var(--surface-2);
+      }
+      td:first-child {
+        white-space: nowrap;
+      }
+      .type {
+        color: var(--accent);
+        font-family: var(--mono);
+      }
+    `,
+  ];
+
+  override render() {
+    const { list, error, loading, url } = this.tools;
+    return html`<div class="head">
+        <p class="muted">From <code>${url}</code>: edit the file, then reload.</p>
+        <button class="small" data-testid="reload-tools" ?disabled=${loading} @click=${() => this.store.reloadTools()}>${loading ? 'Loading…' : 'Reload'}</button>
+      </div>
+      ${error
+        ? html`<div class="error" role="alert" data-testid="tools-error">
+            <strong>${list?.length ? 'The file could not be loaded; the previous tools stay in use.' : 'The tools could not be loaded.'}</strong>${error}
+          </div>`
+        : nothing}
+      ${list ? html`<ul data-testid="tools">${list.map((tool) => this.renderTool(tool))}</ul>` : loading ? html`<p class="muted">Loading tools…</p>` : nothing}`;
+  }
+
+  private renderTool({ schema, confirm, readOnly }: ToolInfo) {
+    const fn = schema.function;
+    const required = new Set(fn.parameters.required ?? []);
+    const params = Object.entries(fn.parameters.properties);
+    return html`<li>
+      <div class="name">
+        <code>${fn.name}</code>
+        ${confirm ? html`<span class="badge warn">asks before running</span>` : nothing}
+        ${readOnly ? html`<span class="badge">read-only</span>` : nothing}
+      </div>
+      <p class="description">${fn.description}</p>
+      ${params.length
+        ? html`<table>
+            <thead><tr><th>parameter</th><th>type</th><th>description</th></tr></thead>
+            <tbody>
+              ${params.map(
+                ([name, p]) => html`<tr>
+                  <td><code>${name}</code>${required.has(name) ? '' : html` <span class="muted">(optional)</span>`}</td>
+                  <td class="type">${describeType(p)}</td>
+                  <td>${typeof p.description === 'string' ? p.description : ''}</td>
+                </tr>`,
+              )}
+            </tbody>
+          </table>`
+        : html`<p class="muted">No parameters.</p>`}
+    </li>`;
+  }
+}
+
+function describeType(schema: { readonly [keyword: string]: unknown }): string {
+  if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
+  if (schema.type === 'array') {
+    const items = schema.items as { type?: unknown } | undefined;
+    return `${typeof items?.type === 'string' ? items.type : 'any'}[]`;
+  }
+  return typeof schema.type === 'string' ? schema.type : 'any';
+}
+
+customElements.define('nexus-tools-panel', ToolsPanel);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'nexus-tools-panel': ToolsPanel;
+  }
+}

@@ -1,0 +1,220 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './chromium.ts';
+import { startHarness, type Harness } from './app/harness-server.ts';
+import { lastAnswer, screenshot, sendMessage, waitIdle } from './app/page-helpers.ts';
+import { FAKE_SOURCES, QUESTIONS } from './app/questions.ts';
+
+/**
+ * The chat page driven through a scripted engine (tests/e2e/app/harness.ts): the real Lit app,
+ * store, Markdown, approval dialog and research wiring, with recorded model outputs and a fake
+ * proxy on loopback. One page for the whole file; the tests run in order and build on each other.
+ */
+describe('the chat page over a scripted model', () => {
+  let harness: Harness;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    [harness, browser] = await Promise.all([startHarness(), launchChromium({ webgpu: false })]);
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(harness.url);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await harness?.close();
+  });
+
+  it('opens on the model named in the address and shows its verdict', async () => {
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toBe('Ready: scripted on WASM q4');
+    await expect.poll(() => page.getByTestId('verdict').getAttribute('data-ok')).toBe('true');
+    expect(await page.getByTestId('verdict-detail').textContent()).toContain('calls tools and answers from their results');
+  });
+
+  it('shows a tool row under the answer, with the result expandable, and renders Markdown', async () => {
+    await sendMessage(page, QUESTIONS.weather);
+    await waitIdle(page);
+    const answer = lastAnswer(page);
+    expect(await answer.getAttribute('data-state')).toBe('done');
+    expect(await answer.locator('.markdown strong').textContent()).toBe('31 °C');
+    const row = answer.getByTestId('tool-row');
+    expect(await row.count()).toBe(1);
+    expect(await row.locator('.what').textContent()).toMatch(/^called get_weather\(city: Chennai\)$/);
+    expect(await row.getAttribute('data-status')).toBe('ok');
+    await row.locator('summary').click();
+    expect(await row.locator('pre').textContent()).toContain('"temperature_c": 31.4');
+  });
+
+  it('marks a call the loop had to force, and lists what happened in the diagnostics', async () => {
+    await sendMessage(page, QUESTIONS.paris);
+    await waitIdle(page);
+    const answer = lastAnswer(page);
+    const row = answer.getByTestId('tool-row');
+    expect(await row.getAttribute('data-source')).toBe('primed');
+    expect(await row.textContent()).toContain('forced: primed');
+    expect(await answer.getByTestId('diagnostics').count()).toBe(0);
+    await answer.getByTestId('diagnostics-toggle').click();
+    const diagnostics = answer.getByTestId('diagnostics');
+    expect(await diagnostics.getByTestId('metrics').textContent()).toMatch(/forced calls\s*1/);
+    expect(await diagnostics.textContent()).toContain('Step gate');
+    expect(await diagnostics.textContent()).toContain('round 1, primed');
+  });
+
+  it('renders markup, scripts and javascript: links from the model inert', async () => {
+    await sendMessage(page, QUESTIONS.markup);
+    await waitIdle(page);
+    const answer = lastAnswer(page);
+    const markdown = answer.locator('.markdown');
+    expect(await markdown.locator('img, script, iframe, [onerror]').count()).toBe(0);
+    // The raw HTML is shown as text, not parsed.
+    expect(await markdown.textContent()).toContain('<img src=x onerror=');
+    const hrefs = await markdown.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs.filter((h) => h !== null)).toEqual(['https://example.org/safe']);
+    const safe = markdown.locator('a[href="https://example.org/safe"]');
+    expect(await safe.getAttribute('target')).toBe('_blank');
+    expect(await safe.getAttribute('rel')).toBe('noopener noreferrer');
+    await markdown.locator('a:not([href])').first().click();
+    expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(await markdown.locator('.code-block button.copy').count()).toBe(1);
+  });
+
+  it('asks before a confirm tool runs, and a refusal is respected', async () => {
+    await sendMessage(page, QUESTIONS.email);
+    const dialog = page.getByTestId('approval-dialog');
+    await page.getByTestId('refuse').waitFor({ timeout: 10_000 });
+    expect(await dialog.locator('h2').textContent()).toBe('Allow send_email?');
+    expect(await dialog.getByTestId('approval-arguments').textContent()).toContain('bob@example.com');
+    await screenshot(page, 'approval-dialog');
+    await page.getByTestId('refuse').click();
+    await waitIdle(page);
+    const answer = lastAnswer(page);
+    expect(await answer.getByTestId('tool-row').getAttribute('data-status')).toBe('refused');
+    expect(await answer.locator('.markdown').textContent()).toContain('I did not send the email');
+  });
+
+  it('regenerates the last answer, and an approved confirm tool runs', async () => {
+    const answers = await page.locator('.turn[data-role="assistant"]').count();
+    await lastAnswer(page).getByTestId('regenerate').click();
+    await page.getByTestId('approve').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approve').click();
+    await waitIdle(page);
+    expect(await page.locator('.turn[data-role="assistant"]').count()).toBe(answers);
+    const answer = lastAnswer(page);
+    expect(await answer.getByTestId('tool-row').getAttribute('data-status')).toBe('ok');
+    expect(await answer.locator('.markdown').textContent()).toContain('was sent');
+  });
+
+  it('in research mode, shows searches and reads, and links citations to the sources', async () => {
+    const web = page.getByTestId('web-switch');
+    await web.click();
+    expect(await web.getAttribute('aria-checked')).toBe('true');
+    await expect.poll(() => page.getByTestId('web-status').textContent()).toContain('Searching the web with searxng');
+    await sendMessage(page, QUESTIONS.research);
+    await waitIdle(page);
+    const answer = lastAnswer(page);
+    const rows = answer.getByTestId('tool-row');
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(0).textContent()).toMatch(/searched: '2022 World Cup winner' · '2022 World Cup final result'/);
+    const read = rows.nth(1).locator('a').first();
+    expect(await read.textContent()).toBe('2022 FIFA World Cup final');
+    expect(await read.getAttribute('href')).toBe(FAKE_SOURCES[0].url);
+    const citations = answer.locator('.markdown a.cite');
+    expect(await citations.allTextContents()).toEqual(['[1]', '[2]']);
+    for (const [i, source] of FAKE_SOURCES.entries()) {
+      const cite = citations.nth(i);
+      expect(await cite.getAttribute('href')).toBe(source.url);
+      expect(await cite.getAttribute('target')).toBe('_blank');
+      expect(await cite.getAttribute('rel')).toBe('noopener noreferrer');
+    }
+    expect(await answer.getByTestId('sources').locator('li a').allTextContents()).toEqual(FAKE_SOURCES.map((s) => s.title));
+    await screenshot(page, 'chat-tools-and-citations');
+  });
+
+  it('says so when search is unavailable, and the model is told it cannot browse', async () => {
+    await page.route('**/api/health', (route) => route.fulfill({ status: 503, contentType: 'text/html', body: '<h1>Service unavailable</h1>' }));
+    // The switch asks again when it is turned on.
+    await page.getByTestId('web-switch').click();
+    await page.getByTestId('web-switch').click();
+    await expect.poll(() => page.getByTestId('web-switch').textContent()).toContain('Web unavailable');
+    expect(await page.getByTestId('web-status').textContent()).toContain('The model will be told it cannot browse');
+    await sendMessage(page, QUESTIONS.research);
+    await waitIdle(page);
+    expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('I could not search the web');
+    await page.unroute('**/api/health');
+    await page.getByTestId('web-switch').click();
+    expect(await page.getByTestId('web-switch').getAttribute('aria-checked')).toBe('false');
+  });
+
+  it('edits the last message and answers it again', async () => {
+    const turns = await page.locator('.turn').count();
+    await page.getByTestId('edit-last').click();
+    const editor = page.getByTestId('edit-text');
+    await editor.fill(QUESTIONS.weather);
+    await editor.press('Enter');
+    await waitIdle(page);
+    expect(await page.locator('.turn').count()).toBe(turns);
+    expect(await page.locator('.turn[data-role="user"]').last().textContent()).toContain(QUESTIONS.weather);
+    expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('31 °C');
+  });
+
+  it('lists the tools from tools.js with their parameters, and remembers settings', async () => {
+    await page.getByTestId('open-tools').click();
+    const tools = page.getByTestId('tools');
+    expect(await tools.locator('li code').first().textContent()).toBe('get_weather');
+    expect(await tools.textContent()).toContain('asks before running');
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('max-rounds').fill('6');
+    await page.getByTestId('max-rounds').press('Tab');
+    await page.getByTestId('close-drawer').click();
+  });
+
+  it('keeps an answer interrupted by a reload, consistent, with settings and conversations', async () => {
+    await sendMessage(page, QUESTIONS.email);
+    await page.getByTestId('approve').waitFor({ timeout: 10_000 });
+    // The answer is mid-way (waiting for approval); give the throttled save its turn, then reload.
+    await page.waitForTimeout(800);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toMatch(/^Ready/);
+    const answer = lastAnswer(page);
+    expect(await answer.getAttribute('data-state')).toBe('stopped');
+    expect(await answer.getByTestId('turn-note').textContent()).toContain('Interrupted');
+    expect(await page.locator('.turn[data-role="user"]').last().textContent()).toContain(QUESTIONS.email);
+    // The conversation goes on from a consistent history.
+    await sendMessage(page, QUESTIONS.weather);
+    await waitIdle(page);
+    expect(await lastAnswer(page).getAttribute('data-state')).toBe('done');
+    await page.getByTestId('open-settings').click();
+    expect(await page.getByTestId('max-rounds').inputValue()).toBe('6');
+    await page.getByTestId('thinking').check();
+    await page.getByTestId('reset-settings').click();
+    expect(await page.getByTestId('max-rounds').inputValue()).toBe('4');
+    expect(await page.getByTestId('thinking').isChecked()).toBe(false);
+    await page.getByTestId('close-drawer').click();
+  });
+
+  it('starts a new conversation and switches back to the saved one', async () => {
+    const answers = await page.locator('.turn[data-role="assistant"]').count();
+    await page.getByTestId('new-conversation').click();
+    expect(await page.locator('.turn').count()).toBe(0);
+    await sendMessage(page, QUESTIONS.paris);
+    await waitIdle(page);
+    const list = page.getByTestId('conversation-list').locator('li');
+    await expect.poll(() => list.count()).toBe(2);
+    await list.nth(1).locator('button.open').click();
+    await expect.poll(() => page.locator('.turn[data-role="assistant"]').count()).toBe(answers);
+  });
+
+  it('fits a narrow window and follows the dark colour scheme', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'narrow-dark');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await screenshot(page, 'chat-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(pageErrors).toEqual([]);
+  });
+});

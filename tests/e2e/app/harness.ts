@@ -1,0 +1,101 @@
+/**
+ * The chat page over a scripted engine: the real Lit app, store, Markdown, approval dialog and
+ * research wiring, with recorded model outputs instead of weights. Built and served by
+ * harness-server.ts for the app-*.test.ts files; never part of the production bundle.
+ */
+import { AppStore } from '../../../src/app/app-store.ts';
+import type { ModelOpener } from '../../../src/app/model-loader.ts';
+import { indexedDbPersistence } from '../../../src/app/persistence.ts';
+import { createResearch } from '../../../src/app/web-research.ts';
+import '../../../src/app/nexus-app.ts';
+import { NexusChat, ScriptedEngine, type PromptMatcher, type ScriptedOutput } from '../../../src/index.ts';
+import { when } from '../../../src/loop/script-matchers.ts';
+import { QUESTIONS } from './questions.ts';
+
+const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
+
+type MatchFn = Extract<PromptMatcher, (...args: never[]) => boolean>;
+const gate = when.gate() as MatchFn;
+
+/** How every free generation's prompt ends (Qwen3 ChatML, thinking off). */
+const GENERATION = '<|im_start|>assistant\n<think>\n\n</think>\n\n';
+
+/**
+ * A free generation right after tool results whose text contains `text`. Qwen3 renders results as
+ * a user turn of `<tool_response>` blocks, so the last user turn is looked at, not the whole prompt
+ * (which holds every earlier result of the conversation too).
+ */
+const afterResult =
+  (text: string): MatchFn =>
+  (prompt) => {
+    if (!prompt.endsWith(GENERATION)) return false;
+    const lastUserTurn = prompt.slice(prompt.lastIndexOf('<|im_start|>user\n'));
+    return lastUserTurn.startsWith('<|im_start|>user\n<tool_response>') && lastUserTurn.includes(text);
+  };
+
+const MARKUP = [
+  'Here you go:',
+  '',
+  '<img src=x onerror="window.__pwned = 1">',
+  '',
+  '<script>window.__pwned = 2</script>',
+  '',
+  '[click me](javascript:window.__pwned=3) and <a href="javascript:window.__pwned=4">this one</a> and [a safe link](https://example.org/safe).',
+  '',
+  '```js',
+  'console.log("copy me");',
+  '```',
+].join('\n');
+
+const SCRIPT: ScriptedOutput[] = [
+  // Inline call, then an answer from the result.
+  { when: when.userAsked(QUESTIONS.weather), output: call('get_weather', { city: 'Chennai' }), repeat: true },
+  { when: afterResult('Chennai'), output: 'It is **31 °C** and partly cloudy in Chennai right now, with 70% humidity.', repeat: true },
+  // No call at first: the loop primes one, and the yes/no check lets it run.
+  { when: when.userAsked(QUESTIONS.paris), output: 'Paris is usually mild this time of year.', repeat: true },
+  { when: (p, o) => gate(p, o) && p.includes(QUESTIONS.paris) && !p.includes(QUESTIONS.markup), output: 'Yes' },
+  { when: afterResult('Paris'), output: 'It is 18 °C with light rain in Paris.', repeat: true },
+  // Markup that must render inert.
+  { when: when.userAsked(QUESTIONS.markup), output: MARKUP, repeat: true },
+  // A confirm tool: the answer depends on the user's decision.
+  { when: when.userAsked(QUESTIONS.email), output: call('send_email', { to: 'bob@example.com', subject: 'Running late', body: 'I am running about 15 minutes late.' }), repeat: true },
+  { when: afterResult('MSG-42'), output: 'Done: the email to bob@example.com was sent.', repeat: true },
+  { when: afterResult('declined to run send_email'), output: 'Understood, I did not send the email.', repeat: true },
+  // Research mode: search, read, answer with citations.
+  { when: when.userAsked(QUESTIONS.research), output: call('web_search', { query: '2022 World Cup winner', queries: ['2022 World Cup final result'] }), repeat: true },
+  { when: afterResult('FAKE-SEARCH'), output: call('read_page', { url: 'https://example.org/final' }), repeat: true },
+  { when: afterResult('FAKE-PAGE'), output: '## Winner\n\nArgentina won the 2022 FIFA World Cup [1], beating France 4–2 on penalties after a 3–3 draw [2].', repeat: true },
+  // Research mode with the proxy down: the model is told it cannot browse.
+  { when: (p) => p.includes('cannot browse') && p.endsWith(GENERATION), output: 'I could not search the web just now, so I cannot check who won.', repeat: true },
+  // Whatever else: a primed call the yes/no check turns down.
+  { when: when.primed(), output: 'get_weather", "arguments": {"city": "Paris"}}\n</tool_call>', repeat: true },
+  { when: when.gate(), output: 'No', repeat: true },
+];
+
+const opener: ModelOpener = {
+  runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
+  async open(_source, hooks) {
+    hooks.onProgress({ status: 'progress', file: 'onnx/model_q4.onnx', loaded: 1, total: 1 });
+    hooks.onProgress({ status: 'done', file: 'onnx/model_q4.onnx' });
+    const chat = NexusChat.withEngine(new ScriptedEngine(SCRIPT, { model: 'scripted-qwen3', device: 'wasm', dtype: 'q4' }));
+    return {
+      chat,
+      verdict: { ok: true, needed_forcing: false, detail: 'scripted-qwen3 (q4 on wasm) calls tools and answers from their results.', dtype: 'q4', device: 'wasm', checkedAt: new Date().toISOString(), remembered: false },
+    };
+  },
+  search() {
+    return Promise.reject(new Error('The harness has one scripted model.'));
+  },
+  async recheck() {
+    return { ok: true, needed_forcing: false, detail: 'scripted', dtype: 'q4', device: 'wasm', checkedAt: new Date().toISOString(), remembered: false };
+  },
+};
+
+const app = document.createElement('nexus-app');
+app.store = new AppStore({
+  persistence: indexedDbPersistence('nexus-harness'),
+  opener,
+  research: createResearch,
+  toolsUrl: '/harness/tools.js',
+});
+document.body.append(app);

@@ -1,0 +1,69 @@
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Locator, Page } from 'playwright-core';
+import { verdictKey, type ToolVerdict } from '../../../src/index.ts';
+
+/** Where the test run saves screenshots and figures for a reviewer. */
+export const SCREENSHOTS_DIR = fileURLToPath(new URL('../screenshots/', import.meta.url));
+
+/** Saves a screenshot of the page under tests/e2e/screenshots/. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS_DIR, { recursive: true });
+  // Let transitions and the last render settle, so the picture shows the state, not a frame of it.
+  await page.waitForTimeout(250);
+  await page.screenshot({ path: `${SCREENSHOTS_DIR}${name}.png` });
+}
+
+/** Types a message and sends it with Enter, as a keyboard user would. */
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  const prompt = page.getByTestId('prompt');
+  await prompt.fill(text);
+  await prompt.press('Enter');
+}
+
+/** The last answer in the conversation. */
+export function lastAnswer(page: Page): Locator {
+  return page.locator('.turn[data-role="assistant"]').last();
+}
+
+/** Waits until no answer is being generated (Send is back). */
+export async function waitIdle(page: Page, timeout = 30_000): Promise<void> {
+  await page.getByTestId('send').waitFor({ timeout });
+}
+
+/**
+ * Stores a self-check verdict the way the page remembers one, so a load skips the check. Used
+ * where the check itself is not under test: on SwiftShader WebGPU the random fixture's check runs
+ * for minutes, since the model never stops generating. The page must be on the app's origin.
+ */
+export async function rememberVerdict(page: Page, modelUrl: string, runtime: { webgpu: boolean; shaderF16?: boolean }, verdict: Partial<ToolVerdict> = {}): Promise<void> {
+  const key = verdictKey({ url: modelUrl }, { runtime: 'browser', webgpu: runtime.webgpu, shaderF16: runtime.shaderF16 ?? false });
+  const value: ToolVerdict = {
+    dtype: 'q4',
+    device: runtime.webgpu ? 'webgpu' : 'wasm',
+    ok: false,
+    needed_forcing: false,
+    detail: `${modelUrl} (q4 on ${runtime.webgpu ? 'webgpu' : 'wasm'}) does not call tools: asked for a code only a tool could give, it answered without calling one.`,
+    checkedAt: new Date().toISOString(),
+    ...verdict,
+  };
+  // idb-keyval's default database, which both the library and the page use for verdicts.
+  await page.evaluate(
+    ([key, value]) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('keyval-store');
+        open.onupgradeneeded = () => open.result.createObjectStore('keyval');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('keyval', 'readwrite');
+          tx.objectStore('keyval').put(value, key);
+          tx.oncomplete = () => {
+            open.result.close();
+            resolve();
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    [key, value] as const,
+  );
+}

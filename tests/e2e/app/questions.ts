@@ -1,0 +1,14 @@
+/** What the e2e tests ask the scripted harness; its script answers exactly these. */
+export const QUESTIONS = {
+  weather: 'What is the weather in Chennai right now?',
+  paris: 'How warm is it in Paris?',
+  markup: 'Show me the tricky markup.',
+  email: 'Email Bob that I am running late.',
+  research: 'Who won the 2022 World Cup?',
+} as const;
+
+/** The sources the fake proxy reports for the research question. */
+export const FAKE_SOURCES = [
+  { n: 1, url: 'https://example.org/final', title: '2022 FIFA World Cup final', date: '2022-12-18' },
+  { n: 2, url: 'https://example.org/final/penalties', title: 'Penalty shoot-out' },
+] as const;
