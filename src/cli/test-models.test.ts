@@ -27,6 +27,13 @@ describe('npm run test:models', () => {
     expect(out).toContain('NOT USABLE: this model does not call tools at any dtype tried.');
   }, 240_000);
 
+  it('passes the model trained to call tools with a USE verdict, and exits 0', async () => {
+    const { code, out } = await testModels('--models', `${FIXTURE_MODELS_DIR}tiny-tools-qwen3`, '--dtypes', 'q4,q8');
+    expect(out).toContain("USE dtype 'q4' — 3/3 tool calls correct");
+    expect(out).toContain("await NexusChat.load({ url: '/models/tiny-tools-qwen3' }, { dtype: 'q4' });");
+    expect(code).toBe(0);
+  }, 240_000);
+
   it('reports a missing folder and a missing dtype per attempt, not as a stack trace', async () => {
     const { code, out } = await testModels('--models', `${FIXTURE_MODELS_DIR}no-such-model,${FIXTURE_MODELS_DIR}tiny-random-qwen3`, '--dtypes', 'bnb4', '--json');
     expect(code).toBe(1);

@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../../tests/fixtures/prepare-models.ts';
+import { NexusChat } from '../nexus.ts';
+
+describe('selfCheck in Node on the model trained to call tools', () => {
+  let chat: NexusChat;
+  beforeAll(async () => {
+    prepareFixtureModels();
+    chat = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}tiny-tools-qwen3` });
+  });
+  afterAll(() => chat?.dispose());
+
+  it('passes: the tool is called inline and its fresh token comes back in the answer, in about one question', async () => {
+    const check = await chat.selfCheck();
+    expect(check).toMatchObject({ ok: true, called: true, grounded: true, needed_forcing: false, device: 'cpu', dtype: 'q4' });
+    expect(check.detail).toMatch(/calls tools and answers from their results\.$/);
+    expect(check.answer).toMatch(/[A-Z]{2}-\d{4}-[A-Z]{2}/);
+    expect(check.generations).toBe(2);
+  });
+
+  it('passes with fresh tokens run after run', async () => {
+    const results = [];
+    for (let i = 0; i < 5; i++) results.push(await chat.selfCheck());
+    expect(results.filter((r) => r.ok)).toHaveLength(5);
+    expect(new Set(results.map((r) => r.answer)).size).toBe(5);
+  });
+});
