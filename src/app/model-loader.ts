@@ -1,5 +1,6 @@
 import {
   NexusChat,
+  detectBrowserCapabilities,
   verdictKey,
   type LoadAttempt,
   type LoadProgress,
@@ -125,15 +126,7 @@ export function workerModelOpener(verdicts: VerdictStore): ModelOpener {
 }
 
 /** Asks the browser for a WebGPU adapter and whether it has `shader-f16`; never throws. */
-export async function detectRuntime(nav: Navigator = navigator): Promise<RuntimeCapabilities> {
-  const gpu = (nav as Navigator & { gpu?: { requestAdapter(): Promise<{ features: ReadonlySet<string> } | null> } }).gpu;
-  try {
-    const adapter = await gpu?.requestAdapter();
-    return { runtime: 'browser', webgpu: Boolean(adapter), shaderF16: Boolean(adapter?.features.has('shader-f16')) };
-  } catch {
-    return { runtime: 'browser', webgpu: false, shaderF16: false };
-  }
-}
+export const detectRuntime: (nav?: Navigator) => Promise<RuntimeCapabilities> = detectBrowserCapabilities;
 
 function fromCheck(check: ToolCallCheck): Verdict {
   return {
