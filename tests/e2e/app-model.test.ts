@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium } from './chromium.ts';
+import { launchChromium, watchPage } from './chromium.ts';
 import { SCREENSHOTS_DIR, lastAnswer, rememberVerdict, screenshot, sendMessage } from './app/page-helpers.ts';
 
 const MODEL_PATH = '/models/tiny-random-qwen3';
@@ -14,14 +14,7 @@ const figures: Record<string, unknown> = {};
 /** Opens the page and records every request that would leave the app's origin. */
 async function openPage(browser: Browser): Promise<{ page: Page; foreign: string[]; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  const origin = new URL(inject('appUrl')).origin;
-  const foreign: string[] = [];
-  const errors: string[] = [];
-  page.on('request', (request) => {
-    const url = request.url();
-    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
+  const { foreign, errors } = watchPage(page, new URL(inject('appUrl')).origin);
   return { page, foreign, errors };
 }
 

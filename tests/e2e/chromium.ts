@@ -1,4 +1,4 @@
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium; tests never download a browser of their own. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -23,4 +23,19 @@ export function launchChromium({ webgpu }: { webgpu: boolean }): Promise<Browser
     headless: true,
     args: webgpu ? [...BASE_ARGS, '--enable-unsafe-webgpu'] : BASE_ARGS,
   });
+}
+
+/**
+ * Records, from now on, every request the page makes that would leave `origin` (the app must never
+ * fetch anything but its own files) and every uncaught page error.
+ */
+export function watchPage(page: Page, origin: string): { foreign: string[]; errors: string[] } {
+  const foreign: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { foreign, errors };
 }

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium } from './chromium.ts';
+import { launchChromium, watchPage } from './chromium.ts';
 import { rememberVerdict } from './app/page-helpers.ts';
 
 /**
@@ -11,14 +11,7 @@ import { rememberVerdict } from './app/page-helpers.ts';
  */
 async function openOnModel(browser: Browser, model: string, remembered?: { webgpu: boolean }): Promise<{ page: Page; foreign: string[]; errors: string[] }> {
   const page = await browser.newPage();
-  const origin = new URL(inject('appUrl')).origin;
-  const foreign: string[] = [];
-  const errors: string[] = [];
-  page.on('request', (request) => {
-    const url = request.url();
-    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
+  const { foreign, errors } = watchPage(page, new URL(inject('appUrl')).origin);
   if (remembered) {
     await page.goto(inject('appUrl'));
     await rememberVerdict(page, new URL(model, inject('appUrl')).href, remembered);
