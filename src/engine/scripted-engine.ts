@@ -3,6 +3,7 @@ import { throwIfAborted } from './abort.ts';
 import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
 import { renderQwen3ChatML } from './qwen3-chatml.ts';
 import { keepGeneratedThinkBlocks } from './think-blocks.ts';
+import { commonPrefixLength } from './token-transcript.ts';
 
 /** Decides whether a scripted output answers a prompt. A string matches a prompt that ends with it. */
 export type PromptMatcher = string | RegExp | ((prompt: string, options: GenerateOptions) => boolean);
@@ -42,13 +43,6 @@ function matches(matcher: PromptMatcher | undefined, prompt: string, options: Ge
   if (typeof matcher === 'string') return prompt.endsWith(matcher);
   if (matcher instanceof RegExp) return matcher.test(prompt);
   return matcher(prompt, options);
-}
-
-function commonPrefixLength(a: string, b: string): number {
-  const max = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
 }
 
 /** What constrained decoding would produce: the choice sharing the longest prefix with the recorded text. */

@@ -74,7 +74,8 @@ export class TokenTranscript {
   }
 }
 
-function commonPrefixLength(a: string, b: string): number {
+/** The length of the longest common prefix of two strings, in UTF-16 units. */
+export function commonPrefixLength(a: string, b: string): number {
   const max = Math.min(a.length, b.length);
   let i = 0;
   while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;

@@ -1,4 +1,5 @@
 import { ScriptedEngine, type ScriptedOutput } from '../../src/engine/scripted-engine.ts';
+import { commonPrefixLength } from '../../src/engine/token-transcript.ts';
 import { qwen3 } from '../../src/loop/__fixtures__/qwen3-outputs.ts';
 import { when } from '../../src/loop/script-matchers.ts';
 import { NexusChat } from '../../src/nexus.ts';
@@ -68,12 +69,6 @@ const SCENARIOS: Record<string, { prompt: string; script: ScriptedOutput[]; maxR
     ],
   },
 };
-
-function commonPrefixLength(a: string, b: string): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
-}
 
 /**
  * Runs the loop scenarios on the scripted engine and reports what each cost: generations, prompt
