@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { AnswerNotFoundError } from './errors.ts';
 import { hostsInMessage } from './message-hosts.ts';
 import { SourceLedger } from './source-ledger.ts';
@@ -41,6 +41,11 @@ export interface AnswerSessionsOptions {
 export class AnswerSession {
   /** The random id the browser sends back with every call. */
   readonly id: string;
+  /**
+   * A short tag derived from the id, for logs: the same for every fetch of this answer, and useless
+   * as the id (which unlocks the answer's seen hosts and budgets, so it is never logged).
+   */
+  readonly logTag: string;
   /** Numbers the answer's sources. */
   readonly ledger = new SourceLedger();
   /** The budgets this answer started with. */
@@ -55,6 +60,7 @@ export class AnswerSession {
   /** @internal Created by {@link AnswerSessions.create}. */
   constructor(id: string, budgets: Readonly<Budgets>, now: number, maxSeenHosts: number) {
     this.id = id;
+    this.logTag = createHash('sha256').update(id).digest('hex').slice(0, 12);
     this.budgets = budgets;
     this.lastUsed = now;
     this.#maxSeenHosts = maxSeenHosts;

@@ -44,14 +44,22 @@ export class ProxyError extends NexusError {
 }
 
 /**
- * A page read was refused by a safety rule before any byte was sent to the site: the address is not
- * in this answer's search results (rule 1), not public (rule 2), or breaks the URL rules.
+ * A page read was refused by a safety rule: the address is not in this answer's search results
+ * (rule 1), not public (rule 2), breaks the URL rules, or a redirect led somewhere refused (rule 4).
+ * `contacted` says whether a site had already answered before the refusal (a refused redirect):
+ * such a read has cost the site a request, and spends its page.
  */
 export class AddressRefusedError extends ProxyError {
   override readonly name = 'AddressRefusedError';
-  /** @param reason - why the address was refused, naming the rule's subject (host, address, port…). */
-  constructor(reason: string) {
+  /** True when a request had already reached a site (the refusal came on a redirect). */
+  readonly contacted: boolean;
+  /**
+   * @param reason - why the address was refused, naming the rule's subject (host, address, port…).
+   * @param contacted - whether a site was contacted before the refusal (default false).
+   */
+  constructor(reason: string, contacted = false) {
     super(reason, 'refused', 200);
+    this.contacted = contacted;
   }
 }
 

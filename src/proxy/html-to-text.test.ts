@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToText, plainText } from './html-to-text.ts';
+import { growthRatio } from '../../tests/proxy/helpers/growth.ts';
+import { collapseBlankRuns, htmlToText, plainBodyToText, plainText, squeezeBlankRuns } from './html-to-text.ts';
 
 const filler = 'This sentence is here so that the article is long enough to be recognised as one. '.repeat(6);
 
@@ -142,5 +143,78 @@ describe('plainText', () => {
     expect(page.title).toBe('T & T');
     expect(page.text).toBe('Head\n\nOne two\n\n| c1 | c2');
     expect(page.links).toEqual(['https://a.example/a']);
+  });
+});
+
+describe('text transformations on page bytes are linear (issue 12, finding 1)', () => {
+  // A run of blanks that does not end a line made `/[ \t\u00a0]+$/gm` rescan the run from every
+  // position: 80,000 spaces stalled the server for about 30 s. 8 times the input must cost at most
+  // about 10 times as much (64 times would be quadratic).
+  const blankRun = (unit: string) => (n: number) => `x${unit.repeat(n)}y`;
+
+  it.each([
+    ['spaces', ' '],
+    ['tabs', '\t'],
+    ['no-break spaces', '\u00a0'],
+    ['mixed blanks', ' \t\u00a0'],
+  ])('collapseBlankRuns on a run of %s that does not end a line', (_name, unit) => {
+    expect(growthRatio(collapseBlankRuns, blankRun(unit), 2_000)).toBeLessThan(12);
+  });
+
+  it('collapseBlankRuns on runs of newlines, carriage returns and blank lines', () => {
+    expect(growthRatio(collapseBlankRuns, (n) => `a${'\n'.repeat(n)}b`, 4_000)).toBeLessThan(12);
+    expect(growthRatio(collapseBlankRuns, (n) => `a${'\r'.repeat(n)}b`, 4_000)).toBeLessThan(12);
+    expect(growthRatio(collapseBlankRuns, (n) => `a${' \n'.repeat(n)}b`, 4_000)).toBeLessThan(12);
+  });
+
+  it('keeps its meaning: trailing blanks trimmed, blank runs collapsed, inner blanks kept', () => {
+    expect(collapseBlankRuns('a  \t\u00a0\r\nb\u00a0\u00a0c  \n\n\n\n  \n d \n')).toBe('a\nb\u00a0\u00a0c\n\n d');
+    expect(collapseBlankRuns(`x${' '.repeat(100_000)}y`)).toBe(`x${' '.repeat(100_000)}y`);
+  });
+
+  it('the plain-text path (text/plain, text/markdown) is linear on the pathological body', () => {
+    expect(growthRatio((body: string) => plainBodyToText(body), blankRun(' '), 2_000)).toBeLessThan(12);
+  });
+
+  it('a 2 MB pathological text/plain body is read in linear time, far inside the page limit', () => {
+    const body = `x${' '.repeat(2 * 1024 * 1024 - 2)}y`;
+    const started = performance.now();
+    const text = plainBodyToText(body);
+    const ms = performance.now() - started;
+    expect(text.startsWith('x') && text.endsWith('y')).toBe(true);
+    // Orientation, not an assertion on speed: the linear scan takes milliseconds; the old regex, hours.
+    console.info(`2 MB pathological text/plain body: ${ms.toFixed(1)} ms`);
+  });
+
+  it('the plain-text path runs under the same time budget as the HTML path', () => {
+    // A stand-in transformation that overruns (bounded, so a missing budget fails instead of hanging).
+    const slow = (): string => {
+      const until = performance.now() + 1_000;
+      while (performance.now() < until);
+      return 'SLOW';
+    };
+    const text = plainBodyToText('some text\n\n\n\nmore', { timeBudgetMs: 50 }, slow);
+    expect(text).not.toBe('SLOW');
+    expect(text).toContain('some text');
+  });
+
+  it('the code-block rule is linear on a run of newlines inside <pre>', () => {
+    const pre = (n: number) => `<pre>a${'\n'.repeat(n)}b</pre>`;
+    expect(growthRatio((html: string) => htmlToText(html, 'https://site.example/'), pre, 2_000, 30)).toBeLessThan(12);
+  });
+  it('the code rules are linear on runs of blanks inside <pre><code> and <code>', () => {
+    const fenced = (n: number) => `<pre><code class="language-js">a${' '.repeat(n)}\n${'\n'.repeat(n)}b</code></pre>`;
+    const inline = (n: number) => `<p>see <code>a${'\t'.repeat(n)}b</code></p>`;
+    expect(growthRatio((html: string) => htmlToText(html, 'https://site.example/'), fenced, 2_000, 30)).toBeLessThan(12);
+    expect(growthRatio((html: string) => htmlToText(html, 'https://site.example/'), inline, 2_000, 30)).toBeLessThan(12);
+  });
+
+  it('squeezeBlankRuns bounds runs but keeps line structure and indentation', () => {
+    expect(squeezeBlankRuns('a\n\n\n\n\n    b')).toBe('a\n\n    b');
+    expect(squeezeBlankRuns('a\n  b\n\n  c')).toBe('a\n  b\n\n  c');
+    expect(squeezeBlankRuns(`a${' '.repeat(500)}b`)).toBe(`a${' '.repeat(64)}b`);
+    expect(squeezeBlankRuns('a\r\n\r\n\r\n\r\nb')).toBe('a\n\nb');
+    const code = htmlToText(`<pre>def f():\n${'\n'.repeat(5000)}    return 1</pre>`, 'https://site.example/').text;
+    expect(code).toBe('```\ndef f():\n\n    return 1\n```');
   });
 });

@@ -80,17 +80,10 @@ export function htmlToText(html: string, pageUrl: string, limits: HtmlToTextLimi
   const caps = { ...DEFAULTS, ...limits };
   const scan = scanMarkup(html, false);
   if (scan.elements > caps.maxElements || scan.maxDepth > caps.maxDepth) return plainText(html, pageUrl);
-  let result: PageText | undefined;
-  guardContext.job = () => {
-    result = convertWithDom(html, pageUrl, scan.elements <= caps.readabilityMaxElements, caps.readabilityMaxDepth);
-  };
-  try {
-    guardScript.runInContext(guardContext, { timeout: caps.timeBudgetMs });
-  } catch {
-    result = undefined;
-  } finally {
-    guardContext.job = undefined;
-  }
+  const result = withinBudget(
+    () => convertWithDom(html, pageUrl, scan.elements <= caps.readabilityMaxElements, caps.readabilityMaxDepth),
+    caps.timeBudgetMs,
+  );
   return result ?? plainText(html, pageUrl);
 }
 
@@ -114,6 +107,7 @@ function convertWithDom(html: string, pageUrl: string, allowReadability: boolean
   const baseElement = document.querySelector('base[href]');
   const base = safeBase(baseElement?.getAttribute('href') ?? undefined, pageUrl);
   for (const element of document.querySelectorAll(DROP_SELECTOR)) element.remove();
+  for (const pre of document.querySelectorAll('pre')) squeezeTextNodes(pre);
 
   const hrefs: string[] = [];
   for (const anchor of document.querySelectorAll('a[href]')) {
@@ -149,6 +143,7 @@ function convertWithDom(html: string, pageUrl: string, allowReadability: boolean
         ({ document } = parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`));
       }
       for (const element of document.querySelectorAll(DROP_SELECTOR)) element.remove();
+      for (const pre of document.querySelectorAll('pre')) squeezeTextNodes(pre);
     }
   }
   if (!contentHtml) {
@@ -164,6 +159,69 @@ function convertWithDom(html: string, pageUrl: string, allowReadability: boolean
     text = (again.body?.textContent ?? '').replace(/[ \t]+/g, ' ');
   }
   return { title, text: collapseBlankRuns(text), links, method };
+}
+
+/** Longest run of blanks kept inside a line of page text (indentation and alignment survive). */
+const MAX_BLANK_RUN = 64;
+
+/**
+ * Shortens every long whitespace run in a `<pre>`'s text: three or more line breaks become one
+ * blank line (the next line's indentation kept), and a run of blanks longer than
+ * {@link MAX_BLANK_RUN} is cut to it. Turndown's final trim (`/[\t\r\n\s]+$/`) rescans a run from
+ * every position in it, so inside `<pre>` and `<code>`, where whitespace is kept, a long run cost
+ * the square of its length; with runs bounded, it is linear. Elsewhere turndown collapses whitespace
+ * before that trim (inline `<code>` included), so only `<pre>` needs it.
+ */
+function squeezeTextNodes(root: Node | null): void {
+  const stack: Node[] = root ? [root] : [];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    if (node.nodeType === 3) {
+      const text = node.nodeValue ?? '';
+      const squeezed = squeezeBlankRuns(text);
+      if (squeezed !== text) node.nodeValue = squeezed;
+      continue;
+    }
+    for (let child = node.firstChild; child; child = child.nextSibling) stack.push(child);
+  }
+}
+
+/**
+ * The text with whitespace runs bounded (see {@link squeezeTextNodes}). One pass, linear.
+ * @param text - a text node's value.
+ */
+export function squeezeBlankRuns(text: string): string {
+  const n = text.length;
+  let out = '';
+  let copied = 0;
+  let i = 0;
+  while (i < n) {
+    if (!isWhitespace(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let newlines = 0;
+    let lastBreak = -1;
+    while (i < n && isWhitespace(text.charCodeAt(i))) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+        newlines++;
+        lastBreak = i;
+      }
+      i++;
+    }
+    if (newlines < 3 && i - start <= MAX_BLANK_RUN) continue;
+    const indent = text.slice(lastBreak + 1, i).slice(0, MAX_BLANK_RUN);
+    const replacement = newlines === 0 ? text.slice(start, start + MAX_BLANK_RUN) : `${'\n'.repeat(Math.min(newlines, 2))}${indent}`;
+    out += text.slice(copied, start) + replacement;
+    copied = i;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+function isWhitespace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 0xa0;
 }
 
 /** Deepest element nesting under `root`, measured without recursion. */
@@ -203,7 +261,7 @@ function markdownService(base: string): TurndownService {
   service.addRule('plainPre', {
     filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName !== 'CODE',
     replacement: (_content, node) => {
-      const code = (node.textContent ?? '').replace(/\n+$/, '');
+      const code = trimTrailingNewlines(node.textContent ?? '');
       const fence = code.includes('```') ? '~~~~' : '```';
       return `\n\n${fence}\n${code}\n${fence}\n\n`;
     },
@@ -238,6 +296,13 @@ function markdownService(base: string): TurndownService {
     },
   });
   return service;
+}
+
+/** The text without its trailing newlines; a scan from the end, where `/\n+$/` would rescan every run. */
+function trimTrailingNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  return text.slice(0, end);
 }
 
 function isFirstCell(node: Node): boolean {
@@ -320,13 +385,73 @@ function absoluteLinks(hrefs: readonly string[], base: string): string[] {
 }
 
 /**
- * Trims trailing spaces, and turns runs of blank lines into one blank line.
+ * Trims trailing spaces, tabs and no-break spaces from every line, turns runs of blank lines into one
+ * blank line, and trims the whole. One pass over the text, so its cost is linear in the input
+ * whatever the page holds (a regex such as `/[ \t]+$/gm` rescans a long run of blanks from every
+ * position in it: quadratic, and 80,000 spaces stalled the server for 30 s).
  * @param text - Markdown or plain text.
+ *
+ * @remarks Security: runs on page bytes. Threat: a page built to freeze the server that shares the
+ * proxy's event loop.
  */
 export function collapseBlankRuns(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/[ \t\u00a0]+$/gm, '')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  const parts: string[] = [];
+  let blankLines = 0;
+  let wroteLine = false;
+  let lineStart = 0;
+  const n = text.length;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 10;
+    if (c !== 10 && c !== 13) continue;
+    let end = i;
+    while (end > lineStart && isBlank(text.charCodeAt(end - 1))) end--;
+    if (end === lineStart) {
+      blankLines++;
+    } else {
+      if (wroteLine) parts.push(blankLines > 0 ? '\n\n' : '\n');
+      parts.push(text.slice(lineStart, end));
+      wroteLine = true;
+      blankLines = 0;
+    }
+    if (c === 13 && i + 1 < n && text.charCodeAt(i + 1) === 10) i++;
+    lineStart = i + 1;
+  }
+  // The whole is trimmed too: leading blanks of the first line go (inner and leading blanks of other lines stay).
+  return parts.join('').trim();
+}
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9 || c === 0xa0;
+}
+
+/**
+ * The text of a `text/plain` or `text/markdown` body: {@link collapseBlankRuns} under the same hard
+ * time budget as the HTML path, so no body can hold the event loop longer than that; past it, the
+ * body is returned as it came (line endings normalised), cut to the byte cap's worth of characters.
+ * @param body - the decoded body.
+ * @param limits - the `timeBudgetMs` of {@link HtmlToTextLimits} (default 1,500 ms).
+ * @param transform - the transformation (a seam for the budget's test; default {@link collapseBlankRuns}).
+ *
+ * @remarks Security: page bytes. Threat: a body built to freeze the shared event loop.
+ */
+export function plainBodyToText(body: string, limits: HtmlToTextLimits = {}, transform: (text: string) => string = collapseBlankRuns): string {
+  const budget = limits.timeBudgetMs ?? DEFAULTS.timeBudgetMs;
+  const result = withinBudget(() => transform(body), budget);
+  return result ?? body.split('\r\n').join('\n').trim();
+}
+
+/** Runs `job` under a hard wall-clock budget (a `vm` timeout interrupts even a synchronous loop). */
+function withinBudget<T>(job: () => T, budgetMs: number): T | undefined {
+  let result: T | undefined;
+  guardContext.job = () => {
+    result = job();
+  };
+  try {
+    guardScript.runInContext(guardContext, { timeout: budgetMs });
+  } catch {
+    result = undefined;
+  } finally {
+    guardContext.job = undefined;
+  }
+  return result;
 }

@@ -15,6 +15,9 @@ export { createProxy, type ProxyOptions, type LogDestination } from './server.ts
 export { mountProxy, isProxyPath } from './mount.ts';
 export { proxyVitePlugin } from './vite-plugin.ts';
 export { proxyOptionsFromEnv } from './env-options.ts';
+export { assertSafeBind } from './bind-guard.ts';
+export { isAllowedHost, isLoopbackHost } from './request-guard.ts';
+export { oneLine } from './one-line.ts';
 export { safeFetch, PROXY_USER_AGENT, type SafeFetchOptions, type FetchedPage, type ConnectTarget } from './safe-fetch.ts';
 export { readSite, type ReadSiteOptions, type ReadSiteResult, type ReadPage, type ReadFailure } from './read-site.ts';
 export { htmlToText, type PageText, type HtmlToTextLimits } from './html-to-text.ts';

@@ -5,7 +5,7 @@
  * Listening on anything but loopback requires `PROXY_TOKEN`.
  */
 import { proxyOptionsFromEnv } from './env-options.ts';
-import { isLoopbackHost } from './request-guard.ts';
+import { assertSafeBind } from './bind-guard.ts';
 import { createProxy } from './server.ts';
 
 const host = process.env.PROXY_HOST ?? '127.0.0.1';
@@ -17,8 +17,10 @@ try {
   console.error(`Proxy configuration error: ${(error as Error).message}`);
   process.exit(1);
 }
-if (!isLoopbackHost(host) && !options.token) {
-  console.error(`Refusing to listen on ${host} without PROXY_TOKEN: anyone who can reach it could use it to search and fetch.`);
+try {
+  assertSafeBind(host, options.token);
+} catch (error) {
+  console.error((error as Error).message);
   process.exit(1);
 }
 const app = createProxy(options);

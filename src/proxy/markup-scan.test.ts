@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEntities, scanMarkup } from './markup-scan.ts';
+import { htmlToText } from './html-to-text.ts';
 
 describe('scanMarkup', () => {
   it('counts elements and nesting depth', () => {
@@ -49,5 +50,28 @@ describe('scanMarkup', () => {
 describe('decodeEntities', () => {
   it('decodes numeric and common named references, leaves unknown ones', () => {
     expect(decodeEntities('&#65;&#x42;&amp;&nbsp;&unknown;&#0;')).toBe('AB&\u00a0&unknown;\ufffd');
+  });
+});
+
+describe('scanMarkup depth against unmatched end tags (issue 12, lower grade)', () => {
+  it('an end tag of an element that is not open does not lower the depth', () => {
+    expect(scanMarkup(`<body>${'<div></b>'.repeat(3000)}x`).maxDepth).toBeGreaterThanOrEqual(3000);
+    expect(scanMarkup(`<body>${'<span></i></em></div>'.repeat(3000)}x`).maxDepth).toBeGreaterThanOrEqual(3000);
+  });
+
+  it('an end tag closes the open element of its name and everything opened inside it', () => {
+    expect(scanMarkup('<div><section><span></div><p>x').maxDepth).toBe(3);
+    const scan = scanMarkup(`<div>${'<div>'.repeat(10)}</div>${'<b>'.repeat(5)}`);
+    expect(scan.maxDepth).toBe(15);
+    expect(scanMarkup(`${'<div>'.repeat(100)}${'</div>'.repeat(100)}${'<div>'.repeat(100)}`).maxDepth).toBe(100);
+  });
+
+  it('hidden text is not revealed by a stray end tag', () => {
+    expect(scanMarkup('<noscript>hidden</object> still hidden</noscript> shown', true).text).toBe('shown');
+  });
+
+  it('a page that hides deep nesting behind stray end tags still takes the plain path', () => {
+    const html = `<!doctype html><html><body>${'<div></i>'.repeat(5_000)}<p>deep text</p></body></html>`;
+    expect(htmlToText(html, 'https://site.example/').method).toBe('plain');
   });
 });

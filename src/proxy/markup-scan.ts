@@ -73,6 +73,12 @@ export function scanMarkup(html: string, collectText = false): MarkupScan {
   let pending = '';
   let hidden = 0;
   let foreign = 0;
+  // The open elements that count towards depth, and how many of each name are open: an end tag
+  // closes the innermost open element of its name and everything opened inside it, as the HTML
+  // parser does, and an end tag of an element that is not open is ignored (counting it down would
+  // let a page hide real nesting behind stray end tags). Each pop pays for its push: linear.
+  const open: string[] = [];
+  const openCount = new Map<string, number>();
 
   const emitText = (raw: string): void => {
     if (collectText && raw && hidden === 0) pending += raw;
@@ -139,9 +145,16 @@ export function scanMarkup(html: string, collectText = false): MarkupScan {
     const tagEnd = j;
     i = Math.min(n, j + 1);
     if (closing) {
-      if (!VOID.has(name) && !IMPLIED_END.has(name) && depth > 0) depth--;
-      if (HIDDEN.has(name) && hidden > 0) hidden--;
-      if (FOREIGN.has(name) && foreign > 0) foreign--;
+      if ((openCount.get(name) ?? 0) > 0) {
+        for (;;) {
+          const popped = open.pop() as string;
+          openCount.set(popped, (openCount.get(popped) ?? 1) - 1);
+          depth--;
+          if (HIDDEN.has(popped) && hidden > 0) hidden--;
+          if (FOREIGN.has(popped) && foreign > 0) foreign--;
+          if (popped === name) break;
+        }
+      }
       if (BLOCK.has(name)) lineBreak();
       continue;
     }
@@ -165,11 +178,11 @@ export function scanMarkup(html: string, collectText = false): MarkupScan {
       i = gt < 0 ? n : gt + 1;
       continue;
     }
-    if (!VOID.has(name) && !selfClosing) {
+    if (!VOID.has(name) && !IMPLIED_END.has(name) && !selfClosing) {
       if (HIDDEN.has(name)) hidden++;
       if (FOREIGN.has(name)) foreign++;
-    }
-    if (!VOID.has(name) && !IMPLIED_END.has(name) && !selfClosing) {
+      open.push(name);
+      openCount.set(name, (openCount.get(name) ?? 0) + 1);
       depth++;
       if (depth > maxDepth) maxDepth = depth;
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { growthRatio } from '../../tests/proxy/helpers/growth.ts';
 import { hostsInMessage } from './message-hosts.ts';
 
 describe('hostsInMessage', () => {
@@ -23,5 +24,17 @@ describe('hostsInMessage', () => {
   it('caps the number of hosts', () => {
     const message = Array.from({ length: 150 }, (_, i) => `h${i}.example`).join(' ');
     expect(hostsInMessage(message)).toHaveLength(100);
+  });
+});
+
+describe('hostsInMessage is linear in the message (issue 12, finding 1)', () => {
+  it.each([
+    ['closing punctuation that does not end the token', (n: number) => `example.com${')'.repeat(n)}x`],
+    ['mixed trailing punctuation', (n: number) => `a${'.:;!?'.repeat(n / 5)}b`],
+    ['opening punctuation', (n: number) => `${'(['.repeat(n / 2)}example.com`],
+    ['a long dotted name that fails at the end', (n: number) => `${'a.'.repeat(n / 2)}-`],
+    ['an address with a long tail of punctuation', (n: number) => `https://example.com/${')'.repeat(n)}x`],
+  ])('%s', (_name, make) => {
+    expect(growthRatio(hostsInMessage, make, 2_000)).toBeLessThan(12);
   });
 });

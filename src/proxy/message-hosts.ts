@@ -2,6 +2,24 @@ import { hostKey } from './url-rules.ts';
 
 const MAX_HOSTS = 100;
 
+/** Punctuation that may wrap a host in prose: "(see example.com)." */
+const LEADING = new Set('([{.:;!?*_~');
+const TRAILING = new Set(')]}.:;!?*_~');
+
+// Index scans rather than `/[…]+$/`, whose cost on a long run of punctuation that does not end the
+// token grows with the square of the run (the user's message is up to 20,000 characters).
+function trimStart(text: string, chars: ReadonlySet<string>): string {
+  let start = 0;
+  while (start < text.length && chars.has(text[start] ?? '')) start++;
+  return text.slice(start);
+}
+
+function trimEnd(text: string, chars: ReadonlySet<string>): string {
+  let end = text.length;
+  while (end > 0 && chars.has(text[end - 1] ?? '')) end--;
+  return text.slice(0, end);
+}
+
 /**
  * The hosts a user wrote in their message: full `http(s)://` addresses, and bare names with a path or
  * not (`example.com`, `www.example.org/jobs`). Surrounding brackets, quotes and sentence punctuation
@@ -18,8 +36,8 @@ export function hostsInMessage(message: string): string[] {
   const seen = new Set<string>();
   for (const raw of message.split(/[\s<>"'`,|]+/u)) {
     // Wrapping punctuation: "(see example.com)." — but keep a bracketed IPv6 host intact.
-    const token = raw.replace(/^[([{.:;!?*_~]+/u, '');
-    const trimmed = token.replace(/[)\]}.:;!?*_~]+$/u, '');
+    const token = trimStart(raw, LEADING);
+    const trimmed = trimEnd(token, TRAILING);
     if (!token || token.includes('@')) continue;
     let host: string | undefined;
     if (/^https?:\/\//i.test(token)) {

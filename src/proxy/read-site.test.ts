@@ -77,6 +77,10 @@ beforeAll(async () => {
   serve('site.example', '/moved', redirect('https://other.example/new-home'));
   serve('other.example', '/new-home', page(article('New home', words(5, 'Home'), links(['/sub', 'https://site.example/p1']))));
   serve('other.example', '/sub', page(article('Sub', words(5, 'Sub'))));
+  serve('site.example', '/hub', page(article('Hub', words(5, 'Hub'), links(['/jump', '/p4']))));
+  serve('site.example', '/jump', redirect('https://other.example/off'));
+  serve('site.example', '/hub2', page(article('Hub2', words(5, 'Hub2'), links(['/to-www']))));
+  serve('site.example', '/to-www', redirect('https://www.site.example/p3'));
   serve('site.example', '/short', page('<html><head><title>Short</title></head><body><p>Only a few words.</p></body></html>'));
   serve('site.example', '/deep', page(`<html><head><title>Deep</title></head><body>${'<div>'.repeat(150_000)}<p>Text under very deep markup.</p>${'</div>'.repeat(150_000)}</body></html>`));
   serve('site.example', '/huge', page(`<html><body><p>${'word '.repeat(600_000)}</p></body></html>`));
@@ -190,16 +194,36 @@ describe('readSite', () => {
     expect(result).toMatchObject({ ok: false, code: 'refused', reason: expect.stringContaining('10.0.0.7') });
   });
 
-  it('a redirect of the cited page may leave the site; the crawl then also follows the landing site', async () => {
+  it('a redirect of the cited page may leave the site (the site chose it), but the crawl does not fan out on the new host', async () => {
     const result = await readSite('https://site.example/moved', options());
     if (!result.ok) throw new Error(result.reason);
     expect(result.pages.map((p) => p.finalUrl)).toEqual([
       'https://other.example/new-home',
-      'https://other.example/sub',
       'https://site.example/p1',
       'https://site.example/p1a',
       'https://site.example/start',
     ]);
+    expect(hits.get('other.example/sub')).toBeUndefined();
+  });
+
+  it('rule 1 at every hop: a crawled same-site link that redirects to another site is not followed', async () => {
+    const result = await readSite('https://site.example/hub', options());
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.pages.map((p) => p.finalUrl)).toEqual(['https://site.example/hub', 'https://site.example/p4']);
+    expect(result.failures).toEqual([
+      { url: 'https://site.example/jump', hop: 1, reason: expect.stringContaining('redirect off the site') },
+    ]);
+    expect(hits.get('other.example/off')).toBeUndefined();
+    expect(hits.get('evil.example/landing')).toBeUndefined();
+    // The refused hop is logged (rule 8) and nothing on the other site was resolved or contacted.
+    expect(log.some((l) => l.url.startsWith('https://other.example') || l.url.startsWith('https://evil.example'))).toBe(false);
+    expect(log.find((l) => l.url === 'https://site.example/jump')?.reason).toContain('redirect off the site');
+  });
+
+  it('rule 1 at every hop: a same-site redirect of a crawled link is still followed', async () => {
+    const result = await readSite('https://site.example/hub2', options());
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.pages.map((p) => p.finalUrl)).toEqual(['https://site.example/hub2', 'https://www.site.example/p3']);
   });
 
   it('hostile markup: a page nested 150,000 deep is read as plain text, quickly', async () => {

@@ -1,7 +1,8 @@
 import { decodeBody } from './decode-body.ts';
 import { AddressRefusedError, ProxyError } from './errors.ts';
-import { fencePage, isBlockPage, notReadNote } from './fence.ts';
-import { collapseBlankRuns, htmlToText, type HtmlToTextLimits } from './html-to-text.ts';
+import { fencePage, isBlockPage, NOTE_CHARS, notReadNote, TITLE_CHARS, URL_CHARS } from './fence.ts';
+import { htmlToText, plainBodyToText, type HtmlToTextLimits } from './html-to-text.ts';
+import { oneLine } from './one-line.ts';
 import { safeFetch, type FetchedPage, type SafeFetchOptions } from './safe-fetch.ts';
 import { checkUrlRules, hostKey } from './url-rules.ts';
 
@@ -62,7 +63,16 @@ export interface ReadFailure {
 /** The outcome of {@link readSite}. */
 export type ReadSiteResult =
   | { ok: true; url: string; pages: ReadPage[]; failures: ReadFailure[]; text: string }
-  | { ok: false; url: string; code: 'refused' | 'fetch_failed'; reason: string; failures: ReadFailure[]; text: string };
+  | {
+      ok: false;
+      url: string;
+      code: 'refused' | 'fetch_failed';
+      reason: string;
+      failures: ReadFailure[];
+      text: string;
+      /** Whether a site was contacted before the read failed (it then spends its page). */
+      contacted: boolean;
+    };
 
 /** Path endings that are never text pages; such links are not followed. */
 const BINARY_PATH = /\.(pdf|zip|gz|tgz|bz2|xz|rar|7z|exe|msi|dmg|pkg|deb|rpm|iso|img|apk|png|jpe?g|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4a|ogg|wav|flac|avi|mov|mkv|webm|woff2?|ttf|otf|eot|css|js|mjs|json|xml|rss|atom|csv|xlsx?|docx?|pptx?)$/i;
@@ -121,12 +131,17 @@ export async function readSite(url: string, options: ReadSiteOptions): Promise<R
     let used = 0;
     let attempts = 0;
 
+    // The cited address may redirect anywhere public (the cited site chose it); the crawl that follows
+    // stays on the cited site, and so does every redirect of a crawled link.
     const first = await readOne(start, fetchOptions, options.htmlLimits);
     attempts++;
-    if (!first.ok) return failed(start, first.code, first.reason, failures);
+    if (!first.ok) return failed(start, first.code, first.reason, failures, first.contacted);
     visited.add(first.page.finalUrl);
-    // The cited site chose where its address leads; its links are followed on that site too.
-    sites.add(siteOf(new URL(first.page.finalUrl).hostname));
+    const crawlOptions: SafeFetchOptions = {
+      ...fetchOptions,
+      redirectAllowed: (next) =>
+        sites.has(siteOf(next.hostname)) ? undefined : `a redirect off the site (to ${hostKey(next.hostname)}), which the crawl does not follow`,
+    };
 
     let level: Array<{ url: string; links: string[] }> = [];
     const accept = (fetched: Fetched, hop: number, requested: string): boolean => {
@@ -169,7 +184,7 @@ export async function readSite(url: string, options: ReadSiteOptions): Promise<R
       for (let i = 0; i < batch.length && used < totalChars && !deadline.signal.aborted; i += concurrency) {
         const slice = batch.slice(i, i + concurrency);
         attempts += slice.length;
-        const outcomes = await Promise.all(slice.map((link) => readOne(link, fetchOptions, options.htmlLimits)));
+        const outcomes = await Promise.all(slice.map((link) => readOne(link, crawlOptions, options.htmlLimits)));
         outcomes.forEach((outcome, k) => {
           const link = slice[k] ?? '';
           if (!outcome.ok) {
@@ -197,16 +212,17 @@ interface Fetched {
   notes: string[];
 }
 
-type ReadOne = { ok: true; page: Fetched } | { ok: false; code: 'refused' | 'fetch_failed'; reason: string };
+type ReadOne = { ok: true; page: Fetched } | { ok: false; code: 'refused' | 'fetch_failed'; reason: string; contacted: boolean };
 
 async function readOne(url: string, options: SafeFetchOptions, htmlLimits: HtmlToTextLimits | undefined): Promise<ReadOne> {
   let fetched: FetchedPage;
   try {
     fetched = await safeFetch(url, options);
   } catch (error) {
-    if (error instanceof AddressRefusedError) return { ok: false, code: 'refused', reason: error.message };
-    if (error instanceof ProxyError) return { ok: false, code: 'fetch_failed', reason: error.message };
-    return { ok: false, code: 'fetch_failed', reason: 'the page could not be read' };
+    // Reasons may quote what a site sent (a content type, an address): one line, capped.
+    if (error instanceof AddressRefusedError) return { ok: false, code: 'refused', reason: oneLine(error.message, NOTE_CHARS), contacted: error.contacted };
+    if (error instanceof ProxyError) return { ok: false, code: 'fetch_failed', reason: oneLine(error.message, NOTE_CHARS), contacted: true };
+    return { ok: false, code: 'fetch_failed', reason: 'the page could not be read', contacted: true };
   }
   const notes: string[] = [];
   if (fetched.capped) notes.push(`the page is larger than the ${formatBytes(fetched.body.length)} read limit; only its beginning was read.`);
@@ -220,13 +236,13 @@ async function readOne(url: string, options: SafeFetchOptions, htmlLimits: HtmlT
     text = converted.text;
     links = converted.links;
   } else {
-    text = collapseBlankRuns(decoded);
+    text = plainBodyToText(decoded, htmlLimits);
   }
-  if (text.trim() === '') return { ok: false, code: 'fetch_failed', reason: 'the page has no readable text (it may need JavaScript)' };
+  if (text.trim() === '') return { ok: false, code: 'fetch_failed', reason: 'the page has no readable text (it may need JavaScript)', contacted: true };
   if (isBlockPage(`${title}\n${text}`)) {
-    return { ok: false, code: 'fetch_failed', reason: 'the site served a verification or block page instead of the content' };
+    return { ok: false, code: 'fetch_failed', reason: 'the site served a verification or block page instead of the content', contacted: true };
   }
-  return { ok: true, page: { finalUrl: fetched.finalUrl, title: title.slice(0, 300), text, links, notes } };
+  return { ok: true, page: { finalUrl: fetched.finalUrl, title: oneLine(title, TITLE_CHARS), text, links, notes } };
 }
 
 function formatBytes(bytes: number): string {
@@ -250,17 +266,18 @@ function cut(text: string, room: number): { text: string; omitted: number } {
   return { text: text.slice(0, end), omitted: text.length - end };
 }
 
-function failed(url: string, code: 'refused' | 'fetch_failed', reason: string, failures: ReadFailure[]): ReadSiteResult {
-  return { ok: false, url, code, reason, failures, text: notReadNote(url, reason) };
+function failed(url: string, code: 'refused' | 'fetch_failed', reason: string, failures: ReadFailure[], contacted = false): ReadSiteResult {
+  return { ok: false, url, code, reason, failures, text: notReadNote(url, reason), contacted };
 }
 
 function readText(start: string, pages: readonly ReadPage[], failures: readonly ReadFailure[]): string {
   const parts: string[] = [];
   const count = pages.length === 1 ? '1 page' : `${pages.length} pages`;
-  parts.push(`Read ${start}: ${count} from its site.`);
+  parts.push(`Read ${oneLine(start, URL_CHARS)}: ${count} from its site.`);
   for (const page of pages) parts.push(page.fenced);
   if (failures.length > 0) {
-    parts.push(['Pages that could not be read:', ...failures.map((f) => `- ${f.url} — ${f.reason}`)].join('\n'));
+    const lines = failures.map((f) => `- ${oneLine(f.url, URL_CHARS)} — ${oneLine(f.reason, NOTE_CHARS)}`);
+    parts.push(['Pages that could not be read:', ...lines].join('\n'));
   }
   return parts.join('\n\n');
 }

@@ -5,6 +5,8 @@ import { ProxyError } from './errors.ts';
 /** What {@link checkRequestGuard} needs from a request. */
 export interface GuardedRequest {
   headers: Record<string, string | string[] | undefined>;
+  /** The peer's address (the socket's); when it is not this machine, the token is required. */
+  remoteAddress?: string | undefined;
 }
 
 /** The guard's configuration. */
@@ -29,8 +31,39 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * Decides whether an API request may proceed: the `Host` header must name this machine or an allowed
- * origin's host (a DNS-rebinding defence); an `Origin` header, when present, must be the page's own
+ * True when a `Host` header names this machine (`localhost`, `*.localhost`, 127.0.0.0/8, `::1`, any
+ * port) or one of the allowed hosts (`chat.example.org`, with or without a port; origins are
+ * accepted too). A missing Host is refused.
+ * @param hostHeader - the request's `Host` header.
+ * @param allowed - extra hosts or origins (`PROXY_ORIGINS`).
+ *
+ * @remarks Security: DNS-rebinding defence of the page server and the proxy. Threat: an attacker's
+ * name pointed at 127.0.0.1 — the browser then sends the attacker's name as Host.
+ */
+export function isAllowedHost(hostHeader: string | string[] | undefined, allowed: readonly string[]): boolean {
+  const raw = (Array.isArray(hostHeader) ? hostHeader[0] : hostHeader)?.trim().toLowerCase() ?? '';
+  if (!raw) return false;
+  const hostName = raw.startsWith('[') ? raw.slice(0, raw.indexOf(']') + 1) : raw.replace(/:\d+$/, '');
+  if (isLoopbackHost(hostName)) return true;
+  for (const entry of allowed) {
+    const value = entry.trim().toLowerCase();
+    const host = /^https?:\/\//.test(value) ? safeHost(value) : value;
+    if (host && (host === raw || host === hostName)) return true;
+  }
+  return false;
+}
+
+function safeHost(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Decides whether an API request may proceed: without a token, the peer must be this machine; the
+ * `Host` header must name this machine or an allowed origin's host (a DNS-rebinding defence); an `Origin` header, when present, must be the page's own
  * loopback origin or an allowed one; with a token configured, the request must carry it.
  *
  * @param request - the request headers.
@@ -43,6 +76,11 @@ export function isLoopbackHost(host: string): boolean {
  * search and fetch (the shared token). The token is compared in constant time.
  */
 export function checkRequestGuard(request: GuardedRequest, options: GuardOptions): void {
+  // A client on another machine can claim any Host and Origin; only a shared token tells a deployment's
+  // users from strangers, so without one, only this machine is served.
+  if (!options.token && request.remoteAddress !== undefined && !isLoopbackHost(request.remoteAddress)) {
+    throw new ProxyError('requests from other machines are not accepted without a shared token; set PROXY_TOKEN on the server', 'forbidden_origin', 403);
+  }
   const allowedOrigins = new Set((options.origins ?? []).map(normaliseOrigin).filter((o): o is string => o !== undefined));
   const allowedHosts = new Set([...allowedOrigins].map((o) => new URL(o).host.toLowerCase()));
   const hostHeader = header(request, 'host')?.toLowerCase() ?? '';

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { isIP, type LookupFunction } from 'node:net';
 import { AddressRefusedError, FetchFailedError } from './errors.ts';
 import type { FetchLogSink } from './fetch-log.ts';
+import { oneLine } from './one-line.ts';
 import { MAX_REDIRECTS, isRedirectStatus, nextHop } from './redirects.ts';
 import type { Resolver } from './resolver.ts';
 import { vetAddress } from './vet-address.ts';
@@ -48,6 +49,12 @@ export interface SafeFetchOptions {
   signal?: AbortSignal;
   /** The answer session, copied into log records. */
   answer?: string;
+  /**
+   * Asked before each redirect is followed, with the address it points to: a reason refuses it
+   * (an {@link AddressRefusedError}, logged on the hop that answered with the redirect), undefined
+   * lets it go on to the usual checks. The page reader keeps crawled links on the cited site this way.
+   */
+  redirectAllowed?: (url: URL) => string | undefined;
 }
 
 /** A page that was fetched successfully. */
@@ -141,7 +148,8 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
         const reason = deadline.signal.aborted && options.signal?.aborted !== true ? timeoutReason : vetted.reason;
         record(null, null, 0, reason);
         if (deadline.signal.aborted) throw new FetchFailedError(reason);
-        throw new AddressRefusedError(reason);
+        // A refusal after a redirect comes after a site was contacted: that read has cost the site.
+        throw new AddressRefusedError(reason, hop > 0);
       }
       current = vetted.url;
       requested ??= vetted.url;
@@ -153,9 +161,11 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
       }
       if (outcome.kind === 'redirect') {
         const next = nextHop(outcome.location, current, redirects.length, maxRedirects);
-        if (!next.ok) {
-          record(vetted.address, outcome.status, 0, next.reason);
-          throw new AddressRefusedError(next.reason);
+        const refusal = next.ok ? options.redirectAllowed?.(new URL(next.url)) : next.reason;
+        if (!next.ok || refusal !== undefined) {
+          const reason = refusal ?? 'redirect refused';
+          record(vetted.address, outcome.status, 0, reason);
+          throw new AddressRefusedError(reason, true);
         }
         record(vetted.address, outcome.status, 0);
         redirects.push(next.url);
@@ -246,14 +256,14 @@ function requestHop(
         fail(
           mediaType === ''
             ? 'no content type (only text/html, text/plain and text/markdown are read)'
-            : `content type ${mediaType} is not read (only text/html, text/plain and text/markdown)`,
+            : `content type ${oneLine(mediaType, 80)} is not read (only text/html, text/plain and text/markdown)`,
         );
         res.destroy();
         return;
       }
       const encoding = (res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
       if (encoding !== 'identity' && encoding !== '') {
-        fail(`compressed body (${encoding}) that was not asked for`);
+        fail(`compressed body (${oneLine(encoding, 40)}) that was not asked for`);
         res.destroy();
         return;
       }
@@ -261,7 +271,8 @@ function requestHop(
       res.on('data', (chunk: Buffer) => {
         if (settled) return;
         const room = maxBytes - bytes;
-        if (chunk.length >= room) {
+        // Only a byte past the cap makes the page larger than it: a body of exactly the cap is complete.
+        if (chunk.length > room) {
           chunks.push(chunk.subarray(0, room));
           bytes += room;
           finish({ kind: 'page', status: status ?? 0, mediaType, charset, body: Buffer.concat(chunks), capped: true });
@@ -306,10 +317,10 @@ function describeNetworkError(error: Error): string {
     if (code === 'ECONNREFUSED') return 'connection refused';
     if (code === 'ECONNRESET') return 'connection reset';
     if (code === 'ETIMEDOUT') return 'connection timed out';
-    if (/TLS|SSL|CERT|VERIFY|SELF_SIGNED|EPROTO/.test(code)) return `TLS error (${code})`;
-    return `network error (${code})`;
+    if (/TLS|SSL|CERT|VERIFY|SELF_SIGNED|EPROTO/.test(code)) return `TLS error (${oneLine(code, 60)})`;
+    return `network error (${oneLine(code, 60)})`;
   }
-  return `network error (${error.message.slice(0, 120)})`;
+  return `network error (${oneLine(error.message, 120)})`;
 }
 
 function formatSeconds(ms: number): string {

@@ -1,4 +1,5 @@
 import { SearchFailedError } from './errors.ts';
+import { oneLine } from './one-line.ts';
 import type { BackendQueryOptions, BackendResult, FetchLike, SearchBackend, SearchHit, UnresponsiveEngine } from './search-backend.ts';
 
 /** Options of {@link createSearxBackend}. */
@@ -88,23 +89,24 @@ export function parseSearxResponse(data: unknown, maxResults = 8): BackendResult
       title: text(result.title) || url,
       url,
       snippet: text(result.content),
-      engine: text(result.engine) || engines[0] || 'unknown',
+      engine: text(result.engine, 60) || text(engines[0], 60) || 'unknown',
       date: resultDate(result.publishedDate, result.pubdate),
     });
   }
   const answers: string[] = [];
   for (const answer of asArray(root.answers)) {
     const value = typeof answer === 'string' ? answer : text((answer as Record<string, unknown> | null)?.answer);
-    if (value) answers.push(value.trim());
+    if (value) answers.push(text(value, 500));
   }
   const unresponsive: UnresponsiveEngine[] = [];
   for (const entry of asArray(root.unresponsive_engines)) {
     if (Array.isArray(entry) && typeof entry[0] === 'string') {
-      unresponsive.push({ engine: entry[0], reason: typeof entry[1] === 'string' && entry[1] ? entry[1] : 'no reason given' });
+      const engine = text(entry[0], 60);
+      if (engine) unresponsive.push({ engine, reason: text(entry[1], 200) || 'no reason given' });
     } else if (typeof entry === 'object' && entry !== null) {
       const record = entry as Record<string, unknown>;
-      const engine = text(record.engine) || text(record.name);
-      if (engine) unresponsive.push({ engine, reason: text(record.error) || text(record.reason) || 'no reason given' });
+      const engine = text(record.engine, 60) || text(record.name, 60);
+      if (engine) unresponsive.push({ engine, reason: text(record.error, 200) || text(record.reason, 200) || 'no reason given' });
     }
   }
   const result: BackendResult = { hits, answers, unresponsive };
@@ -124,8 +126,8 @@ export function parseSearxResponse(data: unknown, maxResults = 8): BackendResult
 export function resultDate(publishedDate: unknown, pubdate: unknown): string | null {
   const iso = isoDay(publishedDate) ?? isoDay(pubdate);
   if (iso) return iso;
-  if (typeof publishedDate === 'string' && publishedDate.trim()) return publishedDate.trim().slice(0, 60);
-  return null;
+  const display = oneLine(publishedDate, 60);
+  return display || null;
 }
 
 function isoDay(value: unknown): string | undefined {
@@ -143,6 +145,7 @@ function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-function text(value: unknown): string {
-  return typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '';
+/** A string field of the engine's answer on one line (every line terminator, NEL included), capped. */
+function text(value: unknown, max = 2_000): string {
+  return oneLine(value, max);
 }

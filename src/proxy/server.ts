@@ -100,10 +100,21 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
             level: options.logLevel ?? 'info',
             stream: options.log ?? process.stdout,
             timestamp: () => `,"time":"${new Date().toISOString()}"`,
+            // Answer ids are capabilities (they unlock an answer's seen hosts and budgets): never logged.
+            serializers: {
+              req: (request: { method?: string; url?: string; hostname?: string; ip?: string }) => ({
+                method: request.method,
+                url: redactAnswerIds(request.url ?? ''),
+                host: request.hostname,
+                remoteAddress: request.ip,
+              }),
+            },
           },
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     trustProxy: false,
     return503OnClosing: true,
+    // A client that trickles its request may not hold a connection (and a socket) for ever.
+    requestTimeout: 60_000,
   });
 
   // JSON only: a text/plain body is what a cross-site form can send without a CORS preflight.
@@ -148,6 +159,13 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
   });
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'not_found', `no such endpoint: ${request.method} ${request.url.split('?')[0]}`));
 
+  // The guard runs first, on every request: a foreign page's requests are refused before they can
+  // count against the rate limit (whose key, the socket address, is loopback for everyone).
+  const guard = { ...(options.token ? { token: options.token } : {}), ...(options.origins ? { origins: options.origins } : {}) };
+  app.addHook('onRequest', async (request) => {
+    checkRequestGuard({ headers: request.headers, remoteAddress: request.socket.remoteAddress }, guard);
+  });
+
   if (options.rateLimit !== false) {
     const limit = options.rateLimit ?? { max: 120, timeWindowMs: 60_000 };
     void app.register(rateLimit, {
@@ -159,11 +177,6 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
   }
 
   void app.register(async (api) => {
-    api.addHook('preParsing', async (request, _reply, payload) => {
-      checkRequestGuard(request, { ...(options.token ? { token: options.token } : {}), ...(options.origins ? { origins: options.origins } : {}) });
-      return payload;
-    });
-
     api.get('/api/health', async () => ({ ok: true, backend: backend.name, budgets: sessions.budgets }));
 
     api.post<{ Body: { message: string } }>(
@@ -251,13 +264,15 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
           ...options.crawl,
           ...(options.htmlLimits ? { htmlLimits: options.htmlLimits } : {}),
           log: fetchLog,
-          answer: session.id,
+          // The fetch log correlates the hops of one answer by its tag, never by its id (a capability).
+          answer: session.logTag,
           number: (url, title) => session.ledger.number(url, title),
         });
         if (!result.ok) {
-          // A refused read (rule 1, the URL rules, a non-public address or redirect) read nothing and
-          // does not use up the page budget; a page that was contacted and failed does.
-          if (result.code === 'refused') session.refundPage();
+          // A read refused before any request went out (rule 1, the URL rules, a non-public address)
+          // does not use up the page budget; one that reached a site does, whatever came next (a
+          // refused redirect, too many redirects, an error), or a site could be hit without limit.
+          if (!result.contacted) session.refundPage();
           return {
             ...toolFailure(session, result.code, result.reason, notReadNote(result.url, result.reason)),
             url: result.url,
@@ -288,6 +303,12 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
   });
 
   return app;
+}
+
+/** Answer ids in a request path, replaced by a marker: `/api/answers/<id>` → `/api/answers/:answer`. */
+function redactAnswerIds(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return path.replace(/^\/api\/answers\/[^/]+/, '/api/answers/:answer');
 }
 
 function toolFailure(session: AnswerSession, code: string, reason: string, text: string) {

@@ -1,3 +1,8 @@
+import { oneLine } from './one-line.ts';
+
+/** Most characters of a title the ledger keeps. */
+const LEDGER_TITLE_CHARS = 200;
+
 /** One numbered source. */
 export interface LedgerEntry {
   /** The number to cite, from 1. */
@@ -30,6 +35,8 @@ export class SourceLedger {
    */
   number(url: string, title = ''): number | undefined {
     const key = ledgerKey(url);
+    // Titles come from pages and search engines, and end up in the "Sources found" turn: one line, capped.
+    title = oneLine(title, LEDGER_TITLE_CHARS);
     const known = this.#byUrl.get(key);
     if (known) {
       if (!known.title && title) known.title = title;

@@ -1,7 +1,8 @@
 /** The recency windows SearXNG understands. */
 export type TimeRange = 'day' | 'week' | 'month' | 'year';
 
-const ALIASES: Readonly<Record<string, TimeRange>> = {
+// A Map, not an object literal: `ALIASES['constructor']` would be Object.prototype's.
+const ALIASES: ReadonlyMap<string, TimeRange> = new Map(Object.entries({
   day: 'day',
   today: 'day',
   week: 'week',
@@ -10,7 +11,7 @@ const ALIASES: Readonly<Record<string, TimeRange>> = {
   '30d': 'month',
   year: 'year',
   '12m': 'year',
-};
+}) as Array<[string, TimeRange]>);
 
 /**
  * Reads a model's `time_range` argument: day/week/month/year, or the aliases today, 7d, 30d, 12m
@@ -20,5 +21,5 @@ const ALIASES: Readonly<Record<string, TimeRange>> = {
  */
 export function parseTimeRange(value: unknown): TimeRange | undefined {
   if (typeof value !== 'string') return undefined;
-  return ALIASES[value.trim().toLowerCase()];
+  return ALIASES.get(value.trim().toLowerCase());
 }

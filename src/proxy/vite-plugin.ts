@@ -1,4 +1,5 @@
 import type { Plugin, PreviewServer, ViteDevServer } from 'vite';
+import { assertSafeBind } from './bind-guard.ts';
 import { proxyOptionsFromEnv } from './env-options.ts';
 import { mountProxy } from './mount.ts';
 import { createProxy, type ProxyOptions } from './server.ts';
@@ -12,7 +13,11 @@ import { createProxy, type ProxyOptions } from './server.ts';
  */
 export function proxyVitePlugin(options?: ProxyOptions): Plugin {
   const attach = (server: ViteDevServer | PreviewServer): void => {
-    const app = createProxy(options ?? proxyOptionsFromEnv());
+    const proxyOptions = options ?? proxyOptionsFromEnv();
+    const config = (server as { config?: { server?: { host?: string | boolean }; preview?: { host?: string | boolean } } }).config;
+    const host = 'ws' in server ? config?.server?.host : (config?.preview?.host ?? config?.server?.host);
+    assertSafeBind(host, proxyOptions.token);
+    const app = createProxy(proxyOptions);
     const handle = mountProxy(app);
     server.middlewares.use((req, res, next) => {
       handle(req, res).then(

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from './app-server.ts';
 
 /** A raw GET, so paths like `/../x` reach the server unnormalised (fetch would clean them). */
-function rawGet(app: AppServer, path: string, method = 'GET'): Promise<{ status: number; type?: string; body: string }> {
-  const { hostname, port } = new URL(app.url);
+function rawGet(app: AppServer | string, path: string, method = 'GET', headers: Record<string, string> = {}): Promise<{ status: number; type?: string; body: string }> {
+  const { hostname, port } = new URL(typeof app === 'string' ? app : app.url);
   return new Promise((done, fail) => {
-    const req = request({ host: hostname, port, path, method }, (res) => {
+    const req = request({ host: hostname, port, path, method, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -76,4 +77,104 @@ describe('startAppServer', () => {
     expect((await rawGet(app, '/nope.js')).status).toBe(404);
     expect((await rawGet(app, '/', 'POST')).status).toBe(405);
   });
+});
+
+describe('startAppServer hardening (issue 12, findings 4 and 5)', () => {
+  let dir: string;
+  let app: AppServer;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'nexus-app-hardening-'));
+    const site = join(dir, 'site');
+    await mkdir(join(site, 'assets'), { recursive: true });
+    await mkdir(join(site, '.git'), { recursive: true });
+    await mkdir(join(dir, 'outside'), { recursive: true });
+    await writeFile(join(site, 'index.html'), '<!doctype html><title>t</title>');
+    await writeFile(join(site, 'tools.js'), "tool('x', 'y', {}, () => 'API_KEY=secret');");
+    await writeFile(join(site, 'inner.txt'), 'inside');
+    await writeFile(join(site, '.env'), 'API_KEY=dotfile-secret');
+    await writeFile(join(site, '.git', 'config'), '[core] dotdir-secret');
+    await writeFile(join(site, 'assets', '.hidden.js'), 'hidden-secret');
+    await writeFile(join(dir, 'outside', 'passwd'), 'root:x:0:0:symlink-secret');
+    await symlink(join(dir, 'outside', 'passwd'), join(site, 'passwd.txt'));
+    await symlink(join(dir, 'outside'), join(site, 'linked-dir'));
+    await symlink(join(site, 'inner.txt'), join(site, 'alias.txt'));
+    app = await startAppServer({ root: site, allowedHosts: ['chat.example.org'] });
+  });
+  afterAll(async () => {
+    await app.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it.each(['evil.example', 'evil.example:4173', 'rebind.attacker.test', '127.0.0.1.nip.io'])(
+    'refuses a request whose Host is %s (DNS rebinding cannot read tools.js)',
+    async (host) => {
+      const res = await rawGet(app, '/tools.js', 'GET', { host });
+      expect(res.status).toBe(403);
+      expect(res.body).not.toContain('API_KEY');
+    },
+  );
+
+  it.each(['localhost', '127.0.0.1:4173', '[::1]:4173', 'app.localhost', 'chat.example.org'])('serves a request whose Host is %s', async (host) => {
+    expect((await rawGet(app, '/tools.js', 'GET', { host })).status).toBe(200);
+  });
+
+  it('never follows a symlink out of the served root', async () => {
+    for (const path of ['/passwd.txt', '/linked-dir/passwd']) {
+      const res = await rawGet(app, path);
+      expect(res.status).toBe(404);
+      expect(res.body).not.toContain('symlink-secret');
+    }
+    expect((await rawGet(app, '/alias.txt')).body).toBe('inside');
+  });
+
+  it('never serves dotfiles or dot-folders', async () => {
+    for (const path of ['/.env', '/.git/config', '/assets/.hidden.js', '/%2eenv', '/.%65nv']) {
+      const res = await rawGet(app, path);
+      expect(res.status).toBe(404);
+      expect(res.body).not.toContain('secret');
+    }
+  });
+
+  it('a file that passes stat but cannot be read does not bring the server down', async () => {
+    // Run as an unprivileged user: root reads a mode-000 file anyway. The server is the real one, in a
+    // child process, so a crash shows as the child exiting.
+    const unreadableRoot = join(dir, 'unreadable');
+    await mkdir(unreadableRoot, { recursive: true });
+    await writeFile(join(unreadableRoot, 'index.html'), 'ok');
+    await writeFile(join(unreadableRoot, 'locked.js'), 'locked');
+    await chmod(join(unreadableRoot, 'locked.js'), 0o000);
+    await chmod(dir, 0o755);
+    const asRoot = process.getuid?.() === 0;
+    const script = `import { startAppServer } from ${JSON.stringify(new URL('./app-server.ts', import.meta.url).pathname)};
+const app = await startAppServer({ root: ${JSON.stringify(unreadableRoot)} });
+console.log(app.url);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let exited = false;
+    child.on('exit', () => (exited = true));
+    try {
+      const url = await new Promise<string>((done, fail) => {
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /http:\/\/\S+/.exec(out);
+          if (match) done(match[0]);
+        });
+        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+        child.on('exit', (code) => fail(new Error(`server exited (${code}): ${err}`)));
+      });
+      const locked = await rawGet(url, '/locked.js');
+      expect(locked.status).toBeGreaterThanOrEqual(400);
+      expect(locked.body).not.toContain('locked\n');
+      const page = await rawGet(url, '/');
+      expect(page).toMatchObject({ status: 200, body: 'ok' });
+      expect(exited).toBe(false);
+    } finally {
+      child.kill();
+    }
+  }, 30_000);
 });

@@ -1,8 +1,8 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, realpath, type FileHandle } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { isAllowedHost } from '../proxy/request-guard.ts';
 
 /** Content types for what a Vite build of the page emits (and model files served from a folder). */
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -35,6 +35,11 @@ export interface AppServerOptions {
    */
   mounts?: Readonly<Record<string, string>>;
   /**
+   * Host names (`chat.example.org`, or with a port) accepted in the `Host` header besides this
+   * machine's loopback names; the same list as the proxy's `PROXY_ORIGINS`. Any other Host is a 403.
+   */
+  allowedHosts?: readonly string[];
+  /**
    * Handles a request before static files are looked up (the companion proxy mounts `/api/` here).
    * Returns true when it answered.
    */
@@ -49,20 +54,40 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
+/** A served folder: the prefix it answers under, and its real path (symlinks resolved). */
+interface ServedRoot {
+  prefix: string;
+  real: string;
+}
+
 /**
  * Serves the built page and its assets from one folder, on one local port.
  *
- * Only GET and HEAD of files inside `root` are answered; any path that would escape it is a 404,
- * not a 403, so the server reveals nothing about the disk around it.
+ * Only GET and HEAD of files inside `root` (or a mounted folder) are answered. A path that would
+ * escape it, through `..` or through a symlink, any dotfile or dot-folder (`/.env`, `/.git/…`), and
+ * a file that cannot be opened are all a 404, so the server reveals nothing about the disk around
+ * it; a request whose `Host` is not this machine (or an allowed host) is a 403.
+ *
+ * @remarks Security: the page's own origin. Threats: a DNS-rebinding page (an attacker's name
+ * pointed at 127.0.0.1) reading `tools.js`, which users edit and may fill with keys, or the model
+ * folders — its requests carry the attacker's Host; a symlink in a served folder leading to
+ * `/etc/passwd`; secrets in dotfiles; and one unreadable file taking the whole process (page and
+ * proxy) down through an unhandled stream error. The file is opened once and streamed from that
+ * handle, so what was checked is what is sent.
  */
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
-  const root = resolve(options.root);
+  const roots: ServedRoot[] = [];
+  for (const [prefix, folder] of Object.entries(options.mounts ?? {})) roots.push({ prefix, real: await realRoot(folder) });
+  roots.push({ prefix: '/', real: await realRoot(options.root) });
   const server = createServer((req, res) => {
-    void handle(root, options, req, res).catch((error: unknown) => {
+    void handle(roots, options, req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end(`Internal error: ${error instanceof Error ? error.message : String(error)}`);
+      res.end('Internal error');
     });
   });
+  // Slow clients may not hold a connection open for ever (the defaults are minutes).
+  server.requestTimeout = 60_000;
+  server.headersTimeout = 30_000;
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => done());
@@ -80,14 +105,28 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   };
 }
 
-async function handle(root: string, options: AppServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function realRoot(folder: string): Promise<string> {
+  try {
+    return await realpath(resolve(folder));
+  } catch {
+    // A folder that does not exist (yet) serves nothing; its resolved path never matches a real file.
+    return resolve(folder);
+  }
+}
+
+async function handle(roots: readonly ServedRoot[], options: AppServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (options.before && (await options.before(req, res))) return;
+  if (!isAllowedHost(req.headers.host, options.allowedHosts ?? [])) {
+    res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('This server answers only requests for this machine (localhost); add the host to PROXY_ORIGINS to allow another.');
+    return;
+  }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('Method not allowed');
     return;
   }
-  const file = await findFile(root, req.url ?? '/', options.mounts);
+  const file = await openFile(roots, req.url ?? '/');
   if (!file) {
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('Not found');
@@ -101,33 +140,57 @@ async function handle(root: string, options: AppServerOptions, req: IncomingMess
     'Cache-Control': file.path.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
   });
   if (req.method === 'HEAD') {
+    await file.handle.close();
     res.end();
     return;
   }
-  createReadStream(file.path).pipe(res);
+  const stream = file.handle.createReadStream();
+  // A read that fails half-way ends this response, never the process.
+  stream.on('error', () => res.destroy());
+  res.on('close', () => stream.destroy());
+  stream.pipe(res);
 }
 
-async function findFile(siteRoot: string, url: string, mounts: AppServerOptions['mounts'] = {}): Promise<{ path: string; size: number } | undefined> {
+/** An open file ready to stream: its real path, size and handle (closed when the stream ends). */
+interface OpenFile {
+  path: string;
+  size: number;
+  handle: FileHandle;
+}
+
+async function openFile(roots: readonly ServedRoot[], url: string): Promise<OpenFile | undefined> {
   let pathname: string;
   try {
     pathname = decodeURIComponent(new URL(url, 'http://localhost').pathname);
   } catch {
     return undefined;
   }
-  if (pathname.includes('\0')) return undefined;
-  let root = siteRoot;
-  const mount = Object.keys(mounts).find((prefix) => pathname.startsWith(prefix));
-  if (mount) {
-    root = resolve(mounts[mount] ?? siteRoot);
-    pathname = `/${pathname.slice(mount.length)}`;
-  }
-  const candidate = normalize(join(root, pathname.endsWith('/') ? `${pathname}index.html` : pathname));
-  if (candidate !== root && !candidate.startsWith(root + sep)) return undefined;
+  if (pathname.includes('\0') || pathname.includes('\\')) return undefined;
+  // No dotfiles or dot-folders, and (since `..` starts with a dot) no traversal either.
+  if (pathname.split('/').some((segment) => segment.startsWith('.'))) return undefined;
+  const root = roots.find((r) => pathname.startsWith(r.prefix));
+  if (!root) return undefined;
+  const rest = `/${pathname.slice(root.prefix.length)}`;
+  const candidate = normalize(join(root.real, rest.endsWith('/') ? `${rest}index.html` : rest));
+  let real: string;
   try {
-    const info = await stat(candidate);
-    if (info.isFile()) return { path: candidate, size: info.size };
+    // The path as the disk resolves it, symlinks included: it must still be inside the served root.
+    real = await realpath(candidate);
   } catch {
-    // Not there: a 404 below.
+    return undefined;
   }
-  return undefined;
+  if (real !== root.real && !real.startsWith(root.real + sep)) return undefined;
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(real, 'r');
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      await handle.close();
+      return undefined;
+    }
+    return { path: real, size: info.size, handle };
+  } catch {
+    await handle?.close().catch(() => undefined);
+    return undefined;
+  }
 }

@@ -5,8 +5,19 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createProxy, mountProxy, proxyOptionsFromEnv } from '../proxy/index.ts';
+import { assertSafeBind, createProxy, mountProxy, proxyOptionsFromEnv, type ProxyOptions } from '../proxy/index.ts';
 import { startAppServer } from './app-server.ts';
+
+const host = process.env.HOST ?? '127.0.0.1';
+let proxyOptions: ProxyOptions;
+try {
+  proxyOptions = proxyOptionsFromEnv();
+  // Listening beyond this machine without a token would make it an open search-and-fetch proxy.
+  assertSafeBind(host, proxyOptions.token);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
 
 const root = fileURLToPath(new URL('../../dist/', import.meta.url));
 if (!existsSync(`${root}index.html`)) {
@@ -16,12 +27,14 @@ if (!existsSync(`${root}index.html`)) {
 const port = Number(process.env.PORT ?? 4173);
 const modelsDir = process.env.MODELS_DIR;
 // The companion proxy answers /api/* on the same origin, so the page never fetches third-party pages itself.
-const proxy = createProxy(proxyOptionsFromEnv());
+const proxy = createProxy(proxyOptions);
 const app = await startAppServer({
   before: mountProxy(proxy),
   root,
-  host: process.env.HOST ?? '127.0.0.1',
+  host,
   port,
+  // The page answers the same hosts as the proxy: this machine's names, and PROXY_ORIGINS.
+  ...(proxyOptions.origins ? { allowedHosts: proxyOptions.origins } : {}),
   // A folder of model folders, served at /models/ so the page can load one without the hub.
   ...(modelsDir ? { mounts: { '/models/': modelsDir } } : {}),
 });
