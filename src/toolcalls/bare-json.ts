@@ -73,7 +73,7 @@ function scanBare(text: string, at: number, context: SiteContext): SiteScan {
   if (scanner.rejected) {
     if (status === 'closed' || status === 'cut') return { kind: 'verbatim', from: scanner.end };
     if (context.final) return { kind: 'verbatim', from: text.length };
-    return { kind: 'verbatim', from: scanner.pos, region: dataRegion(scanner) };
+    return { kind: 'verbatim', from: scanner.settled, region: dataRegion(scanner) };
   }
   if (status === 'open') {
     if (context.final) return { kind: 'block', end: text.length };
@@ -119,7 +119,7 @@ function dataRegion(scanner: JsonSpanScanner): VerbatimRegion {
       const status = scanner.feed(text, text.length, final);
       if (status === 'closed' || status === 'cut') return { done: true, at: scanner.end };
       if (final) return { done: true, at: text.length };
-      return { done: false, at: scanner.pos };
+      return { done: false, at: scanner.settled };
     },
     rebase(delta) {
       scanner.rebase(delta);

@@ -54,10 +54,12 @@ export interface CallReading {
   rejected: RejectedCall[];
 }
 
-const NAMED_KEYS: ReadonlySet<string> = new Set(['name', 'arguments', 'parameters', 'type', 'id', 'call_id']);
+// `tool_name`/`tool_call_id`: Command R's action lists.
+const NAMED_KEYS: ReadonlySet<string> = new Set(['name', 'arguments', 'parameters', 'type', 'id', 'call_id', 'tool_name', 'tool_call_id']);
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['function', 'type', 'id', 'call_id', 'index']);
 const FUNCTION_KEYS: ReadonlySet<string> = new Set(['name', 'arguments', 'parameters']);
-const WRAPPER_KEYS: ReadonlySet<string> = new Set(['tool_calls', 'role', 'content']);
+// `function_call`: the legacy OpenAI shape, `{"function_call": {"name", "arguments"}}`.
+const WRAPPER_KEYS: ReadonlySet<string> = new Set(['tool_calls', 'function_call', 'role', 'content']);
 
 /**
  * Every key a bare call object may have at its top level, across all shapes. The scanner uses
@@ -180,6 +182,11 @@ function readCallObject(item: unknown, options: CallReadOptions, shapes: readonl
       }
       return outcomes.length > 0 ? outcomes : null;
     }
+    const legacy = item['function_call'];
+    if (isPlainObject(legacy) && !('tool_calls' in item)) {
+      if (bare && (!keysWithin(item, WRAPPER_KEYS) || !keysWithin(legacy, FUNCTION_KEYS))) return null;
+      return fromParts(legacy['name'], argumentsOf(legacy), options);
+    }
     const fn = item['function'];
     if (isPlainObject(fn)) {
       if (bare && (!keysWithin(item, ENVELOPE_KEYS) || !keysWithin(fn, FUNCTION_KEYS))) return null;
@@ -187,10 +194,10 @@ function readCallObject(item: unknown, options: CallReadOptions, shapes: readonl
       return fromParts(fn['name'], argumentsOf(fn), options);
     }
   }
-  if (shapes.includes('named') && 'name' in item) {
+  if (shapes.includes('named') && ('name' in item || 'tool_name' in item)) {
     if (bare && !keysWithin(item, NAMED_KEYS)) return null;
     if (bare && 'type' in item && item['type'] !== 'function') return null;
-    return fromParts(item['name'], argumentsOf(item), options);
+    return fromParts('name' in item ? item['name'] : item['tool_name'], argumentsOf(item), options);
   }
   return null;
 }
@@ -216,6 +223,8 @@ function fromParts(rawName: unknown, args: { present: boolean; value?: unknown }
 
   const decoded = decodeArguments(args, options.mode);
   if (typeof decoded === 'string') return fail(decoded, name);
+  // A documentation example ("city": "<city>", "...") shows the syntax; it asks for nothing.
+  if (hasPlaceholderValues(decoded)) return fail('placeholder', name);
   if (options.truncated) return fail('truncated', name);
   if (options.names !== undefined && registered === undefined) return fail('unregistered', name);
   return [{ call: { name: registered ?? name, arguments: decoded } }];
@@ -234,6 +243,36 @@ function decodeArguments(args: { present: boolean; value?: unknown }, mode: Call
   if (!isPlainObject(value)) return 'invalid-arguments';
   if (looksLikeSchema(value)) return 'tool-definition';
   return value;
+}
+
+/** Type names a template writes where a value goes (`"city": "string"`). */
+const TYPE_WORDS: ReadonlySet<string> = new Set(['string', 'str', 'number', 'integer', 'int', 'float', 'boolean', 'bool', 'object', 'array']);
+
+/**
+ * True for argument values that are template filler rather than values: `<city>`, `<city name>`,
+ * `{city}`, `{{city}}`, `${city}`, `...`, `…`, `your_city_here`, `xxx` — any one of them — or
+ * every value a bare type name (`"string"`, `"number"`). A value a user could mean (`"Paris"`,
+ * `"<b>bold</b>"`, `"a {b} c"`) is not filler.
+ */
+export function hasPlaceholderValues(args: Record<string, unknown>): boolean {
+  const values = Object.values(args);
+  if (values.length === 0) return false;
+  let typeWords = 0;
+  for (const value of values) {
+    if (typeof value !== 'string') continue;
+    const v = value.trim();
+    if (isFillerValue(v)) return true;
+    if (TYPE_WORDS.has(v.toLowerCase())) typeWords++;
+  }
+  return typeWords === values.length;
+}
+
+function isFillerValue(v: string): boolean {
+  if (v === '...' || v === '…' || v === '<>' || v === '{}') return true;
+  if (/^<[A-Za-z_][\w -]{0,40}>$/.test(v) && !/^<(b|i|u|em|strong|br|p|div|span|code|pre|a|li|ul|ol)>$/i.test(v)) return true;
+  if (/^\$?\{{1,2}[A-Za-z_][\w .-]{0,40}\}{1,2}$/.test(v)) return true;
+  if (/^(your|the|some)[_ -][\w -]{1,40}[_ -]here$/i.test(v) || /^x{3,}$/i.test(v)) return true;
+  return false;
 }
 
 /** A JSON schema where arguments should be: the model echoed a tool definition instead of calling it. */

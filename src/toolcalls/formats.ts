@@ -1,11 +1,16 @@
 import { markupResidueFormat } from './markup-residue.ts';
+import { delimitedFormat } from './parse-delimited.ts';
 import { fencedFormat } from './parse-fenced.ts';
+import { functionaryFormat } from './parse-functionary.ts';
+import { glmFormat } from './parse-glm.ts';
+import { harmonyFormat } from './parse-harmony.ts';
 import { hermesFormat } from './parse-hermes.ts';
 import { llamaFormat } from './parse-llama.ts';
 import { mistralFormat } from './parse-mistral.ts';
 import { openAiFormat } from './parse-openai.ts';
 import { xmlFunctionFormat } from './parse-xml-function.ts';
 import type { CallSite, ToolCallFormat } from './site.ts';
+import { LONGEST_THINKING_TAG } from './strip-thinking.ts';
 
 /**
  * Every format the parser reads, in priority order.
@@ -21,7 +26,11 @@ import type { CallSite, ToolCallFormat } from './site.ts';
 export const TOOL_CALL_FORMATS: readonly ToolCallFormat[] = [
   hermesFormat,
   xmlFunctionFormat,
+  glmFormat,
   mistralFormat,
+  delimitedFormat,
+  harmonyFormat,
+  functionaryFormat,
   llamaFormat,
   fencedFormat,
   openAiFormat,
@@ -30,3 +39,11 @@ export const TOOL_CALL_FORMATS: readonly ToolCallFormat[] = [
 
 /** The sites of {@link TOOL_CALL_FORMATS}, flattened in the same order. */
 export const TOOL_CALL_SITES: readonly CallSite[] = TOOL_CALL_FORMATS.flatMap((format) => format.sites);
+
+/**
+ * The longest literal that opens call markup or reasoning. The stream filter holds back at most
+ * one character less than this while it cannot yet tell whether a marker starts (or, at the very
+ * start of an output, one less than the longest registered tool name, for Functionary's bare
+ * recipient line).
+ */
+export const LONGEST_MARKER: number = Math.max(LONGEST_THINKING_TAG, ...TOOL_CALL_SITES.map((site) => site.opener.length));

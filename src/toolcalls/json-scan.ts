@@ -31,8 +31,10 @@ export interface JsonScanOptions {
   /** Treat a blank line as the end of an unterminated value: a call never spans one. */
   stopAtBlankLine?: boolean;
   /**
-   * Literals that end the value wherever they appear, even inside a string: tool-call markup
-   * cannot be part of a call's JSON, and without this a missing brace would swallow the next call.
+   * Literals that end the value: outside a string at once; inside a string only if the value
+   * then fails to close (the string held call markup as text, or a missing quote or brace let the
+   * value run into the next call — only the end of the value tells which, so the first such
+   * literal inside a string is remembered and the value is cut there unless it closes).
    */
   stopAt?: readonly string[];
   /** Also balance parentheses (for `name(key="v")` call expressions). */
@@ -89,6 +91,8 @@ export class JsonSpanScanner {
   private expect = EXPECT_NOTHING;
   private callDepth = 1;
   private newlineAt = -1;
+  /** The first stop literal seen inside a string: where the value is cut if it never closes. */
+  private tentativeCut = -1;
   private lines = 0;
   private readonly maxLines: number;
   private readonly callKeys: ReadonlySet<string> | undefined;
@@ -108,6 +112,14 @@ export class JsonSpanScanner {
     this.maxLines = options.maxLines ?? Number.POSITIVE_INFINITY;
   }
 
+  /**
+   * How far the value is known not to be cut: the scan position, or the stop literal met inside
+   * a string while it is still open (the value may yet be cut there). Text before it may be released.
+   */
+  get settled(): number {
+    return this.tentativeCut >= 0 && this.status === 'open' ? Math.min(this.pos, this.tentativeCut) : this.pos;
+  }
+
   /** True when the scan ended (or paused) inside a string literal: a value there would be a fragment. */
   get inString(): boolean {
     return this.quote !== 0;
@@ -120,6 +132,7 @@ export class JsonSpanScanner {
     if (this.end >= 0) this.end -= delta;
     if (this.keyStart >= 0) this.keyStart -= delta;
     if (this.newlineAt >= 0) this.newlineAt -= delta;
+    if (this.tentativeCut >= 0) this.tentativeCut -= delta;
   }
 
   /**
@@ -136,18 +149,21 @@ export class JsonSpanScanner {
 
       if (this.stopFirst.has(c)) {
         const verdict = this.matchStop(text, i, limit, final);
-        if (verdict === 'stop') return this.finish('cut', i, i);
+        if (verdict === 'stop') {
+          if (this.quote === 0) return this.cut(i);
+          if (this.tentativeCut < 0) this.tentativeCut = i;
+        }
         if (verdict === 'wait') {
           this.pos = i;
           return 'open';
         }
       }
 
-      if (c === NEWLINE && ++this.lines >= this.maxLines) return this.finish('cut', i, i);
+      if (c === NEWLINE && ++this.lines >= this.maxLines) return this.cut(i);
 
       if (this.stopAtBlankLine) {
         if (c === NEWLINE) {
-          if (this.newlineAt >= 0) return this.finish('cut', this.newlineAt, i);
+          if (this.newlineAt >= 0) return this.cut(this.newlineAt, i);
           this.newlineAt = i;
         } else if (c !== 32 && c !== 9 && c !== 13) {
           this.newlineAt = -1;
@@ -235,7 +251,18 @@ export class JsonSpanScanner {
       }
     }
     this.pos = i;
+    // Out of text for good while still open: a stop literal met inside a string ends the value there.
+    if (final && limit >= text.length && this.tentativeCut >= 0) return this.cut(this.tentativeCut);
     return 'open';
+  }
+
+  /** Cut the value at `at` — or earlier, at a stop literal met inside a string, which then did not hold text. */
+  private cut(at: number, pos: number = at): JsonScanStatus {
+    if (this.tentativeCut >= 0 && this.tentativeCut < at) {
+      this.quote = QUOTE;
+      return this.finish('cut', this.tentativeCut, this.tentativeCut);
+    }
+    return this.finish('cut', at, pos);
   }
 
   private finish(status: JsonScanStatus, end: number, pos: number): JsonScanStatus {

@@ -2,6 +2,8 @@ import { readCallParts } from './call-shape.ts';
 import { memoEntry } from './memo.ts';
 import { parseCallExpression } from './parse-call-expression.ts';
 import { TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from './parse-hermes.ts';
+import { DELIMITED_CLOSERS } from './parse-delimited.ts';
+import { HARMONY_RESIDUE } from './parse-harmony.ts';
 import { MORE_BLOCK, findFirst, type BlockReading, type CallSite, type ToolCallFormat } from './site.ts';
 
 const ENDS = [TOOL_CALL_CLOSE, TOOL_CALL_OPEN, '\n\n'];
@@ -51,9 +53,44 @@ export const strayCloseSite: CallSite = {
   },
 };
 
+/**
+ * Control tokens of the families this parser reads that carry nothing by themselves: closing
+ * markers left over after a call, end-of-turn tokens decoded with the text. None is ever meant
+ * for the reader.
+ */
+export const STRAY_MARKERS: readonly string[] = [
+  ...DELIMITED_CLOSERS,
+  ...HARMONY_RESIDUE,
+  '</function>',
+  '</invoke>',
+  '</minimax:tool_call>',
+  '<|im_end|>',
+  '<|eot_id|>',
+  '<|eom_id|>',
+  '<|end_of_text|>',
+  '<|endoftext|>',
+  '<end_of_turn>',
+  '<turn|>',
+  '<channel|>',
+  '<|END_THINKING|>',
+  '<|START_RESPONSE|>',
+  '<|END_RESPONSE|>',
+];
+
+/** One site per stray marker: the marker alone leaves the text. */
+export const strayMarkerSites: readonly CallSite[] = [...new Set(STRAY_MARKERS)].map((marker) => ({
+  opener: marker,
+  scan(_text: string, at: number) {
+    return { kind: 'block', end: at + marker.length } as const;
+  },
+  read() {
+    return { claimed: true, calls: [], rejected: [] };
+  },
+}));
+
 /** Last in the list: call markup that yields no call is still markup, and leaves the text. */
 export const markupResidueFormat: ToolCallFormat = {
   id: 'markup-residue',
-  description: 'Unreadable <tool_call> blocks and stray </tool_call> tags, removed from the text',
-  sites: [toolCallResidueSite, strayCloseSite],
+  description: 'Unreadable <tool_call> blocks, stray </tool_call> tags and other families\' leftover control tokens, removed from the text',
+  sites: [toolCallResidueSite, strayCloseSite, ...strayMarkerSites],
 };

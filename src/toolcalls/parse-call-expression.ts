@@ -39,7 +39,7 @@ export function parseCallExpression(text: string): { name: string; arguments: Re
 }
 
 /** Split on commas that are outside strings and brackets. */
-function splitTopLevel(text: string): string[] {
+export function splitTopLevel(text: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let quote = '';

@@ -3,6 +3,10 @@ import { findJsonValues } from './json-scan.ts';
 import { parseLenientJson } from './lenient-json.ts';
 import { memoEntry, memoLookup } from './memo.ts';
 import { parseCallExpression } from './parse-call-expression.ts';
+import { glmSite } from './parse-glm.ts';
+import { hermesSite } from './parse-hermes.ts';
+import { invokeBareSite, minimaxSite, xmlFunctionBareSite, xmlFunctionInToolCallSite, xmlFunctionNameSite } from './parse-xml-function.ts';
+import { toolCallResidueSite } from './markup-residue.ts';
 import { MORE_BLOCK, NONE, NOT_CLAIMED, isNameStart, skipSpace, type BlockReading, type CallSite, type SiteContext, type VerbatimRegion, type ToolCallFormat } from './site.ts';
 import type { RejectedCall, ToolCall } from './types.ts';
 
@@ -24,13 +28,22 @@ const LABEL_MODES: ReadonlyMap<string, CallMode> = new Map<string, CallMode>([
   ['tool_calls', 'markup'],
   ['tool_code', 'markup'],
   ['tool', 'markup'],
+  ['tool_use', 'markup'],
+  ['tool_calls_json', 'markup'],
   ['function_call', 'markup'],
+  ['function_calls', 'markup'],
 ]);
+
+/** Labels whose fence may wrap call markup (`<tool_call>…`, `<function=…>`): read as the markup, else shown. */
+const MARKUP_LABELS: ReadonlySet<string> = new Set(['xml', 'html']);
+
+/** The sites that can read markup wrapped in an ```` ```xml ```` fence, in priority order. */
+const WRAPPED_SITES: readonly CallSite[] = [hermesSite, xmlFunctionInToolCallSite, glmSite, toolCallResidueSite, xmlFunctionBareSite, xmlFunctionNameSite, minimaxSite, invokeBareSite];
 
 interface FenceMemo {
   /** Index after the opening line. */
   readonly contentStart: number;
-  readonly mode: CallMode;
+  readonly mode: CallMode | 'wrapped';
   /** Finds the closing fence as text arrives. */
   readonly closer: FenceCloser;
 }
@@ -113,11 +126,17 @@ export const fencedSite: CallSite = {
       }
       const contentStart = lineEnd < 0 ? text.length : lineEnd + 1;
       const label = (text.slice(at + FENCE.length, lineEnd < 0 ? text.length : lineEnd).trim().split(/\s+/)[0] ?? '').toLowerCase();
-      const mode = LABEL_MODES.get(label);
+      const mode = LABEL_MODES.get(label) ?? (MARKUP_LABELS.has(label) ? 'wrapped' : undefined);
       if (mode === undefined) return { kind: 'verbatim', from: contentStart, region: new FenceCloser() };
       const k = skipSpace(text, contentStart);
       if (k >= text.length && !context.final) return MORE_BLOCK;
       const c = text.charCodeAt(k);
+      if (mode === 'wrapped') {
+        if (c !== 60) return { kind: 'verbatim', from: contentStart, region: new FenceCloser() };
+        memo = memoEntry<FenceMemo>(context, MEMO, () => ({ contentStart, mode, closer: new FenceCloser() }));
+        const found = memo.closer.advance(text, memo.contentStart, context.final);
+        return found.done ? { kind: 'block', end: found.at } : MORE_BLOCK;
+      }
       const expression = mode === 'markup' && isNameStart(c);
       if (c !== 123 && c !== 91 && !expression) return { kind: 'verbatim', from: contentStart, region: new FenceCloser() };
       memo = memoEntry<FenceMemo>(context, MEMO, () => ({ contentStart, mode, closer: new FenceCloser() }));
@@ -129,6 +148,7 @@ export const fencedSite: CallSite = {
     const memo = memoLookup<FenceMemo>(context, MEMO);
     if (memo === undefined) return NOT_CLAIMED;
     const contentEnd = memo.closer.closingLineStart >= 0 ? memo.closer.closingLineStart : end;
+    if (memo.mode === 'wrapped') return readWrapped(text.slice(memo.contentStart, contentEnd), text.slice(at, end), context);
     return readFence(text, at, end, memo.contentStart, contentEnd, memo.mode, context);
   },
 };
@@ -163,6 +183,35 @@ function readFence(text: string, at: number, end: number, from: number, to: numb
     rejected.push(...reading.rejected);
   }
   return { claimed: true, calls, rejected };
+}
+
+/**
+ * Call markup wrapped in an ```` ```xml ```` fence: read block by block with the markup sites;
+ * the fence is a call only when its whole content is call markup, otherwise it is shown.
+ */
+function readWrapped(content: string, source: string, context: SiteContext): BlockReading {
+  const calls: ToolCall[] = [];
+  const rejected: RejectedCall[] = [];
+  let i = skipSpace(content, 0);
+  while (i < content.length) {
+    let advanced = false;
+    for (const site of WRAPPED_SITES) {
+      if (!content.startsWith(site.opener, i)) continue;
+      const inner: SiteContext = { final: true, names: context.names, lineStart: true, prevChar: -1, memo: new Map() };
+      const scan = site.scan(content, i, inner);
+      if (scan.kind !== 'block') continue;
+      const reading = site.read(content, i, scan.end, inner);
+      if (!reading.claimed) continue;
+      calls.push(...reading.calls);
+      rejected.push(...reading.rejected);
+      i = skipSpace(content, reading.end ?? scan.end);
+      advanced = true;
+      break;
+    }
+    if (!advanced) return NOT_CLAIMED;
+  }
+  if (calls.length + rejected.length === 0) return NOT_CLAIMED;
+  return { claimed: true, calls, rejected: rejected.map((r) => ({ ...r, source })) };
 }
 
 /** Format 5: JSON (or a call expression) inside a Markdown code fence. */

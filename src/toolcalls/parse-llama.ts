@@ -1,4 +1,5 @@
 import { bareJsonSite } from './bare-json.ts';
+import { pythonicBareSite } from './parse-delimited.ts';
 import { readCallParts, readCallValue } from './call-shape.ts';
 import { JsonSpanScanner } from './json-scan.ts';
 import { parseLenientJson } from './lenient-json.ts';
@@ -129,6 +130,6 @@ export const llamaBareArraySite: CallSite = bareJsonSite('[', ['named']);
 /** Format 4: Llama — `<|python_tag|>` and bare JSON. */
 export const llamaFormat: ToolCallFormat = {
   id: 'llama',
-  description: 'Llama 3.x and others: bare {"name": …, "parameters": …} or <|python_tag|>{…}',
-  sites: [pythonTagSite, llamaBareObjectSite, llamaBareArraySite],
+  description: 'Llama 3.x and others: bare {"name": …, "parameters": …}, <|python_tag|>{…}, or a pythonic [name(key=value)] list on its own line',
+  sites: [pythonTagSite, llamaBareObjectSite, llamaBareArraySite, pythonicBareSite],
 };

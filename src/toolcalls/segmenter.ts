@@ -11,6 +11,17 @@ export interface SegmentSink {
 }
 
 const BACKTICK = 96;
+const GT = 62;
+
+/** Whether a `>` at `at` opens a Functionary recipient (`>>>name`): yes, no, or maybe when the text ends first. */
+function recipientAt(text: string, at: number, final: boolean): 'yes' | 'no' | 'maybe' {
+  for (let k = 0; k < 4; k++) {
+    if (at + k >= text.length) return final ? 'no' : 'maybe';
+    const c = text.charCodeAt(at + k);
+    if (k < 3 ? c !== GT : !((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) return 'no';
+  }
+  return 'yes';
+}
 
 /** Held blocks longer than this are re-examined in batches (see `write`). */
 const LONG_BLOCK = 2048;
@@ -42,15 +53,69 @@ export class Segmenter {
   private phase: HoldPhase | null = null;
   private region: VerbatimRegion | null = null;
   private readonly memo = new Map<string, unknown>();
+  /** See `SiteContext.shared`: reset whenever the buffer changes. */
+  private readonly shared = new Map<string, unknown>();
   private readonly trigger: RegExp;
+  /** The sites by the first character of their opener, each list in priority order. */
+  private readonly byFirst = new Map<number, CallSite[]>();
+  /**
+   * The sites that can start at a position, by its first two characters: those whose opener
+   * begins with them and those whose opener is that one character, in priority order. Most
+   * `<` in a text open none of the many `<…>` markers, and this says so in one lookup.
+   */
+  private readonly byTwo = new Map<string, CallSite[]>();
+  /** Per first character, the sites whose opener is that single character. */
+  private readonly single = new Map<number, CallSite[]>();
+  /** Sites that exist only at the start of the output. */
+  private readonly startSites: readonly CallSite[];
+  /** Nothing has been read yet: the start sites still get their turn. */
+  private atOutputStart = true;
+  /** Backticks seen on the current line outside call blocks: odd means inside an inline code span. */
+  private ticks = 0;
+  /** The current line is a Markdown blockquote: what it shows is quoted, not emitted. */
+  private quoteLine = false;
 
   constructor(
     private readonly sites: readonly CallSite[],
     private readonly names: ToolNames | undefined,
     private readonly sink: SegmentSink,
   ) {
-    const firsts = [...new Set(sites.map((site) => site.opener.charAt(0)))];
-    this.trigger = new RegExp(`[${firsts.map((c) => `\\${c}`).join('')}]`, 'g');
+    this.startSites = sites.filter((site) => site.outputStartOnly === true);
+    for (const site of sites) {
+      if (site.outputStartOnly === true) continue;
+      const c = site.opener.charCodeAt(0);
+      const list = this.byFirst.get(c) ?? [];
+      list.push(site);
+      this.byFirst.set(c, list);
+    }
+    for (const [c, list] of this.byFirst) {
+      this.single.set(c, list.filter((site) => site.opener.length === 1));
+      for (const site of list) {
+        if (site.opener.length < 2) continue;
+        const key = site.opener.slice(0, 2);
+        if (!this.byTwo.has(key)) this.byTwo.set(key, list.filter((other) => other.opener.length === 1 || other.opener.startsWith(key)));
+      }
+    }
+    // A letter can only open a line-start site: it triggers only there, or every word would stop the walk.
+    const symbols: string[] = [];
+    const letters: string[] = [];
+    for (const [c, list] of this.byFirst) {
+      const ch = String.fromCharCode(c);
+      if (/[A-Za-z0-9]/.test(ch)) {
+        if (list.every((site) => site.lineStartOnly === true)) letters.push(ch);
+        else symbols.push(ch);
+      } else {
+        symbols.push(ch);
+      }
+    }
+    // `>` matters only as `>>>` (a Functionary recipient) or at a line start (a blockquote); near the
+    // end of the buffer it may still become `>>>`.
+    const gt = symbols.indexOf('>');
+    if (gt >= 0) symbols.splice(gt, 1);
+    const alternatives = [`[${symbols.map((c) => `\\${c}`).join('')}]`];
+    if (gt >= 0) alternatives.push('>(?=>>|>?$)', '>(?<=(?:^|\\n)[ \\t]*>)');
+    if (letters.length > 0) alternatives.push(`[${letters.join('')}](?<=(?:^|\\n)[ \\t]*.)`);
+    this.trigger = new RegExp(alternatives.join('|'), 'g');
   }
 
   /** Why text is being held right now, or `null` when nothing is. */
@@ -86,7 +151,23 @@ export class Segmenter {
     let text = this.buffer;
     let pos = this.pos;
     this.phase = null;
+    this.shared.clear();
     for (;;) {
+      if (this.atOutputStart) {
+        const decision = this.decideStart(text, pos, final);
+        if (decision.kind === 'more' && !final) {
+          this.phase = decision.phase;
+          break;
+        }
+        this.atOutputStart = false;
+        this.memo.clear();
+        if (decision.kind === 'claim') {
+          this.sink.found(decision.reading.calls, decision.reading.rejected);
+          this.track(text, pos, decision.end, false);
+          pos = decision.end;
+        }
+        continue;
+      }
       if (this.region !== null) {
         const step = this.region.advance(text, pos, final);
         this.emit(text, pos, step.at);
@@ -113,6 +194,7 @@ export class Segmenter {
           this.buffer = text = text.slice(pos);
           pos = 0;
           this.memo.clear();
+          this.shared.clear();
           continue;
         }
         this.phase = decision.phase;
@@ -122,7 +204,7 @@ export class Segmenter {
       switch (decision.kind) {
         case 'claim':
           this.sink.found(decision.reading.calls, decision.reading.rejected);
-          this.track(text, pos, decision.end);
+          this.track(text, pos, decision.end, false);
           pos = decision.end;
           break;
         case 'verbatim': {
@@ -143,13 +225,35 @@ export class Segmenter {
     this.pos = pos;
   }
 
+  /** The start sites' turn, before anything else of the output is read. */
+  private decideStart(text: string, at: number, final: boolean): Decision {
+    if (this.startSites.length === 0) return { kind: 'none' };
+    return this.decideAmong(this.startSites, text, at, final);
+  }
+
   private decide(text: string, at: number, final: boolean): Decision {
-    // Right after a backtick is inline code: `<tool_call>` or `{"name": …}` written there is
-    // the model showing the syntax, not using it.
-    if (this.prevChar === BACKTICK) return { kind: 'none' };
-    const context: SiteContext = { final, names: this.names, lineStart: this.lineStart, prevChar: this.prevChar, memo: this.memo };
+    // Inside an inline code span, or right after a backtick, `<tool_call>` or `{"name": …}` is
+    // the model showing the syntax, not using it; so is anything on a blockquote line.
+    if (this.prevChar === BACKTICK || this.ticks % 2 === 1 || this.quoteLine) return { kind: 'none' };
+    const c = text.charCodeAt(at);
+    if (c === GT && this.lineStart) {
+      const recipient = recipientAt(text, at, final);
+      if (recipient === 'maybe') return { kind: 'more', phase: 'marker' };
+      if (recipient === 'no') {
+        // A line opening with `>` is a Markdown blockquote (but `>>>name` is a Functionary recipient).
+        this.quoteLine = true;
+        return { kind: 'none' };
+      }
+    }
+    const sites = at + 1 < text.length ? (this.byTwo.get(text.slice(at, at + 2)) ?? this.single.get(c)) : this.byFirst.get(c);
+    if (sites === undefined || sites.length === 0) return { kind: 'none' };
+    return this.decideAmong(sites, text, at, final);
+  }
+
+  private decideAmong(sites: readonly CallSite[], text: string, at: number, final: boolean): Decision {
+    const context: SiteContext = { final, names: this.names, lineStart: this.lineStart, prevChar: this.prevChar, memo: this.memo, shared: this.shared };
     let fallback: SiteScan | null = null;
-    for (const site of this.sites) {
+    for (const site of sites) {
       if (site.lineStartOnly === true && !this.lineStart) continue;
       const opener = matchLiteral(text, at, site.opener, final);
       if (opener === 'maybe') return { kind: 'more', phase: 'marker' };
@@ -170,20 +274,27 @@ export class Segmenter {
 
   private emit(text: string, from: number, to: number): void {
     if (to <= from) return;
-    this.track(text, from, to);
+    this.track(text, from, to, true);
     this.sink.text(text.slice(from, to));
   }
 
-  /** Follow line starts and the previous character over `text[from, to)`, looking at each character at most once. */
-  private track(text: string, from: number, to: number): void {
+  /**
+   * Follow line starts, the previous character and (in text, not in call blocks, whose strings
+   * may hold anything) the backticks and blockquote state of the line over `text[from, to)`,
+   * looking at each character at most once.
+   */
+  private track(text: string, from: number, to: number, countTicks: boolean): void {
     if (to <= from) return;
     let i = to - 1;
     while (i >= from && text.charCodeAt(i) !== 10) i--;
     let start = from;
     if (i >= from) {
       this.lineStart = true;
+      this.ticks = 0;
+      this.quoteLine = false;
       start = i + 1;
     }
+    if (countTicks) for (let j = start; j < to; j++) if (text.charCodeAt(j) === BACKTICK) this.ticks++;
     if (this.lineStart) {
       for (let j = start; j < to; j++) {
         const c = text.charCodeAt(j);

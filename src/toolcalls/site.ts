@@ -32,6 +32,13 @@ export interface SiteContext {
    * may share an entry.
    */
   readonly memo: Map<string, unknown>;
+  /**
+   * Scratch space for every position while the text does not change (one pass of the walk):
+   * sites keep searches here that later positions can reuse — with closing tags missing, a
+   * search from each position to the end would make a long output quadratic. Optional so that a
+   * context made by hand (a nested read) need not carry one.
+   */
+  readonly shared?: Map<string, unknown>;
 }
 
 /** Why the segmenter is holding text back. */
@@ -86,6 +93,11 @@ export interface CallSite {
   readonly opener: string;
   /** The site exists only at the start of a line (after at most spaces or tabs). */
   readonly lineStartOnly?: boolean;
+  /**
+   * The site exists only at the very start of the output, before anything else was read; its
+   * opener is then `''` and its scan looks at what the output begins with.
+   */
+  readonly outputStartOnly?: boolean;
   /** Called only when `opener` matches in full at `at`. */
   scan(text: string, at: number, context: SiteContext): SiteScan;
   /** Called with the `end` a `block` scan returned. */
@@ -130,6 +142,9 @@ export function matchLiteral(text: string, i: number, literal: string, final: bo
   return 'no';
 }
 
+/** First characters of each literal list {@link findFirst} was given (callers pass long-lived arrays). */
+const FIRSTS = new WeakMap<readonly string[], Set<number>>();
+
 /**
  * Index of the first of `literals` at or after `from`, with which one; `-1` when none.
  *
@@ -138,7 +153,11 @@ export function matchLiteral(text: string, i: number, literal: string, final: bo
  * away. Callers resume at `text.length - (longest - 1)` to stay linear across chunks.
  */
 export function findFirst(text: string, from: number, literals: readonly string[]): { index: number; literal: string } {
-  const firsts = new Set(literals.map((l) => l.charCodeAt(0)));
+  let firsts = FIRSTS.get(literals);
+  if (firsts === undefined) {
+    firsts = new Set(literals.map((l) => l.charCodeAt(0)));
+    FIRSTS.set(literals, firsts);
+  }
   for (let i = from; i < text.length; i++) {
     if (!firsts.has(text.charCodeAt(i))) continue;
     for (const literal of literals) if (text.startsWith(literal, i)) return { index: i, literal };
@@ -154,4 +173,44 @@ export function isNameChar(c: number): boolean {
 /** Letter or `_`: what a function name starts with. */
 export function isNameStart(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+/**
+ * `text.indexOf(literal, from)` for positions that mostly grow, searching again only when the
+ * cached hit falls behind: with closing tags missing, a fresh search per element would rescan to
+ * the end of the text every time, and a reader of many elements would be quadratic.
+ */
+export class NextIndex {
+  private hit = -2;
+  private searchedFrom = -1;
+
+  constructor(
+    private readonly text: string,
+    private readonly literal: string,
+  ) {}
+
+  /** The first occurrence at or after `position`, or -1. */
+  from(position: number): number {
+    const stale = this.hit === -2 || (this.hit >= 0 && this.hit < position) || (this.hit === -1 && position < this.searchedFrom);
+    if (stale) {
+      this.hit = this.text.indexOf(this.literal, position);
+      this.searchedFrom = position;
+    }
+    return this.hit;
+  }
+}
+
+/**
+ * A {@link NextIndex} for `literal` over `text`, shared by every site position of the current
+ * pass (see {@link SiteContext.shared}); a fresh one when the context has no shared space.
+ */
+export function sharedFinder(context: SiteContext, text: string, literal: string): NextIndex {
+  const shared = context.shared;
+  if (shared === undefined) return new NextIndex(text, literal);
+  const key = `find:${literal}`;
+  const known = shared.get(key) as { text: string; finder: NextIndex } | undefined;
+  if (known !== undefined && known.text === text) return known.finder;
+  const finder = new NextIndex(text, literal);
+  shared.set(key, { text, finder });
+  return finder;
 }

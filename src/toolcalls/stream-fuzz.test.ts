@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseToolCalls } from './parse-tool-calls.ts';
 import { ToolCallStreamFilter } from './stream-filter.ts';
+import { beginsInThinking } from './strip-thinking.ts';
 
 /** Pieces that exercise every marker, half-marker and JSON edge the formats care about. */
 const PIECES = [
@@ -10,6 +11,16 @@ const PIECES = [
   '[ARGS]', '<|python_tag|>', '<|eom_id|>', ';', '```', '```json\n', '```python\n', '```tool_code\n', '\n```', '\n', '\n\n', ' ', 'hello ',
   'Sure, ', '<think>', '</think>', '<function=web_search>', '<parameter=query>', '</parameter>', '</function>', '<function=', '`',
   '<', '<t', '[T', 'get_weather(city="Paris")', 'x.call(q=1)', '<|', 'NAME', '"function_name"', '\u00a0',
+  // The families added for issue 11: their openers, closers, separators and string delimiters.
+  '<function name="f">', '{"a": 1}', '</invoke>', '<invoke name="f">', '<parameter name="a">', '<minimax:tool_call>', '</minimax:tool_call>',
+  '>>>', '>>>get_weather\n', 'all\n', '> ', '<｜tool▁calls▁begin｜>', '<｜tool▁call▁begin｜>', 'function', '<｜tool▁sep｜>', '<｜tool▁call▁end｜>',
+  '<｜tool▁calls▁end｜>', '<start_function_call>', 'call:get_weather{city:', '<escape>', '<end_function_call>', '<|tool_call>', '<tool_call|>',
+  '<|"|>', '[get_weather(city="Paris")]', '<|tool_call_start|>', '<|tool_call_end|>', '<|python_start|>', '<|python_end|>', '<|tool_call|>',
+  'functools[', '<TOOLCALL>', '</TOOLCALL>', '<|START_ACTION|>', '<|END_ACTION|>', '"tool_name"', '"function_call"', '<arg_key>',
+  '</arg_key>', '<arg_value>', '</arg_value>', '<|tool_calls_section_begin|>', '<|tool_call_begin|>', 'functions.get_weather:0',
+  '<|tool_call_argument_begin|>', '<|tool_calls_section_end|>', '<|start|>assistant', '<|channel|>', 'commentary to=functions.get_weather',
+  ' <|constrain|>json', '<|message|>', '<|call|>', '<|end|>', 'to=functions.f', '<|channel|>analysis<|message|>', '[THINK]', '[/THINK]',
+  '<|channel>thought', '<channel|>', '```xml\n', '```tool_use\n', '"<city>"',
 ];
 
 function run(raw: string, cuts: readonly number[], startsInThinking: boolean): { text: string; calls: unknown[]; rejected: unknown[] } {
@@ -29,12 +40,6 @@ function run(raw: string, cuts: readonly number[], startsInThinking: boolean): {
   return { text: text + u.text, calls: [...calls, ...u.calls], rejected: [...rejected, ...u.rejected] };
 }
 
-/** An orphan `</think>` can only be honoured by a stream told up front (see `startsInThinking`). */
-function opensInThinking(raw: string): boolean {
-  const open = raw.indexOf('<think>');
-  const close = raw.indexOf('</think>');
-  return close >= 0 && (open < 0 || close < open);
-}
 
 describe('stream filter on generated text', () => {
   it('agrees with the parser for arbitrary mixtures of markers, JSON and prose, however chunked', () => {
@@ -46,7 +51,7 @@ describe('stream filter on generated text', () => {
           const raw = pieces.join('');
           const cuts = positions.filter((p) => p <= raw.length).sort((a, b) => a - b);
           const parsed = parseToolCalls(raw);
-          const streamed = run(raw, cuts, opensInThinking(raw));
+          const streamed = run(raw, cuts, beginsInThinking(raw));
           expect(streamed).toEqual({ text: parsed.text, calls: parsed.calls, rejected: parsed.rejected });
         },
       ),
@@ -67,7 +72,7 @@ describe('stream filter on long blocks', () => {
         const cuts: number[] = [];
         for (let i = size; i < raw.length; i += size) cuts.push(i);
         const parsed = parseToolCalls(raw);
-        expect(run(raw, cuts, opensInThinking(raw))).toEqual({ text: parsed.text, calls: parsed.calls, rejected: parsed.rejected });
+        expect(run(raw, cuts, beginsInThinking(raw))).toEqual({ text: parsed.text, calls: parsed.calls, rejected: parsed.rejected });
       }),
       { numRuns: 300 },
     );

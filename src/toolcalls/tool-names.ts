@@ -29,6 +29,13 @@ export class ToolNames {
     return new ToolNames(tools.map(toolName));
   }
 
+  /** Whether some registered name begins with `prefix` (ignoring case): a name still being written may become one. */
+  couldBe(prefix: string): boolean {
+    const folded = prefix.toLowerCase();
+    for (const key of this.folded.keys()) if (key.startsWith(folded)) return true;
+    return false;
+  }
+
   /** The registered spelling of `name`, or `undefined` when it is not registered. */
   resolve(name: string): string | undefined {
     if (this.exact.has(name)) return name;

@@ -1,5 +1,7 @@
 import { loadFixture } from '../../src/toolcalls/__fixtures__/load.ts';
 import { FIXTURES } from '../../src/toolcalls/__fixtures__/manifest.ts';
+import { UPSTREAM_CASES, UPSTREAM_TOOLS } from '../../src/toolcalls/__fixtures__/upstream-cases.ts';
+import { beginsInThinking } from '../../src/toolcalls/strip-thinking.ts';
 import { parseToolCalls } from '../../src/toolcalls/parse-tool-calls.ts';
 import { ToolCallStreamFilter } from '../../src/toolcalls/stream-filter.ts';
 
@@ -73,6 +75,16 @@ export function benchParse(options: BenchOptions = {}): BenchResult {
     maxHeldBack = Math.max(maxHeldBack, filter.stats.maxHeldBack);
     maxMarkerHeld = Math.max(maxMarkerHeld, filter.stats.maxMarkerHeld);
   }
+  // The other families' outputs, with and without a tool list.
+  for (const c of UPSTREAM_CASES) {
+    for (const tools of [c.tools === null ? undefined : (c.tools ?? UPSTREAM_TOOLS), undefined]) {
+      const filter = new ToolCallStreamFilter({ ...(tools === undefined ? {} : { tools }), startsInThinking: beginsInThinking(c.raw) });
+      for (const ch of c.raw) filter.push(ch);
+      filter.end();
+      maxHeldBack = Math.max(maxHeldBack, filter.stats.maxHeldBack);
+      maxMarkerHeld = Math.max(maxMarkerHeld, filter.stats.maxMarkerHeld);
+    }
+  }
 
   const parseMBps = bytes / 1e6 / parseSeconds;
   const jsonParseMBps = bytes / 1e6 / jsonSeconds;
@@ -138,6 +150,20 @@ export const PATHOLOGICAL: Record<string, string> = {
   'array openers': '[{',
   'half markers': '<tool_ca[TOOL_<|python',
   whitespace: ' \n\t',
+  'xml values without closers': '<tool_call><function=f><parameter=a>x </function> ',
+  'minimax invokes without closers': '<minimax:tool_call><invoke name="f"><parameter name="a">x',
+  'glm values without closers': '<tool_call>f<arg_key>a</arg_key><arg_value>x ',
+  'gemma calls without closers': '<start_function_call>call:f{a:<escape>x ',
+  'gemma 4 calls': '<|tool_call>call:f{a:<|"|>x<|"|>}<tool_call|>',
+  'lfm2 openers': '<|tool_call_start|>[f(a="x"',
+  'pythonic lists': '[f(a=1), g(b="x")]\n',
+  'kimi sections without closers': '<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": ',
+  'deepseek without closers': '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{"a": 1}\n```',
+  'harmony headers': '<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"a": 1}<|call|>',
+  'functionary recipients': '>>>f\n{"a": 1}\n',
+  'blockquote lines': '> <tool_call>{"name": "f"}</tool_call>\n',
+  'inline code with markers': 'see `<tool_call> and <function=x>` here ',
+  'reasoning forms': '[THINK]a[/THINK]<|channel>thought b<channel|>',
 };
 
 function fastestMs(body: () => void): number {
