@@ -11,6 +11,7 @@ describe('TOOL_CALL_FORMATS', () => {
       'mistral',
       'delimited',
       'harmony',
+      'tagged-json',
       'functionary',
       'llama',
       'fenced',

@@ -4,6 +4,7 @@ import { fencedFormat } from './parse-fenced.ts';
 import { functionaryFormat } from './parse-functionary.ts';
 import { glmFormat } from './parse-glm.ts';
 import { harmonyFormat } from './parse-harmony.ts';
+import { taggedJsonFormat } from './parse-tagged-json.ts';
 import { hermesFormat } from './parse-hermes.ts';
 import { llamaFormat } from './parse-llama.ts';
 import { mistralFormat } from './parse-mistral.ts';
@@ -30,6 +31,7 @@ export const TOOL_CALL_FORMATS: readonly ToolCallFormat[] = [
   mistralFormat,
   delimitedFormat,
   harmonyFormat,
+  taggedJsonFormat,
   functionaryFormat,
   llamaFormat,
   fencedFormat,

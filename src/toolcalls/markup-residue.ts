@@ -4,6 +4,7 @@ import { parseCallExpression } from './parse-call-expression.ts';
 import { TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from './parse-hermes.ts';
 import { DELIMITED_CLOSERS } from './parse-delimited.ts';
 import { HARMONY_RESIDUE } from './parse-harmony.ts';
+import { TAGGED_CLOSERS } from './parse-tagged-json.ts';
 import { MORE_BLOCK, findFirst, type BlockReading, type CallSite, type ToolCallFormat } from './site.ts';
 
 const ENDS = [TOOL_CALL_CLOSE, TOOL_CALL_OPEN, '\n\n'];
@@ -61,6 +62,11 @@ export const strayCloseSite: CallSite = {
 export const STRAY_MARKERS: readonly string[] = [
   ...DELIMITED_CLOSERS,
   ...HARMONY_RESIDUE,
+  ...TAGGED_CLOSERS,
+  '</seed:tool_call>',
+  '<|action_end|>',
+  '<|tools_suffix|>',
+  '</function_calls>',
   '</function>',
   '</invoke>',
   '</minimax:tool_call>',

@@ -312,6 +312,44 @@ export const commandRSite = delimitedSite({ opener: '<|START_ACTION|>', closers:
 /** Phi-4-mini (vLLM's `phi4_mini_json`): `functools[{"name": …, "arguments": …}]` at the start of a line. */
 export const functoolsSite = delimitedSite({ opener: 'functools', bodyStarts: '[', closers: [], lineStartOnly: true, ...JSON_LIST, read: readJsonBody });
 
+/** InternLM2: `<|action_start|><|plugin|>{"name": …, "parameters": …}<|action_end|>`. */
+export const internLmSite = delimitedSite({ opener: '<|action_start|><|plugin|>', closers: ['<|action_end|>'], ...JSON_LIST, read: readJsonBody });
+
+/**
+ * Apertus: `<|tools_prefix|>[{"NAME": {…arguments…}}]<|tools_suffix|>` — the name is the key.
+ */
+const readNameKeyedBody: BodyReader = (body, { context, source, truncated }) => {
+  const value = parseLenientJson(body);
+  const items = Array.isArray(value) ? value : [value];
+  const reading: CallReading = { shaped: false, calls: [], rejected: [] };
+  for (const item of items) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return unparseable();
+    const entries = Object.entries(item as Record<string, unknown>);
+    if (entries.length !== 1) return unparseable();
+    const [name, args] = entries[0] as [string, unknown];
+    const one = readCallParts(name, { present: true, value: args }, { mode: 'markup', shapes: ['named'], names: context.names, source, truncated });
+    reading.shaped = true;
+    reading.calls.push(...one.calls);
+    reading.rejected.push(...one.rejected);
+  }
+  return reading;
+};
+
+export const apertusSite = delimitedSite({ opener: '<|tools_prefix|>', closers: ['<|tools_suffix|>'], ...JSON_LIST, read: readNameKeyedBody });
+
+/** OLMo 3: pythonic calls, one per line, between `<function_calls>` and `</function_calls>`. */
+export const olmoSite = delimitedSite({
+  opener: '<function_calls>',
+  closers: ['</function_calls>'],
+  firstChar: /[[A-Za-z_]/,
+  read: (body, options) => {
+    const trimmed = body.trim();
+    if (trimmed.startsWith('[')) return readPythonicBody(trimmed, options);
+    const lines = trimmed.split('\n').filter((line) => line.trim() !== '');
+    return readCallList(lines.join(','), options);
+  },
+});
+
 /** Kimi K2's section of calls. */
 export const kimiSectionSite = delimitedSite({ opener: KIMI_SECTION_OPEN, closers: [KIMI_SECTION_CLOSE], quotes: ['"'], read: readKimiBody });
 
@@ -345,7 +383,7 @@ export const delimitedFormat: ToolCallFormat = {
   id: 'delimited',
   description:
     'Calls between a family\'s own markers: FunctionGemma <start_function_call>, Gemma 4 <|tool_call>, LFM2 <|tool_call_start|>, Llama 4 <|python_start|>, Granite <|tool_call|>, Nemotron <TOOLCALL>, Command R <|START_ACTION|>, Phi-4-mini functools[…], Kimi <|tool_calls_section_begin|>, DeepSeek <｜tool▁calls▁begin｜>',
-  sites: [functionGemmaSite, gemma4Site, lfm2Site, llama4Site, graniteSite, nemotronSite, commandRSite, functoolsSite, kimiSectionSite, kimiCallSite, ...deepSeekSites],
+  sites: [functionGemmaSite, gemma4Site, lfm2Site, llama4Site, graniteSite, nemotronSite, commandRSite, functoolsSite, internLmSite, apertusSite, olmoSite, kimiSectionSite, kimiCallSite, ...deepSeekSites],
 };
 
 export type { RejectedCall, ToolCall };
@@ -370,9 +408,17 @@ export const pythonicBareSite: CallSite = {
     if (memo === undefined) {
       let k = skipSpace(text, at + 1);
       const nameStart = k;
-      while (k < text.length && isCallNameChar(text.charCodeAt(k))) k++;
-      if (k >= text.length) return context.final ? NONE : MORE_MARKER;
+      while (k < text.length && k - nameStart <= MAX_CALL_NAME && isCallNameChar(text.charCodeAt(k))) k++;
+      if (k - nameStart > MAX_CALL_NAME) return NONE;
+      if (k >= text.length) {
+        if (context.final) return NONE;
+        // Hold a half-written name only while it may still become a registered tool's.
+        const prefix = text.slice(nameStart, k);
+        return context.names === undefined || prefix === '' || context.names.couldBe(prefix) ? MORE_MARKER : NONE;
+      }
       if (k === nameStart || !isLetter(text.charCodeAt(nameStart))) return NONE;
+      // The same test as for a half-written name, so a stream and the parser decide alike.
+      if (context.names !== undefined && !context.names.couldBe(text.slice(nameStart, k))) return NONE;
       const paren = skipSpace(text, k);
       if (paren >= text.length) return context.final ? NONE : MORE_MARKER;
       if (text.charCodeAt(paren) !== 40) return NONE;
@@ -399,6 +445,9 @@ export const pythonicBareSite: CallSite = {
 };
 
 const NOT_CLAIMED_READING: BlockReading = { claimed: false, calls: [], rejected: [] };
+
+/** A pythonic call's name is at most this long (a longer run of letters after `[` is a word, not a call). */
+const MAX_CALL_NAME = 64;
 
 function isLetter(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;

@@ -132,6 +132,12 @@ export const fencedSite: CallSite = {
       if (k >= text.length && !context.final) return MORE_BLOCK;
       const c = text.charCodeAt(k);
       if (mode === 'wrapped') {
+        if (c === 123 || c === 91) {
+          // JSON in an ```xml fence (llama.cpp's Hermes 2 Pro parser sees this): read by the bare rules.
+          memo = memoEntry<FenceMemo>(context, MEMO, () => ({ contentStart, mode: 'bare', closer: new FenceCloser() }));
+          const found = memo.closer.advance(text, memo.contentStart, context.final);
+          return found.done ? { kind: 'block', end: found.at } : MORE_BLOCK;
+        }
         if (c !== 60) return { kind: 'verbatim', from: contentStart, region: new FenceCloser() };
         memo = memoEntry<FenceMemo>(context, MEMO, () => ({ contentStart, mode, closer: new FenceCloser() }));
         const found = memo.closer.advance(text, memo.contentStart, context.final);

@@ -85,10 +85,13 @@ function scanHarmonyHeader(text: string, from: number, context: SiteContext): Si
   return { kind: 'block', end: memo.scanner.end };
 }
 
-/** The end of a bare role word after `<|start|>`. */
+/** A role name (`assistant`) is at most this long. */
+const MAX_ROLE = 32;
+
+/** The end of a bare role word after `<|start|>`; bounded, so the answer never depends on how far the text goes. */
 function endOfRole(text: string, from: number): number {
   let k = from;
-  while (k < text.length && isNameChar(text.charCodeAt(k))) k++;
+  while (k < text.length && k - from < MAX_ROLE && isNameChar(text.charCodeAt(k))) k++;
   return k;
 }
 

@@ -35,6 +35,9 @@ const QWEN_XML: XmlDialect = {
 
 const QWEN_XML_BARE: XmlDialect = { ...QWEN_XML, wrapperOpen: undefined, wrapperClose: undefined } as XmlDialect;
 
+/** Seed-OSS writes Qwen3-Coder's XML inside its own wrapper. */
+const SEED_XML: XmlDialect = { ...QWEN_XML, wrapperOpen: '<seed:tool_call>', wrapperClose: '</seed:tool_call>' };
+
 /** MiniMax-M2's wrapper. */
 export const MINIMAX_OPEN = '<minimax:tool_call>';
 const MINIMAX_CLOSE = '</minimax:tool_call>';
@@ -440,6 +443,17 @@ export const minimaxSite: CallSite = {
   },
 };
 
+/** Seed-OSS: `<seed:tool_call><function=NAME><parameter=KEY>VALUE</parameter></function></seed:tool_call>`. */
+export const seedSite: CallSite = {
+  opener: '<seed:tool_call>',
+  scan(text, at, context) {
+    return scanFrom(text, at + '<seed:tool_call>'.length, context, SEED_XML);
+  },
+  read(text, at, end, context) {
+    return readXmlBlock(text, at, end, context, SEED_XML);
+  },
+};
+
 /** MiniMax's `<invoke name="…">` with the wrapper left out. */
 export const invokeBareSite: CallSite = {
   opener: '<invoke name=',
@@ -456,5 +470,5 @@ export const xmlFunctionFormat: ToolCallFormat = {
   id: 'xml-function',
   description:
     'Qwen3-Coder and engines that write calls as XML: <tool_call><function=NAME><parameter=KEY>VALUE</parameter></function></tool_call>, <function=NAME>{json}</function> (Llama 3.1, Functionary v3.1), <function name="NAME">, MiniMax <invoke name="NAME">',
-  sites: [xmlFunctionInToolCallSite, xmlFunctionBareSite, xmlFunctionNameSite, minimaxSite, invokeBareSite],
+  sites: [xmlFunctionInToolCallSite, xmlFunctionBareSite, xmlFunctionNameSite, minimaxSite, seedSite, invokeBareSite],
 };

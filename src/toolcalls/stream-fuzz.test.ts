@@ -20,7 +20,9 @@ const PIECES = [
   '</arg_key>', '<arg_value>', '</arg_value>', '<|tool_calls_section_begin|>', '<|tool_call_begin|>', 'functions.get_weather:0',
   '<|tool_call_argument_begin|>', '<|tool_calls_section_end|>', '<|start|>assistant', '<|channel|>', 'commentary to=functions.get_weather',
   ' <|constrain|>json', '<|message|>', '<|call|>', '<|end|>', 'to=functions.f', '<|channel|>analysis<|message|>', '[THINK]', '[/THINK]',
-  '<|channel>thought', '<channel|>', '```xml\n', '```tool_use\n', '"<city>"',
+  '<|channel>thought', '<channel|>', '```xml\n', '```tool_use\n', '"<city>"', '<tool_calls>', '</tool_calls>', '<json>', '</json>',
+  '<function_call>', '<seed:tool_call>', '</seed:tool_call>', '<seed:think>', '<|action_start|><|plugin|>', '<|action_end|>',
+  '<|tools_prefix|>', '{"f": {"a": 1}}', '<function_calls>', '</function_calls>',
 ];
 
 function run(raw: string, cuts: readonly number[], startsInThinking: boolean): { text: string; calls: unknown[]; rejected: unknown[] } {

@@ -18,6 +18,7 @@ export const THINKING_TAGS: readonly ThinkingTags[] = [
   { open: '<think>', close: '</think>', orphanClose: true },
   { open: '<thinking>', close: '</thinking>', orphanClose: true },
   { open: '[THINK]', close: '[/THINK]', orphanClose: true },
+  { open: '<seed:think>', close: '</seed:think>', orphanClose: true },
   { open: '<|channel>thought', close: '<channel|>', orphanClose: false },
   { open: '<|channel|>analysis<|message|>', close: '<|end|>', orphanClose: false },
   { open: '<|START_THINKING|>', close: '<|END_THINKING|>', orphanClose: false },

@@ -6,13 +6,21 @@ import { beginsInThinking } from './strip-thinking.ts';
 
 
 function streamed(raw: string, tools: readonly string[] | undefined, size: number) {
+  const cuts: number[] = [];
+  for (let i = size; i < raw.length; i += size) cuts.push(i);
+  return streamedAt(raw, tools, cuts);
+}
+
+function streamedAt(raw: string, tools: readonly string[] | undefined, cuts: readonly number[]) {
   const filter = new ToolCallStreamFilter({ ...(tools ? { tools } : {}), startsInThinking: beginsInThinking(raw) });
   let text = '';
   const calls = [];
-  for (let i = 0; i < raw.length; i += size) {
-    const u = filter.push(raw.slice(i, i + size));
+  let from = 0;
+  for (const cut of [...cuts, raw.length]) {
+    const u = filter.push(raw.slice(from, cut));
     text += u.text;
     calls.push(...u.calls);
+    from = cut;
   }
   const u = filter.end();
   return { text: text + u.text, calls: [...calls, ...u.calls] };
@@ -29,6 +37,14 @@ describe('outputs modelled on upstream parser tests', () => {
         const s = streamed(c.raw, tools, size);
         expect(s.calls).toEqual(result.calls);
         expect(s.text).toBe(result.text);
+      }
+      // Split in two at every position, with and without the tool list: the stream hides each
+      // family's markers exactly as the parser does.
+      for (const list of [tools, undefined]) {
+        const expected = parseToolCalls(c.raw, list ? { tools: list } : {});
+        for (let cut = 0; cut <= c.raw.length; cut++) {
+          expect(streamedAt(c.raw, list, [cut]), `cut at ${cut}`).toEqual({ text: expected.text, calls: expected.calls });
+        }
       }
     });
   }

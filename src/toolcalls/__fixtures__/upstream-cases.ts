@@ -276,6 +276,22 @@ export const UPSTREAM_CASES: readonly UpstreamCase[] = [
     text: 'Hello there!',
   },
 
+  // --- JSON in other tags (llama.cpp's Hermes 2 Pro parser; vLLM minimax, hunyuan, jamba, granite-20b-fc, longcat)
+  { id: 'tagged/tool-calls', source: '[vT] minimax (M1) / hunyuan_a13b / jamba "<tool_calls>"', raw: '<tool_calls>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n{"name": "get_time", "arguments": {"city": "Paris"}}\n</tool_calls>', calls: [weather({ city: 'Paris' }), { name: 'get_time', arguments: { city: 'Paris' } }], text: '' },
+  { id: 'tagged/tool-calls-list', source: '[vT] hunyuan_a13b "<tool_calls>[…]</tool_calls>"', raw: 'Sure.<tool_calls>[{"name": "special_function", "arguments": {"arg1": 1}}]</tool_calls>', calls: [sf()], text: 'Sure.' },
+  { id: 'tagged/function-call', source: '[vT] granite-20b-fc "<function_call> {…}"', raw: '<function_call> {"name": "special_function", "arguments": {"arg1": 1}}', calls: [sf()], text: '' },
+  { id: 'tagged/longcat', source: '[vT] longcat', raw: '<longcat_tool_call>{"name": "special_function", "arguments": {"arg1": 1}}</longcat_tool_call>', calls: [sf()], text: '' },
+  { id: 'tagged/hermes-tool', source: '[TC] Hermes 2 Pro "<tool>…</tool>"', raw: '<tool>\n  {"name": "special_function", "arguments": {"arg1": 1}}\n</tool>', calls: [sf()], text: '' },
+  { id: 'tagged/hermes-json', source: '[TC] Hermes 2 Pro "<json>…</json>"', raw: '<json>\n  {"name": "special_function", "arguments": {"arg1": 1}}\n</json>', calls: [sf()], text: '' },
+  { id: 'tagged/hermes-response', source: '[TC] Hermes 2 Pro "<response>…</response>"', raw: '<response>\n  {"name": "special_function", "arguments": {"arg1": 1}}\n</response>', calls: [sf()], text: '' },
+  { id: 'tagged/json-data', source: '[OL] data in a <json> tag is not a call', raw: 'The record: <json>{"name": "Alice", "age": 3}</json>', calls: [], text: 'The record: <json>{"name": "Alice", "age": 3}</json>' },
+  { id: 'fence/xml-json', source: '[TC] Hermes 2 Pro JSON in an ```xml fence', raw: '```xml\n{"name": "special_function", "arguments": {"arg1": 1}}\n```', calls: [sf()], text: '' },
+  { id: 'seed-oss/xml', source: '[vT] seed_oss', raw: '<seed:think>Need it.</seed:think><seed:tool_call>\n<function=special_function>\n<parameter=arg1>\n1\n</parameter>\n</function>\n</seed:tool_call>', calls: [sf()], text: '' },
+  { id: 'internlm/plugin', source: '[vT] internlm2', raw: '<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": {"city": "Paris"}}<|action_end|>', calls: [weather({ city: 'Paris' })], text: '' },
+  { id: 'apertus/name-key', source: '[TC] Apertus-8B-Instruct', raw: '<|tools_prefix|>[{"special_function": {"arg1": 1}}]<|tools_suffix|>', calls: [sf()], text: '' },
+  { id: 'olmo3/lines', source: '[vT] olmo3 pythonic lines', raw: '<function_calls>get_weather(city="Paris")\nget_time(city="Paris")</function_calls>', calls: [weather({ city: 'Paris' }), { name: 'get_time', arguments: { city: 'Paris' } }], text: '' },
+  { id: 'firefunction/functools', source: '[TC] FireFunction v2 " functools[…]"', raw: ' functools[{"name": "special_function", "arguments": {"arg1": 1}}]', calls: [sf()], text: '' },
+
   // --- Several calls in one fence, xml fences
   {
     id: 'fence/tool-use-lines',
