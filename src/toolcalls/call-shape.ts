@@ -272,6 +272,9 @@ function isFillerValue(v: string): boolean {
   if (/^<[A-Za-z_][\w -]{0,40}>$/.test(v) && !/^<(b|i|u|em|strong|br|p|div|span|code|pre|a|li|ul|ol)>$/i.test(v)) return true;
   if (/^\$?\{{1,2}[A-Za-z_][\w .-]{0,40}\}{1,2}$/.test(v)) return true;
   if (/^(your|the|some)[_ -][\w -]{1,40}[_ -]here$/i.test(v) || /^x{3,}$/i.test(v)) return true;
+  // `YOUR_CITY`, `CITY_NAME_HERE`, `[city name]`: spelt as filler.
+  if (/^[A-Z0-9_]+$/.test(v) && /(^|_)(YOUR|HERE|PLACEHOLDER|EXAMPLE)(_|$)/.test(v)) return true;
+  if (/^\[[a-z][a-z _-]{0,40}\]$/.test(v)) return true;
   return false;
 }
 

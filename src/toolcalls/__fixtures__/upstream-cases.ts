@@ -448,6 +448,26 @@ export const UPSTREAM_CASES: readonly UpstreamCase[] = [
     calls: [],
   },
 
+  {
+    id: 'quoted/placeholder-caps',
+    source: '[OL] example with YOUR_… values',
+    raw: '<tool_call>{"name": "web_search", "arguments": {"query": "YOUR_QUERY_HERE"}}</tool_call>',
+    calls: [],
+  },
+  {
+    id: 'quoted/placeholder-bracketed',
+    source: '[OL] example with [bracketed] values',
+    raw: 'Reply with {"name": "get_weather", "arguments": {"city": "[city name]"}} to check.',
+    calls: [],
+  },
+  {
+    id: 'real/value-that-looks-odd',
+    source: '[OL] real values that are not filler',
+    raw: '<tool_call>{"name": "web_search", "arguments": {"query": "<b> tag html"}}</tool_call>',
+    calls: [{ name: 'web_search', arguments: { query: '<b> tag html' } }],
+    text: '',
+  },
+
   // --- Strictness: truncated names are never completed
   { id: 'truncated/hermes-name', source: '[vT] streaming cut inside the name', raw: '<tool_call>\n{"name": "get_wea', calls: [] },
   { id: 'truncated/functiongemma-name', source: '[vT] functiongemma cut inside the name', raw: '<start_function_call>call:get_wea', calls: [] },
