@@ -1,3 +1,4 @@
+import { checkModelFolder } from './check-model-folder.ts';
 import { candidateForDtype, candidatesFor, type LoadCandidate, type RuntimeCapabilities } from './device-ladder.ts';
 import { ModelLoadError, describeSource, noCandidateLoaded, type ModelSource } from './model-source.ts';
 import { availableDtypes, useSource } from './use-source.ts';
@@ -46,6 +47,8 @@ export async function loadCandidate(source: ModelSource, candidate: LoadCandidat
  */
 export async function loadEngine(source: ModelSource, caps: RuntimeCapabilities, options: LoadOptions = {}): Promise<{ engine: TransformersEngine; attempts: LoadAttempt[] }> {
   const attempts: LoadAttempt[] = [];
+  // A folder without its tokenizer fails deep inside transformers.js; say which file is missing instead.
+  if ('path' in source) await checkModelFolder(source.path);
   for (const candidate of await planCandidates(source, caps, options)) {
     try {
       const engine = await loadCandidate(source, candidate, options.onProgress);

@@ -6,6 +6,8 @@ import { build } from 'vite';
 import type { TestProject } from 'vitest/node';
 import { startAppServer } from '../../src/server/app-server.ts';
 import { FIXTURE_MODELS_DIR, TINY_QWEN3, prepareFixtureModels } from '../fixtures/prepare-models.ts';
+import { ensureChromium } from '../setup/ensure-chromium.ts';
+import { CHROMIUM_PATH } from './chromium.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,6 +21,8 @@ declare module 'vitest' {
  * the production server, so the browser tests exercise what users get from `npm start`.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // A fresh machine has no Chromium: install Debian's (as root), or stop with one line saying how.
+  ensureChromium(CHROMIUM_PATH);
   const outDir = await mkdtemp(join(tmpdir(), 'nexus-e2e-dist-'));
   await build({
     configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
