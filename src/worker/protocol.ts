@@ -37,3 +37,21 @@ export function deserializeError(error: SerializedError): Error {
   rebuilt.name = error.name;
   return rebuilt;
 }
+
+const FROM_WORKER_KINDS: ReadonlySet<string> = new Set([
+  'progress', 'attempt', 'loaded', 'load-failed', 'event', 'tool-call', 'answer-now-request', 'answer', 'answer-failed', 'disposed',
+]);
+
+/**
+ * True for a message of the {@link FromWorker} union: an object with a known `kind` and, for the
+ * kinds of an answer, a numeric `id`. Anything else is garbage the page refuses to act on.
+ */
+export function isFromWorker(data: unknown): data is FromWorker {
+  if (typeof data !== 'object' || data === null) return false;
+  const kind = (data as { kind?: unknown }).kind;
+  if (typeof kind !== 'string' || !FROM_WORKER_KINDS.has(kind)) return false;
+  const answerKinds = ['event', 'tool-call', 'answer-now-request', 'answer', 'answer-failed'];
+  if (answerKinds.includes(kind) && typeof (data as { id?: unknown }).id !== 'number') return false;
+  if ((kind === 'answer' || kind === 'answer-failed') && !Array.isArray((data as { messages?: unknown }).messages)) return false;
+  return true;
+}

@@ -3,8 +3,10 @@ import type { EngineInfo } from '../engine/engine.ts';
 import type { LoadAttempt, LoadOptions } from '../engine/load-engine.ts';
 import { ModelLoadError, noCandidateLoaded, type ModelSource } from '../engine/model-source.ts';
 import type { AnswerBridge, AnswerOutcome, AnswerRequest, AnswerRunner } from '../loop/answer-runner.ts';
+import type { ToolRunOutcome } from '../loop/toolbox.ts';
 import type { ChatEvents } from '../loop/types.ts';
-import { deserializeError, type FromWorker, type ToWorker } from './protocol.ts';
+import { NexusError } from '../errors.ts';
+import { deserializeError, isFromWorker, type FromWorker, type ToWorker } from './protocol.ts';
 
 /** Creates the model worker; tests and bundlers may supply their own. */
 export type WorkerFactory = () => Worker;
@@ -19,49 +21,135 @@ export interface WorkerLoadOptions extends LoadOptions {
   onAttempt?: (attempt: LoadAttempt & { state: 'loading' | 'failed' }) => void;
 }
 
+/**
+ * The model worker failed: it raised an error, died, could not deliver a message, sent one this
+ * page cannot read, or was disposed while an answer was running. The message says which, and
+ * what to do; the conversation is kept as it was before the answer.
+ */
+export class ModelWorkerError extends NexusError {
+  override readonly name = 'ModelWorkerError';
+}
+
 function send(worker: Worker, message: ToWorker): void {
-  worker.postMessage(message);
+  try {
+    worker.postMessage(message);
+  } catch {
+    // A terminated worker: the pending answer is failed by whoever terminated it.
+  }
+}
+
+/** An answer in flight: how to end it, exactly once. */
+interface PendingAnswer {
+  finish(outcome: AnswerOutcome): void;
+  messages: AnswerRequest['messages'];
 }
 
 /**
  * Runs answers in a worker that owns the model. The page keeps the tools: the worker asks for
  * each call by message and the page runs it.
+ *
+ * Total: every answer ends exactly once, with the answer or an error — also when a tool handler
+ * or the answer-now prompt throws (the worker gets an error result instead), when the worker
+ * raises an error or dies (every pending answer fails with a {@link ModelWorkerError} and later
+ * answers fail at once with the same reason), when a message cannot be read, and on dispose.
  */
 class WorkerRunner implements AnswerRunner {
   private nextId = 0;
+  private readonly pending = new Map<number, PendingAnswer>();
+  /** Why this worker can run no more answers, once it cannot. */
+  private dead: ModelWorkerError | undefined;
 
   constructor(
     private readonly worker: Worker,
     readonly info: EngineInfo,
-  ) {}
+  ) {
+    worker.addEventListener('error', (event) => {
+      const detail = (event as ErrorEvent).message || 'an unknown error';
+      this.fail(new ModelWorkerError(`The model worker stopped with ${detail}. Load the model again to go on; the conversation is kept.`), true);
+    });
+    worker.addEventListener('messageerror', () => {
+      this.fail(new ModelWorkerError('A message from the model worker could not be read (it did not survive structured cloning). Try the question again.'), false);
+    });
+    worker.addEventListener('message', (event: MessageEvent<unknown>) => {
+      if (!isFromWorker(event.data)) {
+        const shown = (() => {
+          try {
+            return JSON.stringify(event.data)?.slice(0, 80) ?? String(event.data);
+          } catch {
+            return String(event.data);
+          }
+        })();
+        this.fail(new ModelWorkerError(`The model worker sent a message this page does not understand (${shown}). Try the question again; reload the page if it keeps happening.`), false);
+      }
+    });
+  }
+
+  /** Ends every pending answer with `error`; with `terminal`, no later answer may start. */
+  private fail(error: ModelWorkerError, terminal: boolean): void {
+    if (terminal) {
+      this.dead = error;
+      this.worker.terminate();
+    }
+    for (const [id, answer] of [...this.pending]) {
+      this.pending.delete(id);
+      answer.finish({ ok: false, error, messages: answer.messages });
+    }
+  }
 
   run(request: AnswerRequest, bridge: AnswerBridge): Promise<AnswerOutcome> {
+    if (this.dead) return Promise.resolve({ ok: false, error: this.dead, messages: request.messages });
     const id = this.nextId++;
     return new Promise<AnswerOutcome>((resolve) => {
+      let done = false;
       const onAbort = () => send(this.worker, { kind: 'abort', id });
-      const listener = (event: MessageEvent<FromWorker>) => {
+      const finish = (outcome: AnswerOutcome): void => {
+        if (done) return;
+        done = true;
+        this.pending.delete(id);
+        this.worker.removeEventListener('message', listener);
+        bridge.signal?.removeEventListener('abort', onAbort);
+        resolve(outcome);
+      };
+      const listener = (event: MessageEvent<unknown>) => {
         const message = event.data;
-        if (!('id' in message) || message.id !== id) return;
+        if (!isFromWorker(message) || !('id' in message) || message.id !== id) return;
         switch (message.kind) {
           case 'event':
-            bridge.emit(message.event, ...(message.args as ChatEvents[typeof message.event]));
+            try {
+              bridge.emit(message.event, ...(message.args as ChatEvents[typeof message.event]));
+            } catch {
+              // A listener's error is the listener's: the answer goes on.
+            }
             break;
-          case 'tool-call':
-            void bridge.runTool(message.name, message.arguments).then((outcome) => send(this.worker, { kind: 'tool-result', id, callId: message.callId, outcome }));
+          case 'tool-call': {
+            const { callId, name } = message;
+            Promise.resolve()
+              .then(() => bridge.runTool(name, message.arguments))
+              .catch((error: unknown) => ({ ok: false as const, kind: 'error' as const, message: `The tool ${name} failed on the page: ${error instanceof Error ? error.message : String(error)}` }))
+              .then((outcome) => {
+                if (!done) send(this.worker, { kind: 'tool-result', id, callId, outcome: cloneable(outcome, name) });
+              });
             break;
-          case 'answer-now-request':
-            void (bridge.answerNowPrompt?.() ?? Promise.resolve(undefined)).then((text) =>
-              send(this.worker, { kind: 'answer-now', id, requestId: message.requestId, ...(text === undefined ? {} : { text }) }),
-            );
+          }
+          case 'answer-now-request': {
+            const { requestId } = message;
+            Promise.resolve()
+              .then(() => bridge.answerNowPrompt?.())
+              .catch(() => undefined)
+              .then((text) => {
+                if (!done) send(this.worker, { kind: 'answer-now', id, requestId, ...(typeof text === 'string' ? { text } : {}) });
+              });
             break;
+          }
           case 'answer':
+            finish({ ok: true, answer: message.answer, messages: message.messages });
+            break;
           case 'answer-failed':
-            this.worker.removeEventListener('message', listener);
-            bridge.signal?.removeEventListener('abort', onAbort);
-            resolve(message.kind === 'answer' ? { ok: true, answer: message.answer, messages: message.messages } : { ok: false, error: deserializeError(message.error), messages: message.messages });
+            finish({ ok: false, error: deserializeError(message.error), messages: message.messages });
             break;
         }
       };
+      this.pending.set(id, { finish, messages: request.messages });
       this.worker.addEventListener('message', listener);
       bridge.signal?.addEventListener('abort', onAbort, { once: true });
       send(this.worker, { kind: 'chat', id, request });
@@ -70,17 +158,31 @@ class WorkerRunner implements AnswerRunner {
   }
 
   async dispose(): Promise<void> {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 2000);
-      this.worker.addEventListener('message', (event: MessageEvent<FromWorker>) => {
-        if (event.data.kind === 'disposed') {
-          clearTimeout(timer);
-          resolve();
-        }
+    this.fail(new ModelWorkerError('The model was unloaded while this answer was running.'), false);
+    if (!this.dead) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 2000);
+        this.worker.addEventListener('message', (event: MessageEvent<FromWorker>) => {
+          if (event.data?.kind === 'disposed') {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        send(this.worker, { kind: 'dispose' });
       });
-      send(this.worker, { kind: 'dispose' });
-    });
+    }
+    this.dead ??= new ModelWorkerError('The model was unloaded. Load it again to go on.');
     this.worker.terminate();
+  }
+}
+
+/** A tool outcome the structured clone can carry: a value it cannot clone becomes an error result naming the tool. */
+function cloneable(outcome: ToolRunOutcome, name: string): ToolRunOutcome {
+  try {
+    structuredClone(outcome);
+    return outcome;
+  } catch {
+    return { ok: false, kind: 'error', message: `The tool ${name} returned a value that cannot be sent to the model worker (functions, DOM nodes…). Return plain data.` };
   }
 }
 

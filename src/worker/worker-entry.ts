@@ -56,6 +56,14 @@ async function load(message: Extract<ToWorker, { kind: 'load' }>): Promise<void>
   }
 }
 
+/** Pending page requests of one answer: each gets exactly one reply, or is ended when the answer ends. */
+interface AnswerRequests {
+  tools: Map<number, (outcome: ToolRunOutcome) => void>;
+  answerNow: Map<number, (text: string | undefined) => void>;
+}
+
+const requestsOf = new Map<number, AnswerRequests>();
+
 async function chat(message: Extract<ToWorker, { kind: 'chat' }>): Promise<void> {
   const { id } = message;
   if (!runner) {
@@ -64,33 +72,65 @@ async function chat(message: Extract<ToWorker, { kind: 'chat' }>): Promise<void>
   }
   const controller = new AbortController();
   aborts.set(id, controller);
-  const outcome = await runner.run(message.request, {
-    signal: controller.signal,
-    emit: (event, ...args) => post({ kind: 'event', id, event, args }),
-    runTool: (name, args) =>
-      new Promise<ToolRunOutcome>((resolve) => {
-        const callId = nextCallId++;
-        pendingTools.set(callId, resolve);
-        post({ kind: 'tool-call', id, callId, name, arguments: args });
-      }),
-    ...(message.request.asksAnswerNow
-      ? {
-          answerNowPrompt: () =>
-            new Promise<string | undefined>((resolve) => {
-              const requestId = nextCallId++;
-              pendingAnswerNow.set(requestId, resolve);
-              post({ kind: 'answer-now-request', id, requestId });
-            }),
-        }
-      : {}),
-  });
-  aborts.delete(id);
-  if (outcome.ok) post({ kind: 'answer', id, answer: outcome.answer, messages: outcome.messages });
-  else post({ kind: 'answer-failed', id, error: serializeError(outcome.error), messages: outcome.messages });
+  const requests: AnswerRequests = { tools: new Map(), answerNow: new Map() };
+  requestsOf.set(id, requests);
+  try {
+    const outcome = await runner.run(message.request, {
+      signal: controller.signal,
+      emit: (event, ...args) => post({ kind: 'event', id, event, args }),
+      runTool: (name, args) =>
+        new Promise<ToolRunOutcome>((resolve) => {
+          const callId = nextCallId++;
+          requests.tools.set(callId, resolve);
+          pendingTools.set(callId, resolve);
+          post({ kind: 'tool-call', id, callId, name, arguments: args });
+        }),
+      ...(message.request.asksAnswerNow
+        ? {
+            answerNowPrompt: () =>
+              new Promise<string | undefined>((resolve) => {
+                const requestId = nextCallId++;
+                requests.answerNow.set(requestId, resolve);
+                pendingAnswerNow.set(requestId, resolve);
+                post({ kind: 'answer-now-request', id, requestId });
+              }),
+          }
+        : {}),
+    });
+    if (outcome.ok) post({ kind: 'answer', id, answer: outcome.answer, messages: outcome.messages });
+    else post({ kind: 'answer-failed', id, error: serializeError(outcome.error), messages: outcome.messages });
+  } catch (error) {
+    // Whatever went wrong, the page hears of it: an answer never stays pending.
+    post({ kind: 'answer-failed', id, error: serializeError(error), messages: message.request.messages });
+  } finally {
+    aborts.delete(id);
+    for (const [callId, resolve] of requests.tools) {
+      pendingTools.delete(callId);
+      resolve({ ok: false, kind: 'error', message: 'The answer ended before the tool result came back.' });
+    }
+    for (const [requestId, resolve] of requests.answerNow) {
+      pendingAnswerNow.delete(requestId);
+      resolve(undefined);
+    }
+    requestsOf.delete(id);
+  }
+}
+
+/** Settles one pending request of an answer, once. */
+function settle<T>(pending: Map<number, (value: T) => void>, key: number, value: T): void {
+  const resolve = pending.get(key);
+  if (!resolve) return;
+  pending.delete(key);
+  for (const requests of requestsOf.values()) {
+    requests.tools.delete(key);
+    requests.answerNow.delete(key);
+  }
+  resolve(value);
 }
 
 self.addEventListener('message', (event: MessageEvent<ToWorker>) => {
   const message = event.data;
+  if (typeof message !== 'object' || message === null) return;
   switch (message.kind) {
     case 'load':
       void load(message);
@@ -99,16 +139,19 @@ self.addEventListener('message', (event: MessageEvent<ToWorker>) => {
       void chat(message);
       break;
     case 'tool-result':
-      pendingTools.get(message.callId)?.(message.outcome);
-      pendingTools.delete(message.callId);
+      settle(pendingTools, message.callId, message.outcome);
       break;
     case 'answer-now':
-      pendingAnswerNow.get(message.requestId)?.(message.text);
-      pendingAnswerNow.delete(message.requestId);
+      settle(pendingAnswerNow, message.requestId, message.text);
       break;
-    case 'abort':
+    case 'abort': {
       aborts.get(message.id)?.abort();
+      // A stopped answer does not wait for the page's pending tool results.
+      const requests = requestsOf.get(message.id);
+      for (const callId of [...(requests?.tools.keys() ?? [])]) settle(pendingTools, callId, { ok: false, kind: 'error', message: 'Stopped.' });
+      for (const requestId of [...(requests?.answerNow.keys() ?? [])]) settle(pendingAnswerNow, requestId, undefined);
       break;
+    }
     case 'dispose':
       void (runner?.dispose() ?? Promise.resolve()).finally(() => {
         runner = undefined;

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import type { AnswerBridge, AnswerRequest } from '../loop/answer-runner.ts';
+import type { FromWorker, ToWorker } from './protocol.ts';
+import { ModelWorkerError, startWorkerRunner } from './worker-client.ts';
+
+/**
+ * A stand-in for the model worker that speaks the real protocol from a script: a real worker
+ * needs a browser and a model, and these tests are about what the page does when the worker
+ * misbehaves (throws, dies, posts garbage), which a real one cannot be made to do on cue.
+ */
+class ScriptedWorker extends EventTarget {
+  readonly received: ToWorker[] = [];
+  terminated = false;
+
+  constructor(private readonly onChat: (worker: ScriptedWorker, message: Extract<ToWorker, { kind: 'chat' }>) => void) {
+    super();
+  }
+
+  postMessage(message: ToWorker): void {
+    if (this.terminated) throw new Error('terminated');
+    this.received.push(message);
+    queueMicrotask(() => {
+      if (message.kind === 'load') this.reply({ kind: 'loaded', info: INFO, candidate: { device: 'wasm', dtype: 'q4' } });
+      else if (message.kind === 'chat') this.onChat(this, message);
+      else if (message.kind === 'dispose') this.reply({ kind: 'disposed' });
+    });
+  }
+
+  reply(data: FromWorker | unknown): void {
+    this.dispatchEvent(new MessageEvent('message', { data }));
+  }
+
+  crash(message: string): void {
+    const event = new Event('error') as Event & { message: string };
+    event.message = message;
+    this.dispatchEvent(event);
+  }
+
+  terminate(): void {
+    this.terminated = true;
+  }
+}
+
+const INFO = { model: 'scripted', device: 'wasm', dtype: 'q4' } as never;
+const REQUEST: AnswerRequest = {
+  messages: [{ role: 'user', content: 'Weather in Paris?' }],
+  settings: { maxRounds: 4, toolChoice: 'auto', strategy: 'auto', repetitionPenalty: 1.1 } as never,
+  schemas: [],
+  firstCallNumber: 0,
+};
+
+function bridge(over: Partial<AnswerBridge> = {}): AnswerBridge {
+  return { runTool: async () => ({ ok: true, value: 'sunny' }), emit: () => undefined, ...over };
+}
+
+async function runnerFor(onChat: ConstructorParameters<typeof ScriptedWorker>[0]) {
+  const worker = new ScriptedWorker(onChat);
+  const runner = await startWorkerRunner({ url: '/models/x' }, { createWorker: () => worker as unknown as Worker });
+  return { worker, runner };
+}
+
+const answered = (id: number): FromWorker => ({ kind: 'answer', id, answer: { text: 'ok', calls: [], metrics: {} } as never, messages: REQUEST.messages });
+
+describe('the worker bridge is total', () => {
+  it('a tool handler that throws becomes an error result for the model, and the answer ends', async () => {
+    const { worker, runner } = await runnerFor((w, m) => w.reply({ kind: 'tool-call', id: m.id, callId: 7, name: 'get_weather', arguments: {} }));
+    const outcome = runner.run(REQUEST, bridge({ runTool: async () => { throw new Error('network down'); } }));
+    await new Promise((r) => setTimeout(r, 10));
+    const result = worker.received.find((m) => m.kind === 'tool-result');
+    expect(result).toMatchObject({ kind: 'tool-result', callId: 7, outcome: { ok: false, kind: 'error', message: expect.stringContaining('network down') } });
+    worker.reply(answered(0));
+    await expect(outcome).resolves.toMatchObject({ ok: true });
+  });
+
+  it('an answer-now prompt that throws still gets a reply', async () => {
+    const { worker, runner } = await runnerFor((w, m) => w.reply({ kind: 'answer-now-request', id: m.id, requestId: 3 }));
+    const outcome = runner.run({ ...REQUEST, asksAnswerNow: true }, bridge({ answerNowPrompt: async () => { throw new Error('boom'); } }));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(worker.received.find((m) => m.kind === 'answer-now')).toEqual({ kind: 'answer-now', id: 0, requestId: 3 });
+    worker.reply(answered(0));
+    await expect(outcome).resolves.toMatchObject({ ok: true });
+  });
+
+  it('a worker that dies mid-answer fails the answer with a named error, keeps the conversation, and later answers fail at once', async () => {
+    const { worker, runner } = await runnerFor((w) => w.crash('RangeError: out of memory'));
+    const outcome = await runner.run(REQUEST, bridge());
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error).toBeInstanceOf(ModelWorkerError);
+    expect((outcome.error as Error).message).toMatch(/stopped with RangeError: out of memory.*Load the model again/);
+    expect(outcome.messages).toEqual(REQUEST.messages);
+    expect(worker.terminated).toBe(true);
+    const later = await runner.run(REQUEST, bridge());
+    expect(later).toMatchObject({ ok: false, error: expect.any(ModelWorkerError) });
+  });
+
+  it('a message that cannot be read fails the answer with a named error; the next answer runs', async () => {
+    let chats = 0;
+    const { worker, runner } = await runnerFor((w, m) => {
+      chats++;
+      if (chats === 1) w.dispatchEvent(new MessageEvent('messageerror'));
+      else w.reply(answered(m.id));
+    });
+    const first = await runner.run(REQUEST, bridge());
+    expect(first).toMatchObject({ ok: false, error: expect.objectContaining({ name: 'ModelWorkerError', message: expect.stringContaining('could not be read') }) });
+    await expect(runner.run(REQUEST, bridge())).resolves.toMatchObject({ ok: true });
+    expect(worker.terminated).toBe(false);
+  });
+
+  it('garbage from the worker fails the answer and says what came', async () => {
+    let chats = 0;
+    const { runner } = await runnerFor((w, m) => {
+      chats++;
+      if (chats === 1) w.reply({ kind: 'answer', id: m.id });
+      else w.reply(answered(m.id));
+    });
+    const first = await runner.run(REQUEST, bridge());
+    expect(first).toMatchObject({ ok: false, error: expect.objectContaining({ message: expect.stringMatching(/does not understand \(\{"kind":"answer","id":0\}\)/) }) });
+    await expect(runner.run(REQUEST, bridge())).resolves.toMatchObject({ ok: true });
+  });
+
+  it('dispose ends a running answer instead of leaving it pending', async () => {
+    const { runner } = await runnerFor(() => undefined);
+    const outcome = runner.run(REQUEST, bridge());
+    await runner.dispose();
+    await expect(outcome).resolves.toMatchObject({ ok: false, error: expect.objectContaining({ message: expect.stringContaining('unloaded') }) });
+    await expect(runner.run(REQUEST, bridge())).resolves.toMatchObject({ ok: false });
+  });
+
+  it('a tool result the structured clone cannot carry becomes an error result naming the tool', async () => {
+    const { worker, runner } = await runnerFor((w, m) => w.reply({ kind: 'tool-call', id: m.id, callId: 1, name: 'make_fn', arguments: {} }));
+    const outcome = runner.run(REQUEST, bridge({ runTool: async () => ({ ok: true, value: () => 1 }) }));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(worker.received.find((m) => m.kind === 'tool-result')).toMatchObject({ outcome: { ok: false, message: expect.stringContaining('make_fn') } });
+    worker.reply(answered(0));
+    await outcome;
+  });
+});
