@@ -39,3 +39,12 @@ export function serializeError(error: unknown): SerializedError {
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: 'Error', message: String(error) };
 }
+
+/**
+ * The model worker failed: it raised an error, died, could not deliver a message, sent one the
+ * page cannot read, or was disposed while an answer was running. The message says which, and
+ * what to do; the conversation is kept as it was before the answer.
+ */
+export class ModelWorkerError extends NexusError {
+  override readonly name = 'ModelWorkerError';
+}

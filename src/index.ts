@@ -9,7 +9,7 @@ export { UnsupportedDtypeError, detectBrowserCapabilities, loadLadder, type Load
 export type { LoadProgress } from './engine/transformers-engine.ts';
 export type { LoadAttempt } from './engine/load-engine.ts';
 export type { AnswerRunner, AnswerRequest, AnswerBridge, AnswerOutcome } from './loop/answer-runner.ts';
-export { NexusError, serializeError, type SerializedError } from './errors.ts';
+export { ModelWorkerError, NexusError, serializeError, type SerializedError } from './errors.ts';
 export type {
   ChatMessage,
   ChatToolCall,

@@ -5,7 +5,7 @@ import { ModelLoadError, noCandidateLoaded, type ModelSource } from '../engine/m
 import type { AnswerBridge, AnswerOutcome, AnswerRequest, AnswerRunner } from '../loop/answer-runner.ts';
 import type { ToolRunOutcome } from '../loop/toolbox.ts';
 import type { ChatEvents } from '../loop/types.ts';
-import { NexusError } from '../errors.ts';
+import { ModelWorkerError } from '../errors.ts';
 import { deserializeError, isFromWorker, type FromWorker, type ToWorker } from './protocol.ts';
 
 /** Creates the model worker; tests and bundlers may supply their own. */
@@ -21,14 +21,7 @@ export interface WorkerLoadOptions extends LoadOptions {
   onAttempt?: (attempt: LoadAttempt & { state: 'loading' | 'failed' }) => void;
 }
 
-/**
- * The model worker failed: it raised an error, died, could not deliver a message, sent one this
- * page cannot read, or was disposed while an answer was running. The message says which, and
- * what to do; the conversation is kept as it was before the answer.
- */
-export class ModelWorkerError extends NexusError {
-  override readonly name = 'ModelWorkerError';
-}
+export { ModelWorkerError };
 
 function send(worker: Worker, message: ToWorker): void {
   try {
