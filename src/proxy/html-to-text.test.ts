@@ -92,12 +92,17 @@ describe('htmlToText', () => {
 describe('htmlToText on hostile markup', () => {
   const words = '<p>The words that should survive any markup.</p>';
 
-  it.each([5_000, 100_000])('survives %i nested divs quickly, with the text kept', (depth) => {
-    const started = performance.now();
+  it.each([5_000, 100_000])('survives %i nested divs on the plain path, with the text kept', (depth) => {
     const page = htmlToText(`<html><body>${'<div>'.repeat(depth)}${words}${'</div>'.repeat(depth)}</body></html>`, 'https://a.example/');
-    expect(performance.now() - started).toBeLessThan(3000);
     expect(page.method).toBe('plain');
     expect(page.text).toContain('The words that should survive any markup.');
+  });
+
+  it('costs work linear in the nesting (8 times as deep costs at most ~10 times as much)', () => {
+    const nested = (n: number) => `<html><body>${'<div>'.repeat(n)}${words}${'</div>'.repeat(n)}</body></html>`;
+    expect(growthRatio((html: string) => htmlToText(html, 'https://a.example/'), nested, 4_000)).toBeLessThan(12);
+    const unclosed = (n: number) => `<html><body>${'<div>'.repeat(n)}${words}`;
+    expect(growthRatio((html: string) => htmlToText(html, 'https://a.example/'), unclosed, 4_000)).toBeLessThan(12);
   });
 
   it('survives unclosed and self-closed deep nesting, and the stray-quote trick', () => {
@@ -107,9 +112,8 @@ describe('htmlToText on hostile markup', () => {
       `<html><body><div x'>${'<div>'.repeat(100_000)}'>${words}</div></body></html>`,
       `<html><body><svg><foreignObject>${'<div/>'.repeat(100_000)}</foreignObject></svg>${words}</body></html>`,
     ]) {
-      const started = performance.now();
       const page = htmlToText(html, 'https://a.example/');
-      expect(performance.now() - started).toBeLessThan(3000);
+      expect(page.method).toBe('plain');
       expect(page.text).toContain('The words that should survive any markup.');
     }
   });
@@ -120,10 +124,8 @@ describe('htmlToText on hostile markup', () => {
   });
 
   it('sends a page with a huge element count to the plain-text path', () => {
-    const started = performance.now();
     const page = htmlToText(`<html><body>${'<p>a</p>'.repeat(250_000)}</body></html>`, 'https://a.example/');
     expect(page.method).toBe('plain');
-    expect(performance.now() - started).toBeLessThan(3000);
   });
 
   it('has a hard time budget: past it, the plain-text rendering is returned', () => {

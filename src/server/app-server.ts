@@ -144,9 +144,11 @@ async function handle(roots: readonly ServedRoot[], options: AppServerOptions, r
     res.end();
     return;
   }
-  const stream = file.handle.createReadStream();
-  // A read that fails half-way ends this response, never the process.
+  const stream = file.handle.createReadStream({ autoClose: false });
+  // A read that fails half-way ends this response, never the process; the handle is closed
+  // however the stream ends (finished, failed, or the client went away).
   stream.on('error', () => res.destroy());
+  stream.on('close', () => void file.handle.close().catch(() => undefined));
   res.on('close', () => stream.destroy());
   stream.pipe(res);
 }
