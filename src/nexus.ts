@@ -310,9 +310,12 @@ export class NexusChat {
   /**
    * Verifies that this model and quantization really call a tool and answer from its result, on
    * this machine. Safe right after `load()`: tools, history and listeners are restored.
+   *
+   * @param options - `random`: the source of the question and the fresh token (default
+   * `Math.random`); pass a seeded one to make a check reproducible.
    */
-  async selfCheck(): Promise<ToolCallCheck> {
-    const check = await runSelfCheck(this);
+  async selfCheck(options: { random?: () => number } = {}): Promise<ToolCallCheck> {
+    const check = await runSelfCheck(this, options.random);
     this.toolCheck = check;
     return check;
   }
