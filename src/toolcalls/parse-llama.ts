@@ -6,7 +6,7 @@ import { parseLenientJson } from './lenient-json.ts';
 import { memoLookup } from './memo.ts';
 import { parseCallExpression } from './parse-call-expression.ts';
 import { TOOL_CALL_OPEN } from './parse-hermes.ts';
-import { MORE_BLOCK, isNameStart, matchLiteral, skipSpace, type BlockReading, type CallSite, type SiteContext, type SiteScan, type ToolCallFormat } from './site.ts';
+import { MORE_BLOCK, NONE, isNameStart, matchLiteral, skipSpace, type BlockReading, type CallSite, type SiteContext, type SiteScan, type ToolCallFormat } from './site.ts';
 import type { RejectedCall, ToolCall } from './types.ts';
 
 /** Llama 3.x's marker for a tool call (a special token, kept when special tokens are decoded). */
@@ -122,6 +122,23 @@ function withEndToken(text: string, end: number, context: SiteContext): SiteScan
   return { kind: 'block', end };
 }
 
+/**
+ * The `;` between bare calls (`{…}; {…}`, how Llama 3.x lists several, as vLLM's llama3_json
+ * parser reads them): right after a call, and before the next `{`, it is a separator, not text.
+ */
+export const callSeparatorSite: CallSite = {
+  opener: ';',
+  scan(text, at, context) {
+    if (context.afterCall !== true) return NONE;
+    const k = skipSpace(text, at + 1);
+    if (k >= text.length) return context.final ? NONE : { kind: 'more', phase: 'marker' };
+    return text.charCodeAt(k) === 123 ? { kind: 'block', end: k } : NONE;
+  },
+  read() {
+    return { claimed: true, calls: [], rejected: [] };
+  },
+};
+
 /** Bare `{"name": …, "parameters": …}` objects (and arrays of them). */
 export const llamaBareObjectSite: CallSite = bareJsonSite('{', ['named']);
 /** A bare array of named calls, as Mistral writes once its marker token is skipped. */
@@ -131,5 +148,5 @@ export const llamaBareArraySite: CallSite = bareJsonSite('[', ['named']);
 export const llamaFormat: ToolCallFormat = {
   id: 'llama',
   description: 'Llama 3.x and others: bare {"name": …, "parameters": …}, <|python_tag|>{…}, or a pythonic [name(key=value)] list on its own line',
-  sites: [pythonTagSite, llamaBareObjectSite, llamaBareArraySite, pythonicBareSite],
+  sites: [pythonTagSite, llamaBareObjectSite, llamaBareArraySite, pythonicBareSite, callSeparatorSite],
 };

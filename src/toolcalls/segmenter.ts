@@ -74,6 +74,8 @@ export class Segmenter {
   private ticks = 0;
   /** The current line is a Markdown blockquote: what it shows is quoted, not emitted. */
   private quoteLine = false;
+  /** The last thing decided was call markup, with no text after it yet. */
+  private afterCall = false;
 
   constructor(
     private readonly sites: readonly CallSite[],
@@ -206,6 +208,7 @@ export class Segmenter {
           this.sink.found(decision.reading.calls, decision.reading.rejected);
           this.track(text, pos, decision.end, false);
           pos = decision.end;
+          this.afterCall = decision.reading.calls.length + decision.reading.rejected.length > 0;
           break;
         case 'verbatim': {
           // Without a region to continue it, a verbatim answer must move past the opener.
@@ -251,7 +254,7 @@ export class Segmenter {
   }
 
   private decideAmong(sites: readonly CallSite[], text: string, at: number, final: boolean): Decision {
-    const context: SiteContext = { final, names: this.names, lineStart: this.lineStart, prevChar: this.prevChar, memo: this.memo, shared: this.shared };
+    const context: SiteContext = { final, names: this.names, lineStart: this.lineStart, prevChar: this.prevChar, afterCall: this.afterCall, memo: this.memo, shared: this.shared };
     let fallback: SiteScan | null = null;
     for (const site of sites) {
       if (site.lineStartOnly === true && !this.lineStart) continue;
@@ -274,6 +277,7 @@ export class Segmenter {
 
   private emit(text: string, from: number, to: number): void {
     if (to <= from) return;
+    this.afterCall = false;
     this.track(text, from, to, true);
     this.sink.text(text.slice(from, to));
   }

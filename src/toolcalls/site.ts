@@ -25,6 +25,8 @@ export interface SiteContext {
   readonly lineStart: boolean;
   /** The character code before the site; -1 at the start of the output. */
   readonly prevChar: number;
+  /** The site directly follows a block that was read as call markup (nothing shown in between). */
+  readonly afterCall?: boolean;
   /**
    * Scratch space for one site position, kept while the segmenter waits there for more text and
    * cleared when it moves on. Sites park resumable scanners here (keyed by their own names) so

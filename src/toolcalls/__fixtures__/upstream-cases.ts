@@ -176,6 +176,15 @@ export const UPSTREAM_CASES: readonly UpstreamCase[] = [
   { id: 'lfm2/json-body', source: '[HF] LFM2 "Output function calls as JSON"', raw: '<|tool_call_start|>[{"name": "get_time", "arguments": {"city": "Paris"}}]<|tool_call_end|>', calls: [{ name: 'get_time', arguments: { city: 'Paris' } }], text: '' },
   { id: 'llama4/python-start', source: '[vT] llama4 pythonic', raw: '<|python_start|>[get_weather(city="Paris")]<|python_end|>', calls: [weather({ city: 'Paris' })], text: '' },
 
+  {
+    id: 'llama3/semicolons',
+    source: '[vT] llama3_json "{…}; {…}"',
+    raw: '{"name": "get_weather", "parameters": {"city": "Paris"}}; {"name": "get_time", "parameters": {"city": "Paris"}}',
+    calls: [weather({ city: 'Paris' }), { name: 'get_time', arguments: { city: 'Paris' } }],
+    text: '',
+  },
+  { id: 'prose/semicolon-after-data', source: '[OL] a semicolon after data JSON is text', raw: 'It was {"a": 1}; {"b": 2} next.', calls: [], text: 'It was {"a": 1}; {"b": 2} next.' },
+
   // --- Granite, Phi-4-mini, Nemotron
   { id: 'granite3/tool-call-token', source: '[TC] Granite 3.x "<|tool_call|>[…]"', raw: '<|tool_call|>[{"name": "special_function", "arguments": {"arg1": 1}}]', calls: [sf()], text: '' },
   { id: 'granite3/two', source: '[vT] granite', raw: '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "get_time", "arguments": {"city": "Paris"}}]', calls: [weather({ city: 'Paris' }), { name: 'get_time', arguments: { city: 'Paris' } }], text: '' },
