@@ -43,7 +43,7 @@ export {
   PRIMED_PREFIX,
   SELECT_PREFIX,
 } from './loop/prompts.ts';
-export type { StopCondition } from './loop/stop-conditions.ts';
+export { fromStopRule, isStopRule, type StopCondition, type StopRule } from './loop/stop-conditions.ts';
 export * from './tools/index.ts';
 export { parseToolCalls, stripThinking, ToolCallStreamFilter } from './toolcalls/index.ts';
 export type { ParseOptions, ParseResult, ToolCall } from './toolcalls/types.ts';

@@ -13,7 +13,7 @@ import { engineRunner, type AnswerRunner } from './loop/answer-runner.ts';
 import { Emitter, type Listener } from './loop/emitter.ts';
 import { DEFAULT_ANSWER_PROMPT, DEFAULT_SYSTEM_PROMPT, expandSystemPrompt } from './loop/prompts.ts';
 import { DEFAULT_MAX_RESULT_CHARS } from './loop/cap-result.ts';
-import type { StopCondition } from './loop/stop-conditions.ts';
+import { isStopRule, type StopCondition, type StopRule } from './loop/stop-conditions.ts';
 import type { ToolEffects, ToolRunOutcome } from './loop/toolbox.ts';
 import type { AnswerMetrics, ApprovalHandler, ChatAnswer, ChatEvents, ChatOptions } from './loop/types.ts';
 import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.ts';
@@ -73,8 +73,11 @@ export class NexusChat {
   maxResultChars = DEFAULT_MAX_RESULT_CHARS;
   /** Asked before a `confirm` tool runs; without one such tools are refused. */
   approve: ApprovalHandler | undefined;
-  /** Extra conditions that end an answer's tool rounds early (research budgets use this). */
-  stopWhen: StopCondition[] = [];
+  /**
+   * Extra conditions that end an answer's tool rounds early: {@link StopRule} data (works in the
+   * model worker too) or functions (in-process engines only; a worker answer fails saying so).
+   */
+  stopWhen: Array<StopCondition | StopRule> = [];
   /**
    * What a tool's results do to the rest of an answer (withdraw or offer tools, end the tool
    * rounds), by tool name. The web tools use it for their budgets.
@@ -259,12 +262,19 @@ export class NexusChat {
     this.busy = true;
     try {
       const outcome = await this.runner.run(
-        { messages, settings, schemas: this.tools.schemas, firstCallNumber: countToolCalls(this.conversation) + 1, asksAnswerNow: Boolean(options.answerNow) },
+        {
+          messages,
+          settings,
+          schemas: this.tools.schemas,
+          firstCallNumber: countToolCalls(this.conversation) + 1,
+          asksAnswerNow: Boolean(options.answerNow),
+          ...(this.stopWhen.some(isStopRule) ? { stopRules: this.stopWhen.filter(isStopRule) } : {}),
+        },
         {
           ...(options.signal ? { signal: options.signal } : {}),
           runTool: (name, args) => this.runTool(name, args, options.signal),
           emit: (event, ...args) => this.events.emit(event, ...args),
-          stopWhen: this.stopWhen,
+          stopWhen: this.stopWhen.filter((c): c is StopCondition => !isStopRule(c)),
           ...(options.answerNow ? { answerNowPrompt: async () => options.answerNow?.() } : {}),
         },
       );

@@ -2,7 +2,7 @@ import type { ChatMessage, Engine, EngineInfo, ToolSchema } from '../engine/engi
 import { AnswerRun, type AnswerSettings } from './answer-run.ts';
 import { runAnswer, type AnswerHooks } from './chat-loop.ts';
 import { Emitter } from './emitter.ts';
-import type { StopCondition } from './stop-conditions.ts';
+import { fromStopRule, type StopCondition, type StopRule } from './stop-conditions.ts';
 import { toolboxFrom, type ToolRunOutcome } from './toolbox.ts';
 import type { ChatAnswer, ChatEvents } from './types.ts';
 
@@ -17,6 +17,8 @@ export interface AnswerRequest {
   firstCallNumber: number;
   /** The page supplies the answer rounds' last user turn (see {@link AnswerBridge.answerNowPrompt}). */
   asksAnswerNow?: boolean;
+  /** Extra stop conditions as data: they cross the worker boundary with the request. */
+  stopRules?: StopRule[];
 }
 
 /** The page's side of an answer: running tools, receiving events, stopping. */
@@ -24,7 +26,11 @@ export interface AnswerBridge {
   signal?: AbortSignal;
   runTool(name: string, args: Record<string, unknown>): Promise<ToolRunOutcome>;
   emit<K extends keyof ChatEvents>(event: K, ...args: ChatEvents[K]): void;
-  /** Extra stop conditions; they run where the loop runs, so only an in-process runner takes them. */
+  /**
+   * Extra stop conditions written as functions. They run where the loop runs, so only an
+   * in-process runner takes them; a worker runner fails the answer saying so (write them as
+   * {@link StopRule} data in `AnswerRequest.stopRules` instead). Never silently dropped.
+   */
   stopWhen?: readonly StopCondition[];
   /** The last user turn of the answer rounds, asked for when they start (it may depend on the sources found). */
   answerNowPrompt?: () => Promise<string | undefined>;
@@ -64,7 +70,9 @@ export function engineRunner(engine: Engine): AnswerRunner {
       let next = request.firstCallNumber;
       const hooks: AnswerHooks = {
         newCallId: () => `call_${next++}`,
-        ...(bridge.stopWhen ? { stopWhen: bridge.stopWhen } : {}),
+        ...(bridge.stopWhen?.length || request.stopRules?.length
+          ? { stopWhen: [...(bridge.stopWhen ?? []), ...(request.stopRules ?? []).map(fromStopRule)] }
+          : {}),
         ...(bridge.answerNowPrompt ? { answerNow: bridge.answerNowPrompt } : {}),
       };
       try {

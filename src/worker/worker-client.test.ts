@@ -136,3 +136,19 @@ describe('the worker bridge is total', () => {
     await outcome;
   });
 });
+
+describe('stop conditions across the worker', () => {
+  it('rules as data travel with the request', async () => {
+    const { worker, runner } = await runnerFor((w, m) => w.reply(answered(m.id)));
+    await runner.run({ ...REQUEST, stopRules: [{ kind: 'tool-called', name: 'web_search' }] }, bridge());
+    const chat = worker.received.find((m) => m.kind === 'chat');
+    expect(chat?.kind === 'chat' && chat.request.stopRules).toEqual([{ kind: 'tool-called', name: 'web_search' }]);
+  });
+
+  it('conditions written as functions are refused with a named error, never silently dropped', async () => {
+    const { worker, runner } = await runnerFor((w, m) => w.reply(answered(m.id)));
+    const outcome = await runner.run(REQUEST, bridge({ stopWhen: [() => true] }));
+    expect(outcome).toMatchObject({ ok: false, error: expect.objectContaining({ name: 'ModelWorkerError', message: expect.stringContaining("kind: 'tool-called'") }) });
+    expect(worker.received.some((m) => m.kind === 'chat')).toBe(false);
+  });
+});

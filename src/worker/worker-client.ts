@@ -91,6 +91,13 @@ class WorkerRunner implements AnswerRunner {
 
   run(request: AnswerRequest, bridge: AnswerBridge): Promise<AnswerOutcome> {
     if (this.dead) return Promise.resolve({ ok: false, error: this.dead, messages: request.messages });
+    if (bridge.stopWhen?.length) {
+      // Functions cannot cross to the worker; dropping them would let the answer run past them.
+      const error = new ModelWorkerError(
+        "Stop conditions written as functions run where the loop runs and cannot reach the model worker. Write them as data instead: { kind: 'tool-called', name }, { kind: 'tool-calls', atLeast } or { kind: 'rounds', atLeast }.",
+      );
+      return Promise.resolve({ ok: false, error, messages: request.messages });
+    }
     const id = this.nextId++;
     return new Promise<AnswerOutcome>((resolve) => {
       let done = false;
