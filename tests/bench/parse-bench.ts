@@ -39,7 +39,7 @@ const PROSE =
   'the local office hours before travelling (they close early on public holidays).';
 
 /**
- * Throughput of the parser against `JSON.parse` over a ~1 MB mix of every recorded fixture and
+ * Throughput of the parser against `JSON.parse` over a ~1 MB mix of every parser fixture and
  * prose, plus the streaming filter's hold-back over all fixtures. Node only (reads the fixture
  * files); run it with `tsx` or from a test.
  */

@@ -6,7 +6,11 @@ export const DEMO_TOOLS = ['get_weather', 'get_time', 'web_search', 'fetch_page_
 /** Which of the six formats (or which kind of trouble) a fixture exercises. */
 export type FixtureGroup = 'hermes' | 'xml-function' | 'mistral' | 'llama' | 'fenced' | 'openai' | 'sloppy' | 'negative';
 
-/** One recorded model output and what must come out of it. */
+/**
+ * One model output and what must come out of it. Written here in the shape each family emits
+ * (following the model cards, chat templates and other projects' parser tests), not recorded from
+ * a run of the model: `model` names the family whose output it reproduces.
+ */
 export interface Fixture {
   /** File name under `__fixtures__/`. */
   file: string;
