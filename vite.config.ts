@@ -51,6 +51,8 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
           exclude: ['tests/e2e/**', 'node_modules/**'],
           environment: 'node',
+          // One ONNX Runtime thread per session: the same greedy tokens on every run, however loaded the machine.
+          env: { NEXUS_ORT_THREADS: '1' },
         },
       },
       {

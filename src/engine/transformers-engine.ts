@@ -127,10 +127,12 @@ export class TransformersEngine implements Engine {
       ...(options.onProgress ? { progress_callback: options.onProgress as (event: unknown) => void } : {}),
     };
     const tokenizer = await AutoTokenizer.from_pretrained(model.id, common);
+    const threads = options.device === 'cpu' ? cpuThreads() : undefined;
     const loaded = await AutoModelForCausalLM.from_pretrained(model.id, {
       ...common,
       dtype: options.dtype as 'q4',
       device: options.device as 'cpu',
+      ...(threads !== undefined ? { session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 } } : {}),
     });
     return new TransformersEngine(tokenizer, loaded, { model: model.label, device: options.device, dtype: options.dtype }, options.reuseCache ?? true);
   }
@@ -240,4 +242,16 @@ export class TransformersEngine implements Engine {
     await this.resetCache();
     await this.model.dispose();
   }
+}
+
+/**
+ * ONNX Runtime's CPU threads in Node, from `NEXUS_ORT_THREADS` when set (a whole number ≥ 1).
+ * The tests pin it to 1: with several threads a reduction's summation order may change from run to
+ * run, and on a near-tie a greedy decode then picks another token, so a check can differ between runs.
+ */
+function cpuThreads(): number | undefined {
+  const raw = typeof process !== 'undefined' ? process.env?.NEXUS_ORT_THREADS : undefined;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 1 ? n : undefined;
 }
