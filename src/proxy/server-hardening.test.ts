@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { newAnswer, post } from '../../tests/proxy/helpers/inject.ts';
 import { article, page, redirect, startTestWeb, type Handler, type TestWeb } from '../../tests/proxy/helpers/test-web.ts';
 import { assertSafeBind } from './bind-guard.ts';
 import { proxyVitePlugin } from './index.ts';
@@ -25,23 +26,6 @@ function proxy(extra: Partial<ProxyOptions> = {}): FastifyInstance {
     log: { write: (line: string) => logLines.push(line) },
     ...extra,
   });
-}
-
-async function post(app: FastifyInstance, url: string, payload: unknown, headers: Record<string, string> = {}, remoteAddress?: string) {
-  const response = await app.inject({
-    method: 'POST',
-    url,
-    payload: payload as Record<string, unknown>,
-    headers: { host: '127.0.0.1:4173', ...headers },
-    ...(remoteAddress ? { remoteAddress } : {}),
-  });
-  return { status: response.statusCode, body: response.json() as Record<string, unknown> & { ok: boolean; code?: string; reason?: string; budgetLine?: string } };
-}
-
-async function newAnswer(app: FastifyInstance, message: string): Promise<string> {
-  const { status, body } = await post(app, '/api/answers', { message });
-  expect(status).toBe(201);
-  return body.answer as string;
 }
 
 const counted = (key: string, handler: Handler): Handler => (req, res) => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newAnswer, post } from '../../tests/proxy/helpers/inject.ts';
 import { article, page, startTestWeb, type TestWeb } from '../../tests/proxy/helpers/test-web.ts';
 import { startAppServer } from '../server/app-server.ts';
 import { mountProxy, proxyVitePlugin } from './index.ts';
@@ -38,17 +39,6 @@ function proxy(extra: Partial<ProxyOptions> = {}): FastifyInstance {
     log: { write: (line: string) => logLines.push(line) },
     ...extra,
   });
-}
-
-async function post(app: FastifyInstance, url: string, payload: unknown, headers: Record<string, string> = {}) {
-  const response = await app.inject({ method: 'POST', url, payload: payload as Record<string, unknown>, headers: { host: '127.0.0.1:4173', ...headers } });
-  return { status: response.statusCode, body: response.json() as Record<string, unknown> & { ok: boolean; code?: string; reason?: string } };
-}
-
-async function newAnswer(app: FastifyInstance, message = 'hello'): Promise<string> {
-  const { status, body } = await post(app, '/api/answers', { message });
-  expect(status).toBe(201);
-  return body.answer as string;
 }
 
 beforeAll(async () => {

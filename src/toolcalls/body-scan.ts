@@ -45,6 +45,8 @@ export class BodyScanner {
   private readonly endAtValue: boolean;
   private readonly hardStops: readonly string[];
   private readonly longest: number;
+  /** First characters of every closer, delimiter and hard stop: only there is a literal tried. */
+  private readonly firsts: ReadonlySet<number>;
 
   /** @param from - where the body starts (after the opener). */
   constructor(
@@ -57,7 +59,9 @@ export class BodyScanner {
     this.delimiters = options.delimiters ?? [];
     this.endAtValue = options.endAtValue ?? false;
     this.hardStops = options.hardStops ?? [];
-    this.longest = Math.max(1, ...[...this.closers, ...this.delimiters, ...this.hardStops].map((l) => l.length));
+    const literals = [...this.closers, ...this.delimiters, ...this.hardStops];
+    this.longest = Math.max(1, ...literals.map((l) => l.length));
+    this.firsts = new Set(literals.map((l) => l.charCodeAt(0)));
   }
 
   /** True when the scan stopped inside a string: a value read from the body would be a fragment. */
@@ -89,7 +93,8 @@ export class BodyScanner {
         }
         return this.done(this.valueEnd, this.valueEnd, false);
       }
-      const hard = this.matchAny(text, i, this.hardStops, final);
+      const literalHere = this.firsts.has(text.charCodeAt(i));
+      const hard = literalHere ? this.matchAny(text, i, this.hardStops, final) : '';
       if (hard === 'wait') return this.wait(i);
       if (hard !== '') return this.done(i, i, false);
       if (this.quote !== '') {
@@ -110,10 +115,10 @@ export class BodyScanner {
         i++;
         continue;
       }
-      const closer = this.matchAny(text, i, this.closers, final);
+      const closer = literalHere ? this.matchAny(text, i, this.closers, final) : '';
       if (closer === 'wait') return this.wait(i);
       if (closer !== '') return this.done(i + closer.length, i, true);
-      const delimiter = this.matchAny(text, i, this.delimiters, final);
+      const delimiter = literalHere ? this.matchAny(text, i, this.delimiters, final) : '';
       if (delimiter === 'wait') return this.wait(i);
       if (delimiter !== '') {
         this.quote = delimiter;

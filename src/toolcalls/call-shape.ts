@@ -1,4 +1,6 @@
+import type { JsonValueSpan } from './json-scan.ts';
 import { isPlainObject, parseLenientJson } from './lenient-json.ts';
+import { NOT_CLAIMED, type BlockReading } from './site.ts';
 import type { ToolNames } from './tool-names.ts';
 import type { RejectedCall, RejectReason, ToolCall } from './types.ts';
 
@@ -132,6 +134,27 @@ export function readCallValue(value: unknown, options: CallReadOptions): CallRea
     else reading.rejected.push(outcome.rejected);
   }
   return reading;
+}
+
+/**
+ * The calls in JSON values laid one after another in a block (several calls in one fence or
+ * tag). In `bare` mode the block is a call only when every value is one; in `markup` mode a
+ * value that is not call-shaped is reported as unparseable and the block still leaves the text.
+ */
+export function readCallSpans(text: string, spans: readonly JsonValueSpan[], options: Omit<CallReadOptions, 'truncated'>): BlockReading {
+  const calls: ToolCall[] = [];
+  const rejected: RejectedCall[] = [];
+  for (const span of spans) {
+    const reading = readCallValue(parseLenientJson(text.slice(span.start, span.end)), { ...options, truncated: !span.closed && span.inString });
+    if (!reading.shaped) {
+      if (options.mode === 'bare') return NOT_CLAIMED;
+      rejected.push({ name: null, reason: 'unparseable', source: options.source });
+      continue;
+    }
+    calls.push(...reading.calls);
+    rejected.push(...reading.rejected);
+  }
+  return { claimed: true, calls, rejected };
 }
 
 /**

@@ -6,7 +6,6 @@ import { parseLenientJson } from './lenient-json.ts';
 import { memoEntry, memoLookup } from './memo.ts';
 import { parseCallExpression, splitTopLevel } from './parse-call-expression.ts';
 import { MORE_BLOCK, NONE, NextIndex, matchLiteral, skipSpace, type BlockReading, type CallSite, type SiteContext, type ToolCallFormat } from './site.ts';
-import type { RejectedCall, ToolCall } from './types.ts';
 
 /** How a block's body is read once its end is known. */
 type BodyReader = (body: string, options: ReaderOptions) => CallReading;
@@ -386,7 +385,6 @@ export const delimitedFormat: ToolCallFormat = {
   sites: [functionGemmaSite, gemma4Site, lfm2Site, llama4Site, graniteSite, nemotronSite, commandRSite, functoolsSite, internLmSite, apertusSite, olmoSite, kimiSectionSite, kimiCallSite, ...deepSeekSites],
 };
 
-export type { RejectedCall, ToolCall };
 
 interface PythonicMemo {
   readonly scanner: BodyScanner;

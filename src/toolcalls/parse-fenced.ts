@@ -1,6 +1,5 @@
-import { readCallParts, readCallValue, type CallMode } from './call-shape.ts';
+import { readCallParts, readCallSpans, type CallMode } from './call-shape.ts';
 import { findJsonValues } from './json-scan.ts';
-import { parseLenientJson } from './lenient-json.ts';
 import { memoEntry, memoLookup } from './memo.ts';
 import { parseCallExpression } from './parse-call-expression.ts';
 import { glmSite } from './parse-glm.ts';
@@ -178,17 +177,7 @@ function readFence(text: string, at: number, end: number, from: number, to: numb
     return { claimed: mode === 'markup' || calls.length + rejected.length > 0, calls, rejected };
   }
   if (mode === 'bare' && text.slice(rest, to).trim() !== '') return NOT_CLAIMED;
-  for (const span of values) {
-    const reading = readCallValue(parseLenientJson(text.slice(span.start, span.end)), { ...options, truncated: !span.closed && span.inString });
-    if (!reading.shaped) {
-      if (mode === 'bare') return NOT_CLAIMED;
-      rejected.push({ name: null, reason: 'unparseable', source });
-      continue;
-    }
-    calls.push(...reading.calls);
-    rejected.push(...reading.rejected);
-  }
-  return { claimed: true, calls, rejected };
+  return readCallSpans(text, values, options);
 }
 
 /**

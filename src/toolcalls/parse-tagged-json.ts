@@ -1,10 +1,8 @@
-import { readCallValue, type CallMode } from './call-shape.ts';
+import { readCallSpans, type CallMode } from './call-shape.ts';
 import { findJsonValues, JsonSpanScanner } from './json-scan.ts';
-import { parseLenientJson } from './lenient-json.ts';
 import { memoEntry, memoLookup } from './memo.ts';
 import { TOOL_CALL_OPEN } from './parse-hermes.ts';
 import { MORE_BLOCK, NONE, NOT_CLAIMED, matchLiteral, skipSpace, type BlockReading, type CallSite, type SiteContext, type SiteScan, type ToolCallFormat } from './site.ts';
-import type { RejectedCall, ToolCall } from './types.ts';
 
 interface TaggedMemo {
   readonly close: string;
@@ -92,26 +90,9 @@ function readValues(text: string, at: number, end: number, memo: TaggedMemo, mod
   const source = text.slice(at, end);
   const to = memo.valuesEnd >= 0 ? memo.valuesEnd : end;
   const { values } = findJsonValues(text, memo.valuesStart, to);
-  const calls: ToolCall[] = [];
-  const rejected: RejectedCall[] = [];
-  for (const span of values) {
-    const reading = readCallValue(parseLenientJson(text.slice(span.start, span.end)), {
-      mode,
-      shapes: ['named', 'openai'],
-      names: context.names,
-      source,
-      truncated: !span.closed && span.inString,
-    });
-    if (!reading.shaped) {
-      if (mode === 'bare') return NOT_CLAIMED;
-      rejected.push({ name: null, reason: 'unparseable', source });
-      continue;
-    }
-    calls.push(...reading.calls);
-    rejected.push(...reading.rejected);
-  }
-  if (mode === 'bare' && calls.length + rejected.length === 0) return NOT_CLAIMED;
-  return { claimed: true, calls, rejected };
+  const reading = readCallSpans(text, values, { mode, shapes: ['named', 'openai'], names: context.names, source });
+  if (mode === 'bare' && reading.calls.length + reading.rejected.length === 0) return NOT_CLAIMED;
+  return reading;
 }
 
 /** Tags that only ever wrap calls. */

@@ -287,12 +287,12 @@ function parseXmlCalls(block: string, dialect: XmlDialect): XmlCall[] {
   const found: XmlCall[] = [];
   // One finder for the whole block: a fresh search per function would rescan to the end each time.
   const closes = new NextIndex(block, dialect.parameterClose);
-  let i = nextOf(block, 0, dialect.functionOpen);
+  let i = findFirst(block, 0, dialect.functionOpen);
   while (i.index >= 0) {
     const nameStart = i.index + i.literal.length;
     const gt = tagEnd(block, nameStart, true);
     if (gt === 'more' || gt < 0) {
-      i = nextOf(block, nameStart, dialect.functionOpen);
+      i = findFirst(block, nameStart, dialect.functionOpen);
       continue;
     }
     const name = unquote(block.slice(nameStart, gt).trim());
@@ -304,12 +304,12 @@ function parseXmlCalls(block: string, dialect: XmlDialect): XmlCall[] {
       const jsonEnd = status === 'open' ? block.length : scanner.end;
       const value = parseLenientJson(block.slice(j, jsonEnd));
       found.push({ name, arguments: isPlainObject(value) ? value : undefined, truncated: status !== 'closed' && scanner.inString });
-      i = nextOf(block, jsonEnd, dialect.functionOpen);
+      i = findFirst(block, jsonEnd, dialect.functionOpen);
       continue;
     }
     const { args, end } = parseParameters(block, bodyStart, dialect, closes);
     found.push({ name, arguments: args, truncated: false });
-    i = nextOf(block, end, dialect.functionOpen);
+    i = findFirst(block, end, dialect.functionOpen);
   }
   return found;
 }
@@ -348,10 +348,6 @@ function parseParameters(block: string, from: number, dialect: XmlDialect, close
     if (key !== '') args[key] = decodeJsonLiteral(stripLayoutNewlines(block.slice(keyEnd + 1, valueEnd)));
     i = next;
   }
-}
-
-function nextOf(text: string, from: number, literals: readonly string[]): { index: number; literal: string } {
-  return findFirst(text, from, literals);
 }
 
 /** Drop the single newline the layout puts on each side of a value; keep everything else. */
