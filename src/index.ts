@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-export { NexusChat, ChatBusyError, ChatDisposedError, InvalidHistoryError, UnknownToolError, type NexusChatOptions, type NexusLoadOptions } from './nexus.ts';
+export { NexusChat, ChatBusyError, ChatDisposedError, InvalidHistoryError, ToolTemplateError, TOOL_FAMILIES, UnknownToolError, type NexusChatOptions, type NexusLoadOptions } from './nexus.ts';
 export { DEFAULT_MODEL, ModelLoadError, describeSource, type ModelFile, type ModelSource } from './engine/model-source.ts';
 export { UnsupportedDtypeError, detectBrowserCapabilities, loadLadder, type LoadCandidate, type RuntimeCapabilities } from './engine/device-ladder.ts';
 export type { LoadProgress } from './engine/transformers-engine.ts';
@@ -40,9 +40,11 @@ export {
   ANSWER_NOW_PROMPT,
   DEFAULT_ANSWER_PROMPT,
   DEFAULT_SYSTEM_PROMPT,
-  PRIMED_PREFIX,
-  SELECT_PREFIX,
 } from './loop/prompts.ts';
+export { KNOWN_CALL_MARKERS, MODEL_FAMILIES, familyById } from './engine/families.ts';
+export { templateToolProblem } from './engine/template-support.ts';
+export { detectFamily, type DetectedFamily, type ModelFiles } from './engine/detect-family.ts';
+export { fixChatTemplate, type FamilyId, type FamilyInfo, type ModelFamily, type ThinkingSwitch } from './engine/model-family.ts';
 export { fromStopRule, isStopRule, type StopCondition, type StopRule } from './loop/stop-conditions.ts';
 export * from './tools/index.ts';
 export { parseToolCalls, stripThinking, ToolCallStreamFilter } from './toolcalls/index.ts';

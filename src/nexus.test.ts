@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FIXTURE_MODELS_DIR, TINY_QWEN3, prepareFixtureModels } from '../tests/fixtures/prepare-models.ts';
-import { NexusChat } from './nexus.ts';
+import { ScriptedEngine } from './engine/scripted-engine.ts';
+import { NexusChat, ToolTemplateError } from './nexus.ts';
 
 describe('NexusChat.load in Node, over the real engine on the tiny fixture', () => {
   let chat: NexusChat;
@@ -42,5 +43,25 @@ describe('NexusChat.load in Node, over the real engine on the tiny fixture', () 
 
   it('rejects an explicit dtype the source does not serve, naming it', async () => {
     await expect(NexusChat.load({ path: `${FIXTURE_MODELS_DIR}${TINY_QWEN3}` }, { dtype: 'bnb4' })).rejects.toThrow(/bnb4 on cpu/);
+  });
+});
+
+describe('NexusChat with a model whose chat template cannot hold tools', () => {
+  const family = { id: 'generic' as const, label: 'generic (Hermes-style <tool_call>)', detectedBy: 'no known family', templateProblem: 'ignores the tools it is given (it has no tool support)' };
+
+  it('refuses to offer tools with an error that names the cause and what to do, and still chats without them', async () => {
+    const chat = NexusChat.withEngine(new ScriptedEngine([{ output: 'Hello!' }], { model: 'gemma-3-270m', family }));
+    chat.tool('get_weather', 'Get current weather for a city', { city: 'string' }, () => 'sunny');
+    const refused = chat.chat('Weather in Paris?');
+    await expect(refused).rejects.toBeInstanceOf(ToolTemplateError);
+    await expect(refused).rejects.toThrow(/gemma-3-270m ignores the tools it is given.*toolChoice: 'none'.*Qwen3, Qwen2\.5, Llama 3\.2/);
+    expect((await chat.chat('Hi', { toolChoice: 'none' })).text).toBe('Hello!');
+  });
+
+  it('gets an honest verdict from selfCheck, naming the template and the profile', async () => {
+    const chat = NexusChat.withEngine(new ScriptedEngine([], { model: 'gemma-3-270m', family }));
+    const check = await chat.selfCheck();
+    expect(check).toMatchObject({ ok: false, called: false, generations: 0, family });
+    expect(check.detail).toBe('gemma-3-270m (none on none, generic (Hermes-style <tool_call>) profile) cannot be offered tools: its chat template ignores the tools it is given (it has no tool support). Use a model of a family with tool support.');
   });
 });

@@ -11,6 +11,7 @@ import { probeDtypes } from './engine/probe-dtypes.ts';
 import { emptyMetrics, type AnswerSettings } from './loop/answer-run.ts';
 import { engineRunner, type AnswerRunner } from './loop/answer-runner.ts';
 import { Emitter, type Listener } from './loop/emitter.ts';
+import { familyById } from './engine/families.ts';
 import { DEFAULT_ANSWER_PROMPT, DEFAULT_SYSTEM_PROMPT, expandSystemPrompt } from './loop/prompts.ts';
 import { DEFAULT_MAX_RESULT_CHARS } from './loop/cap-result.ts';
 import { isStopRule, type StopCondition, type StopRule } from './loop/stop-conditions.ts';
@@ -34,6 +35,17 @@ export class UnknownToolError extends NexusError {
 export class InvalidHistoryError extends NexusError {
   override readonly name = 'InvalidHistoryError';
 }
+
+/**
+ * Thrown when tools are offered to a model whose chat template cannot hold a tool conversation
+ * (it ignores tools, or raises on a tool turn, as Gemma 3's does).
+ */
+export class ToolTemplateError extends NexusError {
+  override readonly name = 'ToolTemplateError';
+}
+
+/** The families whose templates the loop speaks, for messages. */
+export const TOOL_FAMILIES = 'Qwen3, Qwen2.5, Llama 3.2, Granite 4.0, LFM2, FunctionGemma';
 
 /** Thrown when a disposed chat is used. */
 export class ChatDisposedError extends NexusError {
@@ -248,7 +260,14 @@ export class NexusChat {
     const settings = this.settingsFor(options);
     const offered = options.tools ? this.tools.schemas.filter((s) => options.tools?.includes(s.function.name)) : this.tools.schemas;
     const schemas = settings.toolChoice === 'none' ? [] : offered;
-    const system = expandSystemPrompt(this.systemPrompt, schemas);
+    const family = this.runner.info.family;
+    if (schemas.length > 0 && family?.templateProblem) {
+      throw new ToolTemplateError(
+        `The chat template of ${this.runner.info.model} ${family.templateProblem}, so it cannot be offered tools ` +
+          `(profile: ${family.label}). Chat without tools (toolChoice: 'none'), or use a model of a family with tool support: ${TOOL_FAMILIES}.`,
+      );
+    }
+    const system = expandSystemPrompt(this.systemPrompt, schemas, familyById(this.runner.info.family?.id));
     const visibleTextOfRound: string[] = [];
     const stopCollecting = [
       this.events.on('token', (t) => visibleTextOfRound.push(t)),

@@ -5,6 +5,7 @@ import {
   type CallSource,
   type CallStatus,
   type ChatMessage,
+  type FamilyInfo,
   type ForcedCallEvent,
   type Strategy,
   type ToolChoice,
@@ -52,6 +53,8 @@ export interface ModelState {
   /** Device and dtype in use once ready. */
   device?: string;
   dtype?: string;
+  /** The model-family profile in use once ready, and what chose it. */
+  family?: FamilyInfo;
   verdict?: Verdict;
   /** Set while the page walks the other quantizations looking for one that calls tools. */
   searching?: boolean;

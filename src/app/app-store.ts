@@ -176,7 +176,7 @@ export class AppStore {
       }
       await this.attachChat(chat);
       const { searching: _searching, error: _error, ...model } = this.current.model;
-      this.set({ model: { ...model, phase: 'ready', device: chat.info.device, dtype: chat.info.dtype, verdict } });
+      this.set({ model: { ...model, phase: 'ready', device: chat.info.device, dtype: chat.info.dtype, ...(chat.info.family ? { family: chat.info.family } : {}), verdict } });
       this.notify(`Model ready: ${model.label}.`);
     } catch (error) {
       if (!stale()) this.patchModel({ phase: 'error', error: explainLoadError(error) });

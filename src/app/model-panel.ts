@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { DEFAULT_MODEL, type ModelSource } from '../index.ts';
+import { DEFAULT_MODEL, MODEL_FAMILIES, type ModelSource } from '../index.ts';
 import type { AppState, FileProgress, ModelState } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
 import { deviceLabel, formatBytes, formatPercent } from './format.ts';
@@ -330,7 +330,7 @@ export class ModelPanel extends LitElement {
           (m) => html`<label class="option">
             <input type="radio" name="choice" .checked=${this.choice === 'known' && this.knownId === m.id} @change=${() => this.handleChoose('known', m.id)} />
             <span class="name">${m.label}</span>
-            <span class="note">${m.note}</span>
+            <span class="note">${MODEL_FAMILIES[m.family].label} · about ${formatBytes(m.approxBytes)} (${m.dtype}) · ${m.note}</span>
           </label>`,
         )}
       </fieldset>
@@ -419,6 +419,7 @@ export class ModelPanel extends LitElement {
         <div class="meta">
           <span class="badge accent" data-testid="device">${deviceLabel(device, dtype)}</span>
           <span>${label}</span>
+          ${this.model.family ? html`<span data-testid="profile" title=${this.model.family.detectedBy}>· ${this.model.family.label} profile</span>` : nothing}
           ${verdict ? html`<span>· ${verdict.remembered ? `remembered from ${when}` : `checked ${when}`}</span>` : nothing}
         </div>
         ${ok ? nothing : html`<p class="muted">You can still chat with it, but answers will not rely on tools.</p>`}

@@ -1,6 +1,7 @@
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { modelAddress, modelLabel, sourceFromFolder, sourceFromZip } from './model-sources.ts';
+import { MODEL_FAMILIES } from '../engine/families.ts';
+import { KNOWN_MODELS, modelAddress, modelLabel, sourceFromFolder, sourceFromZip } from './model-sources.ts';
 
 function picked(path: string, text = 'x'): File {
   const file = new File([text], path.split('/').pop() ?? path);
@@ -31,5 +32,19 @@ describe('model sources', () => {
     expect(modelAddress({ url: 'http://localhost/models/tiny' }, 'http://localhost')).toBe('/models/tiny');
     expect(modelAddress({ files: [] }, 'http://localhost')).toBeUndefined();
     expect(modelLabel({ url: 'http://localhost/models/tiny/' })).toBe('tiny');
+  });
+});
+
+describe('KNOWN_MODELS', () => {
+  it('offers one browser-ready build of each family the loop speaks, each with its profile and an approximate size', () => {
+    const families = new Set(KNOWN_MODELS.map((m) => m.family));
+    for (const id of ['qwen3', 'qwen2.5', 'llama3.2', 'granite4', 'lfm2', 'functiongemma'] as const) expect(families.has(id)).toBe(true);
+    for (const m of KNOWN_MODELS) {
+      expect(MODEL_FAMILIES[m.family].id).toBe(m.family);
+      expect(m.approxBytes).toBeGreaterThan(100e6);
+      expect(m.id).toMatch(/^[\w.-]+\/[\w.-]+$/);
+    }
+    expect(new Set(KNOWN_MODELS.map((m) => m.id)).size).toBe(KNOWN_MODELS.length);
+    expect(KNOWN_MODELS[0]?.id).toBe('onnx-community/Qwen3-0.6B-ONNX');
   });
 });

@@ -1,22 +1,36 @@
-import { describeSource, type ModelFile, type ModelSource } from '../index.ts';
+import { describeSource, type FamilyId, type ModelFile, type ModelSource } from '../index.ts';
 
 /** A model the picker offers by name. */
 export interface KnownModel {
   /** Hugging Face hub id. */
   id: string;
   label: string;
+  /** The model-family profile the loop will speak to it with. */
+  family: FamilyId;
+  /** The quantization the download size is for (what browsers usually load first). */
+  dtype: string;
+  /**
+   * About how much the first load downloads, in bytes: estimated from the parameter count and
+   * the quantization (4-bit layers, 16-bit embeddings), not read from the hub.
+   */
+  approxBytes: number;
   /** Why one would pick it, in a few words. */
   note: string;
 }
 
 /**
- * The picker's shortlist. Qwen3-0.6B first: it is the smallest model that reliably picks a tool
- * from a list; the others are for comparison, and any hub id can be typed instead.
+ * The picker's shortlist: browser-ready ONNX builds of each family the loop speaks (see
+ * shared/research/model-families.md). Qwen3-0.6B first: it is the smallest model that reliably
+ * picks a tool from a list; any hub id can be typed instead.
  */
 export const KNOWN_MODELS: readonly KnownModel[] = [
-  { id: 'onnx-community/Qwen3-0.6B-ONNX', label: 'Qwen3-0.6B', note: 'default · calls tools reliably' },
-  { id: 'onnx-community/Qwen2.5-0.5B-Instruct', label: 'Qwen2.5-0.5B-Instruct', note: 'smaller · older tool format' },
-  { id: 'onnx-community/Qwen3-1.7B-ONNX', label: 'Qwen3-1.7B', note: 'smarter · about 3× the download' },
+  { id: 'onnx-community/Qwen3-0.6B-ONNX', label: 'Qwen3-0.6B', family: 'qwen3', dtype: 'q4f16', approxBytes: 600e6, note: 'default · calls tools reliably' },
+  { id: 'onnx-community/Qwen2.5-0.5B-Instruct', label: 'Qwen2.5-0.5B-Instruct', family: 'qwen2.5', dtype: 'q4f16', approxBytes: 500e6, note: 'smaller · same call format' },
+  { id: 'onnx-community/Llama-3.2-1B-Instruct', label: 'Llama-3.2-1B-Instruct', family: 'llama3.2', dtype: 'q4f16', approxBytes: 1.1e9, note: 'bare JSON calls · one call per turn' },
+  { id: 'onnx-community/granite-4.0-350m-ONNX-web', label: 'Granite-4.0-350m', family: 'granite4', dtype: 'fp16', approxBytes: 700e6, note: 'IBM · fp16 only' },
+  { id: 'onnx-community/LFM2-1.2B-Tool-ONNX', label: 'LFM2-1.2B-Tool', family: 'lfm2', dtype: 'q4', approxBytes: 750e6, note: 'tuned for tool use · pythonic calls' },
+  { id: 'onnx-community/LFM2.5-350M-ONNX', label: 'LFM2.5-350M', family: 'lfm2', dtype: 'q4', approxBytes: 250e6, note: 'small · pythonic calls' },
+  { id: 'onnx-community/functiongemma-270m-it-ONNX', label: 'FunctionGemma-270m', family: 'functiongemma', dtype: 'q4', approxBytes: 300e6, note: 'smallest · function calling only' },
 ];
 
 /** A short name for a source: the hub id, or the last folder of an address. */

@@ -1,3 +1,4 @@
+import type { FamilyInfo } from '../engine/model-family.ts';
 import type { NexusChat } from '../nexus.ts';
 import { argumentsMatch, freshToken, modelCheckQuestions } from './check-questions.ts';
 import { CHECK_MAX_NEW_TOKENS, scoreAnswer } from './self-check.ts';
@@ -22,6 +23,8 @@ export interface DtypeReport {
   device: string;
   /** Why it could not be loaded, when it could not. */
   error?: string;
+  /** The profile the questions were asked through (known once the model loaded). */
+  family?: FamilyInfo;
   scores: QuestionScore[];
   /** Questions called and grounded. */
   correct: number;
@@ -33,6 +36,8 @@ export interface ModelVerdict {
   model: string;
   /** `use`: a dtype got every question right; `flaky`: the best got some; `never`: none called and grounded any. */
   kind: 'use' | 'flaky' | 'never';
+  /** The profile the verdict was measured through: it judges the model in that dialect. */
+  family?: FamilyInfo;
   dtype?: string;
   best: number;
   of: number;
@@ -75,6 +80,12 @@ export async function askModelQuestions(chat: NexusChat, random: () => number = 
 /** The verdict over a model's dtypes: use the first that got every question right. */
 export function verdictFor(model: string, dtypes: DtypeReport[]): ModelVerdict {
   const of = 3;
+  const family = dtypes.find((d) => d.family)?.family;
+  const verdict = verdictOver(model, dtypes, of);
+  return family ? { ...verdict, family } : verdict;
+}
+
+function verdictOver(model: string, dtypes: DtypeReport[], of: number): ModelVerdict {
   const perfect = dtypes.find((d) => d.correct === of && !d.error);
   const best = Math.max(0, ...dtypes.map((d) => d.correct));
   if (perfect) return { model, kind: 'use', dtype: perfect.dtype, best: of, of, dtypes };
@@ -84,11 +95,13 @@ export function verdictFor(model: string, dtypes: DtypeReport[]): ModelVerdict {
 
 /** The VERDICT block, as the CLI prints it. */
 export function formatVerdict(verdict: ModelVerdict, loadLine: (dtype: string) => string): string {
-  const lines = [verdict.model];
+  const lines = [verdict.family ? `${verdict.model} — ${verdict.family.label} profile (${verdict.family.detectedBy})` : verdict.model];
   if (verdict.kind === 'use' && verdict.dtype) {
     lines.push(`  USE dtype '${verdict.dtype}' — ${verdict.of}/${verdict.of} tool calls correct`, `  ${loadLine(verdict.dtype)}`);
   } else if (verdict.kind === 'flaky') {
     lines.push(`  FLAKY: best is dtype '${verdict.dtype}' with ${verdict.best}/${verdict.of} tool calls correct — not safe to ship.`);
+  } else if (verdict.family?.templateProblem) {
+    lines.push(`  NOT USABLE: its chat template ${verdict.family.templateProblem}; the loop cannot offer it tools. Use a model of a family with tool support.`);
   } else {
     const loaded = verdict.dtypes.filter((d) => !d.error).length;
     lines.push(

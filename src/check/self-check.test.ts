@@ -35,7 +35,7 @@ describe('selfCheck', () => {
     ]);
     const check = await runSelfCheck(chat, seeded(7));
     expect(check).toMatchObject({ ok: true, called: true, grounded: true, needed_forcing: false, model: 'scripted-qwen3', device: 'cpu', dtype: 'q4' });
-    expect(check.detail).toBe('scripted-qwen3 (q4 on cpu) calls tools and answers from their results.');
+    expect(check.detail).toBe('scripted-qwen3 (q4 on cpu, Qwen3 profile) calls tools and answers from their results.');
     expect(check.generations).toBe(2);
   });
 
@@ -59,7 +59,7 @@ describe('selfCheck', () => {
     const check = await runSelfCheck(chat, seeded(7));
     expect(check).toMatchObject({ ok: false, called: false, grounded: false });
     expect(check.detail).toBe(
-      'scripted-qwen3 (q4 on cpu) does not call tools: asked for a code only a tool could give, it answered without calling one. Try another quantization, or a larger model — below ~0.5B this usually cannot be fixed.',
+      'scripted-qwen3 (q4 on cpu, Qwen3 profile) does not call tools: asked for a code only a tool could give, it answered without calling one. Try another quantization, or a larger model — below ~0.5B this usually cannot be fixed.',
     );
   });
 

@@ -1,3 +1,4 @@
+import type { FamilyInfo } from '../engine/model-family.ts';
 import type { ChatAnswer, ToolCallRecord } from '../loop/types.ts';
 import type { NexusChat } from '../nexus.ts';
 import { freshToken, selfCheckQuestion, type CheckQuestion } from './check-questions.ts';
@@ -15,6 +16,8 @@ export interface ToolCallCheck {
   model: string;
   device: string;
   dtype: string;
+  /** The model-family profile the check spoke to the model with: the verdict is about that dialect. */
+  family?: FamilyInfo;
   /** The model's answer to the check question. */
   answer: string;
   /** One sentence, safe to show a user. */
@@ -64,9 +67,16 @@ export function scoreAnswer(question: CheckQuestion, token: string, answer: Pick
 export async function runSelfCheck(chat: NexusChat, random: () => number = Math.random): Promise<ToolCallCheck> {
   const question = selfCheckQuestion(random);
   const token = freshToken(random);
-  const { model, device, dtype } = chat.info;
-  const who = `${model} (${dtype} on ${device})`;
+  const { model, device, dtype, family } = chat.info;
+  const who = `${model} (${dtype} on ${device}, ${family?.label ?? 'unknown'} profile)`;
   const started = performance.now();
+  const base = { model, device, dtype, ...(family ? { family } : {}) };
+  if (family?.templateProblem) {
+    return {
+      ...base, ok: false, called: false, grounded: false, needed_forcing: false, answer: '', generations: 0, promptTokens: 0, newTokens: 0, ms: 0,
+      detail: `${who} cannot be offered tools: its chat template ${family.templateProblem}. Use a model of a family with tool support.`,
+    };
+  }
   return chat.setAside(async () => {
     chat.tool(question.tool.name, question.tool.description, question.tool.parameters, (args: Record<string, unknown>) => question.result(token, args));
     let answer: ChatAnswer;
@@ -75,7 +85,7 @@ export async function runSelfCheck(chat: NexusChat, random: () => number = Math.
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return {
-        ok: false, called: false, grounded: false, needed_forcing: false, model, device, dtype, answer: '',
+        ...base, ok: false, called: false, grounded: false, needed_forcing: false, answer: '',
         detail: `${who} could not be checked: ${message}`, generations: chat.metrics.generations, promptTokens: chat.metrics.promptTokens, newTokens: chat.metrics.newTokens, ms: performance.now() - started,
       };
     }
@@ -85,9 +95,7 @@ export async function runSelfCheck(chat: NexusChat, random: () => number = Math.
       called: score.called,
       grounded: score.grounded,
       needed_forcing: score.needed_forcing,
-      model,
-      device,
-      dtype,
+      ...base,
       answer: answer.text,
       detail: checkDetail(who, score),
       generations: answer.metrics.generations,

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../../tests/fixtures/prepare-models.ts';
+import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedPromptsFile } from '../../tests/fixtures/prepare-models.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -28,7 +28,8 @@ describe('npm run test:models', () => {
   }, 240_000);
 
   it('passes the model trained to call tools with a USE verdict, and exits 0', async () => {
-    const { code, out } = await testModels('--models', `${FIXTURE_MODELS_DIR}tiny-tools-qwen3`, '--dtypes', 'q4,q8');
+    // Asked in the words it was trained on, so the product's prompts may change without retraining it.
+    const { code, out } = await testModels('--models', `${FIXTURE_MODELS_DIR}tiny-tools-qwen3`, '--dtypes', 'q4,q8', '--prompts', trainedPromptsFile('tiny-tools-qwen3'));
     expect(out).toContain("USE dtype 'q4' — 3/3 tool calls correct");
     expect(out).toContain("await NexusChat.load({ url: '/models/tiny-tools-qwen3' }, { dtype: 'q4' });");
     expect(code).toBe(0);

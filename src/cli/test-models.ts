@@ -1,18 +1,41 @@
 /**
- * `npm run test:models -- --models <hub id or folder>[,…] --dtypes q4,q8,fp16 [--device cpu] [--json]`
+ * `npm run test:models -- --models <hub id or folder>[,…] --dtypes q4,q8,fp16 [--device cpu] [--prompts file.json] [--json]`
  *
  * For each model and dtype: load it (Node, onnxruntime-node, CPU), ask three questions whose
  * answers only a tool call can give, score them, free it. Prints a table and a VERDICT per model
  * and exits non-zero when a listed model has no usable dtype — a CI gate before pinning a model.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { askModelQuestions, formatVerdict, verdictFor, type DtypeReport, type ModelVerdict } from '../check/model-report.ts';
 import { describeSource, type ModelSource } from '../engine/model-source.ts';
 import { NexusChat } from '../nexus.ts';
 
-const USAGE = 'Usage: npm run test:models -- --models <hub id or local folder>[,…] [--dtypes q4,q8] [--device cpu] [--json]';
+const USAGE =
+  'Usage: npm run test:models -- --models <hub id or local folder>[,…] [--dtypes q4,q8] [--device cpu] [--prompts file.json] [--json]\n' +
+  '  --prompts: a JSON file with "systemPrompt" and/or "answerPrompt", to check a model with the prompts your app uses.';
+
+/** The prompts to ask with (defaults when not given). */
+interface Prompts {
+  systemPrompt?: string;
+  answerPrompt?: string;
+}
+
+function readPrompts(file: string | undefined): Prompts {
+  if (!file) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`--prompts ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const { systemPrompt, answerPrompt } = (parsed ?? {}) as Record<string, unknown>;
+  for (const [key, value] of Object.entries({ systemPrompt, answerPrompt })) {
+    if (value !== undefined && typeof value !== 'string') throw new Error(`--prompts ${file}: "${key}" must be a string.`);
+  }
+  return { ...(typeof systemPrompt === 'string' ? { systemPrompt } : {}), ...(typeof answerPrompt === 'string' ? { answerPrompt } : {}) };
+}
 
 function sourceOf(model: string): ModelSource {
   const path = resolve(model);
@@ -29,13 +52,16 @@ function causeOf(error: unknown, source: ModelSource): string {
   return message.split('\n').slice(0, 3).join(' ');
 }
 
-async function checkDtype(source: ModelSource, dtype: string, device: string): Promise<DtypeReport> {
+async function checkDtype(source: ModelSource, dtype: string, device: string, prompts: Prompts): Promise<DtypeReport> {
   const started = performance.now();
   let chat: NexusChat | undefined;
   try {
     chat = await NexusChat.load(source, { dtype, device });
+    if (prompts.systemPrompt !== undefined) chat.systemPrompt = prompts.systemPrompt;
+    if (prompts.answerPrompt !== undefined) chat.answerPrompt = prompts.answerPrompt;
+    const family = chat.info.family;
     const scores = await askModelQuestions(chat);
-    return { dtype, device, scores, correct: scores.filter((s) => s.called && s.grounded).length, ms: performance.now() - started };
+    return { dtype, device, ...(family ? { family } : {}), scores, correct: scores.filter((s) => s.called && s.grounded).length, ms: performance.now() - started };
   } catch (error) {
     return { dtype, device, error: causeOf(error, source), scores: [], correct: 0, ms: performance.now() - started };
   } finally {
@@ -44,25 +70,27 @@ async function checkDtype(source: ModelSource, dtype: string, device: string): P
 }
 
 function printTable(model: string, reports: DtypeReport[]): void {
-  console.log(`\n${model}`);
-  console.log('  dtype    question         called  args  grounded  forced  generations');
+  const family = reports.find((r) => r.family)?.family;
+  console.log(`\n${model}${family ? `\n  profile: ${family.label} (${family.detectedBy})` : ''}`);
+  console.log('  family         dtype    question         called  args  grounded  forced  generations');
+  const label = (family?.id ?? '?').padEnd(14);
   for (const report of reports) {
     if (report.error) {
-      console.log(`  ${report.dtype.padEnd(8)} could not load: ${report.error}`);
+      console.log(`  ${label} ${report.dtype.padEnd(8)} could not load: ${report.error}`);
       continue;
     }
     for (const s of report.scores) {
       const yes = (b: boolean) => (b ? 'yes' : 'no').padEnd(6);
-      console.log(`  ${report.dtype.padEnd(8)} ${s.question.padEnd(16)} ${yes(s.called)}  ${yes(s.argumentsCorrect)}${yes(s.grounded)}    ${yes(s.needed_forcing)}  ${s.generations}`);
+      console.log(`  ${label} ${report.dtype.padEnd(8)} ${s.question.padEnd(16)} ${yes(s.called)}  ${yes(s.argumentsCorrect)}${yes(s.grounded)}    ${yes(s.needed_forcing)}  ${s.generations}`);
     }
-    console.log(`  ${report.dtype.padEnd(8)} ${report.correct}/3 correct in ${(report.ms / 1000).toFixed(1)} s`);
+    console.log(`  ${label} ${report.dtype.padEnd(8)} ${report.correct}/3 correct in ${(report.ms / 1000).toFixed(1)} s`);
   }
 }
 
 async function main(): Promise<number> {
   let args;
   try {
-    args = parseArgs({ options: { models: { type: 'string' }, dtypes: { type: 'string', default: 'q4,q8' }, device: { type: 'string', default: 'cpu' }, json: { type: 'boolean', default: false } } });
+    args = parseArgs({ options: { models: { type: 'string' }, dtypes: { type: 'string', default: 'q4,q8' }, device: { type: 'string', default: 'cpu' }, prompts: { type: 'string' }, json: { type: 'boolean', default: false } } });
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;
@@ -73,11 +101,18 @@ async function main(): Promise<number> {
     return 2;
   }
   const dtypes = (args.values.dtypes ?? 'q4,q8').split(',').map((d) => d.trim()).filter(Boolean);
+  let prompts: Prompts;
+  try {
+    prompts = readPrompts(args.values.prompts);
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    return 2;
+  }
   const verdicts: ModelVerdict[] = [];
   for (const model of models) {
     const source = sourceOf(model);
     const reports: DtypeReport[] = [];
-    for (const dtype of dtypes) reports.push(await checkDtype(source, dtype, args.values.device ?? 'cpu'));
+    for (const dtype of dtypes) reports.push(await checkDtype(source, dtype, args.values.device ?? 'cpu', prompts));
     if (!args.values.json) printTable(describeSource(source), reports);
     verdicts.push(verdictFor(model, reports));
   }

@@ -1,3 +1,5 @@
+import type { FamilyInfo, ModelFamily } from './model-family.ts';
+
 /**
  * The contract between the tool loop and a model runtime. The loop only ever talks to this
  * interface, so it runs the same over transformers.js (browser worker or Node) and over the
@@ -68,7 +70,10 @@ export interface GenerateOptions {
 
 /** What one generation cost and produced. */
 export interface GenerateResult {
-  /** The generated text (special tokens such as `<|im_end|>` removed). */
+  /**
+   * The generated text: end-of-turn and other special tokens removed, except the family's call
+   * markers ({@link ModelFamily.keepTokens}), which the parser needs.
+   */
   text: string;
   /** Tokens in the prompt. */
   promptTokens: number;
@@ -83,11 +88,15 @@ export interface EngineInfo {
   model: string;
   device: string;
   dtype: string;
+  /** The model-family profile the loop speaks to this model with, and what chose it. */
+  family: FamilyInfo;
 }
 
 /** A loaded model the loop can render prompts with and generate from. */
 export interface Engine {
   readonly info: EngineInfo;
+  /** The family's dialect: call syntax, openers, end tokens, thinking switch (see `families.ts`). */
+  readonly family: ModelFamily;
   /** The model's own chat template: messages (+ tools, rendered in) → prompt text. */
   render(messages: ChatMessage[], options: RenderOptions): Promise<string>;
   /** Continue `prompt`. With `choices`, the output is exactly one of those strings. */

@@ -37,7 +37,9 @@ export async function planCandidates(source: ModelSource, caps: RuntimeCapabilit
 export async function loadCandidate(source: ModelSource, candidate: LoadCandidate, onProgress?: (event: LoadProgress) => void): Promise<TransformersEngine> {
   const engine = await TransformersEngine.load(useSource(source), { ...candidate, ...(onProgress ? { onProgress } : {}) });
   onProgress?.({ status: 'warmup' });
-  await engine.generate('<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n', { maxNewTokens: 1 });
+  // Rendered by the model's own template: a hard-coded dialect would warm up on the wrong tokens.
+  const prompt = await engine.render([{ role: 'user', content: 'hi' }], { addGenerationPrompt: true });
+  await engine.generate(prompt, { maxNewTokens: 1 });
   return engine;
 }
 

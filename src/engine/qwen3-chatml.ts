@@ -1,15 +1,5 @@
 import type { ChatMessage, RenderOptions, ToolSchema } from './engine.ts';
-
-/**
- * Python's `json.dumps` layout (`", "` and `": "` separators, non-ASCII kept), which is what
- * Jinja's `tojson` produces inside Qwen3's chat template.
- */
-export function pythonJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(pythonJson).join(', ')}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${pythonJson(v)}`).join(', ')}}`;
-}
+import { pythonJson } from './python-json.ts';
 
 const TOOLS_PREAMBLE =
   '# Tools\n\nYou may call one or more functions to assist with the user query.\n\n' +

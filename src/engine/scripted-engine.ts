@@ -1,6 +1,8 @@
 import { NexusError } from '../errors.ts';
 import { throwIfAborted } from './abort.ts';
 import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
+import { MODEL_FAMILIES } from './families.ts';
+import type { ModelFamily } from './model-family.ts';
 import { renderQwen3ChatML } from './qwen3-chatml.ts';
 import { keepGeneratedThinkBlocks } from './think-blocks.ts';
 import { commonPrefixLength } from './token-transcript.ts';
@@ -73,6 +75,8 @@ function constrain(text: string, choices: string[]): string {
  */
 export class ScriptedEngine implements Engine {
   readonly info: EngineInfo;
+  /** Qwen3's: the prompts are Qwen3 ChatML, and the scripts are recorded Qwen3 outputs. */
+  readonly family: ModelFamily = MODEL_FAMILIES.qwen3;
   /** Every generation served, in order. */
   readonly generations: ScriptedGeneration[] = [];
   private readonly outputs: ScriptedOutput[];
@@ -81,7 +85,13 @@ export class ScriptedEngine implements Engine {
 
   constructor(outputs: ScriptedOutput[], info: Partial<EngineInfo> = {}) {
     this.outputs = [...outputs];
-    this.info = { model: 'scripted', device: 'none', dtype: 'none', ...info };
+    this.info = {
+      model: 'scripted',
+      device: 'none',
+      dtype: 'none',
+      family: { id: 'qwen3', label: MODEL_FAMILIES.qwen3.label, detectedBy: 'the scripted engine renders Qwen3 ChatML' },
+      ...info,
+    };
   }
 
   /** Outputs not consumed yet (repeating ones included). */

@@ -37,7 +37,8 @@ describe('TransformersEngine on the tiny Qwen3 fixture (Node, CPU)', () => {
   it('renders with the tokenizer\'s own chat template, tools included', () => {
     expect(prompt).toBe(renderQwen3ChatML(messages, { tools: [weather], addGenerationPrompt: true, enableThinking: false }));
     expect(prompt).toContain('<tools>\n{"type": "function", "function": {"name": "get_weather"');
-    expect(engine.info).toEqual({ model: `${FIXTURE_MODELS_DIR}${TINY_QWEN3}`, device: 'cpu', dtype: 'q4' });
+    expect(engine.info).toMatchObject({ model: `${FIXTURE_MODELS_DIR}${TINY_QWEN3}`, device: 'cpu', dtype: 'q4', family: { id: 'qwen3', label: 'Qwen3' } });
+    expect(engine.family.id).toBe('qwen3');
   });
 
   it('generates greedily: the same prompt gives the same text, within max_new_tokens', async () => {

@@ -6,14 +6,17 @@ import {
   LogitsProcessor,
   StoppingCriteria,
   Tensor,
-  TextStreamer,
   type PreTrainedModel,
   type PreTrainedTokenizer,
 } from '@huggingface/transformers';
 import { abortError, throwIfAborted } from './abort.ts';
 import { ChoiceTrie } from './choice-trie.ts';
 import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
+import { detectFamily, type DetectedFamily } from './detect-family.ts';
 import { cropCache } from './kv-cache.ts';
+import { KNOWN_CALL_MARKERS } from './families.ts';
+import { fixChatTemplate, type ModelFamily } from './model-family.ts';
+import { templateToolProblem } from './template-support.ts';
 import { keepGeneratedThinkBlocks } from './think-blocks.ts';
 import { TokenTranscript } from './token-transcript.ts';
 
@@ -85,6 +88,39 @@ class TextStoppingCriteria extends StoppingCriteria {
 }
 
 /**
+ * Streams generated text decoded the way the parser reads it (see {@link TransformersEngine}):
+ * the whole generation is decoded again on each step and only the new tail is sent, held back
+ * while it ends in half a UTF-8 character.
+ */
+class GenerationStreamer {
+  private ids: number[] = [];
+  private sent = 0;
+  private promptSeen = false;
+
+  constructor(private readonly decode: (ids: number[]) => string, private readonly onText: (text: string) => void) {}
+
+  put(value: bigint[][]): void {
+    if (!this.promptSeen) {
+      this.promptSeen = true;
+      return;
+    }
+    this.ids.push(...(value[0] ?? []).map(Number));
+    this.flush(false);
+  }
+
+  end(): void {
+    this.flush(true);
+  }
+
+  private flush(final: boolean): void {
+    const text = this.ids.length ? this.decode(this.ids) : '';
+    if (!final && text.endsWith('\uFFFD')) return;
+    if (text.length > this.sent) this.onText(text.slice(this.sent));
+    this.sent = Math.max(this.sent, text.length);
+  }
+}
+
+/**
  * The real engine: transformers.js (`AutoTokenizer` + `AutoModelForCausalLM`), the same code in a
  * browser worker (WebGPU or WASM) and in Node (onnxruntime-node, CPU).
  *
@@ -94,27 +130,48 @@ class TextStoppingCriteria extends StoppingCriteria {
  */
 export class TransformersEngine implements Engine {
   readonly info: EngineInfo;
+  readonly family: ModelFamily;
   private readonly transcript: TokenTranscript;
   private cache: DynamicCache | undefined;
   private readonly endTokens: number[];
+  /** Special tokens dropped from generated text: all of them except the family's call markers. */
+  private readonly droppedIds: ReadonlySet<number>;
   private busy: Promise<unknown> = Promise.resolve();
   private disposed = false;
 
   private constructor(
     private readonly tokenizer: PreTrainedTokenizer,
     private readonly model: PreTrainedModel,
-    info: EngineInfo,
+    info: Omit<EngineInfo, 'family'>,
+    detected: DetectedFamily,
     private readonly reuseCache: boolean,
   ) {
-    this.info = info;
+    this.family = detected.family;
+    this.info = { ...info, family: detected.info };
     this.transcript = new TokenTranscript({
       encode: (text) => this.tokenizer.encode(text, { add_special_tokens: false }),
       decode: (ids) => this.tokenizer.decode([...ids], { skip_special_tokens: false }),
     });
     const eos = (model as unknown as { generation_config?: { eos_token_id?: number | number[] } }).generation_config?.eos_token_id;
     const configured = Array.isArray(eos) ? eos : eos === undefined ? [] : [eos];
-    const imEnd = this.tokenizer.encode('<|im_end|>', { add_special_tokens: false });
-    this.endTokens = [...new Set([...configured, ...(imEnd.length === 1 ? imEnd : [])])];
+    const single = (text: string) => {
+      const ids = this.tokenizer.encode(text, { add_special_tokens: false });
+      return ids.length === 1 ? ids : [];
+    };
+    this.endTokens = [...new Set([...configured, ...this.family.endTokens.flatMap(single)])];
+    // Call markers that are special tokens (LFM2, FunctionGemma, Llama's <|python_tag|>) must reach
+    // the parser: keep the family's own, its thinking tags, and every other family's call markers
+    // (a model may answer in a dialect it was not asked for; the parser reads them all).
+    const thinking = this.family.thinking ? [this.family.thinking.open, this.family.thinking.close] : [];
+    const kept = new Set([...this.family.keepTokens, ...thinking, ...KNOWN_CALL_MARKERS].flatMap(single));
+    const specialIds = (this.tokenizer as unknown as { all_special_ids?: number[] }).all_special_ids ?? [];
+    this.droppedIds = new Set(specialIds.filter((id) => !kept.has(id)));
+  }
+
+  /** Generated ids as text: special tokens dropped, except the call markers the parser needs. */
+  private decodeGenerated(ids: number[]): string {
+    const visible = ids.filter((id) => !this.droppedIds.has(id));
+    return visible.length ? this.tokenizer.decode(visible, { skip_special_tokens: false }) : '';
   }
 
   /**
@@ -127,6 +184,9 @@ export class TransformersEngine implements Engine {
       ...(options.onProgress ? { progress_callback: options.onProgress as (event: unknown) => void } : {}),
     };
     const tokenizer = await AutoTokenizer.from_pretrained(model.id, common);
+    const holder = tokenizer as unknown as { chat_template: string | Record<string, string> | null };
+    if (typeof holder.chat_template === 'string') holder.chat_template = fixChatTemplate(holder.chat_template);
+    else if (holder.chat_template) holder.chat_template = Object.fromEntries(Object.entries(holder.chat_template).map(([k, v]) => [k, fixChatTemplate(v)]));
     const threads = options.device === 'cpu' ? cpuThreads() : undefined;
     const loaded = await AutoModelForCausalLM.from_pretrained(model.id, {
       ...common,
@@ -134,11 +194,21 @@ export class TransformersEngine implements Engine {
       device: options.device as 'cpu',
       ...(threads !== undefined ? { session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 } } : {}),
     });
-    return new TransformersEngine(tokenizer, loaded, { model: model.label, device: options.device, dtype: options.dtype }, options.reuseCache ?? true);
+    const config = (loaded as unknown as { config?: { model_type?: string; architectures?: string[] } }).config ?? {};
+    const detected = detectFamily({
+      ...(config.model_type ? { modelType: config.model_type } : {}),
+      ...(config.architectures ? { architectures: config.architectures } : {}),
+      chatTemplate: holder.chat_template,
+    });
+    const engine = new TransformersEngine(tokenizer, loaded, { model: model.label, device: options.device, dtype: options.dtype }, detected, options.reuseCache ?? true);
+    const problem = await templateToolProblem((messages, renderOptions) => engine.render(messages, renderOptions));
+    if (problem) engine.info.family.templateProblem = problem;
+    return engine;
   }
 
   async render(messages: ChatMessage[], options: RenderOptions): Promise<string> {
-    const rendered = this.tokenizer.apply_chat_template(keepGeneratedThinkBlocks(messages, options.enableThinking) as never, {
+    const prepared = this.family.thinking?.emptyBlockWhenOff ? keepGeneratedThinkBlocks(messages, options.enableThinking) : messages;
+    const rendered = this.tokenizer.apply_chat_template(prepared as never, {
       tools: options.tools?.length ? (options.tools as never) : undefined,
       add_generation_prompt: options.addGenerationPrompt ?? false,
       tokenize: false,
@@ -176,14 +246,12 @@ export class TransformersEngine implements Engine {
     const onAbort = () => interrupt.interrupt();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const stops = options.stop?.filter(Boolean) ?? [];
-    const decodeNew = (ids: number[]) => this.tokenizer.decode(ids, { skip_special_tokens: true });
+    const decodeNew = (ids: number[]) => this.decodeGenerated(ids);
     const criteria: StoppingCriteria[] = [interrupt];
     if (stops.length) criteria.push(new TextStoppingCriteria((ids) => stops.some((s) => decodeNew(ids).includes(s)), promptLength));
     if (trie) criteria.push(new TextStoppingCriteria((ids) => { const n = trie.next(ids); return n.complete && n.allowed.size === 0; }, promptLength));
 
-    const streamer = options.onText
-      ? new TextStreamer(this.tokenizer, { skip_prompt: true, skip_special_tokens: true, callback_function: (t: string) => options.onText?.(t) })
-      : undefined;
+    const streamer = options.onText ? new GenerationStreamer(decodeNew, (t) => options.onText?.(t)) : undefined;
     const inputIds = new Tensor('int64', BigInt64Array.from(plan.ids.map(BigInt)), [1, promptLength]);
     const attentionMask = new Tensor('int64', new BigInt64Array(promptLength).fill(1n), [1, promptLength]);
     const cache = this.cache ?? new DynamicCache();

@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
 import { NexusChat } from '../nexus.ts';
 import { qwen3 } from './__fixtures__/qwen3-outputs.ts';
-import { ANSWER_NOW_PROMPT, PRIMED_PREFIX } from './prompts.ts';
+import { ANSWER_NOW_PROMPT } from './prompts.ts';
+import { QWEN3_PRIMED_PREFIX as PRIMED_PREFIX } from './script-matchers.ts';
 import { when } from './script-matchers.ts';
 import type { ChatEvents } from './types.ts';
 

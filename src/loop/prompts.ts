@@ -1,5 +1,5 @@
 import type { ToolSchema } from '../engine/engine.ts';
-import { pythonJson } from '../engine/qwen3-chatml.ts';
+import type { ModelFamily } from '../engine/model-family.ts';
 
 /**
  * Shown while the model decides whether to call. It shows the exact bytes of a call for one of
@@ -21,12 +21,6 @@ export const DEFAULT_ANSWER_PROMPT =
 
 /** The last user turn of an answer round, when the model kept calling tools. */
 export const ANSWER_NOW_PROMPT = 'Write the answer now, from the tool results above. Do not call a tool.';
-
-/** Opens a call so that prose is no longer a possible continuation. */
-export const PRIMED_PREFIX = '<tool_call>\n{"name": "';
-
-/** Stepwise: the tool is chosen by completing this line, constrained to the registered names. */
-export const SELECT_PREFIX = 'The tool needed is ';
 
 /** The result the model sees instead of running a call a second time. */
 export function duplicateCallResult(name: string): string {
@@ -70,17 +64,23 @@ function exampleValue(schema: Record<string, unknown>): unknown {
   }
 }
 
-/** The exact bytes of a call to `tool`, with example values for its required arguments. */
-export function toolCallExample(tool: ToolSchema): string {
+/**
+ * The exact bytes of a call to `tool` in the family's own syntax, with example values for its
+ * required arguments.
+ */
+export function toolCallExample(tool: ToolSchema, family: Pick<ModelFamily, 'formatCall'>): string {
   const { properties, required = Object.keys(properties) } = tool.function.parameters;
   const args: Record<string, unknown> = {};
   for (const key of required) args[key] = exampleValue(properties[key] ?? {});
-  return `<tool_call>\n{"name": "${tool.function.name}", "arguments": ${pythonJson(args)}}\n</tool_call>`;
+  return family.formatCall(tool.function.name, args);
 }
 
-/** The system prompt for a round: the template with the call example filled in for the offered tools. */
-export function expandSystemPrompt(template: string, offered: readonly ToolSchema[]): string {
+/**
+ * The system prompt for a round: the template with the call example filled in for the offered
+ * tools, written in the model family's syntax (a Llama shown a Qwen call copies the wrong one).
+ */
+export function expandSystemPrompt(template: string, offered: readonly ToolSchema[], family: Pick<ModelFamily, 'formatCall'>): string {
   const first = offered[0];
   if (!first) return template.includes('{tool_call_example}') ? DEFAULT_PLAIN_SYSTEM_PROMPT : template;
-  return template.replaceAll('{tool_call_example}', toolCallExample(first));
+  return template.replaceAll('{tool_call_example}', toolCallExample(first, family));
 }

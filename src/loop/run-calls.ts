@@ -38,6 +38,18 @@ async function runOne(run: AnswerRun, call: ToolCall, known: boolean): Promise<{
 }
 
 /**
+ * The round as conversation turns: one assistant turn with every call and then the results, or,
+ * for a family whose template takes one call per turn (Llama 3.2 raises on two), a call and its
+ * result per turn.
+ */
+function historyTurns(text: string, records: readonly ToolCallRecord[], parallel: boolean): ChatMessage[] {
+  const call = (r: ToolCallRecord): ChatToolCall => ({ id: r.id, type: 'function', function: { name: r.name, arguments: r.arguments } });
+  const result = (r: ToolCallRecord): ChatMessage => ({ role: 'tool', content: r.result, tool_call_id: r.id, name: r.name });
+  if (parallel) return [{ role: 'assistant', content: text, tool_calls: records.map(call) }, ...records.map(result)];
+  return records.flatMap((r, i) => [{ role: 'assistant', content: i === 0 ? text : '', tool_calls: [call(r)] } as ChatMessage, result(r)]);
+}
+
+/**
  * Runs every call of a round in order, each with its own id, and appends the assistant turn and
  * all results to the conversation together — so an abort mid-round leaves no half tool call in it.
  * A call identical to one already run in this answer is answered with a reminder instead of being
@@ -66,8 +78,6 @@ export async function runCalls(run: AnswerRun, attempt: Attempt, newCallId: () =
     if (attempt.source === 'primed' || attempt.source === 'stepwise') run.metrics.forcedCalls++;
     run.events.emit('toolCall', record, result);
   }
-  const toolCalls: ChatToolCall[] = records.map((r) => ({ id: r.id, type: 'function', function: { name: r.name, arguments: r.arguments } }));
-  const results: ChatMessage[] = records.map((r) => ({ role: 'tool', content: r.result, tool_call_id: r.id, name: r.name }));
-  run.messages.push({ role: 'assistant', content: attempt.text, tool_calls: toolCalls }, ...results);
+  run.messages.push(...historyTurns(attempt.text, records, run.engine.family.parallelCalls));
   return records;
 }

@@ -1,5 +1,9 @@
 import type { PromptMatcher } from '../engine/scripted-engine.ts';
-import { ANSWER_NOW_PROMPT, PRIMED_PREFIX, SELECT_PREFIX } from './prompts.ts';
+import { ANSWER_NOW_PROMPT } from './prompts.ts';
+
+/** Qwen3's call opener and the stepwise select line, as the scripted engine's prompts end. */
+export const QWEN3_PRIMED_PREFIX = '<tool_call>\n{"name": "';
+const SELECT_PREFIX = 'The tool needed is ';
 
 /**
  * Prompt matchers for {@link ScriptedEngine} scripts that drive the loop: each names one kind of
@@ -19,7 +23,7 @@ export const when = {
   /** A free generation whose prompt contains `text` (e.g. a tool result). */
   promptContains: (text: string): PromptMatcher => (prompt) => prompt.endsWith(GENERATION_PROMPT) && prompt.includes(text),
   /** The primed generation (`<tool_call>\n{"name": "` already written). */
-  primed: (): PromptMatcher => PRIMED_PREFIX,
+  primed: (): PromptMatcher => QWEN3_PRIMED_PREFIX,
   /** The primed generation for a `{ name }` tool choice. */
   primedFor: (name: string): PromptMatcher => `<tool_call>\n{"name": "${name}", "arguments": `,
   /** Stepwise: picking the tool. */

@@ -1,17 +1,18 @@
 import { parseToolCalls } from '../toolcalls/index.ts';
 import type { AnswerRun } from './answer-run.ts';
 import { emptyAttempt, type Attempt } from './attempt.ts';
-import { PRIMED_PREFIX } from './prompts.ts';
 
 /**
- * Generates again from the same prompt with the call syntax already open, so prose is not a
- * possible continuation. The completion is parsed leniently and kept only if it names a
+ * Generates again from the same prompt with the call syntax already open (in the model family's
+ * own dialect), so prose is not a possible continuation. The completion is parsed leniently and kept only if it names a
  * registered tool; a made-up name is discarded (never remapped), counted, and reported.
  * With `forcedName` the name is written too and only the arguments are generated.
  */
 export async function attemptPrimed(run: AnswerRun, prompt: string, forcedName?: string): Promise<Attempt> {
-  const prefix = forcedName ? `<tool_call>\n{"name": "${forcedName}", "arguments": ` : PRIMED_PREFIX;
-  const generated = await run.generate(prompt + prefix, { maxNewTokens: 256, stop: ['</tool_call>'] }, 'primed', prefix);
+  const family = run.engine.family;
+  const prefix = forcedName ? family.forcedCallOpener(forcedName) : family.callOpener;
+  const stop = family.callClosers.length ? { stop: [...family.callClosers] } : {};
+  const generated = await run.generate(prompt + prefix, { maxNewTokens: 256, ...stop }, 'primed', prefix);
   const raw = prefix + generated.text;
   const parsed = parseToolCalls(raw);
   const attempt = emptyAttempt('primed', raw);

@@ -1,7 +1,6 @@
 import type { ToolSchema } from '../engine/engine.ts';
 import type { AnswerRun } from './answer-run.ts';
 import { emptyAttempt, type Attempt } from './attempt.ts';
-import { SELECT_PREFIX } from './prompts.ts';
 
 type PropertySchema = { readonly [keyword: string]: unknown };
 
@@ -60,13 +59,14 @@ function questionFor(schema: PropertySchema): ArgumentQuestion {
 /** Picks the tool: constrained to the offered names, so nothing unregistered can come out. */
 async function selectTool(run: AnswerRun, prompt: string, offered: readonly ToolSchema[]): Promise<string | undefined> {
   const names = offered.map((t) => t.function.name);
+  const selectPrefix = run.engine.family.selectPrefix;
   if (names.length === 1) {
     run.events.emit('step', 'select', '', names[0] ?? '');
     return names[0];
   }
-  const generated = await run.generate(prompt + SELECT_PREFIX, { maxNewTokens: 24, choices: names }, 'stepwise', SELECT_PREFIX);
+  const generated = await run.generate(prompt + selectPrefix, { maxNewTokens: 24, choices: names }, 'stepwise', selectPrefix);
   const resolved = run.resolveOffered(generated.text);
-  run.events.emit('step', 'select', SELECT_PREFIX + generated.text, resolved ?? '');
+  run.events.emit('step', 'select', selectPrefix + generated.text, resolved ?? '');
   return resolved;
 }
 
@@ -88,7 +88,7 @@ export async function attemptStepwise(run: AnswerRun, prompt: string, forcedName
 
   const { properties, required = Object.keys(properties) } = schema.function.parameters;
   const args: Record<string, unknown> = {};
-  let transcript = `${prompt}${SELECT_PREFIX}${name}.\n`;
+  let transcript = `${prompt}${run.engine.family.selectPrefix}${name}.\n`;
   for (const key of required) {
     const question = questionFor(properties[key] ?? {});
     const ask = `${transcript}${key} = ${question.opener}`;

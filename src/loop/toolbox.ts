@@ -1,4 +1,5 @@
 import type { ToolSchema } from '../engine/engine.ts';
+import { ToolNames } from '../toolcalls/tool-names.ts';
 
 /**
  * What a tool's result does to the rest of the answer, beyond being read: a spent budget withdraws
@@ -31,18 +32,15 @@ export interface Toolbox {
 }
 
 /**
- * The registered spelling of `name`: an exact match, else the one name that matches ignoring
- * case. Never a similar name — calling the wrong tool is worse than calling none.
+ * The registered spelling of `name`: the one name rule ({@link ToolNames}, exact or ignoring
+ * case, never a similar name) — calling the wrong tool is worse than calling none.
  */
 export function resolveToolName(names: readonly string[], name: string): string | undefined {
-  if (names.includes(name)) return name;
-  const lower = name.toLowerCase();
-  const matches = names.filter((n) => n.toLowerCase() === lower);
-  return matches.length === 1 ? matches[0] : undefined;
+  return ToolNames.from(names)?.resolve(name);
 }
 
 /** A toolbox over schemas and a function that runs a call (e.g. on the page, across a worker boundary). */
 export function toolboxFrom(schemas: readonly ToolSchema[], run: Toolbox['run']): Toolbox {
-  const names = schemas.map((s) => s.function.name);
-  return { schemas, resolveName: (name) => resolveToolName(names, name), run };
+  const names = ToolNames.from(schemas.map((s) => s.function.name));
+  return { schemas, resolveName: (name) => names?.resolve(name), run };
 }

@@ -1,3 +1,4 @@
+import { ToolNames } from '../toolcalls/tool-names.ts';
 import { ToolDefinitionError } from './errors.ts';
 import { createToolContext, type ToolContext } from './tool-context.ts';
 import {
@@ -172,13 +173,8 @@ export class ToolRegistry {
    * @param name - the name as written.
    */
   resolveName(name: string): string | undefined {
-    if (this.#tools.has(name)) return name;
-    const lower = name.toLowerCase();
-    // Registration refuses names that differ only in case, so at most one can match.
-    for (const registered of this.#tools.keys()) {
-      if (registered.toLowerCase() === lower) return registered;
-    }
-    return undefined;
+    // The one name rule, shared with the parser and the loop (toolcalls/tool-names.ts).
+    return ToolNames.from([...this.#tools.keys()])?.resolve(name);
   }
 
   /**

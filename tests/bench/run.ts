@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { benchTranscript } from './engine-bench.ts';
+import { benchFamilies } from './family-bench.ts';
 import { benchLoopScenarios } from './loop-bench.ts';
 import { benchParse, benchScaling } from './parse-bench.ts';
 
@@ -27,6 +28,14 @@ console.log('\n== Token transcript on the tiny fixture (4-round tool conversatio
 const { transcript, naive } = await benchTranscript();
 console.log(`prefilled tokens: transcript ${transcript.prefilledTokens} of ${transcript.promptTokens}, naive ${naive.prefilledTokens} of ${naive.promptTokens}, ratio ${fmt(transcript.prefilledTokens / naive.prefilledTokens, 3)}`);
 console.log(`wall time: transcript ${fmt(transcript.ms, 0)} ms, naive ${fmt(naive.ms, 0)} ms, ratio ${fmt(transcript.ms / naive.ms, 3)}`);
+
+console.log('\n== Model families (2-round tool answer per family fixture, real engine; cached = served from the KV cache)');
+for (const f of await benchFamilies()) {
+  const yes = (b: boolean) => (b ? 'yes' : 'NO ');
+  console.log(
+    `${f.family.padEnd(36)} renders ${yes(f.renders)}  primes ${yes(f.primes)}  parses ${yes(f.parses)}  calls ${f.calls}  generations ${f.generations}  prompt tokens ${String(f.promptTokens).padStart(5)}  cached ${fmt(f.cachedTokens / f.promptTokens, 3)}`,
+  );
+}
 
 const proxyBench = new URL('../proxy/bench-proxy.ts', import.meta.url);
 if (existsSync(proxyBench)) {

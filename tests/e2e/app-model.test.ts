@@ -73,7 +73,8 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     figures.firstVisitToInteractiveMs = await untilInteractive(page, started, 5_000);
     const verdict = page.getByTestId('verdict');
     expect(await verdict.getAttribute('data-ok')).toBe('false');
-    expect(await page.getByTestId('verdict-detail').textContent()).toMatch(/tiny-random-qwen3 \(q4 on wasm\) does not call tools/);
+    expect(await page.getByTestId('verdict-detail').textContent()).toMatch(/tiny-random-qwen3 \(q4 on wasm, Qwen3 profile\) does not call tools/);
+    expect(await page.getByTestId('profile').textContent()).toContain('Qwen3 profile');
     expect(await verdict.getByTestId('device').textContent()).toBe('WASM q4');
     expect(await verdict.textContent()).toContain('You can still chat with it');
     await screenshot(page, 'verdict-no-tools');

@@ -36,7 +36,7 @@ describe('a model picked from disk (files handed to the worker, remembered in In
       return { names, info };
     });
     expect(loaded.names).toContain('my-tiny-model');
-    expect(loaded.info).toEqual({ model: 'my-tiny-model', device: 'wasm', dtype: 'q4' });
+    expect(loaded.info).toMatchObject({ model: 'my-tiny-model', device: 'wasm', dtype: 'q4', family: { id: 'qwen3' } });
     // The model files came from IndexedDB, not from the server.
     expect(requests.filter((u) => u.includes('/models/'))).toEqual([]);
   });

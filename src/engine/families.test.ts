@@ -1,0 +1,56 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { hasPlaceholderValues } from '../toolcalls/call-shape.ts';
+import { parseToolCalls } from '../toolcalls/index.ts';
+import { MODEL_FAMILIES, familyById } from './families.ts';
+import { fixChatTemplate } from './model-family.ts';
+
+const families = Object.values(MODEL_FAMILIES);
+// Prefixed: names such as `fn` or `function_name` are placeholders the parser rejects on purpose.
+const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,12}$/).map((s) => `get_${s}`);
+const value = fc.oneof(
+  // FunctionGemma's parsers read `<escape>42<escape>` as 42 (as vLLM's do): strings that look like
+  // literals are left out, since the schema's coercion decides their type anyway.
+  fc.string({ maxLength: 12 }).filter((s) => !/[<>\\]/.test(s) && s.trim() === s && s !== '' && !/^(?:-?[\d.]+(?:e[+-]?\d+)?|true|false|null|none)$/i.test(s)),
+  fc.integer({ min: -1000, max: 1000 }),
+  fc.boolean(),
+);
+// Filler values (`{}`, `<city>`, `YOUR_CITY`) mark a call copied from a prompt; the parser drops those on purpose.
+const args = fc.dictionary(fc.stringMatching(/^[a-z][a-z_]{0,8}$/), value, { maxKeys: 3 }).filter((a) => !hasPlaceholderValues(a));
+
+describe('model-family profiles', () => {
+  it.each(families.map((f) => [f.id, f] as const))('%s: the parser reads back every call the profile writes', (_id, family) => {
+    fc.assert(
+      fc.property(name, args, (n, a) => {
+        const parsed = parseToolCalls(family.formatCall(n, a));
+        expect(parsed.calls).toEqual([{ name: n, arguments: a }]);
+      }),
+      { numRuns: 200, seed: 20261201 },
+    );
+  });
+
+  it.each(families.map((f) => [f.id, f] as const))('%s: the call opener and the forced opener both start the written call', (_id, family) => {
+    const call = family.formatCall('get_weather', { city: 'Paris' });
+    expect(call.startsWith(family.callOpener)).toBe(true);
+    expect(call.startsWith(family.forcedCallOpener('get_weather'))).toBe(true);
+    for (const closer of family.callClosers) expect(call.endsWith(closer)).toBe(true);
+  });
+
+  it('writes a forced name JSON-escaped where the syntax is JSON', () => {
+    for (const id of ['qwen3', 'llama3.2', 'granite4', 'phi4-mini'] as const) {
+      const opener = MODEL_FAMILIES[id].forcedCallOpener('say "hi"');
+      expect(opener).toContain('"say \\"hi\\""');
+    }
+  });
+
+  it('gives an unknown id the generic profile', () => {
+    expect(familyById('mamba-9').id).toBe('generic');
+    expect(familyById(undefined).id).toBe('generic');
+    expect(familyById('lfm2').id).toBe('lfm2');
+  });
+
+  it('removes the {% generation %} tags that transformers.js cannot parse, and nothing else', () => {
+    const template = '{%- for m in messages -%}{%- generation -%}{{ m.content }}{%- endgeneration -%}{% generation %}x{% endgeneration %}{%- endfor -%}';
+    expect(fixChatTemplate(template)).toBe('{%- for m in messages -%}{{ m.content }}x{%- endfor -%}');
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * What the loop must know about a model family's own dialect: how a call is written and opened,
+ * what ends a turn, which special tokens carry calls, how thinking is switched, how results come
+ * back. One profile per family (see `families.ts`); the engine picks one from the model's own files
+ * (`detect-family.ts`) and the loop and the checks only ever ask the engine for it.
+ */
+
+/** The families with a profile of their own, and `generic` for everything else. */
+export type FamilyId = 'qwen3' | 'qwen2.5' | 'llama3.2' | 'granite4' | 'lfm2' | 'functiongemma' | 'smollm3' | 'phi4-mini' | 'generic';
+
+/** How a family switches reasoning, and what a reasoning block looks like. */
+export interface ThinkingSwitch {
+  /** The chat-template variable that turns thinking on and off. */
+  readonly kwarg: 'enable_thinking';
+  readonly open: string;
+  readonly close: string;
+  /**
+   * With thinking off, the generation prompt ends in an empty block (Qwen3), which the template
+   * drops when it re-renders the turn; the engine writes it back so the KV cache keeps matching.
+   */
+  readonly emptyBlockWhenOff: boolean;
+}
+
+/** A model family's profile. Plain data plus pure functions, identical on both sides of the worker. */
+export interface ModelFamily {
+  readonly id: FamilyId;
+  /** How people name it, e.g. "Llama 3.2". */
+  readonly label: string;
+  /** The call syntax in one line, for tables and messages. */
+  readonly syntax: string;
+  /** Text written after the assistant header so that only a call can follow (the name comes next). */
+  readonly callOpener: string;
+  /** The same, with `name` already written (JSON-escaped where the syntax is JSON): only the arguments follow. */
+  forcedCallOpener(name: string): string;
+  /** Strings that end a call; a primed generation stops right after one. */
+  readonly callClosers: readonly string[];
+  /** One call, byte for byte as this family writes it (the worked example of the system prompt). */
+  formatCall(name: string, args: Record<string, unknown>): string;
+  /** Tokens that end an assistant turn, besides the model's configured `eos_token_id`. */
+  readonly endTokens: readonly string[];
+  /**
+   * Special tokens the parser must see: generations are decoded without dropping them (the stream
+   * filter still hides them from the reader). Other special tokens are dropped.
+   */
+  readonly keepTokens: readonly string[];
+  readonly thinking?: ThinkingSwitch;
+  /** How a tool result is fed back, as the template renders role `tool` (for tables and messages). */
+  readonly toolResult: string;
+  /** Whether one assistant turn may hold several calls; when not, each call gets its own turn. */
+  readonly parallelCalls: boolean;
+  /** The line the stepwise strategy completes to pick a tool from the closed list. */
+  readonly selectPrefix: string;
+}
+
+/** What a loaded model reports about its profile (it crosses the worker boundary as data). */
+export interface FamilyInfo {
+  id: FamilyId;
+  label: string;
+  /** What chose it, e.g. "chat template markers <|start_header_id|>, ipython". */
+  detectedBy: string;
+  /**
+   * Why this model's chat template cannot hold a tool conversation, when it cannot (e.g. "fails
+   * to render a tool call and its result (Conversation roles must alternate …)").
+   */
+  templateProblem?: string;
+}
+
+/**
+ * Template fix-ups that the Jinja in transformers.js needs: it rejects the `{% generation %}` /
+ * `{%- generation -%}` blocks some templates use to mark trainable spans (transformers.js issue
+ * #1724). They only mark text, so removing the tags renders the same prompt.
+ */
+export function fixChatTemplate(template: string): string {
+  return template.replace(/\{%-?\s*(?:end)?generation\s*-?%\}/g, '');
+}
