@@ -9,7 +9,7 @@ export { UnsupportedDtypeError, detectBrowserCapabilities, loadLadder, type Load
 export type { LoadProgress } from './engine/transformers-engine.ts';
 export type { LoadAttempt } from './engine/load-engine.ts';
 export type { AnswerRunner, AnswerRequest, AnswerBridge, AnswerOutcome } from './loop/answer-runner.ts';
-export { ModelWorkerError, NexusError, serializeError, type SerializedError } from './errors.ts';
+export { ModelWorkerError, NexusError, serializeError, type SerializedError } from './shared/errors.ts';
 export type {
   ChatMessage,
   ChatToolCall,
@@ -21,7 +21,7 @@ export type {
 } from './engine/engine.ts';
 export { ScriptedEngine, ScriptExhaustedError, estimateTokens, type PromptMatcher, type ScriptedGeneration, type ScriptedOutput } from './engine/scripted-engine.ts';
 export { renderQwen3ChatML } from './engine/qwen3-chatml.ts';
-export { abortError, isAbortError } from './engine/abort.ts';
+export { abortError, isAbortError } from './shared/abort.ts';
 export type {
   AnswerMetrics,
   ApprovalHandler,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FIXTURE_MODELS_DIR, TINY_QWEN3, prepareFixtureModels } from '../tests/fixtures/prepare-models.ts';
 import { ScriptedEngine } from './engine/scripted-engine.ts';
 import { NexusChat, ToolTemplateError } from './nexus.ts';
+import { ToolRegistry } from './tools/tool-registry.ts';
 
 describe('NexusChat.load in Node, over the real engine on the tiny fixture', () => {
   let chat: NexusChat;
@@ -63,5 +64,32 @@ describe('NexusChat with a model whose chat template cannot hold tools', () => {
     const check = await chat.selfCheck();
     expect(check).toMatchObject({ ok: false, called: false, generations: 0, family });
     expect(check.detail).toBe('gemma-3-270m (none on none, generic (Hermes-style <tool_call>) profile) cannot be offered tools: its chat template ignores the tools it is given (it has no tool support). Use a model of a family with tool support.');
+  });
+});
+
+describe('a side conversation (toolkit + isolated), as the checks run', () => {
+  it('leaves the chat\'s history, tools, listeners and metrics as they were', async () => {
+    const engine = new ScriptedEngine([{ output: 'Hi there.' }, { output: '<tool_call>\n{"name": "lookup", "arguments": {"word": "ember"}}\n</tool_call>' }, { output: 'It means a glowing coal.' }]);
+    const chat = NexusChat.withEngine(engine).tool('get_weather', 'Weather', { city: 'string' }, () => 'sunny');
+    await chat.chat('Hello', { toolChoice: 'none' });
+    const history = [...chat.history];
+    const metrics = chat.metrics;
+    const heard: string[] = [];
+    chat.on('token', (t) => heard.push(t));
+    chat.on('toolCall', (c) => heard.push(c.name));
+
+    const tools = new ToolRegistry().tool('lookup', 'Looks a word up', { word: 'string' }, () => 'a glowing coal');
+    const answer = await chat.chat('What is an ember?', { toolkit: { tools }, isolated: true });
+
+    expect(answer.calls.map((c) => c.name)).toEqual(['lookup']);
+    expect(answer.text).toBe('It means a glowing coal.');
+    expect(chat.history).toEqual(history);
+    expect(chat.metrics).toBe(metrics);
+    expect(chat.tools.names).toEqual(['get_weather']);
+    expect(heard).toEqual([]);
+    // The side conversation did not see the chat's history, nor offer the chat's tools.
+    const prompt = engine.generations[1]?.prompt ?? '';
+    expect(prompt).not.toContain('Hello');
+    expect(prompt).not.toContain('get_weather');
   });
 });

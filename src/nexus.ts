@@ -1,6 +1,6 @@
 import type { ChatMessage, Engine, EngineInfo } from './engine/engine.ts';
-import { isAbortError } from './engine/abort.ts';
-import { NexusError } from './errors.ts';
+import { isAbortError } from './shared/abort.ts';
+import { NexusError } from './shared/errors.ts';
 import { DEFAULT_MODEL, type ModelSource } from './engine/model-source.ts';
 import type { WorkerLoadOptions } from './worker/worker-client.ts';
 import { runSelfCheck, type ToolCallCheck } from './check/self-check.ts';
@@ -257,8 +257,9 @@ export class NexusChat {
    */
   async chat(prompt: string, options: ChatOptions = {}): Promise<ChatAnswer> {
     this.assertIdle();
-    const settings = this.settingsFor(options);
-    const offered = options.tools ? this.tools.schemas.filter((s) => options.tools?.includes(s.function.name)) : this.tools.schemas;
+    const registry = this.answerTools(options);
+    const settings = this.settingsFor(options, registry);
+    const offered = options.tools ? registry.schemas.filter((s) => options.tools?.includes(s.function.name)) : registry.schemas;
     const schemas = settings.toolChoice === 'none' ? [] : offered;
     const family = this.runner.info.family;
     if (schemas.length > 0 && family?.templateProblem) {
@@ -268,35 +269,43 @@ export class NexusChat {
       );
     }
     const system = expandSystemPrompt(this.systemPrompt, schemas, familyById(this.runner.info.family?.id));
+    // A side conversation talks to nobody: its events go to a listener-less emitter.
+    const events = options.isolated ? new Emitter<ChatEvents>() : this.events;
+    const history = options.isolated ? [] : this.conversation;
     const visibleTextOfRound: string[] = [];
     const stopCollecting = [
-      this.events.on('token', (t) => visibleTextOfRound.push(t)),
-      this.events.on('round', () => (visibleTextOfRound.length = 0)),
+      events.on('token', (t) => visibleTextOfRound.push(t)),
+      events.on('round', () => (visibleTextOfRound.length = 0)),
     ];
     const messages: ChatMessage[] = [
       { role: 'system', content: options.instructions ? `${system}\n\n${options.instructions}` : system },
-      ...this.conversation,
+      ...history,
       { role: 'user', content: prompt },
     ];
+    const effects = options.toolkit?.effects;
     this.busy = true;
     try {
       const outcome = await this.runner.run(
         {
           messages,
           settings,
-          schemas: this.tools.schemas,
-          firstCallNumber: countToolCalls(this.conversation) + 1,
+          schemas: registry.schemas,
+          firstCallNumber: countToolCalls(history) + 1,
           asksAnswerNow: Boolean(options.answerNow),
           ...(this.stopWhen.some(isStopRule) ? { stopRules: this.stopWhen.filter(isStopRule) } : {}),
         },
         {
           ...(options.signal ? { signal: options.signal } : {}),
-          runTool: (name, args) => this.runTool(name, args, options.signal),
-          emit: (event, ...args) => this.events.emit(event, ...args),
+          runTool: (name, args) => this.runTool(registry, name, args, options.signal, effects?.[name] ?? this.toolEffects.get(name)),
+          emit: (event, ...args) => events.emit(event, ...args),
           stopWhen: this.stopWhen.filter((c): c is StopCondition => !isStopRule(c)),
           ...(options.answerNow ? { answerNowPrompt: async () => options.answerNow?.() } : {}),
         },
       );
+      if (options.isolated) {
+        if (outcome.ok) return outcome.answer;
+        throw outcome.error;
+      }
       // Only whole rounds are in `outcome.messages`, so the conversation is consistent either way.
       this.conversation = outcome.messages.slice(1);
       if (outcome.ok) {
@@ -314,26 +323,15 @@ export class NexusChat {
     }
   }
 
-  /**
-   * Runs `body` with the chat's tools, conversation and listeners set aside, and puts them back
-   * afterwards whatever happens — for checks that must not disturb the user's chat.
-   */
-  async setAside<T>(body: () => Promise<T>): Promise<T> {
-    this.assertIdle();
-    const tools = this.tools.snapshot();
-    const conversation = this.conversation;
-    const metrics = this.lastMetrics;
-    const listeners = this.events.detachAll();
-    this.tools.clear();
-    this.conversation = [];
-    try {
-      return await body();
-    } finally {
-      this.tools.restore(tools);
-      this.conversation = conversation;
-      this.lastMetrics = metrics;
-      this.events.reattach(listeners);
-    }
+  /** The registry an answer runs with: the chat's own, the toolkit's, or both (the toolkit's winning a shared name). */
+  private answerTools(options: ChatOptions): ToolRegistry {
+    const toolkit = options.toolkit;
+    if (!toolkit) return this.tools;
+    if (!toolkit.withChatTools) return toolkit.tools;
+    const merged = new ToolRegistry();
+    const own = this.tools.snapshot().tools.filter((tool) => toolkit.tools.resolveName(tool.name) === undefined);
+    merged.restore({ tools: [...own, ...toolkit.tools.snapshot().tools] });
+    return merged;
   }
 
   /**
@@ -361,12 +359,12 @@ export class NexusChat {
     if (this.busy) throw new ChatBusyError('An answer is still running on this chat. Wait for it, or abort it with the signal you passed to chat().');
   }
 
-  private settingsFor(options: ChatOptions): Omit<AnswerSettings, 'signal'> {
+  private settingsFor(options: ChatOptions, registry: ToolRegistry): Omit<AnswerSettings, 'signal'> {
     let toolChoice = options.toolChoice ?? 'auto';
     if (typeof toolChoice === 'object') {
-      const name = this.tools.resolveName(toolChoice.name);
+      const name = registry.resolveName(toolChoice.name);
       if (!name) {
-        throw new UnknownToolError(`toolChoice names '${toolChoice.name}', which is not registered. Available tools: ${this.tools.names.join(', ') || 'none'}.`);
+        throw new UnknownToolError(`toolChoice names '${toolChoice.name}', which is not registered. Available tools: ${registry.names.join(', ') || 'none'}.`);
       }
       toolChoice = { name };
     }
@@ -378,19 +376,24 @@ export class NexusChat {
       enableThinking: options.enableThinking ?? false,
       maxNewTokens: options.maxNewTokens ?? 512,
       maxResultChars: this.maxResultChars,
-      ...(options.tools ? { tools: options.tools.map((n) => this.tools.resolveName(n) ?? n) } : {}),
+      ...(options.tools ? { tools: options.tools.map((n) => registry.resolveName(n) ?? n) } : {}),
       answerPrompt: this.answerPrompt,
     };
   }
 
-  private async runTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolRunOutcome> {
+  private async runTool(
+    registry: ToolRegistry,
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    effectOf: ((outcome: ToolRunResult) => ToolEffects | undefined) | undefined,
+  ): Promise<ToolRunOutcome> {
     const fetch = this.fetchForTools;
     const approve = this.approve;
-    const outcome = await this.tools.runTool(name, args, { ...(fetch ? { fetch } : {}), ...(signal ? { signal } : {}), ...(approve ? { approve } : {}) });
-    const effects = this.toolEffects.get(name)?.(outcome);
+    const outcome = await registry.runTool(name, args, { ...(fetch ? { fetch } : {}), ...(signal ? { signal } : {}), ...(approve ? { approve } : {}) });
+    const effects = effectOf?.(outcome);
     if (outcome.ok) return { ok: true, value: outcome.result, ...(effects ? { effects } : {}) };
-    const kind = outcome.failure === 'invalid_arguments' ? 'invalid' : outcome.failure === 'declined' ? 'refused' : 'error';
-    return { ok: false, kind, message: outcome.error, ...(effects ? { effects } : {}) };
+    return { ok: false, kind: outcome.failure, message: outcome.error, ...(effects ? { effects } : {}) };
   }
 }
 

@@ -2,7 +2,7 @@
  * The page's only contact with research mode. Everything the page needs from `src/web` goes
  * through this file, so a change in that module's shape is adjusted here and nowhere else.
  */
-import { READ_PAGE, WEB_SEARCH, WebResearch, type ChatAnswer, type NexusChat, type ResearchOptions, type Source, type WebActivity, type WebStatus } from '../index.ts';
+import { READ_PAGE, WEB_SEARCH, WebResearch, type ChatAnswer, type ChatOptions, type NexusChat, type ResearchOptions, type Source, type WebActivity, type WebStatus } from '../index.ts';
 
 export type { Source, WebActivity, WebStatus };
 
@@ -11,7 +11,7 @@ export interface Research {
   /** Whether search works right now; never throws. */
   status(): Promise<WebStatus>;
   /** Answers with web research; when search is unavailable the model is told it cannot browse. */
-  ask(prompt: string, options: ResearchOptions): Promise<ChatAnswer & { sources: Source[] }>;
+  ask(prompt: string, options: ResearchOptions<ChatOptions>): Promise<ChatAnswer & { sources: Source[] }>;
 }
 
 /** Builds the research session for a chat; the store takes one so tests can pass a fake. */
@@ -23,7 +23,7 @@ const PROXY_BASE = '/api';
 /** The research of `src/web`, over the proxy on this origin. */
 export const createResearch: ResearchFactory = (chat) => {
   // status() only asks the proxy, so the switch can report before any model is loaded; ask() needs the chat.
-  const research = new WebResearch(chat as NexusChat, { baseUrl: PROXY_BASE });
+  const research = new WebResearch<ChatOptions, ChatAnswer>(chat as NexusChat, { baseUrl: PROXY_BASE });
   return {
     status: () => research.status(),
     ask: (prompt, options) => {

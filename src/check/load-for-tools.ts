@@ -1,7 +1,7 @@
-import { NexusError } from '../errors.ts';
+import { NexusError } from '../shared/errors.ts';
 import { candidatesFor, type LoadCandidate, type RuntimeCapabilities } from '../engine/device-ladder.ts';
 import { describeSource, type ModelSource } from '../engine/model-source.ts';
-import type { NexusChat } from '../nexus.ts';
+import type { CheckedChat } from './check-chat.ts';
 import { verdictKey, type VerdictStore } from './verdict-store.ts';
 
 /** Thrown when no quantization of a model passes the self-check. */
@@ -33,10 +33,10 @@ export interface LoadForToolsOptions {
 }
 
 /** What loadForTools needs from the environment; injected so the search is testable anywhere. */
-export interface LoadForToolsDeps {
+export interface LoadForToolsDeps<C extends CheckedChat = CheckedChat> {
   caps: RuntimeCapabilities;
   available: string[] | undefined;
-  load(source: ModelSource, candidate: LoadCandidate): Promise<NexusChat>;
+  load(source: ModelSource, candidate: LoadCandidate): Promise<C>;
   verdicts: VerdictStore | null;
 }
 
@@ -47,7 +47,7 @@ export interface LoadForToolsDeps {
  * loaded, so one model is resident at a time. The verdict is remembered, so the next visit loads
  * the proven quantization without searching.
  */
-export async function loadForTools(source: ModelSource, options: LoadForToolsOptions, deps: LoadForToolsDeps): Promise<NexusChat> {
+export async function loadForTools<C extends CheckedChat>(source: ModelSource, options: LoadForToolsOptions, deps: LoadForToolsDeps<C>): Promise<C> {
   const allowForcing = options.allowForcing ?? true;
   const key = verdictKey(source, deps.caps);
   const ladder = candidatesFor(deps.caps, deps.available);
@@ -70,7 +70,7 @@ export async function loadForTools(source: ModelSource, options: LoadForToolsOpt
       : ladder;
   const failures: string[] = [];
   for (const candidate of candidates) {
-    let chat: NexusChat | undefined;
+    let chat: C | undefined;
     try {
       chat = await deps.load(source, candidate);
       const check = await chat.selfCheck();

@@ -1,5 +1,6 @@
 import type { FamilyInfo } from '../engine/model-family.ts';
-import type { NexusChat } from '../nexus.ts';
+import { ToolRegistry } from '../tools/tool-registry.ts';
+import type { CheckChat } from './check-chat.ts';
 import { argumentsMatch, freshToken, modelCheckQuestions } from './check-questions.ts';
 import { CHECK_MAX_NEW_TOKENS, scoreAnswer } from './self-check.ts';
 
@@ -48,32 +49,31 @@ export interface ModelVerdict {
  * Asks the three check questions in fresh conversations, with all three tools registered each
  * time (so the model must also pick the right one). Every run uses fresh values and tokens.
  */
-export async function askModelQuestions(chat: NexusChat, random: () => number = Math.random): Promise<QuestionScore[]> {
+export async function askModelQuestions(chat: CheckChat, random: () => number = Math.random): Promise<QuestionScore[]> {
   const questions = modelCheckQuestions(random);
   const tokens = questions.map(() => freshToken(random));
+  const tools = new ToolRegistry();
+  questions.forEach((q, i) => tools.tool(q.tool.name, q.tool.description, q.tool.parameters, (args: Record<string, unknown>) => q.result(tokens[i] ?? '', args)));
   const scores: QuestionScore[] = [];
-  await chat.setAside(async () => {
-    questions.forEach((q, i) => chat.tool(q.tool.name, q.tool.description, q.tool.parameters, (args: Record<string, unknown>) => q.result(tokens[i] ?? '', args)));
-    for (const [i, q] of questions.entries()) {
-      chat.reset();
-      const token = tokens[i] ?? '';
-      const started = performance.now();
-      try {
-        const answer = await chat.chat(q.question, { maxNewTokens: CHECK_MAX_NEW_TOKENS });
-        const score = scoreAnswer(q, token, answer);
-        scores.push({
-          question: q.id, tool: q.tool.name, called: score.called, grounded: score.grounded, needed_forcing: score.needed_forcing,
-          argumentsCorrect: score.call ? argumentsMatch(q.expected, score.call.arguments) : false,
-          answer: answer.text, generations: answer.metrics.generations, promptTokens: answer.metrics.promptTokens, ms: performance.now() - started,
-        });
-      } catch (error) {
-        scores.push({
-          question: q.id, tool: q.tool.name, called: false, grounded: false, needed_forcing: false, argumentsCorrect: false,
-          answer: `(failed: ${error instanceof Error ? error.message : String(error)})`, generations: 0, promptTokens: 0, ms: performance.now() - started,
-        });
-      }
+  for (const [i, q] of questions.entries()) {
+    const token = tokens[i] ?? '';
+    const started = performance.now();
+    try {
+      // Each question in a fresh side conversation: no history, the chat's own tools untouched.
+      const answer = await chat.chat(q.question, { maxNewTokens: CHECK_MAX_NEW_TOKENS, toolkit: { tools }, isolated: true });
+      const score = scoreAnswer(q, token, answer);
+      scores.push({
+        question: q.id, tool: q.tool.name, called: score.called, grounded: score.grounded, needed_forcing: score.needed_forcing,
+        argumentsCorrect: score.call ? argumentsMatch(q.expected, score.call.arguments) : false,
+        answer: answer.text, generations: answer.metrics.generations, promptTokens: answer.metrics.promptTokens, ms: performance.now() - started,
+      });
+    } catch (error) {
+      scores.push({
+        question: q.id, tool: q.tool.name, called: false, grounded: false, needed_forcing: false, argumentsCorrect: false,
+        answer: `(failed: ${error instanceof Error ? error.message : String(error)})`, generations: 0, promptTokens: 0, ms: performance.now() - started,
+      });
     }
-  });
+  }
   return scores;
 }
 

@@ -1,6 +1,7 @@
 import type { FamilyInfo } from '../engine/model-family.ts';
 import type { ChatAnswer, ToolCallRecord } from '../loop/types.ts';
-import type { NexusChat } from '../nexus.ts';
+import { ToolRegistry } from '../tools/tool-registry.ts';
+import type { CheckChat } from './check-chat.ts';
 import { freshToken, selfCheckQuestion, type CheckQuestion } from './check-questions.ts';
 
 /** What {@link runSelfCheck} found out about a model and quantization. */
@@ -61,10 +62,10 @@ export function scoreAnswer(question: CheckQuestion, token: string, answer: Pick
 /**
  * Verifies, on this machine, that the loaded model and quantization really call a tool and answer
  * from its result: registers a throwaway tool that returns a fresh token nothing could guess, asks
- * for it, and checks the token comes back. The chat's tools, history and listeners are set aside
- * and restored, so this is safe right after `load()`. Costs about one question.
+ * for it, and checks the token comes back. It runs as a side conversation with its own toolkit, so
+ * the chat's tools, history, listeners and metrics are untouched. Costs about one question.
  */
-export async function runSelfCheck(chat: NexusChat, random: () => number = Math.random): Promise<ToolCallCheck> {
+export async function runSelfCheck(chat: CheckChat, random: () => number = Math.random): Promise<ToolCallCheck> {
   const question = selfCheckQuestion(random);
   const token = freshToken(random);
   const { model, device, dtype, family } = chat.info;
@@ -77,31 +78,29 @@ export async function runSelfCheck(chat: NexusChat, random: () => number = Math.
       detail: `${who} cannot be offered tools: its chat template ${family.templateProblem}. Use a model of a family with tool support.`,
     };
   }
-  return chat.setAside(async () => {
-    chat.tool(question.tool.name, question.tool.description, question.tool.parameters, (args: Record<string, unknown>) => question.result(token, args));
-    let answer: ChatAnswer;
-    try {
-      answer = await chat.chat(question.question, { maxNewTokens: CHECK_MAX_NEW_TOKENS });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return {
-        ...base, ok: false, called: false, grounded: false, needed_forcing: false, answer: '',
-        detail: `${who} could not be checked: ${message}`, generations: chat.metrics.generations, promptTokens: chat.metrics.promptTokens, newTokens: chat.metrics.newTokens, ms: performance.now() - started,
-      };
-    }
-    const score = scoreAnswer(question, token, answer);
+  const tools = new ToolRegistry().tool(question.tool.name, question.tool.description, question.tool.parameters, (args: Record<string, unknown>) => question.result(token, args));
+  let answer: ChatAnswer;
+  try {
+    answer = await chat.chat(question.question, { maxNewTokens: CHECK_MAX_NEW_TOKENS, toolkit: { tools }, isolated: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
     return {
-      ok: score.called && score.grounded,
-      called: score.called,
-      grounded: score.grounded,
-      needed_forcing: score.needed_forcing,
-      ...base,
-      answer: answer.text,
-      detail: checkDetail(who, score),
-      generations: answer.metrics.generations,
-      promptTokens: answer.metrics.promptTokens,
-      newTokens: answer.metrics.newTokens,
-      ms: performance.now() - started,
+      ...base, ok: false, called: false, grounded: false, needed_forcing: false, answer: '',
+      detail: `${who} could not be checked: ${message}`, generations: 0, promptTokens: 0, newTokens: 0, ms: performance.now() - started,
     };
-  });
+  }
+  const score = scoreAnswer(question, token, answer);
+  return {
+    ok: score.called && score.grounded,
+    called: score.called,
+    grounded: score.grounded,
+    needed_forcing: score.needed_forcing,
+    ...base,
+    answer: answer.text,
+    detail: checkDetail(who, score),
+    generations: answer.metrics.generations,
+    promptTokens: answer.metrics.promptTokens,
+    newTokens: answer.metrics.newTokens,
+    ms: performance.now() - started,
+  };
 }

@@ -1,4 +1,4 @@
-import { NexusError } from '../errors.ts';
+import { NexusError } from '../shared/errors.ts';
 
 /** What the runtime offers, found before anything is loaded. */
 export interface RuntimeCapabilities {

@@ -1,4 +1,4 @@
-import { NexusError } from '../errors.ts';
+import { NexusError } from '../shared/errors.ts';
 
 /**
  * Where a model comes from:

@@ -1,5 +1,5 @@
-import { NexusError } from '../errors.ts';
-import { throwIfAborted } from './abort.ts';
+import { NexusError } from '../shared/errors.ts';
+import { throwIfAborted } from '../shared/abort.ts';
 import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
 import { MODEL_FAMILIES } from './families.ts';
 import type { ModelFamily } from './model-family.ts';

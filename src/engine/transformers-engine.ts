@@ -9,7 +9,7 @@ import {
   type PreTrainedModel,
   type PreTrainedTokenizer,
 } from '@huggingface/transformers';
-import { abortError, throwIfAborted } from './abort.ts';
+import { abortError, throwIfAborted } from '../shared/abort.ts';
 import { ChoiceTrie } from './choice-trie.ts';
 import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
 import { detectFamily, type DetectedFamily } from './detect-family.ts';

@@ -1,5 +1,5 @@
 import type { ChatMessage, ChatToolCall } from '../engine/engine.ts';
-import { throwIfAborted } from '../engine/abort.ts';
+import { throwIfAborted } from '../shared/abort.ts';
 import type { ToolCall } from '../toolcalls/types.ts';
 import type { AnswerRun } from './answer-run.ts';
 import type { Attempt } from './attempt.ts';
@@ -33,7 +33,7 @@ async function runOne(run: AnswerRun, call: ToolCall, known: boolean): Promise<{
   throwIfAborted(run.settings.signal);
   run.applyEffects(outcome.effects);
   if (outcome.ok) return { status: 'ok', result: formatToolResult(outcome.value, run.settings.maxResultChars), value: outcome.value };
-  const status: CallStatus = outcome.kind === 'invalid' ? 'invalid' : outcome.kind === 'refused' ? 'refused' : 'error';
+  const status: CallStatus = outcome.kind;
   return { status, result: formatToolResult(`Error: ${outcome.message}`, run.settings.maxResultChars) };
 }
 

@@ -1,5 +1,6 @@
 import type { ToolSchema } from '../engine/engine.ts';
 import { ToolNames } from '../toolcalls/tool-names.ts';
+import type { ToolRunFailure } from '../tools/tool-registry.ts';
 
 /**
  * What a tool's result does to the rest of the answer, beyond being read: a spent budget withdraws
@@ -15,7 +16,7 @@ export interface ToolEffects {
 /** The outcome of running one validated call. */
 export type ToolRunOutcome =
   | { ok: true; value: unknown; effects?: ToolEffects }
-  | { ok: false; kind: 'invalid' | 'error' | 'refused'; message: string; effects?: ToolEffects };
+  | { ok: false; kind: ToolRunFailure; message: string; effects?: ToolEffects };
 
 /**
  * What the loop needs from a tool registry: the offered schemas, exact-or-case-insensitive name

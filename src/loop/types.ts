@@ -1,5 +1,20 @@
 import type { ToolCall } from '../toolcalls/types.ts';
 import type { ApprovalRequest } from '../tools/tool-context.ts';
+import type { ToolRegistry, ToolRunFailure, ToolRunResult } from '../tools/tool-registry.ts';
+import type { ToolEffects } from './toolbox.ts';
+
+/**
+ * The tools of one answer, passed with it instead of being swapped into the chat's own registry:
+ * the chat's tools are untouched, so a `tools.js` reload while the answer runs is kept.
+ */
+export interface Toolkit {
+  /** The tools this answer offers (with `withChatTools`, next to the chat's own). */
+  tools: ToolRegistry;
+  /** Also offer the chat's registered tools; a toolkit tool wins a name both have. Default false. */
+  withChatTools?: boolean;
+  /** What a tool's outcome does to the rest of this answer (withdraw or offer tools, end the tool rounds). */
+  effects?: Readonly<Record<string, (outcome: ToolRunResult) => ToolEffects | undefined>>;
+}
 
 /**
  * Whether and which tool the model must call.
@@ -17,8 +32,8 @@ export type Strategy = 'auto' | 'inline' | 'stepwise';
 /** Which strategy produced a call. */
 export type CallSource = 'inline' | 'primed' | 'stepwise' | 'answer-round';
 
-/** What became of one call. */
-export type CallStatus = 'ok' | 'error' | 'invalid' | 'refused' | 'duplicate' | 'unknown';
+/** What became of one call: the registry's outcome vocabulary, plus `duplicate` (not run again). */
+export type CallStatus = 'ok' | 'duplicate' | ToolRunFailure;
 
 /** A call the loop handled, with its outcome. */
 export interface ToolCallRecord {
@@ -118,6 +133,13 @@ export interface ChatOptions {
   instructions?: string;
   /** The last user turn if the answer rounds are reached (called then, so it can list what was found). */
   answerNow?: () => string | Promise<string>;
+  /** This answer's own tools and their effects, instead of the chat's registered ones. */
+  toolkit?: Toolkit;
+  /**
+   * A side conversation (a check): the chat's history is neither shown to the model nor extended,
+   * the chat's listeners hear nothing, and `chat.metrics` keeps the last real answer's.
+   */
+  isolated?: boolean;
 }
 
 /** Events a chat emits, with their arguments. */

@@ -1,4 +1,4 @@
-import { NexusError } from '../errors.ts';
+import { NexusError } from '../shared/errors.ts';
 
 /**
  * Machine-readable codes the proxy answers with, in a JSON body `{ ok: false, code, reason }`.

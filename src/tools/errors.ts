@@ -1,4 +1,4 @@
-import { NexusError } from '../errors.ts';
+import { NexusError } from '../shared/errors.ts';
 
 /**
  * A `tool()` registration that cannot be accepted: a malformed or duplicate name, a handler that

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { serializeError } from '../errors.ts';
+import { serializeError } from '../shared/errors.ts';
 import { ToolDefinitionError, ToolsFileError } from './errors.ts';
 import { evalTools, loadTools } from './load-tools.ts';
 import { ToolRegistry } from './tool-registry.ts';

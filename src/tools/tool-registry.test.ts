@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
-import { NexusError, serializeError } from '../errors.ts';
+import { NexusError, serializeError } from '../shared/errors.ts';
 import { ToolDefinitionError } from './errors.ts';
 import type { ToolContext } from './tool-context.ts';
 import { ToolRegistry } from './tool-registry.ts';
@@ -247,7 +247,7 @@ describe('ToolRegistry.runTool', () => {
     await expect(tools.runTool('delete_acount', {})).resolves.toEqual({
       ok: false,
       name: 'delete_acount',
-      failure: 'unknown_tool',
+      failure: 'unknown',
       error: "Tool 'delete_acount' is not available. Available: delete_account.",
     });
     await expect(new ToolRegistry().runTool('x', {})).resolves.toMatchObject({ error: "Tool 'x' is not available. No tools are available." });
@@ -260,7 +260,7 @@ describe('ToolRegistry.runTool', () => {
     await expect(tools.runTool('get_weather', {})).resolves.toEqual({
       ok: false,
       name: 'get_weather',
-      failure: 'invalid_arguments',
+      failure: 'invalid',
       error: 'Invalid arguments for get_weather: missing required argument \'city\' (string). Call get_weather again with {"city": "..."}.',
     });
     expect(handler).not.toHaveBeenCalled();
@@ -278,7 +278,7 @@ describe('ToolRegistry.runTool', () => {
     await expect(tools.runTool('get_weather', { city: 'Atlantis' })).resolves.toEqual({
       ok: false,
       name: 'get_weather',
-      failure: 'handler_error',
+      failure: 'error',
       error: "get_weather failed: City 'Atlantis' was not found.",
       cause: thrown,
     });
@@ -304,7 +304,7 @@ describe('ToolRegistry.runTool', () => {
       const declined = {
         ok: false,
         name: 'delete_file',
-        failure: 'declined',
+        failure: 'refused',
         error: 'The user declined to run delete_file. Do not call it again; answer without it.',
       };
       await expect(tools.runTool('delete_file', { path: '/tmp/x' }, { approve: () => false })).resolves.toEqual(declined);
@@ -319,7 +319,7 @@ describe('ToolRegistry.runTool', () => {
       await expect(tools.runTool('delete_file', { path: '/tmp/x' })).resolves.toEqual({
         ok: false,
         name: 'delete_file',
-        failure: 'declined',
+        failure: 'refused',
         error: "delete_file needs the user's approval and none could be asked, so it was not run. Answer without it.",
       });
       expect(handler).not.toHaveBeenCalled();

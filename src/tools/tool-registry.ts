@@ -56,13 +56,16 @@ export interface ToolSnapshot {
   readonly tools: readonly RegisteredTool[];
 }
 
-/** Why {@link ToolRegistry.runTool} did not produce a result. */
+/**
+ * Why {@link ToolRegistry.runTool} did not produce a result: the one outcome vocabulary of a tool
+ * call, shared by the loop's call records (`CallStatus`) and the facade.
+ */
 export type ToolRunFailure =
-  | 'unknown_tool' // no registered tool has that name, even ignoring case
-  | 'invalid_arguments' // the arguments failed validation; the message says how to fix them
-  | 'declined' // a `confirm` tool that the user refused (or that nobody could ask about)
+  | 'unknown' // no registered tool has that name, even ignoring case
+  | 'invalid' // the arguments failed validation; the message says how to fix them
+  | 'refused' // a `confirm` tool that the user refused (or that nobody could ask about)
   | 'aborted' // the signal was aborted before or while the handler ran
-  | 'handler_error'; // the handler threw
+  | 'error'; // the handler threw
 
 /** The outcome of {@link ToolRegistry.runTool}; `error` is one line meant for the model. */
 export type ToolRunResult =
@@ -223,11 +226,11 @@ export class ToolRegistry {
     const tool = registered === undefined ? undefined : this.#tools.get(registered);
     if (tool === undefined) {
       const available = this.size === 0 ? 'No tools are available.' : `Available: ${this.names.join(', ')}.`;
-      return { ok: false, name, failure: 'unknown_tool', error: `Tool '${name}' is not available. ${available}` };
+      return { ok: false, name, failure: 'unknown', error: `Tool '${name}' is not available. ${available}` };
     }
 
     const validated = validateArguments(tool, rawArgs);
-    if (!validated.ok) return { ok: false, name: tool.name, failure: 'invalid_arguments', error: validated.message };
+    if (!validated.ok) return { ok: false, name: tool.name, failure: 'invalid', error: validated.message };
     const args = validated.arguments;
     const fullContext = createToolContext(context);
     const aborted = (): ToolRunResult => ({
@@ -243,7 +246,7 @@ export class ToolRegistry {
 
     if (tool.confirm) {
       const declined = await askApproval(tool.name, args, fullContext);
-      if (declined !== undefined) return { ok: false, name: tool.name, failure: 'declined', error: declined };
+      if (declined !== undefined) return { ok: false, name: tool.name, failure: 'refused', error: declined };
       if (isAborted()) return aborted();
     }
 
@@ -253,7 +256,7 @@ export class ToolRegistry {
     } catch (error) {
       if (isAborted()) return aborted();
       const message = error instanceof Error ? error.message : String(error);
-      return { ok: false, name: tool.name, failure: 'handler_error', error: `${tool.name} failed: ${message}`, cause: error };
+      return { ok: false, name: tool.name, failure: 'error', error: `${tool.name} failed: ${message}`, cause: error };
     }
   }
 }

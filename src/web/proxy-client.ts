@@ -1,4 +1,4 @@
-import { NexusError } from '../errors.ts';
+import { NexusError } from '../shared/errors.ts';
 
 /** Searches and page reads left in an answer. */
 export interface Budget {

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
-import { when } from '../loop/script-matchers.ts';
+import { when } from '../loop/__fixtures__/script-matchers.ts';
 import { NexusChat } from '../nexus.ts';
 import { createProxy } from '../proxy/server.ts';
 import type { SearchBackend } from '../proxy/search-backend.ts';
@@ -77,6 +77,25 @@ describe('research mode through the real proxy (loopback, fake search backend)',
     expect(second?.prompt).toContain('Searches used 2 of 16; pages read 0 of 12');
     // The user's tools are back afterwards, and the web tools are gone.
     expect(chat.tools.names).toEqual(['get_weather']);
+  });
+
+  it('never touches the chat\'s own tools: a tools.js reload while the research runs is kept (issue 14)', async () => {
+    const { web, chat } = research(
+      [
+        { when: when.userAsked('Find senior Rust jobs'), output: searchCall },
+        { when: when.promptContains('Rust jobs board'), output: 'Listed on the jobs board [1].' },
+      ],
+      proxy.base,
+    );
+    // The page reloads tools.js mid-answer: the old tool goes, a new one comes.
+    chat.on('toolCall', () => {
+      chat.tools.unregister('get_weather');
+      chat.tool('get_time', 'Current time', { zone: 'string' }, () => '14:00');
+    });
+    expect(chat.tools.names).toEqual(['get_weather']);
+    await web.ask('Find senior Rust jobs');
+    expect(chat.tools.names).toEqual(['get_time']);
+    expect(chat.toolEffects.size).toBe(0);
   });
 
   it('refuses to read an address this answer has not seen, and tells the model it did not read it', async () => {

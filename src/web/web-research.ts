@@ -1,5 +1,4 @@
-import type { ChatAnswer, ChatOptions } from '../loop/types.ts';
-import type { NexusChat } from '../nexus.ts';
+import { ToolRegistry, type ToolRunResult } from '../tools/tool-registry.ts';
 import { ProxyClient, type Source } from './proxy-client.ts';
 import { CANNOT_BROWSE_INSTRUCTIONS, RESEARCH_INSTRUCTIONS, researchAnswerNow } from './research-prompts.ts';
 import { READ_PAGE, WEB_SEARCH, linkInPlay, registerWebTools, webToolEffects, type WebActivity, type WebToolState } from './web-tools.ts';
@@ -12,11 +11,38 @@ export interface WebStatus {
   detail: string;
 }
 
-/** Options of {@link WebResearch.ask}. */
-export interface ResearchOptions extends ChatOptions {
+/** What a web tool's outcome does to the rest of the answer. */
+export interface WebToolEffects {
+  withdraw?: string[];
+  offer?: string[];
+  endToolRounds?: boolean;
+}
+
+/** The answer options research sets; a chat's own options type (`ChatOptions`) has these and more. */
+export interface ResearchAnswerOptions {
+  toolChoice?: 'auto' | 'required' | 'none' | { name: string };
+  maxRounds?: number;
+  tools?: string[];
+  instructions?: string;
+  signal?: AbortSignal;
+  answerNow?: () => string | Promise<string>;
+  toolkit?: { tools: ToolRegistry; effects?: Readonly<Record<string, (outcome: ToolRunResult) => WebToolEffects | undefined>> };
+}
+
+/**
+ * What research needs of a chat (`NexusChat` is one): the user's earlier messages, and an answer
+ * that takes a per-answer toolkit, so the chat's own tools are never swapped out.
+ */
+export interface ResearchChat<O extends ResearchAnswerOptions, A extends { text: string }> {
+  readonly history: readonly { role: string; content: string }[];
+  chat(prompt: string, options: O): Promise<A>;
+}
+
+/** Options of {@link WebResearch.ask}: the chat's own answer options, plus the activity feed. */
+export type ResearchOptions<O extends ResearchAnswerOptions = ResearchAnswerOptions> = Omit<O, 'toolkit'> & {
   /** Each search and page read, as it happens. */
   onActivity?: (activity: WebActivity) => void;
-}
+};
 
 /** Tool rounds in research mode: a long hunt needs more than the default four. */
 export const RESEARCH_MAX_ROUNDS = 8;
@@ -27,11 +53,11 @@ export const RESEARCH_MAX_ROUNDS = 8;
  * and before the answer rounds the model gets the sources with the numbers to cite. When the proxy
  * cannot be reached the model is told it cannot browse, rather than failing silently.
  */
-export class WebResearch {
+export class WebResearch<O extends ResearchAnswerOptions = ResearchAnswerOptions, A extends { text: string } = { text: string }> {
   private readonly client: ProxyClient;
 
   constructor(
-    private readonly chat: NexusChat,
+    private readonly chat: ResearchChat<O, A>,
     options: { baseUrl?: string; fetch?: typeof fetch } = {},
   ) {
     this.client = new ProxyClient(options.baseUrl ?? '/api', options.fetch);
@@ -54,41 +80,34 @@ export class WebResearch {
   }
 
   /** Answers `prompt` with web research; resolves with the answer and its numbered sources. */
-  async ask(prompt: string, options: ResearchOptions = {}): Promise<ChatAnswer & { sources: Source[] }> {
-    const { onActivity, ...chatOptions } = options;
+  async ask(prompt: string, options: ResearchOptions<O> = {} as ResearchOptions<O>): Promise<A & { sources: Source[] }> {
+    const { onActivity, ...rest } = options;
+    const chatOptions = rest as unknown as O;
     const status = await this.status(options.signal);
     if (!status.available) {
       const answer = await this.chat.chat(prompt, {
         ...chatOptions,
         toolChoice: 'none',
         instructions: [CANNOT_BROWSE_INSTRUCTIONS, chatOptions.instructions].filter(Boolean).join('\n\n'),
-      });
+      } as O);
       return { ...answer, sources: [] };
     }
 
     const state: WebToolState = { answer: await this.client.startAnswer(prompt, options.signal), last: new Map(), ...(onActivity ? { onActivity } : {}) };
     const userMessages = [...this.chat.history.filter((m) => m.role === 'user').map((m) => m.content), prompt];
-    const saved = this.chat.tools.snapshot();
-    for (const name of [WEB_SEARCH, READ_PAGE]) {
-      const existing = this.chat.tools.resolveName(name);
-      if (existing) this.chat.tools.unregister(existing);
-    }
-    registerWebTools(this.chat.tools, this.client, state);
-    const effects = webToolEffects(state);
-    for (const [name, effect] of Object.entries(effects)) this.chat.toolEffects.set(name, effect);
-    try {
-      const answer = await this.chat.chat(prompt, {
-        maxRounds: RESEARCH_MAX_ROUNDS,
-        toolChoice: 'required',
-        ...chatOptions,
-        tools: linkInPlay(userMessages) ? [WEB_SEARCH, READ_PAGE] : [WEB_SEARCH],
-        instructions: [RESEARCH_INSTRUCTIONS, chatOptions.instructions].filter(Boolean).join('\n\n'),
-        answerNow: async () => researchAnswerNow(await this.client.sources(state.answer).catch(() => [])),
-      });
-      return { ...answer, sources: await this.client.sources(state.answer).catch(() => []) };
-    } finally {
-      for (const name of Object.keys(effects)) this.chat.toolEffects.delete(name);
-      this.chat.tools.restore(saved);
-    }
+    // The web tools are this answer's toolkit: the chat's own registry is never touched, so a
+    // tools.js reload while the research runs is kept.
+    const tools = new ToolRegistry();
+    registerWebTools(tools, this.client, state);
+    const answer = await this.chat.chat(prompt, {
+      maxRounds: RESEARCH_MAX_ROUNDS,
+      toolChoice: 'required',
+      ...chatOptions,
+      tools: linkInPlay(userMessages) ? [WEB_SEARCH, READ_PAGE] : [WEB_SEARCH],
+      instructions: [RESEARCH_INSTRUCTIONS, chatOptions.instructions].filter(Boolean).join('\n\n'),
+      answerNow: async () => researchAnswerNow(await this.client.sources(state.answer).catch(() => [])),
+      toolkit: { tools, effects: webToolEffects(state) },
+    } as O);
+    return { ...answer, sources: await this.client.sources(state.answer).catch(() => []) };
   }
 }

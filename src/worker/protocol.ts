@@ -3,7 +3,7 @@ import type { LoadCandidate } from '../engine/device-ladder.ts';
 import type { LoadOptions } from '../engine/load-engine.ts';
 import type { ModelSource } from '../engine/model-source.ts';
 import type { LoadProgress } from '../engine/transformers-engine.ts';
-import type { SerializedError } from '../errors.ts';
+import type { SerializedError } from '../shared/errors.ts';
 import type { AnswerRequest } from '../loop/answer-runner.ts';
 import type { ToolRunOutcome } from '../loop/toolbox.ts';
 import type { ChatAnswer, ChatEvents } from '../loop/types.ts';

@@ -5,7 +5,7 @@ import { ModelLoadError, noCandidateLoaded, type ModelSource } from '../engine/m
 import type { AnswerBridge, AnswerOutcome, AnswerRequest, AnswerRunner } from '../loop/answer-runner.ts';
 import type { ToolRunOutcome } from '../loop/toolbox.ts';
 import type { ChatEvents } from '../loop/types.ts';
-import { ModelWorkerError } from '../errors.ts';
+import { ModelWorkerError } from '../shared/errors.ts';
 import { deserializeError, isFromWorker, type FromWorker, type ToWorker } from './protocol.ts';
 
 /** Creates the model worker; tests and bundlers may supply their own. */

@@ -10,7 +10,7 @@ import ortWasm from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import ortMjs from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import { detectBrowserCapabilities } from '../engine/device-ladder.ts';
 import { loadCandidate, planCandidates } from '../engine/load-engine.ts';
-import { serializeError } from '../errors.ts';
+import { serializeError } from '../shared/errors.ts';
 import { engineRunner, type AnswerRunner } from '../loop/answer-runner.ts';
 import type { ToolRunOutcome } from '../loop/toolbox.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';

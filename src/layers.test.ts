@@ -1,0 +1,111 @@
+/**
+ * The layer table of DESIGN.md §2, enforced: every relative import of every source file (tests
+ * and test fixtures aside) points to a layer its own layer may import. A new arrow that points up
+ * the table fails here, naming the file and the import.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = dirname(fileURLToPath(import.meta.url));
+
+/** Layer → what it may import: a layer, or `layer:file,file` for only those files of it. */
+const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  shared: [],
+  toolcalls: [],
+  tools: ['shared', 'toolcalls'],
+  loop: ['shared', 'toolcalls', 'tools', 'engine:engine.ts,model-family.ts'],
+  engine: ['shared'],
+  worker: ['shared', 'loop', 'engine'],
+  check: ['shared', 'loop', 'tools', 'engine:device-ladder.ts,model-source.ts,model-family.ts'],
+  web: ['shared', 'tools'],
+  app: ['index'],
+  proxy: ['shared'],
+  cli: ['shared', 'check', 'engine', 'nexus'],
+  server: ['shared', 'proxy'],
+  nexus: ['shared', 'toolcalls', 'tools', 'loop', 'engine', 'worker', 'check', 'web'],
+  index: ['shared', 'toolcalls', 'tools', 'loop', 'engine', 'worker', 'check', 'web', 'nexus'],
+};
+
+/** npm packages the core layers may import (the browser-side core stays small); other layers are not limited here. */
+const NPM_MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  shared: [],
+  toolcalls: ['jsonrepair'],
+  tools: ['@cfworker/json-schema'],
+  loop: [],
+  // node: built-ins only behind a dynamic import, on the Node path (model folders).
+  engine: ['@huggingface/transformers', 'idb-keyval', 'fflate', 'node:fs', 'node:fs/promises', 'node:path'],
+  worker: ['@huggingface/transformers', 'onnxruntime-web'],
+  check: ['idb-keyval'],
+  web: [],
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === '__fixtures__' ? [] : sources(path);
+    return /\.ts$/.test(name) && !/\.(test|d)\.ts$/.test(name) ? [path] : [];
+  });
+}
+
+/** The layer a path under src/ belongs to: its top folder, or the file name for src/nexus.ts and src/index.ts. */
+function layerOf(pathUnderSrc: string): string {
+  return pathUnderSrc.split('/')[0]!.replace(/\.ts$/, '');
+}
+
+function allowed(from: string, target: string): boolean {
+  const to = layerOf(target);
+  if (to === from) return true;
+  return (MAY_IMPORT[from] ?? []).some((rule) => {
+    const [layer, files] = rule.split(':');
+    if (layer !== to) return false;
+    return files === undefined || files.split(',').includes(target.slice(to.length + 1));
+  });
+}
+
+describe('the layer table', () => {
+  const files = sources(SRC);
+
+  it('knows every layer under src/', () => {
+    for (const file of files) expect(MAY_IMPORT, `a layer row for ${relative(SRC, file)}`).toHaveProperty(layerOf(relative(SRC, file)));
+  });
+
+  it('is kept by every import: arrows only point down', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = layerOf(relative(SRC, file));
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s+'(\.[^']+)'|\bimport\(\s*'(\.[^']+)'\s*\)/gm)) {
+        const specifier = match[1] ?? match[2] ?? '';
+        const target = relative(SRC, resolve(dirname(file), specifier));
+        if (target.startsWith('..')) violations.push(`${relative(SRC, file)} imports ${specifier}, outside src/`);
+        else if (!allowed(from, target)) violations.push(`${relative(SRC, file)} (${from}) imports ${target}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('keeps the core layers to their few npm packages', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = layerOf(relative(SRC, file));
+      const packages = NPM_MAY_IMPORT[from];
+      if (!packages) continue;
+      for (const match of readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s+'([^.][^']*)'|\bimport\(\s*'([^.][^']*)'\s*\)/gm)) {
+        const specifier = match[1] ?? match[2] ?? '';
+        const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? '');
+        if (!packages.includes(name)) violations.push(`${relative(SRC, file)} (${from}) imports ${specifier}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('would catch an arrow pointing up (the rule is not vacuous)', () => {
+    expect(allowed('engine', 'loop/prompts.ts')).toBe(false);
+    expect(allowed('loop', 'engine/transformers-engine.ts')).toBe(false);
+    expect(allowed('loop', 'engine/engine.ts')).toBe(true);
+    expect(allowed('check', 'nexus.ts')).toBe(false);
+    expect(allowed('app', 'engine/model-source.ts')).toBe(false);
+  });
+});
