@@ -2,11 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedPrompts } from '../../tests/fixtures/prepare-models.ts';
 import { seededRandom } from '../../tests/fixtures/tools-model/gen-data.ts';
 import { NexusChat } from '../nexus.ts';
+import { familyById } from '../engine/families.ts';
+import { ToolRegistry } from '../tools/tool-registry.ts';
+import { freshToken, selfCheckQuestion } from './check-questions.ts';
 
 /** The fixtures trained to call tools, each in its family's own dialect. */
 const TRAINED = [
   { model: 'tiny-tools-qwen3', family: 'qwen3' },
-  // LFM2_TRAINED
+  { model: 'tiny-tools-lfm2', family: 'lfm2' },
 ] as const;
 
 for (const { model, family } of TRAINED) {
@@ -29,6 +32,21 @@ for (const { model, family } of TRAINED) {
       expect(check.detail).toMatch(/calls tools and answers from their results\.$/);
       expect(check.answer).toMatch(/[A-Z]{2}-\d{4}-[A-Z]{2}/);
       expect(check.generations).toBe(2);
+    });
+
+    it('calls in its own family\'s syntax, and the call reaches the parser with its markers intact', async () => {
+      const question = selfCheckQuestion(seededRandom(70_000_050));
+      const token = freshToken(seededRandom(70_000_051));
+      const tools = new ToolRegistry().tool(question.tool.name, question.tool.description, question.tool.parameters, (args: Record<string, unknown>) => question.result(token, args));
+      const raw: string[] = [];
+      const stop = chat.on('raw', (text) => raw.push(text));
+      const answer = await chat.chat(question.question, { toolkit: { tools }, maxNewTokens: 96 });
+      stop();
+      const profile = familyById(chat.info.family.id);
+      expect(answer.calls[0]).toMatchObject({ name: question.tool.name, source: 'inline', status: 'ok' });
+      expect(raw[0]?.startsWith(profile.callOpener), `raw: ${JSON.stringify(raw[0])}`).toBe(true);
+      for (const closer of profile.callClosers) expect(raw[0]).toContain(closer);
+      expect(answer.text).toContain(token);
     });
 
     it('passes with fresh tokens run after run', async () => {

@@ -35,6 +35,19 @@ describe('npm run test:models', () => {
     expect(code).toBe(0);
   }, 240_000);
 
+  it('judges models of different families in one run, each through its own profile', async () => {
+    const qwen = `${FIXTURE_MODELS_DIR}tiny-tools-qwen3`;
+    const lfm2 = `${FIXTURE_MODELS_DIR}tiny-tools-lfm2`;
+    // Both fixtures were trained on the same prompts (each in its own dialect); the file says which.
+    const { code, out } = await testModels('--models', `${qwen},${lfm2}`, '--dtypes', 'q4', '--prompts', trainedPromptsFile('tiny-tools-lfm2'));
+    expect(out).toContain('profile: Qwen3 (chat template markers');
+    expect(out).toContain('profile: LFM2 / LFM2.5 (chat template markers <|tool_call_start|>');
+    expect(out).toMatch(/lfm2\s+q4\s+order-tracking\s+yes/);
+    expect(out).toContain(`${lfm2} — LFM2 / LFM2.5 profile`);
+    expect(out.match(/USE dtype 'q4' — 3\/3 tool calls correct/g)).toHaveLength(2);
+    expect(code).toBe(0);
+  }, 240_000);
+
   it('reports a missing folder and a missing dtype per attempt, not as a stack trace', async () => {
     const { code, out } = await testModels('--models', `${FIXTURE_MODELS_DIR}no-such-model,${FIXTURE_MODELS_DIR}tiny-random-qwen3`, '--dtypes', 'bnb4', '--json');
     expect(code).toBe(1);

@@ -9,12 +9,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { askModelQuestions, formatVerdict, verdictFor, type DtypeReport, type ModelVerdict } from '../check/model-report.ts';
+import { MODEL_FAMILIES } from '../engine/families.ts';
+import type { FamilyId } from '../engine/model-family.ts';
 import { describeSource, type ModelSource } from '../engine/model-source.ts';
 import { NexusChat } from '../nexus.ts';
 
 const USAGE =
-  'Usage: npm run test:models -- --models <hub id or local folder>[,…] [--dtypes q4,q8] [--device cpu] [--prompts file.json] [--json]\n' +
-  '  --prompts: a JSON file with "systemPrompt" and/or "answerPrompt", to check a model with the prompts your app uses.';
+  'Usage: npm run test:models -- --models <hub id or local folder>[,…] [--dtypes q4,q8] [--device cpu] [--prompts file.json] [--family id] [--json]\n' +
+  '  --prompts: a JSON file with "systemPrompt" and/or "answerPrompt", to check a model with the prompts your app uses.\n' +
+  `  --family: speak to every model through this profile instead of the detected one (${Object.keys(MODEL_FAMILIES).join(', ')}).`;
 
 /** The prompts to ask with (defaults when not given). */
 interface Prompts {
@@ -52,16 +55,16 @@ function causeOf(error: unknown, source: ModelSource): string {
   return message.split('\n').slice(0, 3).join(' ');
 }
 
-async function checkDtype(source: ModelSource, dtype: string, device: string, prompts: Prompts): Promise<DtypeReport> {
+async function checkDtype(source: ModelSource, dtype: string, device: string, prompts: Prompts, family: FamilyId | undefined): Promise<DtypeReport> {
   const started = performance.now();
   let chat: NexusChat | undefined;
   try {
-    chat = await NexusChat.load(source, { dtype, device });
+    chat = await NexusChat.load(source, { dtype, device, ...(family ? { family } : {}) });
     if (prompts.systemPrompt !== undefined) chat.systemPrompt = prompts.systemPrompt;
     if (prompts.answerPrompt !== undefined) chat.answerPrompt = prompts.answerPrompt;
-    const family = chat.info.family;
+    const profile = chat.info.family;
     const scores = await askModelQuestions(chat);
-    return { dtype, device, ...(family ? { family } : {}), scores, correct: scores.filter((s) => s.called && s.grounded).length, ms: performance.now() - started };
+    return { dtype, device, ...(profile ? { family: profile } : {}), scores, correct: scores.filter((s) => s.called && s.grounded).length, ms: performance.now() - started };
   } catch (error) {
     return { dtype, device, error: causeOf(error, source), scores: [], correct: 0, ms: performance.now() - started };
   } finally {
@@ -90,7 +93,7 @@ function printTable(model: string, reports: DtypeReport[]): void {
 async function main(): Promise<number> {
   let args;
   try {
-    args = parseArgs({ options: { models: { type: 'string' }, dtypes: { type: 'string', default: 'q4,q8' }, device: { type: 'string', default: 'cpu' }, prompts: { type: 'string' }, json: { type: 'boolean', default: false } } });
+    args = parseArgs({ options: { models: { type: 'string' }, dtypes: { type: 'string', default: 'q4,q8' }, device: { type: 'string', default: 'cpu' }, prompts: { type: 'string' }, family: { type: 'string' }, json: { type: 'boolean', default: false } } });
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;
@@ -108,11 +111,16 @@ async function main(): Promise<number> {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;
   }
+  const family = args.values.family;
+  if (family !== undefined && !(family in MODEL_FAMILIES)) {
+    console.error(`--family ${family} is not a profile. Profiles: ${Object.keys(MODEL_FAMILIES).join(', ')}.`);
+    return 2;
+  }
   const verdicts: ModelVerdict[] = [];
   for (const model of models) {
     const source = sourceOf(model);
     const reports: DtypeReport[] = [];
-    for (const dtype of dtypes) reports.push(await checkDtype(source, dtype, args.values.device ?? 'cpu', prompts));
+    for (const dtype of dtypes) reports.push(await checkDtype(source, dtype, args.values.device ?? 'cpu', prompts, family as FamilyId | undefined));
     if (!args.values.json) printTable(describeSource(source), reports);
     verdicts.push(verdictFor(model, reports));
   }

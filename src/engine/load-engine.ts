@@ -1,4 +1,5 @@
 import { checkModelFolder } from './check-model-folder.ts';
+import type { FamilyId } from './model-family.ts';
 import { candidateForDtype, candidatesFor, type LoadCandidate, type RuntimeCapabilities } from './device-ladder.ts';
 import { ModelLoadError, describeSource, noCandidateLoaded, type ModelSource } from './model-source.ts';
 import { availableDtypes, useSource } from './use-source.ts';
@@ -10,6 +11,11 @@ export interface LoadOptions {
   dtype?: string;
   /** Load on exactly this device. */
   device?: string;
+  /**
+   * Speak to the model through this family's profile instead of the one its files suggest (a
+   * fine-tune whose template the detection misreads). The verdict then says it was chosen so.
+   */
+  family?: FamilyId;
   onProgress?: (event: LoadProgress) => void;
 }
 
@@ -34,8 +40,8 @@ export async function planCandidates(source: ModelSource, caps: RuntimeCapabilit
 }
 
 /** Loads one candidate and runs a one-token warm-up (compiles shaders, allocates buffers). */
-export async function loadCandidate(source: ModelSource, candidate: LoadCandidate, onProgress?: (event: LoadProgress) => void): Promise<TransformersEngine> {
-  const engine = await TransformersEngine.load(useSource(source), { ...candidate, ...(onProgress ? { onProgress } : {}) });
+export async function loadCandidate(source: ModelSource, candidate: LoadCandidate, onProgress?: (event: LoadProgress) => void, family?: FamilyId): Promise<TransformersEngine> {
+  const engine = await TransformersEngine.load(useSource(source), { ...candidate, ...(onProgress ? { onProgress } : {}), ...(family ? { family } : {}) });
   onProgress?.({ status: 'warmup' });
   // Rendered by the model's own template: a hard-coded dialect would warm up on the wrong tokens.
   const prompt = await engine.render([{ role: 'user', content: 'hi' }], { addGenerationPrompt: true });
@@ -53,7 +59,7 @@ export async function loadEngine(source: ModelSource, caps: RuntimeCapabilities,
   if ('path' in source) await checkModelFolder(source.path);
   for (const candidate of await planCandidates(source, caps, options)) {
     try {
-      const engine = await loadCandidate(source, candidate, options.onProgress);
+      const engine = await loadCandidate(source, candidate, options.onProgress, options.family);
       attempts.push({ ...candidate, ok: true });
       return { engine, attempts };
     } catch (error) {

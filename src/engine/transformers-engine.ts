@@ -14,8 +14,8 @@ import { ChoiceTrie } from './choice-trie.ts';
 import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
 import { detectFamily, type DetectedFamily } from './detect-family.ts';
 import { cropCache } from './kv-cache.ts';
-import { KNOWN_CALL_MARKERS } from './families.ts';
-import { fixChatTemplate, type ModelFamily } from './model-family.ts';
+import { KNOWN_CALL_MARKERS, MODEL_FAMILIES } from './families.ts';
+import { fixChatTemplate, type FamilyId, type ModelFamily } from './model-family.ts';
 import { templateToolProblem } from './template-support.ts';
 import { keepGeneratedThinkBlocks } from './think-blocks.ts';
 import { TokenTranscript } from './token-transcript.ts';
@@ -45,6 +45,8 @@ export interface TransformersLoadOptions {
   /** `webgpu`, `wasm` (browser) or `cpu` (Node). */
   device: string;
   onProgress?: (event: LoadProgress) => void;
+  /** Use this family's profile instead of the detected one. */
+  family?: FamilyId;
   /**
    * Reuse the KV cache across generations (default true). Off, every prompt is computed from
    * scratch — only useful to measure what the transcript saves.
@@ -195,11 +197,12 @@ export class TransformersEngine implements Engine {
       ...(threads !== undefined ? { session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 } } : {}),
     });
     const config = (loaded as unknown as { config?: { model_type?: string; architectures?: string[] } }).config ?? {};
-    const detected = detectFamily({
+    const found = detectFamily({
       ...(config.model_type ? { modelType: config.model_type } : {}),
       ...(config.architectures ? { architectures: config.architectures } : {}),
       chatTemplate: holder.chat_template,
     });
+    const detected = options.family && options.family !== found.family.id ? chosenFamily(options.family, found) : found;
     const engine = new TransformersEngine(tokenizer, loaded, { model: model.label, device: options.device, dtype: options.dtype }, detected, options.reuseCache ?? true);
     const problem = await templateToolProblem((messages, renderOptions) => engine.render(messages, renderOptions));
     if (problem) engine.info.family.templateProblem = problem;
@@ -310,6 +313,12 @@ export class TransformersEngine implements Engine {
     await this.resetCache();
     await this.model.dispose();
   }
+}
+
+/** A profile the caller chose over the detected one; `detectedBy` keeps both, so a verdict says so. */
+function chosenFamily(id: FamilyId, found: DetectedFamily): DetectedFamily {
+  const family = MODEL_FAMILIES[id];
+  return { family, info: { id, label: family.label, detectedBy: `chosen by the caller (its files suggest ${found.info.label}: ${found.info.detectedBy})` } };
 }
 
 /**

@@ -1,26 +1,12 @@
 import type { ChatMessage, Engine, GenerateOptions, GenerateResult, ToolSchema } from '../engine/engine.ts';
 import type { Emitter } from './emitter.ts';
-import type { ToolEffects, Toolbox } from './toolbox.ts';
+import { callsOf, currentRound, metricsOf, offeredNames, type Step } from './step-log.ts';
+import type { Toolbox } from './toolbox.ts';
 import type { AnswerMetrics, ChatEvents, Strategy, ToolChoice, ToolCallRecord } from './types.ts';
 
-/** Fresh counters for one answer. */
+/** The metrics of an answer with no steps yet. */
 export function emptyMetrics(): AnswerMetrics {
-  return {
-    rounds: 0,
-    answerRounds: 0,
-    generations: 0,
-    promptTokens: 0,
-    cachedTokens: 0,
-    newTokens: 0,
-    toolCalls: 0,
-    forcedCalls: 0,
-    tool_calls_force_failed: 0,
-    rescues: 0,
-    duplicateCalls: 0,
-    unknownToolCalls: 0,
-    ms: 0,
-    tokensPerSecond: 0,
-  };
+  return metricsOf([]);
 }
 
 /** Settings of one answer, defaults applied. */
@@ -38,24 +24,27 @@ export interface AnswerSettings {
   signal?: AbortSignal;
 }
 
+/** What stop conditions and round plans read of an answer: its steps, its settings, and what derives from them. */
+export interface AnswerView {
+  /** Every step so far, oldest first. Append-only. */
+  readonly log: readonly Step[];
+  readonly settings: AnswerSettings;
+  /** Derived from the log. */
+  readonly metrics: AnswerMetrics;
+  /** Every call handled so far; derived from the log. */
+  readonly calls: readonly ToolCallRecord[];
+}
+
 /**
- * Everything one answer shares across its rounds: the engine, the tools, the events, the counters,
- * and the calls made so far. Every generation goes through {@link AnswerRun.generate} so the
- * counters and the `raw` event are never skipped.
+ * One answer: the engine, the tools, the events, the conversation it grows, and the append-only
+ * log of its steps. Nothing else is kept: the round, the retries, the offered tools, whether the
+ * answer prompt went in and every metric are read off the log. Every generation goes through
+ * {@link AnswerRun.generate} so its step and the `raw` event are never skipped.
  */
-export class AnswerRun {
-  readonly metrics = emptyMetrics();
-  readonly calls: ToolCallRecord[] = [];
-  /** The tool round in progress (1-based); answer rounds continue the count. */
-  round = 0;
-  /** Rounds in which every call named a missing tool; bounded separately from `maxRounds`. */
-  unknownToolRetries = 0;
-  /** The answer prompt goes in once per answer, after the first results. */
-  answerPromptAdded = false;
-  /** A tool result ended the tool rounds (e.g. a spent search budget). */
-  endToolRounds = false;
-  private readonly offered: Set<string>;
-  private generationMs = 0;
+export class AnswerRun implements AnswerView {
+  private readonly steps: Step[] = [];
+  private readonly initialTools: readonly string[];
+  private readonly startedAt = performance.now();
 
   constructor(
     readonly engine: Engine,
@@ -65,25 +54,51 @@ export class AnswerRun {
     /** The conversation as the template will render it (system prompt first), grown by the loop. */
     readonly messages: ChatMessage[],
   ) {
-    this.offered = new Set(settings.tools ?? toolbox.schemas.map((t) => t.function.name));
+    this.initialTools = settings.tools ?? toolbox.schemas.map((t) => t.function.name);
+  }
+
+  get log(): readonly Step[] {
+    return this.steps;
+  }
+
+  /** Appends a step; the only way the answer's state changes. */
+  record(step: Step): void {
+    this.steps.push(step);
+  }
+
+  get metrics(): AnswerMetrics {
+    return metricsOf(this.steps);
+  }
+
+  get calls(): ToolCallRecord[] {
+    return callsOf(this.steps);
+  }
+
+  /** The round in progress (1-based); answer rounds continue the count. */
+  get round(): number {
+    return currentRound(this.steps);
+  }
+
+  /** Ends the answer: its wall time goes into the log. */
+  finish(): void {
+    this.record({ kind: 'finished', ms: performance.now() - this.startedAt });
+  }
+
+  private get offered(): Set<string> {
+    return offeredNames(this.steps, this.initialTools, (name) => this.toolbox.resolveName(name) === name);
   }
 
   /** The tools rendered into this answer's prompts (none for `toolChoice: 'none'`). */
   get offeredTools(): readonly ToolSchema[] {
-    return this.settings.toolChoice === 'none' ? [] : this.toolbox.schemas.filter((t) => this.offered.has(t.function.name));
+    if (this.settings.toolChoice === 'none') return [];
+    const offered = this.offered;
+    return this.toolbox.schemas.filter((t) => offered.has(t.function.name));
   }
 
   /** The registered spelling of `name` if that tool is offered right now; a withdrawn tool is not available. */
   resolveOffered(name: string): string | undefined {
     const resolved = this.toolbox.resolveName(name);
     return resolved && this.offered.has(resolved) ? resolved : undefined;
-  }
-
-  /** Applies what a tool result asks for: tools withdrawn or offered, the tool rounds ended. */
-  applyEffects(effects: ToolEffects | undefined): void {
-    for (const name of effects?.withdraw ?? []) this.offered.delete(name);
-    for (const name of effects?.offer ?? []) if (this.toolbox.resolveName(name) === name) this.offered.add(name);
-    if (effects?.endToolRounds) this.endToolRounds = true;
   }
 
   /** Renders `messages` (default: the conversation) with the chat template and a generation prompt. */
@@ -95,7 +110,7 @@ export class AnswerRun {
     });
   }
 
-  /** One generation, counted and reported as `raw` (with `prefix`, the primed part, in front). */
+  /** One generation, logged and reported as `raw` (with `prefix`, the primed part, in front). */
   async generate(
     prompt: string,
     options: Omit<GenerateOptions, 'signal' | 'repetitionPenalty'>,
@@ -108,13 +123,8 @@ export class AnswerRun {
       repetitionPenalty: this.settings.repetitionPenalty,
       signal: this.settings.signal,
     });
-    this.generationMs += performance.now() - started;
-    const m = this.metrics;
-    m.generations++;
-    m.promptTokens += result.promptTokens;
-    m.cachedTokens += result.cachedTokens;
-    m.newTokens += result.newTokens;
-    m.tokensPerSecond = this.generationMs > 0 ? (m.newTokens * 1000) / this.generationMs : 0;
+    const { promptTokens, cachedTokens, newTokens } = result;
+    this.record({ kind: 'generation', round: this.round, strategy, promptTokens, cachedTokens, newTokens, ms: performance.now() - started });
     this.events.emit('raw', prefix + result.text, { round: this.round, strategy });
     return result;
   }

@@ -1,6 +1,6 @@
 import type { AnswerRun } from './answer-run.ts';
 import type { Attempt } from './attempt.ts';
-import { escalate } from './escalation.ts';
+import { escalate, planRound } from './escalation.ts';
 import { ANSWER_NOW_PROMPT, fallbackAnswer } from './prompts.ts';
 import { runCalls } from './run-calls.ts';
 import { roundLimitReached, shouldStop, toolRoundsEnded, type StopCondition } from './stop-conditions.ts';
@@ -24,17 +24,13 @@ function hasCalls(attempt: Attempt): boolean {
   return attempt.order.length > 0;
 }
 
-/** Runs a round's calls; rounds that only named missing tools are feedback retries, not rounds. */
+/** Runs a round's calls (a round that only named missing tools is read off the log as a feedback retry). */
 async function runRound(run: AnswerRun, attempt: Attempt, hooks: AnswerHooks): Promise<void> {
   await runCalls(run, attempt, hooks.newCallId);
-  if (attempt.calls.length === 0 && attempt.unknown.length > 0) {
-    run.unknownToolRetries++;
-    run.metrics.rounds--;
-  }
-  if (!run.answerPromptAdded && run.settings.answerPrompt) {
-    run.answerPromptAdded = true;
+  if (run.settings.answerPrompt && !run.log.some((step) => step.kind === 'answer-prompt')) {
     // Once per answer, after the first results, and kept: the transcript stays append-only so the
     // next round's prompt extends this one and its KV cache is reused.
+    run.record({ kind: 'answer-prompt', round: run.round });
     run.messages.push({ role: 'system', content: run.settings.answerPrompt });
   }
 }
@@ -46,10 +42,10 @@ async function runRound(run: AnswerRun, attempt: Attempt, hooks: AnswerHooks): P
 async function toolRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string | undefined> {
   const stopWhen = [roundLimitReached, toolRoundsEnded, ...(hooks.stopWhen ?? [])];
   while (!shouldStop(run, stopWhen)) {
-    run.metrics.rounds++;
-    run.round++;
+    run.record({ kind: 'round', round: run.round + 1, phase: 'tools' });
     run.events.emit('round', { round: run.round, kind: 'tools' });
-    const attempt = await escalate(run, await run.render());
+    const plan = planRound(run, run.offeredTools);
+    const attempt = await escalate(run, await run.render(run.messages, plan.activeTools), plan);
     if (!hasCalls(attempt)) return attempt.text;
     await runRound(run, attempt, hooks);
   }
@@ -63,8 +59,7 @@ async function toolRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string | 
 async function answerRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string | undefined> {
   const answerNow = (await hooks.answerNow?.()) ?? ANSWER_NOW_PROMPT;
   for (let i = 0; i < MAX_ANSWER_ROUNDS; i++) {
-    run.metrics.answerRounds++;
-    run.round++;
+    run.record({ kind: 'round', round: run.round + 1, phase: 'answer' });
     run.events.emit('round', { round: run.round, kind: 'answer' });
     const prompt = await run.render([...run.messages, { role: 'user', content: answerNow }], []);
     const attempt = await attemptInline(run, prompt, 'answer-round', run.settings.toolChoice !== 'none');
@@ -81,7 +76,6 @@ async function answerRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string 
  * user reads what the tools returned.
  */
 export async function runAnswer(run: AnswerRun, hooks: AnswerHooks): Promise<ChatAnswer> {
-  const started = performance.now();
   let text = (await toolRounds(run, hooks))?.trim();
   if (!text) text = (await answerRounds(run, hooks))?.trim();
   if (!text) {
@@ -89,6 +83,6 @@ export async function runAnswer(run: AnswerRun, hooks: AnswerHooks): Promise<Cha
     run.events.emit('token', text);
   }
   run.messages.push({ role: 'assistant', content: text });
-  run.metrics.ms = performance.now() - started;
+  run.finish();
   return { text, calls: run.calls, metrics: run.metrics };
 }

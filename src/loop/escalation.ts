@@ -1,6 +1,8 @@
-import type { AnswerRun } from './answer-run.ts';
+import type { ToolSchema } from '../engine/engine.ts';
+import type { AnswerRun, AnswerView } from './answer-run.ts';
 import type { Attempt } from './attempt.ts';
 import { requestNeedsTool } from './needs-tool-gate.ts';
+import { feedbackRetries, toolRoundsRun, type RungId, type RungVerdict } from './step-log.ts';
 import { attemptInline } from './strategy-inline.ts';
 import { attemptPrimed } from './strategy-primed.ts';
 import { attemptStepwise } from './strategy-stepwise.ts';
@@ -9,97 +11,110 @@ import type { Strategy } from './types.ts';
 /** How many rounds of only-unknown tool names get a feedback line before such calls are just stripped. */
 export const MAX_UNKNOWN_TOOL_RETRIES = 3;
 
-/** What a round is allowed and expected to do, derived from the answer's settings. */
+/** What a round is allowed and expected to do, prepared from the answer's log and settings before it runs. */
 export interface RoundPlan {
   strategy: Strategy;
-  toolsOffered: boolean;
+  /** The tools rendered into this round's prompt. */
+  activeTools: readonly ToolSchema[];
   /** A call is expected this round, so a missing one may be forced. */
   expectCall: boolean;
   /** The tool a `{ name }` choice forces. */
   forcedName?: string;
   /** Ask the yes/no question before running a forced call (`'auto'` only). */
   gate: boolean;
+  /** Feedback retries for calls to missing tools are still allowed. */
+  retriesLeft: boolean;
 }
 
 /**
- * `'required'` and `{ name }` bind the first round of an answer; `'auto'` expects a call on the
- * first round only (later rounds decide freely); `'none'` offers nothing.
+ * Prepares a round. `'required'` and `{ name }` bind the first round of an answer; `'auto'`
+ * expects a call on the first round only (later rounds decide freely); `'none'` offers nothing.
+ * "First" is read off the log: rounds that only earned feedback for missing tools do not count.
  */
-export function planRound(run: AnswerRun): RoundPlan {
+export function planRound(run: AnswerView, activeTools: readonly ToolSchema[]): RoundPlan {
   const { toolChoice, strategy } = run.settings;
-  const toolsOffered = run.offeredTools.length > 0;
-  const firstRound = run.metrics.rounds === 1;
-  if (!toolsOffered) return { strategy: 'inline', toolsOffered, expectCall: false, gate: false };
-  if (typeof toolChoice === 'object') return { strategy, toolsOffered, expectCall: firstRound, gate: false, ...(firstRound ? { forcedName: toolChoice.name } : {}) };
-  return { strategy, toolsOffered, expectCall: firstRound, gate: toolChoice === 'auto' };
+  const firstRound = toolRoundsRun(run.log) === 1;
+  const retriesLeft = feedbackRetries(run.log) < MAX_UNKNOWN_TOOL_RETRIES;
+  if (activeTools.length === 0) return { strategy: 'inline', activeTools, expectCall: false, gate: false, retriesLeft };
+  if (typeof toolChoice === 'object') {
+    return { strategy, activeTools, expectCall: firstRound, gate: false, retriesLeft, ...(firstRound ? { forcedName: toolChoice.name } : {}) };
+  }
+  return { strategy, activeTools, expectCall: firstRound, gate: toolChoice === 'auto', retriesLeft };
 }
 
-/** One rung of the escalation ladder: when it applies, and how it asks the model. */
+/** One rung of the escalation ladder: when it applies, how it asks the model, and what its attempt means. */
 interface Rung {
-  source: 'inline' | 'primed' | 'stepwise';
+  id: RungId;
   applies(plan: RoundPlan): boolean;
   attempt(run: AnswerRun, prompt: string, plan: RoundPlan): Promise<Attempt>;
+  judge(run: AnswerRun, attempt: Attempt, plan: RoundPlan): Promise<RungVerdict>;
+}
+
+/**
+ * The free generation's verdict: its calls are used as they are (with a forced name, only calls
+ * of that tool). Calls to missing tools are used — they earn a feedback line — only a few times
+ * per answer; after that they are stripped. Otherwise its text is the answer unless a later rung
+ * produces a call.
+ */
+async function judgeInline(_run: AnswerRun, attempt: Attempt, plan: RoundPlan): Promise<RungVerdict> {
+  if (plan.forcedName) {
+    const calls = attempt.calls.filter((c) => c.name === plan.forcedName);
+    return calls.length ? { kind: 'use', attempt: { ...attempt, calls, unknown: [], order: calls } } : { kind: 'next', fallback: attempt };
+  }
+  if (attempt.calls.length > 0) return { kind: 'use', attempt };
+  if (attempt.unknown.length > 0 && plan.retriesLeft) return { kind: 'use', attempt };
+  return { kind: 'next', fallback: { ...attempt, unknown: [], order: [] } };
+}
+
+/**
+ * A forced call's verdict: none came out, try the next rung; in `'auto'` it runs only if the
+ * yes/no check says the request needs that tool, else escalating stops and the first answer stands.
+ */
+async function judgeForced(run: AnswerRun, attempt: Attempt, plan: RoundPlan): Promise<RungVerdict> {
+  const [first] = attempt.calls;
+  if (!first) return { kind: 'next' };
+  if (plan.gate && !(await requestNeedsTool(run, first.name))) return { kind: 'stop' };
+  return { kind: 'use', attempt };
 }
 
 /** Inline, then primed, then stepwise — each only if the one before produced no usable call. */
 export const ESCALATION_LADDER: readonly Rung[] = [
   {
-    source: 'inline',
+    id: 'inline',
     applies: (plan) => plan.strategy !== 'stepwise' || !plan.expectCall,
-    attempt: (run, prompt, plan) => attemptInline(run, prompt, 'inline', plan.toolsOffered),
+    attempt: (run, prompt, plan) => attemptInline(run, prompt, 'inline', plan.activeTools.length > 0),
+    judge: judgeInline,
   },
   {
-    source: 'primed',
+    id: 'primed',
     applies: (plan) => plan.strategy === 'auto' && plan.expectCall,
     attempt: (run, prompt, plan) => attemptPrimed(run, prompt, plan.forcedName),
+    judge: judgeForced,
   },
   {
-    source: 'stepwise',
+    id: 'stepwise',
     applies: (plan) => plan.strategy !== 'inline' && plan.expectCall,
     attempt: (run, prompt, plan) => attemptStepwise(run, prompt, plan.forcedName),
+    judge: judgeForced,
   },
 ];
 
 /**
- * Decides whether an inline attempt's calls are used as they are. Calls to missing tools are kept
- * (they earn a feedback line) only a few times per answer; after that they are stripped.
+ * Runs the ladder for one round, a fold over its rungs: each that applies makes an attempt and
+ * returns a verdict (logged); the first `use` is what the round does, `stop` ends the climb, and
+ * otherwise the earliest fallback — the model's own answer — stands.
  */
-function usableInline(run: AnswerRun, attempt: Attempt, plan: RoundPlan): Attempt | undefined {
-  if (plan.forcedName) {
-    const calls = attempt.calls.filter((c) => c.name === plan.forcedName);
-    return calls.length ? { ...attempt, calls, unknown: [], order: calls } : undefined;
-  }
-  if (attempt.calls.length > 0) return attempt;
-  if (attempt.unknown.length === 0) return undefined;
-  if (run.unknownToolRetries < MAX_UNKNOWN_TOOL_RETRIES) return attempt;
-  attempt.unknown = [];
-  attempt.order = [];
-  return undefined;
-}
-
-/**
- * Runs the ladder for one round and returns what the round does: calls to run, or the answer text.
- * A forced call in `'auto'` runs only if the yes/no check says the request needs that tool;
- * otherwise the model's original answer stands.
- */
-export async function escalate(run: AnswerRun, prompt: string): Promise<Attempt> {
-  const plan = planRound(run);
-  let original: Attempt | undefined;
+export async function escalate(run: AnswerRun, prompt: string, plan: RoundPlan): Promise<Attempt> {
+  let fallback: Attempt | undefined;
   for (const rung of ESCALATION_LADDER) {
     if (!rung.applies(plan)) continue;
     const attempt = await rung.attempt(run, prompt, plan);
-    if (rung.source === 'inline') {
-      original = attempt;
-      const usable = usableInline(run, attempt, plan);
-      if (usable) return usable;
-      continue;
-    }
-    const [first] = attempt.calls;
-    if (!first) continue;
-    if (plan.gate && !(await requestNeedsTool(run, first.name))) break;
-    run.metrics.rescues++;
-    return attempt;
+    const verdict = await rung.judge(run, attempt, plan);
+    run.record({ kind: 'verdict', round: run.round, rung: rung.id, verdict: verdict.kind });
+    if (verdict.kind === 'use') return verdict.attempt;
+    fallback ??= verdict.kind === 'next' ? verdict.fallback : undefined;
+    if (verdict.kind === 'stop') break;
   }
   // Stepwise-first plans skip the free generation; the answer still has to come from somewhere.
-  return original ?? attemptInline(run, prompt, 'inline', plan.toolsOffered);
+  return fallback ?? attemptInline(run, prompt, 'inline', plan.activeTools.length > 0);
 }

@@ -21,17 +21,15 @@ export function callKey(call: ToolCall): string {
 
 async function runOne(run: AnswerRun, call: ToolCall, known: boolean): Promise<{ status: CallStatus; result: string; value?: unknown }> {
   if (!known) {
-    run.metrics.unknownToolCalls++;
     return { status: 'unknown', result: unknownToolResult(call.name, run.offeredTools.map((t) => t.function.name)) };
   }
   const key = callKey(call);
   if (run.calls.some((done) => done.status !== 'unknown' && callKey(done) === key)) {
-    run.metrics.duplicateCalls++;
     return { status: 'duplicate', result: duplicateCallResult(call.name) };
   }
   const outcome = await run.toolbox.run(call.name, call.arguments, run.settings.signal);
   throwIfAborted(run.settings.signal);
-  run.applyEffects(outcome.effects);
+  if (outcome.effects) run.record({ kind: 'effects', round: run.round, effects: outcome.effects });
   if (outcome.ok) return { status: 'ok', result: formatToolResult(outcome.value, run.settings.maxResultChars), value: outcome.value };
   const status: CallStatus = outcome.kind;
   return { status, result: formatToolResult(`Error: ${outcome.message}`, run.settings.maxResultChars) };
@@ -73,9 +71,7 @@ export async function runCalls(run: AnswerRun, attempt: Attempt, newCallId: () =
       ms: performance.now() - started,
     };
     records.push(record);
-    run.calls.push(record);
-    run.metrics.toolCalls++;
-    if (attempt.source === 'primed' || attempt.source === 'stepwise') run.metrics.forcedCalls++;
+    run.record({ kind: 'call', round: run.round, record });
     run.events.emit('toolCall', record, result);
   }
   run.messages.push(...historyTurns(attempt.text, records, run.engine.family.parallelCalls));

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ScriptedEngine } from '../engine/scripted-engine.ts';
 import { NexusChat } from '../nexus.ts';
+import type { AnswerView } from './answer-run.ts';
+import { callsOf, metricsOf, type Step } from './step-log.ts';
 import { fromStopRule, isStopRule } from './stop-conditions.ts';
+import type { CallStatus, ToolCallRecord } from './types.ts';
 
 describe('stop rules as data', () => {
   it('tells data from functions', () => {
@@ -12,7 +15,14 @@ describe('stop rules as data', () => {
   });
 
   it('each rule reads the answer so far', () => {
-    const run = { calls: [{ name: 'web_search', status: 'ok' }, { name: 'read_page', status: 'error' }], metrics: { rounds: 2 } } as never;
+    const record = (name: string, status: CallStatus, round: number): ToolCallRecord => ({ id: `call_${round}`, name, arguments: {}, source: 'inline', round, status, result: '', ms: 0 });
+    const log: Step[] = [
+      { kind: 'round', round: 1, phase: 'tools' },
+      { kind: 'call', round: 1, record: record('web_search', 'ok', 1) },
+      { kind: 'round', round: 2, phase: 'tools' },
+      { kind: 'call', round: 2, record: record('read_page', 'error', 2) },
+    ];
+    const run: AnswerView = { log, calls: callsOf(log), metrics: metricsOf(log), settings: {} as AnswerView['settings'] };
     expect(fromStopRule({ kind: 'tool-called', name: 'web_search' })(run)).toBe(true);
     expect(fromStopRule({ kind: 'tool-called', name: 'read_page' })(run)).toBe(false);
     expect(fromStopRule({ kind: 'tool-calls', atLeast: 1 })(run)).toBe(true);

@@ -1,16 +1,17 @@
-import type { AnswerRun } from './answer-run.ts';
+import type { AnswerView } from './answer-run.ts';
+import { toolRoundsEnded as resultEndedToolRounds, toolRoundsRun } from './step-log.ts';
 
-/** Ends the tool rounds of an answer when it returns true; the answer rounds follow. */
-export type StopCondition = (run: AnswerRun) => boolean;
+/** Ends the tool rounds of an answer when it returns true; the answer rounds follow. It reads the answer's step log. */
+export type StopCondition = (run: AnswerView) => boolean;
 
 /** The round limit: `maxRounds` tool rounds have run. */
-export const roundLimitReached: StopCondition = (run) => run.metrics.rounds >= run.settings.maxRounds;
+export const roundLimitReached: StopCondition = (run) => toolRoundsRun(run.log) >= run.settings.maxRounds;
 
 /** A tool result asked for the tool rounds to end (e.g. the search budget is spent). */
-export const toolRoundsEnded: StopCondition = (run) => run.endToolRounds;
+export const toolRoundsEnded: StopCondition = (run) => resultEndedToolRounds(run.log);
 
 /** True when any condition holds. */
-export function shouldStop(run: AnswerRun, conditions: readonly StopCondition[]): boolean {
+export function shouldStop(run: AnswerView, conditions: readonly StopCondition[]): boolean {
   return conditions.some((condition) => condition(run));
 }
 
@@ -43,6 +44,6 @@ export function fromStopRule(rule: StopRule): StopCondition {
     case 'tool-calls':
       return (run) => run.calls.filter((call) => call.status === 'ok').length >= rule.atLeast;
     case 'rounds':
-      return (run) => run.metrics.rounds >= rule.atLeast;
+      return (run) => toolRoundsRun(run.log) >= rule.atLeast;
   }
 }

@@ -22,7 +22,7 @@ export async function attemptPrimed(run: AnswerRun, prompt: string, forcedName?:
   }
   attempt.order = attempt.calls;
   if (attempt.calls.length === 0) {
-    run.metrics.tool_calls_force_failed++;
+    run.record({ kind: 'forced-failed', round: run.round, strategy: 'primed' });
     const name = parsed.calls[0]?.name;
     run.events.emit('forced', {
       strategy: 'primed',

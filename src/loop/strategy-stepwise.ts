@@ -81,7 +81,7 @@ export async function attemptStepwise(run: AnswerRun, prompt: string, forcedName
   const name = forcedName ?? (await selectTool(run, prompt, offered));
   const schema = offered.find((t) => t.function.name === name);
   if (!name || !schema) {
-    run.metrics.tool_calls_force_failed++;
+    run.record({ kind: 'forced-failed', round: run.round, strategy: 'stepwise' });
     run.events.emit('forced', { strategy: 'stepwise', raw: name ?? '', ...(name ? { name } : {}), reason: 'The stepwise choice is not a registered tool.' });
     return emptyAttempt('stepwise');
   }

@@ -45,6 +45,11 @@ export interface SafeFetchOptions {
   log?: FetchLogSink;
   /** Clock for log times and durations (default `Date.now`). */
   now?: () => number;
+  /**
+   * Starts the page's deadline and returns how to cancel it (default: a `setTimeout` of `ms`).
+   * Tests fire `expire` themselves, so no test waits on the wall clock.
+   */
+  startDeadline?: (ms: number, expire: () => void) => () => void;
   /** Cancels the whole fetch (e.g. the crawl's overall deadline). */
   signal?: AbortSignal;
   /** The answer session, copied into log records. */
@@ -118,7 +123,13 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
   const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), timeoutMs);
+  const startDeadline =
+    options.startDeadline ??
+    ((ms: number, expire: () => void) => {
+      const timer = setTimeout(expire, ms);
+      return () => clearTimeout(timer);
+    });
+  const cancelDeadline = startDeadline(timeoutMs, () => deadline.abort());
   const onOuterAbort = (): void => deadline.abort();
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   if (options.signal?.aborted) deadline.abort();
@@ -186,7 +197,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
       };
     }
   } finally {
-    clearTimeout(timer);
+    cancelDeadline();
     options.signal?.removeEventListener('abort', onOuterAbort);
   }
 }

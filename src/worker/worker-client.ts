@@ -211,7 +211,7 @@ function loadInWorker(
       }
     });
     // Only data crosses to the worker: the callbacks stay here.
-    const plain = { ...(options.dtype ? { dtype: options.dtype } : {}), ...(options.device ? { device: options.device } : {}) };
+    const plain = { ...(options.dtype ? { dtype: options.dtype } : {}), ...(options.device ? { device: options.device } : {}), ...(options.family ? { family: options.family } : {}) };
     send(worker, { kind: 'load', source, options: plain, exclude });
   });
 }

@@ -48,7 +48,7 @@ async function load(message: Extract<ToWorker, { kind: 'load' }>): Promise<void>
   }
   post({ kind: 'attempt', candidate });
   try {
-    const engine = await loadCandidate(message.source, candidate, (event) => post({ kind: 'progress', event }));
+    const engine = await loadCandidate(message.source, candidate, (event) => post({ kind: 'progress', event }), message.options.family);
     runner = engineRunner(engine);
     post({ kind: 'loaded', info: engine.info, candidate });
   } catch (error) {

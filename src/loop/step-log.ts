@@ -1,0 +1,101 @@
+import type { Attempt } from './attempt.ts';
+import type { ToolEffects } from './toolbox.ts';
+import type { AnswerMetrics, CallSource, ToolCallRecord } from './types.ts';
+
+/** A rung of the escalation ladder. */
+export type RungId = 'inline' | 'primed' | 'stepwise';
+
+/**
+ * What a rung's attempt means for the round, the one verdict every rung returns: `use` these
+ * calls (or this answer); try the `next` rung (keeping `fallback` as the answer if none works);
+ * `stop` escalating (a forced call the yes/no check turned down; the first answer stands).
+ */
+export type RungVerdict = { kind: 'use'; attempt: Attempt } | { kind: 'next'; fallback?: Attempt } | { kind: 'stop' };
+
+/**
+ * One thing that happened while answering. An answer is the append-only list of these; every
+ * decision of the loop (is this the first round, how many retries, which tools are offered, has
+ * a result ended the tool rounds) and every metric is derived from it, never kept beside it.
+ */
+export type Step =
+  | { kind: 'round'; round: number; phase: 'tools' | 'answer' }
+  | { kind: 'generation'; round: number; strategy: string; promptTokens: number; cachedTokens: number; newTokens: number; ms: number }
+  | { kind: 'verdict'; round: number; rung: RungId; verdict: RungVerdict['kind'] }
+  | { kind: 'forced-failed'; round: number; strategy: 'primed' | 'stepwise' }
+  | { kind: 'call'; round: number; record: ToolCallRecord }
+  | { kind: 'effects'; round: number; effects: ToolEffects }
+  | { kind: 'answer-prompt'; round: number }
+  | { kind: 'finished'; ms: number };
+
+/** The steps of one kind. */
+export function stepsOf<K extends Step['kind']>(log: readonly Step[], kind: K): Extract<Step, { kind: K }>[] {
+  return log.filter((step): step is Extract<Step, { kind: K }> => step.kind === kind);
+}
+
+/** The round in progress (1-based; answer rounds continue the count), 0 before the first. */
+export function currentRound(log: readonly Step[]): number {
+  return stepsOf(log, 'round').length;
+}
+
+/** Every call handled so far, in order. */
+export function callsOf(log: readonly Step[]): ToolCallRecord[] {
+  return stepsOf(log, 'call').map((step) => step.record);
+}
+
+/**
+ * Tool rounds in which every call named a missing tool: feedback retries, which are bounded on
+ * their own and do not count as rounds.
+ */
+export function feedbackRetries(log: readonly Step[]): number {
+  const toolRounds = new Set(stepsOf(log, 'round').filter((s) => s.phase === 'tools').map((s) => s.round));
+  const byRound = new Map<number, ToolCallRecord[]>();
+  for (const { round, record } of stepsOf(log, 'call')) if (toolRounds.has(round)) byRound.set(round, [...(byRound.get(round) ?? []), record]);
+  return [...byRound.values()].filter((records) => records.every((r) => r.status === 'unknown')).length;
+}
+
+/** Tool rounds that count: started, minus the feedback retries. */
+export function toolRoundsRun(log: readonly Step[]): number {
+  return stepsOf(log, 'round').filter((s) => s.phase === 'tools').length - feedbackRetries(log);
+}
+
+/** Whether a tool result asked for the tool rounds to end (a spent search budget). */
+export function toolRoundsEnded(log: readonly Step[]): boolean {
+  return stepsOf(log, 'effects').some((s) => s.effects.endToolRounds);
+}
+
+/** The tools offered now: the initial ones, with every result's withdrawals and offers applied in order. */
+export function offeredNames(log: readonly Step[], initial: readonly string[], isRegistered: (name: string) => boolean): Set<string> {
+  const offered = new Set(initial);
+  for (const { effects } of stepsOf(log, 'effects')) {
+    for (const name of effects.withdraw ?? []) offered.delete(name);
+    for (const name of effects.offer ?? []) if (isRegistered(name)) offered.add(name);
+  }
+  return offered;
+}
+
+const FORCED: ReadonlySet<CallSource> = new Set<CallSource>(['primed', 'stepwise']);
+
+/** The answer's metrics, derived from its steps. `ms` is the answer's wall time when it finished. */
+export function metricsOf(log: readonly Step[]): AnswerMetrics {
+  const generations = stepsOf(log, 'generation');
+  const calls = callsOf(log);
+  const sum = (pick: (g: (typeof generations)[number]) => number) => generations.reduce((n, g) => n + pick(g), 0);
+  const newTokens = sum((g) => g.newTokens);
+  const generationMs = sum((g) => g.ms);
+  return {
+    rounds: toolRoundsRun(log),
+    answerRounds: stepsOf(log, 'round').filter((s) => s.phase === 'answer').length,
+    generations: generations.length,
+    promptTokens: sum((g) => g.promptTokens),
+    cachedTokens: sum((g) => g.cachedTokens),
+    newTokens,
+    toolCalls: calls.length,
+    forcedCalls: calls.filter((c) => FORCED.has(c.source)).length,
+    tool_calls_force_failed: stepsOf(log, 'forced-failed').length,
+    rescues: stepsOf(log, 'verdict').filter((s) => s.rung !== 'inline' && s.verdict === 'use').length,
+    duplicateCalls: calls.filter((c) => c.status === 'duplicate').length,
+    unknownToolCalls: calls.filter((c) => c.status === 'unknown').length,
+    ms: stepsOf(log, 'finished').at(-1)?.ms ?? 0,
+    tokensPerSecond: generationMs > 0 ? (newTokens * 1000) / generationMs : 0,
+  };
+}
