@@ -1,7 +1,7 @@
 /// <reference types="vitest/config" />
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
-import { proxyVitePlugin } from './src/proxy/index.ts';
+import { proxyVitePlugin } from './src/proxy/vite-plugin.ts';
 
 const toolsFile = new URL('./tools.js', import.meta.url);
 
@@ -30,7 +30,8 @@ function serveToolsFile(): Plugin {
 export default defineConfig({
   build: {
     target: 'es2022',
-    outDir: 'dist',
+    // The page; the library's own build (`npm run build:lib`) writes the rest of dist/.
+    outDir: 'dist/app',
     emptyOutDir: true,
     // transformers.js and ONNX Runtime are large by nature; they load in the model worker only.
     chunkSizeWarningLimit: 1500,

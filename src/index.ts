@@ -22,6 +22,7 @@ export type {
 export { ScriptedEngine, ScriptExhaustedError, estimateTokens, type PromptMatcher, type ScriptedGeneration, type ScriptedOutput } from './engine/scripted-engine.ts';
 export { renderQwen3ChatML } from './engine/qwen3-chatml.ts';
 export { abortError, isAbortError } from './shared/abort.ts';
+export { NO_WORKER_MESSAGE, useModelWorker, type WorkerFactory, type WorkerLoadOptions } from './worker/worker-client.ts';
 export type {
   AnswerMetrics,
   ApprovalHandler,

@@ -20,12 +20,14 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   worker: ['shared', 'loop', 'engine'],
   check: ['shared', 'loop', 'tools', 'engine:device-ladder.ts,model-source.ts,model-family.ts'],
   web: ['shared', 'tools'],
-  app: ['index'],
+  // The page sees the public API, and this repository's Vite-bundled model worker.
+  app: ['index', 'worker:vite-worker.ts'],
+  testing: ['shared', 'engine', 'loop'],
   proxy: ['shared'],
   cli: ['shared', 'check', 'engine', 'nexus'],
   server: ['shared', 'proxy'],
   nexus: ['shared', 'toolcalls', 'tools', 'loop', 'engine', 'worker', 'check', 'web'],
-  index: ['shared', 'toolcalls', 'tools', 'loop', 'engine', 'worker', 'check', 'web', 'nexus'],
+  index: ['shared', 'toolcalls', 'tools', 'loop', 'engine', 'worker', 'check', 'web', 'nexus', 'testing'],
 };
 
 /** npm packages the core layers may import (the browser-side core stays small); other layers are not limited here. */

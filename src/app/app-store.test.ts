@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NexusChat, ScriptedEngine, type ScriptedOutput } from '../index.ts';
-import { when } from '../loop/__fixtures__/script-matchers.ts';
+import { when } from '../testing/script-matchers.ts';
 import { emptyConversation, type Conversation } from './app-state.ts';
 import { AppStore, repairInterrupted } from './app-store.ts';
 import type { ModelOpener } from './model-loader.ts';

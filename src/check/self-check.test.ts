@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
-import { when } from '../loop/__fixtures__/script-matchers.ts';
+import { when } from '../testing/script-matchers.ts';
 import { NexusChat } from '../nexus.ts';
 import { freshToken, selfCheckQuestion } from './check-questions.ts';
 import { runSelfCheck } from './self-check.ts';

@@ -61,6 +61,18 @@ describe('npm run test:models', () => {
   it('explains how to call it when no model is named', async () => {
     const { code, out } = await testModels();
     expect(code).toBe(2);
-    expect(out).toContain('Usage: npm run test:models -- --models');
+    expect(out).toContain('Usage: browser-llm-nexus test-models --models');
+  });
+
+  it('answers --help with the usage and exit 0, and a mistyped command or profile with exit 2', async () => {
+    const help = await testModels('--help');
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('--family');
+    const typo = await testModels('test-model', '--models', 'x');
+    expect(typo.code).toBe(2);
+    expect(typo.out).toContain('Unknown command test-model.');
+    const family = await testModels('--models', 'x', '--family', 'gemma7');
+    expect(family.code).toBe(2);
+    expect(family.out).toContain('--family gemma7 is not a profile. Profiles: qwen3,');
   });
 });

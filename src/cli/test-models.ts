@@ -1,5 +1,7 @@
+#!/usr/bin/env node
 /**
- * `npm run test:models -- --models <hub id or folder>[,…] --dtypes q4,q8,fp16 [--device cpu] [--prompts file.json] [--json]`
+ * `npm run test:models -- --models <hub id or folder>[,…] --dtypes q4,q8,fp16 [--device cpu] [--prompts file.json] [--json]`,
+ * or, installed: `npx browser-llm-nexus test-models --models …` (the package's bin).
  *
  * For each model and dtype: load it (Node, onnxruntime-node, CPU), ask three questions whose
  * answers only a tool call can give, score them, free it. Prints a table and a VERDICT per model
@@ -15,7 +17,10 @@ import { describeSource, type ModelSource } from '../engine/model-source.ts';
 import { NexusChat } from '../nexus.ts';
 
 const USAGE =
-  'Usage: npm run test:models -- --models <hub id or local folder>[,…] [--dtypes q4,q8] [--device cpu] [--prompts file.json] [--family id] [--json]\n' +
+  'Usage: browser-llm-nexus test-models --models <hub id or local folder>[,…] [options]   (in this repository: npm run test:models -- --models …)\n' +
+  'Loads each model per dtype in Node (CPU), asks three questions only a tool call can answer, prints a table and a VERDICT,\n' +
+  'and exits 0 when every model has a dtype that got all three right (1 otherwise, 2 for bad arguments).\n' +
+  'Options: [--dtypes q4,q8] [--device cpu] [--prompts file.json] [--family id] [--json]\n' +
   '  --prompts: a JSON file with "systemPrompt" and/or "answerPrompt", to check a model with the prompts your app uses.\n' +
   `  --family: speak to every model through this profile instead of the detected one (${Object.keys(MODEL_FAMILIES).join(', ')}).`;
 
@@ -93,9 +98,22 @@ function printTable(model: string, reports: DtypeReport[]): void {
 async function main(): Promise<number> {
   let args;
   try {
-    args = parseArgs({ options: { models: { type: 'string' }, dtypes: { type: 'string', default: 'q4,q8' }, device: { type: 'string', default: 'cpu' }, prompts: { type: 'string' }, family: { type: 'string' }, json: { type: 'boolean', default: false } } });
+    args = parseArgs({
+      allowPositionals: true,
+      options: { models: { type: 'string' }, dtypes: { type: 'string', default: 'q4,q8' }, device: { type: 'string', default: 'cpu' }, prompts: { type: 'string' }, family: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    });
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    return 2;
+  }
+  if (args.values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  // `browser-llm-nexus test-models …`: the one command; anything else is a typo worth saying.
+  const unknown = args.positionals.filter((p) => p !== 'test-models');
+  if (unknown.length) {
+    console.error(`Unknown command ${unknown.join(' ')}.\n${USAGE}`);
     return 2;
   }
   const models = (args.values.models ?? '').split(',').map((m) => m.trim()).filter(Boolean);

@@ -70,7 +70,10 @@ export function useSource(source: ModelSource): ResolvedModel {
   if ('url' in source) {
     // Served as if it were a hub: transformers.js skips its "local" path for absolute URLs, and
     // the remote path caches the files in the browser under their own address.
-    const { parent, name } = splitFolder(source.url);
+    // A relative address ('/models/x') is resolved against the page or worker: transformers.js
+    // would take a relative host for a local path and never fetch.
+    const base = (globalThis as { location?: { href?: string } }).location?.href;
+    const { parent, name } = splitFolder(base ? new URL(source.url, base).href : source.url);
     env.allowRemoteModels = true;
     env.allowLocalModels = false;
     env.remoteHost = parent;

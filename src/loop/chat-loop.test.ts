@@ -3,8 +3,8 @@ import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.t
 import { NexusChat } from '../nexus.ts';
 import { qwen3 } from './__fixtures__/qwen3-outputs.ts';
 import { ANSWER_NOW_PROMPT } from './prompts.ts';
-import { QWEN3_PRIMED_PREFIX as PRIMED_PREFIX } from './__fixtures__/script-matchers.ts';
-import { when } from './__fixtures__/script-matchers.ts';
+import { QWEN3_PRIMED_PREFIX as PRIMED_PREFIX } from '../testing/script-matchers.ts';
+import { when } from '../testing/script-matchers.ts';
 import type { ChatEvents } from './types.ts';
 
 const weatherOf = (city: string) => ({ city, temperature_c: city === 'Paris' ? 12 : 31.2, conditions: city === 'Paris' ? 'rain' : 'partly cloudy' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { growthRatio } from '../../tests/proxy/helpers/growth.ts';
+import { LINEAR_GROWTH_LIMIT, growthRatio } from '../../tests/proxy/helpers/growth.ts';
 import { collapseBlankRuns, htmlToText, plainBodyToText, plainText, squeezeBlankRuns } from './html-to-text.ts';
 
 const filler = 'This sentence is here so that the article is long enough to be recognised as one. '.repeat(6);
@@ -100,9 +100,9 @@ describe('htmlToText on hostile markup', () => {
 
   it('costs work linear in the nesting (8 times as deep costs at most ~10 times as much)', () => {
     const nested = (n: number) => `<html><body>${'<div>'.repeat(n)}${words}${'</div>'.repeat(n)}</body></html>`;
-    expect(growthRatio((html: string) => htmlToText(html, 'https://a.example/'), nested, 4_000)).toBeLessThan(12);
+    expect(growthRatio((html: string) => htmlToText(html, 'https://a.example/'), nested, 4_000)).toBeLessThan(LINEAR_GROWTH_LIMIT);
     const unclosed = (n: number) => `<html><body>${'<div>'.repeat(n)}${words}`;
-    expect(growthRatio((html: string) => htmlToText(html, 'https://a.example/'), unclosed, 4_000)).toBeLessThan(12);
+    expect(growthRatio((html: string) => htmlToText(html, 'https://a.example/'), unclosed, 4_000)).toBeLessThan(LINEAR_GROWTH_LIMIT);
   });
 
   it('survives unclosed and self-closed deep nesting, and the stray-quote trick', () => {
@@ -160,13 +160,13 @@ describe('text transformations on page bytes are linear (issue 12, finding 1)', 
     ['no-break spaces', '\u00a0'],
     ['mixed blanks', ' \t\u00a0'],
   ])('collapseBlankRuns on a run of %s that does not end a line', (_name, unit) => {
-    expect(growthRatio(collapseBlankRuns, blankRun(unit), 2_000)).toBeLessThan(12);
+    expect(growthRatio(collapseBlankRuns, blankRun(unit), 2_000)).toBeLessThan(LINEAR_GROWTH_LIMIT);
   });
 
   it('collapseBlankRuns on runs of newlines, carriage returns and blank lines', () => {
-    expect(growthRatio(collapseBlankRuns, (n) => `a${'\n'.repeat(n)}b`, 4_000)).toBeLessThan(12);
-    expect(growthRatio(collapseBlankRuns, (n) => `a${'\r'.repeat(n)}b`, 4_000)).toBeLessThan(12);
-    expect(growthRatio(collapseBlankRuns, (n) => `a${' \n'.repeat(n)}b`, 4_000)).toBeLessThan(12);
+    expect(growthRatio(collapseBlankRuns, (n) => `a${'\n'.repeat(n)}b`, 4_000)).toBeLessThan(LINEAR_GROWTH_LIMIT);
+    expect(growthRatio(collapseBlankRuns, (n) => `a${'\r'.repeat(n)}b`, 4_000)).toBeLessThan(LINEAR_GROWTH_LIMIT);
+    expect(growthRatio(collapseBlankRuns, (n) => `a${' \n'.repeat(n)}b`, 4_000)).toBeLessThan(LINEAR_GROWTH_LIMIT);
   });
 
   it('keeps its meaning: trailing blanks trimmed, blank runs collapsed, inner blanks kept', () => {
@@ -175,7 +175,7 @@ describe('text transformations on page bytes are linear (issue 12, finding 1)', 
   });
 
   it('the plain-text path (text/plain, text/markdown) is linear on the pathological body', () => {
-    expect(growthRatio((body: string) => plainBodyToText(body), blankRun(' '), 2_000)).toBeLessThan(12);
+    expect(growthRatio((body: string) => plainBodyToText(body), blankRun(' '), 2_000)).toBeLessThan(LINEAR_GROWTH_LIMIT);
   });
 
   it('a 2 MB pathological text/plain body is read in linear time, far inside the page limit', () => {
@@ -202,13 +202,13 @@ describe('text transformations on page bytes are linear (issue 12, finding 1)', 
 
   it('the code-block rule is linear on a run of newlines inside <pre>', () => {
     const pre = (n: number) => `<pre>a${'\n'.repeat(n)}b</pre>`;
-    expect(growthRatio((html: string) => htmlToText(html, 'https://site.example/'), pre, 2_000, 30)).toBeLessThan(12);
+    expect(growthRatio((html: string) => htmlToText(html, 'https://site.example/'), pre, 2_000, 30)).toBeLessThan(LINEAR_GROWTH_LIMIT);
   });
   it('the code rules are linear on runs of blanks inside <pre><code> and <code>', () => {
     const fenced = (n: number) => `<pre><code class="language-js">a${' '.repeat(n)}\n${'\n'.repeat(n)}b</code></pre>`;
     const inline = (n: number) => `<p>see <code>a${'\t'.repeat(n)}b</code></p>`;
-    expect(growthRatio((html: string) => htmlToText(html, 'https://site.example/'), fenced, 2_000, 30)).toBeLessThan(12);
-    expect(growthRatio((html: string) => htmlToText(html, 'https://site.example/'), inline, 2_000, 30)).toBeLessThan(12);
+    expect(growthRatio((html: string) => htmlToText(html, 'https://site.example/'), fenced, 2_000, 30)).toBeLessThan(LINEAR_GROWTH_LIMIT);
+    expect(growthRatio((html: string) => htmlToText(html, 'https://site.example/'), inline, 2_000, 30)).toBeLessThan(LINEAR_GROWTH_LIMIT);
   });
 
   it('squeezeBlankRuns bounds runs but keeps line structure and indentation', () => {

@@ -3,7 +3,7 @@
  * and the safe page reader, served under `/api/` on the page's origin.
  *
  * - {@link createProxy} builds the Fastify instance; {@link mountProxy} adapts it to a Node handler
- *   for the app server's `before` hook; {@link proxyVitePlugin} mounts it in `npm run dev`.
+ *   for the app server's `before` hook; `vite-plugin.ts` mounts it in `npm run dev` (kept out of this entry point, so it needs no Vite).
  * - {@link vetAddress} is the address check every fetch hop runs (URL rules, rules 2–3).
  *
  * @packageDocumentation
@@ -13,7 +13,6 @@ export { classifyAddress, type AddressVerdict } from './address-ranges.ts';
 export { checkUrlRules, hostKey } from './url-rules.ts';
 export { createProxy, type ProxyOptions, type LogDestination } from './server.ts';
 export { mountProxy, isProxyPath } from './mount.ts';
-export { proxyVitePlugin } from './vite-plugin.ts';
 export { proxyOptionsFromEnv } from './env-options.ts';
 export { assertSafeBind } from './bind-guard.ts';
 export { isAllowedHost, isLoopbackHost } from './request-guard.ts';

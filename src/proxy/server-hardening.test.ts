@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newAnswer, post } from '../../tests/proxy/helpers/inject.ts';
 import { article, page, redirect, startTestWeb, type Handler, type TestWeb } from '../../tests/proxy/helpers/test-web.ts';
 import { assertSafeBind } from './bind-guard.ts';
-import { proxyVitePlugin } from './index.ts';
+import { proxyVitePlugin } from './vite-plugin.ts';
 import type { FetchLike } from './search-backend.ts';
 import { createProxy, type ProxyOptions } from './server.ts';
 

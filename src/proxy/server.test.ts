@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAnswer, post } from '../../tests/proxy/helpers/inject.ts';
 import { article, page, startTestWeb, type TestWeb } from '../../tests/proxy/helpers/test-web.ts';
 import { startAppServer } from '../server/app-server.ts';
-import { mountProxy, proxyVitePlugin } from './index.ts';
+import { mountProxy } from './index.ts';
+import { proxyVitePlugin } from './vite-plugin.ts';
 import type { FetchLike } from './search-backend.ts';
 import { createProxy, type ProxyOptions } from './server.ts';
 

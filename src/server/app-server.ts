@@ -23,7 +23,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 /** Options of {@link startAppServer}. */
 export interface AppServerOptions {
-  /** Folder holding the built page (`dist/`). */
+  /** Folder holding the built page (`dist/app/`). */
   root: string;
   /** Interface to bind. Loopback by default: the app is for the person at this machine. */
   host?: string;

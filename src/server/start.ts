@@ -19,7 +19,7 @@ try {
   process.exit(1);
 }
 
-const root = fileURLToPath(new URL('../../dist/', import.meta.url));
+const root = fileURLToPath(new URL('../../dist/app/', import.meta.url));
 if (!existsSync(`${root}index.html`)) {
   console.error(`No built page in ${root}. Run "npm run build" first (npm start does it for you).`);
   process.exit(1);

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
-import { when } from '../loop/__fixtures__/script-matchers.ts';
+import { when } from '../testing/script-matchers.ts';
 import { NexusChat } from '../nexus.ts';
 import { createProxy } from '../proxy/server.ts';
 import type { SearchBackend } from '../proxy/search-backend.ts';

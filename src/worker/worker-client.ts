@@ -11,8 +11,23 @@ import { deserializeError, isFromWorker, type FromWorker, type ToWorker } from '
 /** Creates the model worker; tests and bundlers may supply their own. */
 export type WorkerFactory = () => Worker;
 
-/** The default worker, bundled by Vite from this package's source. */
-export const defaultWorkerFactory: WorkerFactory = () => new Worker(new URL('./worker-entry.ts', import.meta.url), { type: 'module', name: 'nexus-model' });
+let configuredFactory: WorkerFactory | undefined;
+
+/**
+ * Sets the model worker that `NexusChat.load` and `loadForTools` start when they are not given a
+ * `createWorker`: a worker file of your app that calls `serveModelWorker(self)`.
+ *
+ * @example
+ * useModelWorker(() => new Worker(new URL('./nexus-worker.js', import.meta.url), { type: 'module' }));
+ */
+export function useModelWorker(factory: WorkerFactory): void {
+  configuredFactory = factory;
+}
+
+/** Said when a browser load has no worker to start. */
+export const NO_WORKER_MESSAGE =
+  'No model worker is configured. Write a worker file that calls serveModelWorker(self) (from browser-llm-nexus/worker), then ' +
+  "pass createWorker: () => new Worker(new URL('./nexus-worker.js', import.meta.url), { type: 'module' }) to NexusChat.load, or call useModelWorker() once with that function.";
 
 /** Options of {@link startWorkerRunner}. */
 export interface WorkerLoadOptions extends LoadOptions {
@@ -222,7 +237,8 @@ function loadInWorker(
  * names every candidate tried and why.
  */
 export async function startWorkerRunner(source: ModelSource, options: WorkerLoadOptions = {}): Promise<AnswerRunner> {
-  const createWorker = options.createWorker ?? defaultWorkerFactory;
+  const createWorker = options.createWorker ?? configuredFactory;
+  if (!createWorker) throw new ModelLoadError(NO_WORKER_MESSAGE);
   const attempts: LoadAttempt[] = [];
   const exclude: LoadCandidate[] = [];
   for (;;) {

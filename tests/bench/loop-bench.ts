@@ -1,7 +1,7 @@
 import { ScriptedEngine, type ScriptedOutput } from '../../src/engine/scripted-engine.ts';
 import { commonPrefixLength } from '../../src/engine/token-transcript.ts';
 import { qwen3 } from '../../src/loop/__fixtures__/qwen3-outputs.ts';
-import { when } from '../../src/loop/__fixtures__/script-matchers.ts';
+import { when } from '../../src/testing/script-matchers.ts';
 import { NexusChat } from '../../src/nexus.ts';
 
 /** One scenario's cost. */

@@ -9,7 +9,7 @@ import { indexedDbPersistence } from '../../../src/app/persistence.ts';
 import { createResearch } from '../../../src/app/web-research.ts';
 import '../../../src/app/nexus-app.ts';
 import { NexusChat, ScriptedEngine, type PromptMatcher, type ScriptedOutput } from '../../../src/index.ts';
-import { when } from '../../../src/loop/__fixtures__/script-matchers.ts';
+import { when } from '../../../src/testing/script-matchers.ts';
 import { QUESTIONS } from './questions.ts';
 
 const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;

@@ -9,6 +9,13 @@
  * @param make - builds an input of about `size` units.
  * @param size - the base size (the large input is 8 times it).
  */
+/**
+ * The bound a linear function's {@link growthRatio} stays under: the geometric middle of linear (8)
+ * and quadratic (64). Linear code measures 8–13 on a loaded machine (caches and the collector cost
+ * more on the larger input); the quadratic transforms this guards against measured 42–64.
+ */
+export const LINEAR_GROWTH_LIMIT = Math.sqrt(8 * 64);
+
 export function growthRatio<T>(fn: (input: T) => unknown, make: (size: number) => T, size: number, minBatchMs = 15): number {
   const small = make(size);
   const large = make(size * 8);

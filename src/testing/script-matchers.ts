@@ -1,5 +1,5 @@
-import type { PromptMatcher } from '../../engine/scripted-engine.ts';
-import { ANSWER_NOW_PROMPT } from '../prompts.ts';
+import type { PromptMatcher } from '../engine/scripted-engine.ts';
+import { ANSWER_NOW_PROMPT } from '../loop/prompts.ts';
 
 /** Qwen3's call opener and the stepwise select line, as the scripted engine's prompts end. */
 export const QWEN3_PRIMED_PREFIX = '<tool_call>\n{"name": "';

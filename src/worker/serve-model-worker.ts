@@ -1,0 +1,196 @@
+/// <reference lib="webworker" />
+/**
+ * The model worker's side: owns tokenizer, model and KV cache, and runs the tool loop, so the page
+ * never stutters while tokens are produced. Tool handlers stay on the page; the loop asks for each
+ * call by message. One model per worker: a failed load poisons ONNX Runtime in its realm, so the
+ * page starts a fresh worker for the next candidate.
+ *
+ * A consumer's own worker file is two lines:
+ *
+ * @example
+ * // nexus-worker.js
+ * import { serveModelWorker } from 'browser-llm-nexus/worker';
+ * serveModelWorker(self);
+ */
+import { env } from '@huggingface/transformers';
+import { detectBrowserCapabilities } from '../engine/device-ladder.ts';
+import { loadCandidate, planCandidates } from '../engine/load-engine.ts';
+import { serializeError } from '../shared/errors.ts';
+import { engineRunner, type AnswerRunner } from '../loop/answer-runner.ts';
+import type { ToolRunOutcome } from '../loop/toolbox.ts';
+import type { FromWorker, ToWorker } from './protocol.ts';
+
+/** The ONNX Runtime files the WASM backend loads (from `onnxruntime-web/dist/`). */
+export const ORT_WASM_FILES = { wasm: 'ort-wasm-simd-threaded.asyncify.wasm', mjs: 'ort-wasm-simd-threaded.asyncify.mjs' } as const;
+
+/** Options of {@link serveModelWorker}. */
+export interface ModelWorkerOptions {
+  /**
+   * Where ONNX Runtime's WASM files are served: a folder (ending in `/`), or each file's address.
+   * Default: the worker script's own folder — copy the two {@link ORT_WASM_FILES} from
+   * `node_modules/onnxruntime-web/dist/` next to it, so the page works offline and never reaches a CDN.
+   */
+  wasmPaths?: string | { wasm: string; mjs: string };
+}
+
+/** What the worker needs of its global scope (a `DedicatedWorkerGlobalScope`). */
+export interface ModelWorkerScope {
+  readonly location: { readonly href: string };
+  readonly navigator: unknown;
+  postMessage(message: unknown): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<ToWorker>) => void): void;
+}
+
+/** The WASM file addresses for `options.wasmPaths`, resolved against the worker script. */
+export function resolveWasmPaths(wasmPaths: ModelWorkerOptions['wasmPaths'], base: string): { wasm: string; mjs: string } {
+  if (typeof wasmPaths === 'object') return { wasm: new URL(wasmPaths.wasm, base).href, mjs: new URL(wasmPaths.mjs, base).href };
+  const folder = new URL(wasmPaths ?? './', base);
+  return { wasm: new URL(ORT_WASM_FILES.wasm, folder).href, mjs: new URL(ORT_WASM_FILES.mjs, folder).href };
+}
+
+/** Serves the page's model requests in this worker: load, chat, tool results, abort. Call it once. */
+export function serveModelWorker(scope: ModelWorkerScope = self as unknown as ModelWorkerScope, options: ModelWorkerOptions = {}): void {
+  // The ONNX Runtime files come from where the app says (its own origin by default), never a CDN.
+  env.backends.onnx.wasm!.wasmPaths = resolveWasmPaths(options.wasmPaths, scope.location.href);
+
+  let runner: AnswerRunner | undefined;
+  const pendingTools = new Map<number, (outcome: ToolRunOutcome) => void>();
+  const pendingAnswerNow = new Map<number, (text: string | undefined) => void>();
+  const aborts = new Map<number, AbortController>();
+  let nextCallId = 0;
+
+  function post(message: FromWorker): void {
+    scope.postMessage(message);
+  }
+
+  async function load(message: Extract<ToWorker, { kind: 'load' }>): Promise<void> {
+    let candidates;
+    try {
+      const caps = await detectBrowserCapabilities(scope.navigator as unknown as Navigator);
+      candidates = (await planCandidates(message.source, caps, message.options)).filter(
+        (c) => !message.exclude.some((x) => x.device === c.device && x.dtype === c.dtype),
+      );
+    } catch (error) {
+      post({ kind: 'load-failed', error: serializeError(error), remaining: 0 });
+      return;
+    }
+    const [candidate] = candidates;
+    if (!candidate) {
+      post({ kind: 'load-failed', error: { name: 'ModelLoadError', message: 'No quantization is left to try.' }, remaining: 0 });
+      return;
+    }
+    post({ kind: 'attempt', candidate });
+    try {
+      const engine = await loadCandidate(message.source, candidate, (event) => post({ kind: 'progress', event }), message.options.family);
+      runner = engineRunner(engine);
+      post({ kind: 'loaded', info: engine.info, candidate });
+    } catch (error) {
+      post({ kind: 'load-failed', candidate, error: serializeError(error), remaining: candidates.length - 1 });
+    }
+  }
+
+  /** Pending page requests of one answer: each gets exactly one reply, or is ended when the answer ends. */
+  interface AnswerRequests {
+    tools: Map<number, (outcome: ToolRunOutcome) => void>;
+    answerNow: Map<number, (text: string | undefined) => void>;
+  }
+
+  const requestsOf = new Map<number, AnswerRequests>();
+
+  async function chat(message: Extract<ToWorker, { kind: 'chat' }>): Promise<void> {
+    const { id } = message;
+    if (!runner) {
+      post({ kind: 'answer-failed', id, error: { name: 'ModelLoadError', message: 'No model is loaded in this worker.' }, messages: message.request.messages });
+      return;
+    }
+    const controller = new AbortController();
+    aborts.set(id, controller);
+    const requests: AnswerRequests = { tools: new Map(), answerNow: new Map() };
+    requestsOf.set(id, requests);
+    try {
+      const outcome = await runner.run(message.request, {
+        signal: controller.signal,
+        emit: (event, ...args) => post({ kind: 'event', id, event, args }),
+        runTool: (name, args) =>
+          new Promise<ToolRunOutcome>((resolve) => {
+            const callId = nextCallId++;
+            requests.tools.set(callId, resolve);
+            pendingTools.set(callId, resolve);
+            post({ kind: 'tool-call', id, callId, name, arguments: args });
+          }),
+        ...(message.request.asksAnswerNow
+          ? {
+              answerNowPrompt: () =>
+                new Promise<string | undefined>((resolve) => {
+                  const requestId = nextCallId++;
+                  requests.answerNow.set(requestId, resolve);
+                  pendingAnswerNow.set(requestId, resolve);
+                  post({ kind: 'answer-now-request', id, requestId });
+                }),
+            }
+          : {}),
+      });
+      if (outcome.ok) post({ kind: 'answer', id, answer: outcome.answer, messages: outcome.messages });
+      else post({ kind: 'answer-failed', id, error: serializeError(outcome.error), messages: outcome.messages });
+    } catch (error) {
+      // Whatever went wrong, the page hears of it: an answer never stays pending.
+      post({ kind: 'answer-failed', id, error: serializeError(error), messages: message.request.messages });
+    } finally {
+      aborts.delete(id);
+      for (const [callId, resolve] of requests.tools) {
+        pendingTools.delete(callId);
+        resolve({ ok: false, kind: 'error', message: 'The answer ended before the tool result came back.' });
+      }
+      for (const [requestId, resolve] of requests.answerNow) {
+        pendingAnswerNow.delete(requestId);
+        resolve(undefined);
+      }
+      requestsOf.delete(id);
+    }
+  }
+
+  /** Settles one pending request of an answer, once. */
+  function settle<T>(pending: Map<number, (value: T) => void>, key: number, value: T): void {
+    const resolve = pending.get(key);
+    if (!resolve) return;
+    pending.delete(key);
+    for (const requests of requestsOf.values()) {
+      requests.tools.delete(key);
+      requests.answerNow.delete(key);
+    }
+    resolve(value);
+  }
+
+  scope.addEventListener('message', (event: MessageEvent<ToWorker>) => {
+    const message = event.data;
+    if (typeof message !== 'object' || message === null) return;
+    switch (message.kind) {
+      case 'load':
+        void load(message);
+        break;
+      case 'chat':
+        void chat(message);
+        break;
+      case 'tool-result':
+        settle(pendingTools, message.callId, message.outcome);
+        break;
+      case 'answer-now':
+        settle(pendingAnswerNow, message.requestId, message.text);
+        break;
+      case 'abort': {
+        aborts.get(message.id)?.abort();
+        // A stopped answer does not wait for the page's pending tool results.
+        const requests = requestsOf.get(message.id);
+        for (const callId of [...(requests?.tools.keys() ?? [])]) settle(pendingTools, callId, { ok: false, kind: 'error', message: 'Stopped.' });
+        for (const requestId of [...(requests?.answerNow.keys() ?? [])]) settle(pendingAnswerNow, requestId, undefined);
+        break;
+      }
+      case 'dispose':
+        void (runner?.dispose() ?? Promise.resolve()).finally(() => {
+          runner = undefined;
+          post({ kind: 'disposed' });
+        });
+        break;
+    }
+  });
+}

@@ -1,0 +1,223 @@
+/**
+ * The package as another project gets it: `npm pack`, the tarball unpacked into a fresh project
+ * outside this repository, and then used the ways the README says — plain Node importing the
+ * parser, a strict TypeScript consumer, a Vite page whose own worker file serves the model, and the
+ * `browser-llm-nexus test-models` gate. Its dependencies are linked from this repository's
+ * node_modules (the same versions npm would install): tests never reach the registry.
+ */
+import { execFile } from 'node:child_process';
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedPromptsFile } from '../fixtures/prepare-models.ts';
+import { launchChromium, watchPage } from './chromium.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+};
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; stdout: string }> {
+  return new Promise((done) => {
+    execFile(command, args, { cwd, env: { ...process.env, ...env }, timeout: 240_000, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
+      done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}${stderr}`, stdout });
+    });
+  });
+}
+
+interface Packed {
+  entryCount: number;
+  size: number;
+  unpackedSize: number;
+  files: { path: string }[];
+}
+
+describe('the package, installed in another project', () => {
+  let work: string;
+  let consumer: string;
+  let packed: Packed;
+
+  beforeAll(async () => {
+    prepareFixtureModels();
+    work = await mkdtemp(join(tmpdir(), 'nexus-package-'));
+    const built = await run('npm', ['run', 'build:lib'], root);
+    expect(built.code, built.out).toBe(0);
+    const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], root);
+    expect(pack.code, pack.out).toBe(0);
+    packed = (JSON.parse(pack.stdout) as Packed[])[0]!;
+    consumer = join(work, 'consumer');
+    const installed = join(consumer, 'node_modules', 'browser-llm-nexus');
+    await mkdir(installed, { recursive: true });
+    const untar = await run('tar', ['-xzf', join(work, `browser-llm-nexus-${JSON.parse(await readFile(join(root, 'package.json'), 'utf8')).version}.tgz`), '-C', installed, '--strip-components=1'], work);
+    expect(untar.code, untar.out).toBe(0);
+    // What npm would install for it: its dependencies (not the optional proxy peers), at this repository's versions.
+    for (const dep of Object.keys(pkg.dependencies)) {
+      const target = join(consumer, 'node_modules', dep);
+      await mkdir(dirname(target), { recursive: true });
+      await symlink(join(root, 'node_modules', dep), target, 'dir');
+    }
+    await mkdir(join(consumer, 'node_modules', '.bin'), { recursive: true });
+    // As npm links a bin: executable, under node_modules/.bin.
+    await chmod(join(installed, 'dist', 'cli', 'test-models.js'), 0o755);
+    await symlink('../browser-llm-nexus/dist/cli/test-models.js', join(consumer, 'node_modules', '.bin', 'browser-llm-nexus'));
+    await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { 'browser-llm-nexus': '*' } }));
+  }, 300_000);
+  afterAll(() => (work ? rm(work, { recursive: true, force: true }) : undefined));
+
+  it('ships only the built library and the README: no sources, tests, app or server', () => {
+    const paths = packed.files.map((f) => f.path);
+    expect(paths.every((p) => p === 'README.md' || p === 'package.json' || p.startsWith('dist/'))).toBe(true);
+    expect(paths.some((p) => p.startsWith('dist/app/') || p.startsWith('dist/server/') || p.includes('.test.'))).toBe(false);
+    for (const entry of ['dist/index.js', 'dist/toolcalls/index.js', 'dist/worker/serve-model-worker.js', 'dist/proxy/index.js', 'dist/testing/index.js', 'dist/cli/test-models.js']) {
+      expect(paths).toContain(entry);
+      expect(paths).toContain(entry.replace(/\.js$/, '.d.ts'));
+    }
+    expect(packed.entryCount).toBeLessThan(300);
+    expect(packed.size).toBeLessThan(400 * 1024);
+    console.info(`tarball: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(0)} KB packed, ${(packed.unpackedSize / 1024).toFixed(0)} KB unpacked`);
+  });
+
+  it('keeps each entry point to its own dependencies: the proxy\'s are optional peers, and nothing else imports them', async () => {
+    const list = await run('find', ['dist', '-name', '*.js'], join(consumer, 'node_modules', 'browser-llm-nexus'));
+    const files = list.out.trim().split('\n');
+    const seen = new Map<string, Set<string>>();
+    for (const file of files) {
+      const text = await readFile(join(consumer, 'node_modules', 'browser-llm-nexus', file), 'utf8');
+      for (const match of text.matchAll(/(?:from\s+|import\(\s*)["']([^."'][^"']*)["']/g)) {
+        const specifier = match[1] ?? '';
+        // Built-ins, and the package's own name in its doc examples.
+        if (specifier.startsWith('node:') || specifier.startsWith('browser-llm-nexus')) continue;
+        const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? '');
+        (seen.get(name) ?? seen.set(name, new Set()).get(name)!).add(file);
+      }
+    }
+    for (const [name, users] of seen) {
+      if (name in pkg.peerDependencies) expect([...users].every((f) => f.startsWith('dist/proxy/')), `${name} outside the proxy: ${[...users].join(', ')}`).toBe(true);
+      else expect(pkg.dependencies, `${name} (imported by ${[...users][0]}) is a dependency`).toHaveProperty(name);
+    }
+  });
+
+  it('imports the parser from plain Node 20, with no loader', async () => {
+    await writeFile(join(consumer, 'parse.mjs'), "import { parseToolCalls } from 'browser-llm-nexus/toolcalls';\nconsole.log(JSON.stringify(parseToolCalls('<tool_call>\\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\\n</tool_call>').calls));\n");
+    const { code, out } = await run(process.execPath, ['parse.mjs'], consumer);
+    expect(out.trim(), out).toBe('[{"name":"get_weather","arguments":{"city":"Paris"}}]');
+    expect(code).toBe(0);
+  });
+
+  it('type-checks a strict consumer, with bundler and with Node16 module settings', async () => {
+    await writeFile(
+      join(consumer, 'use.ts'),
+      [
+        "import { NexusChat, type ChatAnswer, type ModelSource } from 'browser-llm-nexus';",
+        "import { parseToolCalls } from 'browser-llm-nexus/toolcalls';",
+        "import { serveModelWorker } from 'browser-llm-nexus/worker';",
+        "import { ScriptedEngine } from 'browser-llm-nexus/testing';",
+        'export async function ask(source: ModelSource): Promise<ChatAnswer> {',
+        '  const chat = await NexusChat.loadForTools(source);',
+        "  chat.tool('get_weather', 'Weather for a city', { city: 'string' }, ({ city }) => ({ city, c: 21 }));",
+        "  return chat.chat('Weather in Paris?');",
+        '}',
+        "export const calls = parseToolCalls('x').calls.length;",
+        'export const engine = new ScriptedEngine([]);',
+        'export const serve: typeof serveModelWorker = serveModelWorker;',
+        '',
+      ].join('\n'),
+    );
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    for (const settings of [['--module', 'esnext', '--moduleResolution', 'bundler'], ['--module', 'node16', '--moduleResolution', 'node16']]) {
+      const { code, out } = await run(process.execPath, [tsc, '--strict', '--noEmit', '--target', 'es2022', '--lib', 'es2023,dom', ...settings, 'use.ts'], consumer);
+      expect(out, settings.join(' ')).toBe('');
+      expect(code).toBe(0);
+    }
+  });
+
+  it('gates models with the bin: USE and exit 0 for the trained fixture, exit 1 for the random one', async () => {
+    const bin = join(consumer, 'node_modules', '.bin', 'browser-llm-nexus');
+    const started = performance.now();
+    const trained = await run(bin, ['test-models', '--models', `${FIXTURE_MODELS_DIR}tiny-tools-qwen3`, '--dtypes', 'q4', '--prompts', trainedPromptsFile('tiny-tools-qwen3')], consumer, { NEXUS_ORT_THREADS: '1' });
+    console.info(`npx browser-llm-nexus test-models on tiny-tools-qwen3 (q4): ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    expect(trained.out).toContain("USE dtype 'q4' — 3/3 tool calls correct");
+    expect(trained.code).toBe(0);
+    const random = await run(bin, ['test-models', '--models', `${FIXTURE_MODELS_DIR}tiny-random-qwen3`, '--dtypes', 'q4'], consumer, { NEXUS_ORT_THREADS: '1' });
+    expect(random.out).toContain('NOT USABLE');
+    expect(random.code).toBe(1);
+  });
+
+  describe('a Vite page with its own worker file', () => {
+    let server: Server;
+    let origin: string;
+    beforeAll(async () => {
+      const page = join(consumer, 'page');
+      await mkdir(join(page, 'public'), { recursive: true });
+      // Module workers, as the README says (transformers.js splits into chunks Vite cannot put in a classic worker).
+      await writeFile(join(page, 'vite.config.js'), "export default { worker: { format: 'es' } };\n");
+      await writeFile(join(page, 'index.html'), '<!doctype html><html><body><script type="module" src="./main.js"></script></body></html>');
+      await writeFile(
+        join(page, 'main.js'),
+        [
+          "import { NexusChat, useModelWorker } from 'browser-llm-nexus';",
+          "useModelWorker(() => new Worker(new URL('./nexus-worker.js', import.meta.url), { type: 'module' }));",
+          'window.run = async () => {',
+          "  const chat = await NexusChat.load({ url: '/models/tiny-random-qwen3' }, { dtype: 'q4' });",
+          "  chat.tool('get_weather', 'Weather for a city', { city: 'string' }, ({ city }) => ({ city, c: 21 }));",
+          "  const answer = await chat.chat('Weather in Paris?', { toolChoice: 'required', strategy: 'stepwise', maxRounds: 1, maxNewTokens: 8 });",
+          '  const result = { info: chat.info, calls: answer.calls.map((c) => c.name), text: answer.text };',
+          '  await chat.dispose();',
+          '  return result;',
+          '};',
+          'document.body.dataset.ready = "true";',
+          '',
+        ].join('\n'),
+      );
+      // The consumer's worker file, as the README shows it: ONNX Runtime's files sit next to it.
+      await writeFile(join(page, 'nexus-worker.js'), "import { serveModelWorker } from 'browser-llm-nexus/worker';\nserveModelWorker(self, { wasmPaths: '/' });\n");
+      for (const file of ['ort-wasm-simd-threaded.asyncify.wasm', 'ort-wasm-simd-threaded.asyncify.mjs']) {
+        await cp(join(consumer, 'node_modules', 'onnxruntime-web', 'dist', file), join(page, 'public', file));
+      }
+      const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+      const built = await run(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', 'dist'], page);
+      expect(built.code, built.out).toBe(0);
+      const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+      server = createServer((req, res) => {
+        const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+        const file = path.startsWith('/models/') ? join(FIXTURE_MODELS_DIR, path.slice('/models/'.length)) : join(page, 'dist', path === '/' ? 'index.html' : path);
+        readFile(file).then(
+          (body) => {
+            res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+            res.end(body);
+          },
+          () => {
+            res.writeHead(404);
+            res.end();
+          },
+        );
+      });
+      await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }, 240_000);
+    afterAll(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
+
+    it('loads the tiny fixture in Chromium through the worker the page owns, and answers with a tool call', async () => {
+      const browser = await launchChromium({ webgpu: false });
+      try {
+        const page = await browser.newPage();
+        const { foreign, errors } = watchPage(page, origin);
+        await page.goto(`${origin}/`);
+        await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+        const result = (await page.evaluate(() => (window as unknown as { run: () => Promise<unknown> }).run())) as { info: { device: string; family: { id: string } }; calls: string[]; text: string };
+        expect(result.info).toMatchObject({ device: 'wasm', family: { id: 'qwen3' } });
+        expect(result.calls).toEqual(['get_weather']);
+        expect(result.text.trim()).not.toBe('');
+        expect(foreign).toEqual([]);
+        expect(errors).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    });
+  });
+});
