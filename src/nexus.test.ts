@@ -1,16 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FIXTURE_MODELS_DIR, TINY_QWEN3, prepareFixtureModels } from '../tests/fixtures/prepare-models.ts';
 import { ScriptedEngine } from './engine/scripted-engine.ts';
 import { NexusChat, ToolTemplateError } from './nexus.ts';
 import { ToolRegistry } from './tools/tool-registry.ts';
 
 describe('NexusChat.load in Node, over the real engine on the tiny fixture', () => {
+  // Each test gets its own chat over its own engine.
   let chat: NexusChat;
-  beforeAll(async () => {
+  beforeAll(() => {
     prepareFixtureModels();
+  });
+  beforeEach(async () => {
     chat = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}${TINY_QWEN3}` });
   });
-  afterAll(() => chat?.dispose());
+  afterEach(() => chat?.dispose());
 
   it('picks CPU q4 from the ladder', () => {
     expect(chat.info).toMatchObject({ device: 'cpu', dtype: 'q4' });
@@ -35,6 +38,8 @@ describe('NexusChat.load in Node, over the real engine on the tiny fixture', () 
   });
 
   it('self-checks honestly: random weights do not call tools, and the user\'s tools survive the check', async () => {
+    chat.tool('get_weather', 'Get current weather for a city', { city: 'string' }, () => 'sunny');
+    chat.tool('current_datetime', 'Current date and time', { time_zone: 'string' }, () => '2026-11-29T14:00:00Z');
     const check = await chat.selfCheck();
     expect(check).toMatchObject({ ok: false, grounded: false, device: 'cpu', dtype: 'q4' });
     expect(check.detail).toMatch(/does not call tools|reports something else/);

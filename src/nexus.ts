@@ -2,7 +2,7 @@ import type { ChatMessage, Engine, EngineInfo } from './engine/engine.ts';
 import { isAbortError } from './shared/abort.ts';
 import { NexusError } from './shared/errors.ts';
 import { DEFAULT_MODEL, type ModelSource } from './engine/model-source.ts';
-import type { WorkerLoadOptions } from './worker/worker-client.ts';
+import { startWorkerRunner, type WorkerLoadOptions } from './worker/worker-client.ts';
 import { runSelfCheck, type ToolCallCheck } from './check/self-check.ts';
 import { loadForTools, type LoadForToolsOptions } from './check/load-for-tools.ts';
 import { indexedDbVerdictStore, type ToolVerdict } from './check/verdict-store.ts';
@@ -137,7 +137,6 @@ export class NexusChat {
       const { engine } = await loadEngine(source, { runtime: 'node', webgpu: false, shaderF16: false }, loadOptions);
       return new NexusChat(engineRunner(engine), chatOptions);
     }
-    const { startWorkerRunner } = await import('./worker/worker-client.ts');
     return new NexusChat(await startWorkerRunner(source, loadOptions), chatOptions);
   }
 
@@ -150,7 +149,9 @@ export class NexusChat {
    */
   static async loadForTools(source: ModelSource = DEFAULT_MODEL, options: LoadForToolsOptions & Omit<NexusLoadOptions, 'onAttempt'> = {}): Promise<NexusChat> {
     const { dtypes, dtype, allowForcing, onAttempt, verdicts, device: _device, ...loadOptions } = options;
-    const caps: RuntimeCapabilities = isNode() ? { runtime: 'node', webgpu: false, shaderF16: false } : await detectBrowserCapabilities();
+    const caps: RuntimeCapabilities = isNode()
+      ? { runtime: 'node', webgpu: false, shaderF16: false }
+      : await detectBrowserCapabilities(undefined, { allowFallbackAdapter: Boolean(options.allowFallbackAdapter) });
     const store = verdicts === undefined ? (isNode() ? null : await indexedDbVerdictStore().catch(() => null)) : verdicts;
     return loadForTools(
       source,

@@ -136,6 +136,8 @@ export interface Settings {
   repetitionPenalty: number;
   enableThinking: boolean;
   maxNewTokens: number;
+  /** Run on a software (fallback) WebGPU adapter when there is no GPU, instead of WASM. */
+  softwareWebgpu: boolean;
 }
 
 /** The library's defaults, which "Reset to defaults" restores. */
@@ -148,6 +150,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   repetitionPenalty: 1.1,
   enableThinking: false,
   maxNewTokens: 512,
+  softwareWebgpu: false,
 });
 
 /** A registered tool as the tools panel shows it. */
@@ -169,7 +172,7 @@ export interface ApprovalState {
 /** The whole page state; the store replaces it on every change, so elements compare by identity. */
 export interface AppState {
   /** What the browser offers; undefined while asking. */
-  runtime: { webgpu: boolean; shaderF16: boolean } | undefined;
+  runtime: { webgpu: boolean; shaderF16: boolean; fallbackAdapter?: boolean } | undefined;
   model: ModelState;
   conversation: Conversation;
   conversations: ConversationSummary[];

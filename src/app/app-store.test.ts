@@ -13,13 +13,13 @@ const TOOLS = `data:text/javascript,${encodeURIComponent(
 
 const CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Chennai"}}\n</tool_call>';
 
-function storeWith(script: ScriptedOutput[], research?: Research) {
+function storeWith(script: ScriptedOutput[], research?: Research, verdictOk = true) {
   const persistence = memoryPersistence();
   const opener: ModelOpener = {
     runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
     open: async () => ({
       chat: NexusChat.withEngine(new ScriptedEngine(script, { model: 'scripted', device: 'wasm', dtype: 'q4' })),
-      verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
+      verdict: { ok: verdictOk, needed_forcing: false, detail: verdictOk ? 'ok' : 'does not call tools', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
     }),
     search: () => Promise.reject(new Error('no')),
     recheck: () => Promise.reject(new Error('no')),
@@ -35,6 +35,41 @@ function storeWith(script: ScriptedOutput[], research?: Research) {
 }
 
 describe('AppStore', () => {
+  it('opens the last model that loaded on a visit without ?model= (issue 13, item 6)', async () => {
+    const persistence = memoryPersistence();
+    const opened: string[] = [];
+    const opener: ModelOpener = {
+      runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
+      open: async (source) => {
+        opened.push('url' in source ? source.url : 'hub' in source ? source.hub : 'files');
+        if ('url' in source && source.url.endsWith('/broken')) throw new Error('no such folder');
+        return { chat: NexusChat.withEngine(new ScriptedEngine([])), verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false } };
+      },
+      search: () => Promise.reject(new Error('no')),
+      recheck: () => Promise.reject(new Error('no')),
+    };
+    const make = () => new AppStore({ persistence, opener, toolsUrl: TOOLS, origin: 'http://localhost', research: () => ({ status: async () => ({ available: false, detail: 'off' }), ask: () => Promise.reject(new Error('off')) }) });
+    await make().start({ search: '?model=/models/x', href: 'http://localhost/?model=/models/x' });
+    const revisit = make();
+    await revisit.start({ search: '', href: 'http://localhost/' });
+    expect(opened).toEqual(['http://localhost/models/x', 'http://localhost/models/x']);
+    expect(revisit.state.model).toMatchObject({ phase: 'ready', address: '/models/x' });
+    // A model that fails to load is not remembered, so the next visit does not retry it.
+    await revisit.loadModel({ url: 'http://localhost/models/broken' });
+    await make().start({ search: '', href: 'http://localhost/' });
+    expect(opened.at(-1)).toBe('http://localhost/models/x');
+  });
+
+  it('does not force calls on a model whose verdict says it does not call tools (issue 13, item 4)', async () => {
+    // An essay request on such a model: one free generation, no primed or stepwise call forced in.
+    const { store } = storeWith([{ when: when.userAsked('Write a short essay on rain.'), output: 'Rain is water falling from clouds.' }], undefined, false);
+    await store.loadModel({ url: 'http://localhost/models/x' });
+    await store.send('Write a short essay on rain.');
+    const answer = store.state.conversation.turns.at(-1);
+    expect(answer).toMatchObject({ state: 'done', text: 'Rain is water falling from clouds.' });
+    expect(answer?.metrics).toMatchObject({ generations: 1, toolCalls: 0, forcedCalls: 0 });
+  });
+
   it('loads a model, answers with a tool line, and saves the conversation with a consistent history', async () => {
     const { store, persistence } = storeWith([
       { when: when.userAsked('Weather in Chennai?'), output: CALL },

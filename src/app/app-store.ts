@@ -10,6 +10,7 @@ import {
   type LoadProgress,
   type ModelSource,
   type NexusChat,
+  type Strategy,
   type ToolCallRecord,
 } from '../index.ts';
 import {
@@ -93,10 +94,10 @@ export class AppStore {
 
   /**
    * Restores what was saved, asks what the browser and the proxy offer, previews `tools.js`, and
-   * loads the model named in the address. Without `?model=` nothing is downloaded: the user picks.
+   * loads the model named in the address, else the last model that loaded (from the browser's
+   * cache); on a first visit nothing is downloaded: the user picks.
    */
   async start(address: { search: string; href: string }): Promise<void> {
-    void this.deps.opener.runtime().then(({ webgpu, shaderF16 }) => this.set({ runtime: { webgpu, shaderF16 } }));
     const { persistence } = this.deps;
     const [settings, webEnabled, conversations] = await Promise.all([
       persistence.loadSettings().catch(() => ({ ...DEFAULT_SETTINGS })),
@@ -106,10 +107,14 @@ export class AppStore {
     const latest = conversations[0] ? await persistence.loadConversation(conversations[0].id).catch(() => undefined) : undefined;
     const repaired = latest && repairInterrupted(latest);
     this.set({ settings, web: { ...this.current.web, enabled: webEnabled }, conversations, ...(repaired ? { conversation: repaired } : {}) });
+    // After the settings: whether a software WebGPU adapter may be used is one of them.
+    this.refreshRuntime();
     if (repaired !== latest) void this.saveNow();
     void this.previewTools();
     void this.refreshWebStatus();
-    const source = modelFromAddress(address.search, address.href);
+    const named = modelFromAddress(address.search, address.href);
+    const last = named ? undefined : await persistence.loadLastModel().catch(() => undefined);
+    const source = named ?? (last ? modelFromAddress(`?model=${encodeURIComponent(last)}`, address.href) : undefined);
     if (source) await this.loadModel(source);
   }
 
@@ -177,6 +182,8 @@ export class AppStore {
       await this.attachChat(chat);
       const { searching: _searching, error: _error, ...model } = this.current.model;
       this.set({ model: { ...model, phase: 'ready', device: chat.info.device, dtype: chat.info.dtype, ...(chat.info.family ? { family: chat.info.family } : {}), verdict } });
+      // Remembered only once it loaded, so a model that fails is not retried on every visit.
+      if (address) void this.deps.persistence.saveLastModel(address).catch(() => undefined);
       this.notify(`Model ready: ${model.label}.`);
     } catch (error) {
       if (!stale()) this.patchModel({ phase: 'error', error: explainLoadError(error) });
@@ -282,7 +289,7 @@ export class AppStore {
     const stopListening = this.listen(chat, update, web.enabled);
     const options: ChatOptions = {
       signal: controller.signal,
-      strategy: settings.strategy,
+      strategy: toolPolicy(this.current.model.verdict, settings.strategy),
       repetitionPenalty: settings.repetitionPenalty,
       enableThinking: settings.enableThinking,
       maxNewTokens: settings.maxNewTokens,
@@ -399,9 +406,16 @@ export class AppStore {
 
   /** Changes settings for the next answers, and remembers them. */
   updateSettings(change: Partial<Settings>): void {
-    const settings = { ...this.current.settings, ...change };
+    const before = this.current.settings;
+    const settings = { ...before, ...change };
     this.set({ settings });
     void this.deps.persistence.saveSettings(settings).catch(() => undefined);
+    if (settings.softwareWebgpu !== before.softwareWebgpu) this.refreshRuntime();
+  }
+
+  /** Asks again which device a load would use (the answer depends on the software-WebGPU setting). */
+  private refreshRuntime(): void {
+    void this.deps.opener.runtime().then(({ webgpu, shaderF16, fallbackAdapter }) => this.set({ runtime: { webgpu, shaderF16, ...(fallbackAdapter ? { fallbackAdapter } : {}) } }));
   }
 
   /** Puts every setting back to the library's defaults. */
@@ -553,4 +567,14 @@ function withoutSystemTurns(history: readonly ChatMessage[]): ChatMessage[] {
 
 function newId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/**
+ * The strategy an answer runs with, set by the model's verdict: a model the check found does not
+ * call tools is never forced into calls (priming and stepwise would turn an essay request into a
+ * calculator call); it may still call one on its own. A model that passed, or was not checked,
+ * runs with the user's setting.
+ */
+export function toolPolicy(verdict: { ok: boolean } | undefined, strategy: Strategy): Strategy {
+  return verdict && !verdict.ok ? 'inline' : strategy;
 }

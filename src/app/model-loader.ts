@@ -1,6 +1,7 @@
 import {
   NexusChat,
   detectBrowserCapabilities,
+  type DetectOptions,
   verdictKey,
   type LoadAttempt,
   type LoadProgress,
@@ -49,9 +50,14 @@ export interface ModelOpener {
  * can still chat with it (without relying on tools), and walks the other quantizations only when
  * asked: each one can be another download of hundreds of megabytes.
  */
-export function workerModelOpener(verdicts: VerdictStore): ModelOpener {
-  let caps: Promise<RuntimeCapabilities> | undefined;
-  const runtime = () => (caps ??= detectRuntime());
+export function workerModelOpener(verdicts: VerdictStore, prefs: () => OpenerPrefs = () => ({ allowFallbackAdapter: false })): ModelOpener {
+  const caps = new Map<boolean, Promise<RuntimeCapabilities>>();
+  const runtime = () => {
+    const allow = prefs().allowFallbackAdapter;
+    const known = caps.get(allow) ?? detectRuntime(undefined, { allowFallbackAdapter: allow });
+    caps.set(allow, known);
+    return known;
+  };
 
   const keyFor = async (source: ModelSource) => ('files' in source ? undefined : verdictKey(source, await runtime()));
   const remember = async (source: ModelSource, verdict: Verdict) => {
@@ -62,6 +68,7 @@ export function workerModelOpener(verdicts: VerdictStore): ModelOpener {
   // cannot be cloned (reported upstream). Progress still flows.
   const loadOptions = (hooks: LoadHooks) => ({
     onProgress: (event: LoadProgress) => hooks.onProgress(event),
+    ...(prefs().allowFallbackAdapter ? { allowFallbackAdapter: true } : {}),
   });
 
   return {
@@ -87,7 +94,7 @@ export function workerModelOpener(verdicts: VerdictStore): ModelOpener {
     async search(source, hooks) {
       try {
         const chat = await NexusChat.loadForTools(source, {
-          onProgress: (event: LoadProgress) => hooks.onProgress(event),
+          ...loadOptions(hooks),
           verdicts,
           // loadForTools narrates each quantization once it is checked (a ToolAttempt).
           onAttempt: (attempt: ToolAttempt | (LoadAttempt & { state: string })) => {
@@ -125,8 +132,14 @@ export function workerModelOpener(verdicts: VerdictStore): ModelOpener {
   };
 }
 
+/** What the page's settings say about loading. */
+export interface OpenerPrefs {
+  /** Run on a software WebGPU adapter when that is all there is. */
+  allowFallbackAdapter: boolean;
+}
+
 /** Asks the browser for a WebGPU adapter and whether it has `shader-f16`; never throws. */
-export const detectRuntime: (nav?: Navigator) => Promise<RuntimeCapabilities> = detectBrowserCapabilities;
+export const detectRuntime: (nav?: Navigator, options?: DetectOptions) => Promise<RuntimeCapabilities> = detectBrowserCapabilities;
 
 function fromCheck(check: ToolCallCheck): Verdict {
   return {

@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { DEFAULT_MODEL, MODEL_FAMILIES, type ModelSource } from '../index.ts';
+import { DEFAULT_MODEL, MODEL_FAMILIES, describeRuntime, type ModelSource } from '../index.ts';
 import type { AppState, FileProgress, ModelState } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
 import { deviceLabel, formatBytes, formatPercent } from './format.ts';
@@ -367,9 +367,7 @@ export class ModelPanel extends LitElement {
 
   private renderRuntime() {
     if (!this.runtime) return html`<span data-testid="runtime">Checking for WebGPU…</span>`;
-    return html`<span data-testid="runtime">${this.runtime.webgpu
-      ? `WebGPU is available: the model will run on the GPU${this.runtime.shaderF16 ? ' (q4f16)' : ' (q4; this GPU has no shader-f16)'}.`
-      : 'No WebGPU adapter: the model will run on WASM (slower). Chrome with a GPU runs it several times faster.'}</span>`;
+    return html`<span data-testid="runtime">${describeRuntime({ runtime: 'browser', ...this.runtime })}</span>`;
   }
 
   private renderProgress() {
@@ -422,7 +420,7 @@ export class ModelPanel extends LitElement {
           ${this.model.family ? html`<span data-testid="profile" title=${this.model.family.detectedBy}>· ${this.model.family.label} profile</span>` : nothing}
           ${verdict ? html`<span>· ${verdict.remembered ? `remembered from ${when}` : `checked ${when}`}</span>` : nothing}
         </div>
-        ${ok ? nothing : html`<p class="muted">You can still chat with it, but answers will not rely on tools.</p>`}
+        ${ok ? nothing : html`<p class="muted" data-testid="tool-policy">You can still chat with it. Answers are not forced into tool calls (no priming, no stepwise); it may still call a tool on its own.</p>`}
         <div class="actions">
           ${ok ? nothing : html`<button class="small" data-testid="search-quantizations" @click=${() => this.store.searchQuantizations()}>Try other quantizations</button>`}
           ${ok || this.model.address === KNOWN_MODELS[0]?.id

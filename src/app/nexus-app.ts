@@ -442,9 +442,11 @@ function statusText({ model }: AppState): string {
 /** The store of the real page: the model in a worker, IndexedDB, the proxy on this origin. */
 function defaultStore(): AppStore {
   const persistence = typeof indexedDB === 'undefined' ? memoryPersistence() : indexedDbPersistence();
-  return new AppStore({
+  // The opener reads the software-WebGPU setting when it loads, from the store built here.
+  let store: AppStore | undefined;
+  store = new AppStore({
     persistence,
-    opener: workerModelOpener(persistence.verdicts),
+    opener: workerModelOpener(persistence.verdicts, () => ({ allowFallbackAdapter: store?.state.settings.softwareWebgpu ?? false })),
     research: createResearch,
     toolsUrl: TOOLS_URL,
     setAddress: (model) => {
@@ -454,6 +456,7 @@ function defaultStore(): AppStore {
       if (url.href !== location.href) history.replaceState(history.state, '', url);
     },
   });
+  return store;
 }
 
 customElements.define('nexus-app', NexusApp);

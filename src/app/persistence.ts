@@ -7,6 +7,9 @@ export interface Persistence {
   saveSettings(settings: Settings): Promise<void>;
   loadWebEnabled(): Promise<boolean>;
   saveWebEnabled(enabled: boolean): Promise<void>;
+  /** The last model that loaded, as `?model=` would name it; a visit without `?model=` opens it. */
+  loadLastModel(): Promise<string | undefined>;
+  saveLastModel(address: string | undefined): Promise<void>;
   listConversations(): Promise<ConversationSummary[]>;
   loadConversation(id: string): Promise<Conversation | undefined>;
   /** Saves the conversation and moves it to the top of the list. */
@@ -19,6 +22,7 @@ export interface Persistence {
 const KEYS = {
   settings: 'settings',
   web: 'web-enabled',
+  lastModel: 'last-model',
   index: 'conversations',
   conversation: (id: string) => `conversation:${id}`,
 };
@@ -51,6 +55,8 @@ export function indexedDbPersistence(database = 'nexus-chat'): Persistence {
     saveSettings: (settings) => serial(() => set(KEYS.settings, settings)),
     loadWebEnabled: async () => (await get<boolean>(KEYS.web)) ?? false,
     saveWebEnabled: (enabled) => serial(() => set(KEYS.web, enabled)),
+    loadLastModel: async () => (await get<string>(KEYS.lastModel)) ?? undefined,
+    saveLastModel: (address) => serial(() => (address ? set(KEYS.lastModel, address) : del(KEYS.lastModel))),
     listConversations: readIndex,
     loadConversation: (id) => get<Conversation>(KEYS.conversation(id)),
     saveConversation: (conversation) =>
@@ -85,6 +91,8 @@ export function memoryPersistence(): Persistence {
     saveSettings: async (settings) => void data.set(KEYS.settings, structuredClone(settings)),
     loadWebEnabled: async () => (data.get(KEYS.web) as boolean | undefined) ?? false,
     saveWebEnabled: async (enabled) => void data.set(KEYS.web, enabled),
+    loadLastModel: async () => data.get(KEYS.lastModel) as string | undefined,
+    saveLastModel: async (address) => void (address ? data.set(KEYS.lastModel, address) : data.delete(KEYS.lastModel)),
     listConversations: async () => index(),
     loadConversation: async (id) => structuredClone(data.get(KEYS.conversation(id)) as Conversation | undefined),
     saveConversation: async (conversation) => {

@@ -130,6 +130,10 @@ export class SettingsPanel extends LitElement {
           Thinking
         </label>
       </div>
+      <label class="check">
+        <input type="checkbox" data-testid="software-webgpu" .checked=${s.softwareWebgpu} @change=${(e: Event) => this.save({ softwareWebgpu: (e.target as HTMLInputElement).checked })} />
+        Use a software WebGPU adapter when there is no GPU (usually slower than WASM; applies to the next load)
+      </label>
       <p class="help">Research mode (the Web switch) sets its own tool choice and round limit.</p>
       <div class="actions">
         <span class="help">Saved in this browser.</span>

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedPrompts } from '../../tests/fixtures/prepare-models.ts';
 import { seededRandom } from '../../tests/fixtures/tools-model/gen-data.ts';
 import { NexusChat } from '../nexus.ts';
@@ -15,15 +15,18 @@ const TRAINED = [
 for (const { model, family } of TRAINED) {
   describe(`selfCheck in Node on ${model}, trained to call tools in the ${family} dialect`, () => {
     let chat: NexusChat;
-    beforeAll(async () => {
+    // Each test gets its own chat over its own engine.
+    beforeAll(() => {
       prepareFixtureModels();
+    });
+    beforeEach(async () => {
       chat = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}${model}` });
       // Asked in the words it was trained on, so the product's prompts may change without retraining it.
       const prompts = trainedPrompts(model);
       chat.systemPrompt = prompts.systemPrompt;
       chat.answerPrompt = prompts.answerPrompt;
     });
-    afterAll(() => chat?.dispose());
+    afterEach(() => chat?.dispose());
 
     it('passes: the tool is called inline and its fresh token comes back in the answer, in about one question', async () => {
       // Seeded (with seeds the training never used), so a failure is the same failure on the next run.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candidateForDtype, candidatesFor, dtypesInFiles, loadLadder } from './device-ladder.ts';
+import { candidateForDtype, candidatesFor, describeRuntime, detectBrowserCapabilities, dtypesInFiles, loadLadder } from './device-ladder.ts';
 
 const node = { runtime: 'node', webgpu: false, shaderF16: false } as const;
 const gpuF16 = { runtime: 'browser', webgpu: true, shaderF16: true } as const;
@@ -39,5 +39,28 @@ describe('the device and dtype ladder', () => {
 
   it('reads the dtypes a folder serves from its file names', () => {
     expect(dtypesInFiles(['onnx/model.onnx', 'onnx/model_q4.onnx', 'onnx/model_q4f16.onnx', 'config.json'])).toEqual(['fp32', 'q4', 'q4f16']);
+  });
+});
+
+describe('detectBrowserCapabilities', () => {
+  const navigatorWith = (adapter: unknown) => ({ gpu: { requestAdapter: async () => adapter } }) as unknown as Navigator;
+  const features = (...names: string[]) => new Set(names);
+
+  it('uses a hardware adapter, with its shader-f16', async () => {
+    expect(await detectBrowserCapabilities(navigatorWith({ features: features('shader-f16'), info: { isFallbackAdapter: false } }))).toEqual({ runtime: 'browser', webgpu: true, shaderF16: true });
+  });
+
+  it('treats a software (fallback) adapter as no GPU, however it is reported, unless asked to use it', async () => {
+    for (const adapter of [{ features: features(), info: { isFallbackAdapter: true } }, { features: features(), isFallbackAdapter: true }]) {
+      expect(await detectBrowserCapabilities(navigatorWith(adapter))).toEqual({ runtime: 'browser', webgpu: false, shaderF16: false, fallbackAdapter: true });
+      expect(await detectBrowserCapabilities(navigatorWith(adapter), { allowFallbackAdapter: true })).toEqual({ runtime: 'browser', webgpu: true, shaderF16: false, fallbackAdapter: true });
+    }
+  });
+
+  it('says which device was chosen and why', () => {
+    expect(describeRuntime({ runtime: 'browser', webgpu: false, shaderF16: false, fallbackAdapter: true })).toMatch(/^Only a software WebGPU adapter is available here \(no GPU\): the model will run on WASM.*settings/);
+    expect(describeRuntime({ runtime: 'browser', webgpu: true, shaderF16: false, fallbackAdapter: true })).toMatch(/software WebGPU adapter you chose/);
+    expect(describeRuntime({ runtime: 'browser', webgpu: true, shaderF16: true })).toBe('WebGPU is available: the model will run on the GPU (q4f16).');
+    expect(describeRuntime({ runtime: 'browser', webgpu: false, shaderF16: false })).toMatch(/^No WebGPU adapter/);
   });
 });

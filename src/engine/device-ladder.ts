@@ -8,6 +8,30 @@ export interface RuntimeCapabilities {
   webgpu: boolean;
   /** The adapter has `shader-f16` (needed by every float16 model file). */
   shaderF16: boolean;
+  /**
+   * Only a software ("fallback") WebGPU adapter was offered, such as SwiftShader. It is not a GPU:
+   * the model would run slower than on WASM, so it is left unused unless asked for.
+   */
+  fallbackAdapter?: boolean;
+}
+
+/** Options of {@link detectBrowserCapabilities}. */
+export interface DetectOptions {
+  /** Use a software (fallback) WebGPU adapter anyway (default false: such a machine runs WASM). */
+  allowFallbackAdapter?: boolean;
+}
+
+/** One sentence saying which device the runtime will use, and why. */
+export function describeRuntime(caps: RuntimeCapabilities): string {
+  if (caps.runtime === 'node') return 'Node: the model runs on the CPU (onnxruntime-node).';
+  if (caps.webgpu) {
+    const where = caps.fallbackAdapter ? 'the software WebGPU adapter you chose (slow: it is not a GPU)' : 'the GPU';
+    return `WebGPU is available: the model will run on ${where}${caps.shaderF16 ? ' (q4f16)' : ' (q4; this adapter has no shader-f16)'}.`;
+  }
+  if (caps.fallbackAdapter) {
+    return 'Only a software WebGPU adapter is available here (no GPU): the model will run on WASM, which is faster than software WebGPU. You can choose the software adapter in settings.';
+  }
+  return 'No WebGPU adapter: the model will run on WASM (slower). Chrome with a GPU runs it several times faster.';
 }
 
 /** One way to load a model: a device and a quantization. */
@@ -79,11 +103,17 @@ export function dtypesInFiles(files: Iterable<string>): string[] {
 }
 
 /** Asks the browser what WebGPU offers; never throws. */
-export async function detectBrowserCapabilities(nav: Navigator = navigator): Promise<RuntimeCapabilities> {
-  const gpu = (nav as Navigator & { gpu?: { requestAdapter(): Promise<{ features: ReadonlySet<string> } | null> } }).gpu;
+export async function detectBrowserCapabilities(nav: Navigator = navigator, options: DetectOptions = {}): Promise<RuntimeCapabilities> {
+  type Adapter = { features: ReadonlySet<string>; isFallbackAdapter?: boolean; info?: { isFallbackAdapter?: boolean } };
+  const gpu = (nav as Navigator & { gpu?: { requestAdapter(): Promise<Adapter | null> } }).gpu;
   try {
     const adapter = await gpu?.requestAdapter();
-    return { runtime: 'browser', webgpu: Boolean(adapter), shaderF16: Boolean(adapter?.features.has('shader-f16')) };
+    if (!adapter) return { runtime: 'browser', webgpu: false, shaderF16: false };
+    // Chrome reports a software adapter on `info` (newer) or on the adapter itself (older).
+    const fallback = Boolean(adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter);
+    const shaderF16 = adapter.features.has('shader-f16');
+    if (fallback && !options.allowFallbackAdapter) return { runtime: 'browser', webgpu: false, shaderF16: false, fallbackAdapter: true };
+    return { runtime: 'browser', webgpu: true, shaderF16, ...(fallback ? { fallbackAdapter: true } : {}) };
   } catch {
     return { runtime: 'browser', webgpu: false, shaderF16: false };
   }

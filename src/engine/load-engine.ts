@@ -16,6 +16,8 @@ export interface LoadOptions {
    * fine-tune whose template the detection misreads). The verdict then says it was chosen so.
    */
   family?: FamilyId;
+  /** In a browser: use a software (fallback) WebGPU adapter if that is all there is (default: run on WASM). */
+  allowFallbackAdapter?: boolean;
   onProgress?: (event: LoadProgress) => void;
 }
 

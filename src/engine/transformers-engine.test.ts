@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURE_MODELS_DIR, TINY_QWEN3, prepareFixtureModels } from '../../tests/fixtures/prepare-models.ts';
 import type { ChatMessage, ToolSchema } from './engine.ts';
 import { useSource } from './use-source.ts';
@@ -23,13 +23,16 @@ describe('TransformersEngine on the tiny Qwen3 fixture (Node, CPU)', () => {
   let fresh: TransformersEngine;
   let prompt: string;
 
-  beforeAll(async () => {
+  // Each test gets its own two engines, so no KV cache or transcript carries over between tests.
+  beforeAll(() => {
     prepareFixtureModels();
+  });
+  beforeEach(async () => {
     engine = await loadFixture();
     fresh = await loadFixture();
     prompt = await engine.render(messages, { tools: [weather], addGenerationPrompt: true, enableThinking: false });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await engine?.dispose();
     await fresh?.dispose();
   });
@@ -50,15 +53,37 @@ describe('TransformersEngine on the tiny Qwen3 fixture (Node, CPU)', () => {
     expect(a.promptTokens).toBeGreaterThan(100);
   });
 
-  it('gives exactly the same output with the KV cache reused as from scratch, and reports the reuse', async () => {
+  it('gives exactly the same output with the KV cache reused as from scratch (fp32), and reports the reuse', async () => {
+    const reusing = await loadFixture('fp32');
+    const scratch = await loadFixture('fp32');
+    try {
+      const first = await reusing.generate(prompt, { maxNewTokens: 8 });
+      const next = `${prompt}${first.text}<|im_end|>\n<|im_start|>user\nAnd in Chennai?<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n`;
+      const cached = await reusing.generate(next, { maxNewTokens: 10 });
+      const uncached = await scratch.generate(next, { maxNewTokens: 10 });
+      expect(cached.text).toBe(uncached.text);
+      expect(cached.cachedTokens).toBeGreaterThanOrEqual(first.promptTokens);
+      expect(uncached.cachedTokens).toBe(0);
+      expect(cached.promptTokens).toBe(uncached.promptTokens);
+    } finally {
+      await reusing.dispose();
+      await scratch.dispose();
+    }
+  });
+
+  it('on q4, reuses the cache the same way every time (MatMulNBits sums a one-pass prefill differently, so it may not match one)', async () => {
+    // Measured: on this fixture's 250-token tool prompt, fp32, q8 and fp16 continue identically with
+    // and without the cache; q4 does not, because ONNX Runtime's MatMulNBits takes another kernel
+    // path for a different number of rows and a random model has near-ties. What must hold is that
+    // the same sequence of prompts gives the same tokens.
     const first = await engine.generate(prompt, { maxNewTokens: 8 });
+    const again = await fresh.generate(prompt, { maxNewTokens: 8 });
+    expect(again.text).toBe(first.text);
     const next = `${prompt}${first.text}<|im_end|>\n<|im_start|>user\nAnd in Chennai?<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n`;
-    const cached = await engine.generate(next, { maxNewTokens: 10 });
-    const uncached = await fresh.generate(next, { maxNewTokens: 10 });
-    await fresh.generate('reset the fresh engine', { maxNewTokens: 1 });
-    expect(cached.text).toBe(uncached.text);
-    expect(cached.cachedTokens).toBeGreaterThanOrEqual(first.promptTokens);
-    expect(cached.promptTokens).toBe(uncached.promptTokens);
+    const a = await engine.generate(next, { maxNewTokens: 10 });
+    const b = await fresh.generate(next, { maxNewTokens: 10 });
+    expect(a.text).toBe(b.text);
+    expect(a.cachedTokens).toBeGreaterThanOrEqual(first.promptTokens);
   });
 
   it('cuts the cache back when a prompt diverges (a primed retry), and the output still matches a fresh run', async () => {
@@ -66,7 +91,6 @@ describe('TransformersEngine on the tiny Qwen3 fixture (Node, CPU)', () => {
     const primed = `${prompt}<tool_call>\n{"name": "`;
     const reused = await engine.generate(primed, { maxNewTokens: 6 });
     const scratch = await fresh.generate(primed, { maxNewTokens: 6 });
-    await fresh.generate('reset', { maxNewTokens: 1 });
     expect(reused.text).toBe(scratch.text);
     expect(reused.cachedTokens).toBeGreaterThan(100);
     expect(reused.cachedTokens).toBeLessThan(reused.promptTokens);

@@ -66,7 +66,7 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
   async function load(message: Extract<ToWorker, { kind: 'load' }>): Promise<void> {
     let candidates;
     try {
-      const caps = await detectBrowserCapabilities(scope.navigator as unknown as Navigator);
+      const caps = await detectBrowserCapabilities(scope.navigator as unknown as Navigator, { allowFallbackAdapter: Boolean(message.options.allowFallbackAdapter) });
       candidates = (await planCandidates(message.source, caps, message.options)).filter(
         (c) => !message.exclude.some((x) => x.device === c.device && x.dtype === c.dtype),
       );

@@ -226,7 +226,7 @@ function loadInWorker(
       }
     });
     // Only data crosses to the worker: the callbacks stay here.
-    const plain = { ...(options.dtype ? { dtype: options.dtype } : {}), ...(options.device ? { device: options.device } : {}), ...(options.family ? { family: options.family } : {}) };
+    const plain = { ...(options.dtype ? { dtype: options.dtype } : {}), ...(options.device ? { device: options.device } : {}), ...(options.family ? { family: options.family } : {}), ...(options.allowFallbackAdapter ? { allowFallbackAdapter: true } : {}) };
     send(worker, { kind: 'load', source, options: plain, exclude });
   });
 }

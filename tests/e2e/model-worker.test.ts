@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, watchPage } from './chromium.ts';
-import { rememberVerdict } from './app/page-helpers.ts';
+import { allowSoftwareWebgpu, rememberVerdict } from './app/page-helpers.ts';
 
 /**
  * Opens the page on a model and records every request that would leave the app's origin. With
@@ -14,7 +14,10 @@ async function openOnModel(browser: Browser, model: string, remembered?: { webgp
   const { foreign, errors } = watchPage(page, new URL(inject('appUrl')).origin);
   if (remembered) {
     await page.goto(inject('appUrl'));
-    await rememberVerdict(page, new URL(model, inject('appUrl')).href, remembered);
+    // The WebGPU path here is SwiftShader's software adapter, which runs only when chosen in settings.
+    if (remembered.webgpu) await allowSoftwareWebgpu(page);
+    // Remembered as calling tools, so an answer escalates and is still running when Stop is pressed.
+    await rememberVerdict(page, new URL(model, inject('appUrl')).href, remembered, { ok: true, detail: 'remembered as calling tools, for this test' });
   }
   await page.goto(`${inject('appUrl')}?model=${encodeURIComponent(model)}`);
   return { page, foreign, errors };

@@ -109,7 +109,7 @@ describe('the package, installed in another project', () => {
     expect(code).toBe(0);
   });
 
-  it('type-checks a strict consumer, with bundler and with Node16 module settings', async () => {
+  it('type-checks a strict consumer, with bundler, Node16 and legacy node10 module resolution', async () => {
     await writeFile(
       join(consumer, 'use.ts'),
       [
@@ -129,7 +129,8 @@ describe('the package, installed in another project', () => {
       ].join('\n'),
     );
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    for (const settings of [['--module', 'esnext', '--moduleResolution', 'bundler'], ['--module', 'node16', '--moduleResolution', 'node16']]) {
+    // node10 ignores `exports`; `typesVersions` maps the subpaths for it.
+    for (const settings of [['--module', 'esnext', '--moduleResolution', 'bundler'], ['--module', 'node16', '--moduleResolution', 'node16'], ['--module', 'commonjs', '--moduleResolution', 'node10']]) {
       const { code, out } = await run(process.execPath, [tsc, '--strict', '--noEmit', '--target', 'es2022', '--lib', 'es2023,dom', ...settings, 'use.ts'], consumer);
       expect(out, settings.join(' ')).toBe('');
       expect(code).toBe(0);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
 
 describe.each([
-  { webgpu: true, runtime: /WebGPU is available/ },
+  { webgpu: true, runtime: /^Only a software WebGPU adapter is available here \(no GPU\): the model will run on WASM/ },
   { webgpu: false, runtime: /No WebGPU adapter: the model will run on WASM/ },
 ])('the page in headless Chromium (webgpu flag: $webgpu)', ({ webgpu, runtime }) => {
   let browser: Browser;
@@ -23,6 +23,17 @@ describe.each([
   });
 
   it('tells which runtime the model will use', async () => {
+    await expect.poll(() => page.getByTestId('runtime').textContent(), { timeout: 15_000 }).toMatch(runtime);
+  });
+
+  it.runIf(webgpu)('uses the software adapter only when the user chooses it in settings, and says so', async () => {
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('software-webgpu').check();
+    await page.getByTestId('close-drawer').click();
+    await expect.poll(() => page.getByTestId('runtime').textContent(), { timeout: 15_000 }).toMatch(/software WebGPU adapter you chose/);
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('software-webgpu').uncheck();
+    await page.getByTestId('close-drawer').click();
     await expect.poll(() => page.getByTestId('runtime').textContent(), { timeout: 15_000 }).toMatch(runtime);
   });
 

@@ -67,3 +67,15 @@ export async function rememberVerdict(page: Page, modelUrl: string, runtime: { w
     [key, value] as const,
   );
 }
+
+/**
+ * Turns on "Use a software WebGPU adapter" in settings (saved in the browser): the only WebGPU this
+ * machine has is SwiftShader, which the page otherwise leaves unused in favour of WASM.
+ */
+export async function allowSoftwareWebgpu(page: Page): Promise<void> {
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('software-webgpu').check();
+  await page.getByTestId('close-drawer').click();
+  // The settings are saved asynchronously; give the write its turn before the next navigation.
+  await page.waitForTimeout(300);
+}
