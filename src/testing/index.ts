@@ -7,3 +7,4 @@
  */
 export { ScriptedEngine, ScriptExhaustedError, estimateTokens, type PromptMatcher, type ScriptedGeneration, type ScriptedOutput } from '../engine/scripted-engine.ts';
 export { QWEN3_PRIMED_PREFIX, when } from './script-matchers.ts';
+export { DelegatingEngine } from './delegating-engine.ts';

@@ -5,10 +5,11 @@
  * and whether the family renders (its template holds a tool conversation), primes (the opener
  * continues the round's prompt) and parses (the parser reads back the call the profile writes).
  */
-import type { ChatMessage, Engine, GenerateOptions, GenerateResult, RenderOptions } from '../../src/engine/engine.ts';
+import type { Engine, GenerateOptions, GenerateResult } from '../../src/engine/engine.ts';
 import { loadEngine } from '../../src/engine/load-engine.ts';
 import { templateToolProblem } from '../../src/engine/template-support.ts';
 import { NexusChat } from '../../src/nexus.ts';
+import { DelegatingEngine } from '../../src/testing/delegating-engine.ts';
 import { parseToolCalls } from '../../src/toolcalls/index.ts';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../fixtures/prepare-models.ts';
 
@@ -28,29 +29,17 @@ export interface FamilyFigures {
 }
 
 /** Makes the first free generation of an answer write `call` for real (a constrained choice); the rest runs as is. */
-class CallingEngine implements Engine {
+class CallingEngine extends DelegatingEngine {
   private called = false;
-  readonly prompts: string[] = [];
-  constructor(private readonly inner: Engine, private readonly call: string) {}
-  get info() {
-    return this.inner.info;
+  constructor(inner: Engine, private readonly call: string) {
+    super(inner);
   }
-  get family() {
-    return this.inner.family;
-  }
-  render(messages: ChatMessage[], options: RenderOptions): Promise<string> {
-    return this.inner.render(messages, options);
-  }
-  generate(prompt: string, options: GenerateOptions): Promise<GenerateResult> {
-    this.prompts.push(prompt);
+  override generate(prompt: string, options: GenerateOptions): Promise<GenerateResult> {
     if (!this.called && options.onText && !options.choices) {
       this.called = true;
       return this.inner.generate(prompt, { ...options, choices: [this.call] });
     }
     return this.inner.generate(prompt, options);
-  }
-  dispose(): Promise<void> {
-    return this.inner.dispose();
   }
 }
 
