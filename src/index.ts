@@ -33,6 +33,7 @@ export type {
   ChatOptions,
   ForcedCallEvent,
   RoundInfo,
+  EscalateInfo,
   Strategy,
   ToolCallRecord,
   ToolChoice,

@@ -9,7 +9,7 @@ import { indexedDbVerdictStore, type ToolVerdict } from './check/verdict-store.t
 import { detectBrowserCapabilities, type RuntimeCapabilities } from './engine/device-ladder.ts';
 import { probeDtypes } from './engine/probe-dtypes.ts';
 import { emptyMetrics, type AnswerSettings } from './loop/answer-run.ts';
-import { engineRunner, type AnswerRunner } from './loop/answer-runner.ts';
+import type { AnswerRunner } from './loop/answer-runner.ts';
 import { Emitter, type Listener } from './loop/emitter.ts';
 import { familyById } from './engine/families.ts';
 import { DEFAULT_ANSWER_PROMPT, DEFAULT_SYSTEM_PROMPT, expandSystemPrompt } from './loop/prompts.ts';
@@ -54,6 +54,22 @@ export class ChatDisposedError extends NexusError {
 
 /** Options of {@link NexusChat.load}. */
 export interface NexusLoadOptions extends NexusChatOptions, WorkerLoadOptions {}
+
+/**
+ * The loop in this realm, imported on the first answer. A page whose model runs in a worker (the
+ * usual case) never downloads the loop and the call parsers: they run in the worker's own bundle.
+ */
+function inRealmRunner(engine: Engine): AnswerRunner {
+  let runner: Promise<AnswerRunner> | undefined;
+  const loaded = () => (runner ??= import('./loop/answer-runner.ts').then(({ engineRunner }) => engineRunner(engine)));
+  return {
+    get info() {
+      return engine.info;
+    },
+    run: async (request, bridge) => (await loaded()).run(request, bridge),
+    dispose: () => engine.dispose(),
+  };
+}
 
 /** Options of {@link NexusChat.withEngine}. */
 export interface NexusChatOptions {
@@ -118,7 +134,7 @@ export class NexusChat {
 
   /** A chat over any {@link Engine}, in-process. */
   static withEngine(engine: Engine, options?: NexusChatOptions): NexusChat {
-    return new NexusChat(engineRunner(engine), options);
+    return new NexusChat(inRealmRunner(engine), options);
   }
 
   /**
@@ -135,7 +151,7 @@ export class NexusChat {
     if (isNode()) {
       const { loadEngine } = await import('./engine/load-engine.ts');
       const { engine } = await loadEngine(source, { runtime: 'node', webgpu: false, shaderF16: false }, loadOptions);
-      return new NexusChat(engineRunner(engine), chatOptions);
+      return new NexusChat(inRealmRunner(engine), chatOptions);
     }
     return new NexusChat(await startWorkerRunner(source, loadOptions), chatOptions);
   }
@@ -340,10 +356,11 @@ export class NexusChat {
    * this machine. Safe right after `load()`: tools, history and listeners are restored.
    *
    * @param options - `random`: the source of the question and the fresh token (default
-   * `Math.random`); pass a seeded one to make a check reproducible.
+   * `Math.random`); pass a seeded one to make a check reproducible. `signal`: cancels the check
+   * (it rejects with an `AbortError` and leaves `toolCheck` as it was).
    */
-  async selfCheck(options: { random?: () => number } = {}): Promise<ToolCallCheck> {
-    const check = await runSelfCheck(this, options.random);
+  async selfCheck(options: { random?: () => number; signal?: AbortSignal } = {}): Promise<ToolCallCheck> {
+    const check = await runSelfCheck(this, options.random, options.signal);
     this.toolCheck = check;
     return check;
   }

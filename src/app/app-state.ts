@@ -58,6 +58,10 @@ export interface ModelState {
   verdict?: Verdict;
   /** Set while the page walks the other quantizations looking for one that calls tools. */
   searching?: boolean;
+  /** When the self-check started (ms since the epoch), so the page can say how long it has run. */
+  checkStartedAt?: number;
+  /** The user skipped the self-check: tools are offered, but nothing has shown the model calls them. */
+  checkSkipped?: boolean;
   /** Why the model could not be loaded, and what to do. */
   error?: string;
 }
@@ -86,8 +90,11 @@ export type DiagnosticEntry =
   | { kind: 'forced'; event: ForcedCallEvent }
   | { kind: 'round'; round: number; roundKind: 'tools' | 'answer' };
 
-/** How a turn ended. `streaming` in storage means the tab closed mid-answer. */
-export type TurnState = 'streaming' | 'done' | 'stopped' | 'failed';
+/**
+ * How a turn ended. `stopping`: Stop was pressed and the worker is finishing its step (nothing
+ * more is shown). `streaming` or `stopping` in storage means the tab closed mid-answer.
+ */
+export type TurnState = 'streaming' | 'stopping' | 'done' | 'stopped' | 'failed';
 
 /** One message of the conversation as the page shows it. */
 export interface Turn {
@@ -106,6 +113,13 @@ export interface Turn {
   web?: boolean;
   /** Why the answer failed, or a note such as "interrupted when the page closed". */
   note?: string;
+  /**
+   * Text the user watched stream in a round that then used a tool (a first draft, or prose before
+   * a call): kept, folded above the answer, never silently replaced.
+   */
+  drafts?: string[];
+  /** The loop is asking the model for a tool call it did not write on its own. */
+  checking?: boolean;
 }
 
 /** A stored conversation: what the user sees and what the model remembers. */
@@ -178,6 +192,8 @@ export interface AppState {
   conversations: ConversationSummary[];
   /** An answer is being generated. */
   busy: boolean;
+  /** Stop was pressed and the answer is winding down. */
+  stopping?: boolean;
   settings: Settings;
   web: { enabled: boolean; status?: WebStatus };
   tools: { list?: ToolInfo[]; error?: string; loading: boolean; url: string };

@@ -5,6 +5,9 @@ import { emptyConversation, type Conversation } from './app-state.ts';
 import { AppStore, repairInterrupted } from './app-store.ts';
 import type { ModelOpener } from './model-loader.ts';
 import { memoryPersistence } from './persistence.ts';
+import { DelegatingEngine } from '../testing/delegating-engine.ts';
+import type { GenerateOptions, GenerateResult } from '../engine/engine.ts';
+import { abortError } from '../shared/abort.ts';
 import type { Research } from './web-research.ts';
 
 const TOOLS = `data:text/javascript,${encodeURIComponent(
@@ -34,7 +37,55 @@ function storeWith(script: ScriptedOutput[], research?: Research, verdictOk = tr
   return { store, persistence };
 }
 
+/**
+ * A model whose worker is a few tokens late to see Stop: it keeps streaming after the abort, as a
+ * worker busy in a decode step does, then gives up.
+ */
+class LateToStopEngine extends DelegatingEngine {
+  constructor(private readonly onToken: (index: number) => void) {
+    super(new ScriptedEngine([]));
+  }
+  override async generate(_prompt: string, options: GenerateOptions): Promise<GenerateResult> {
+    const words = ['Rain ', 'is ', 'water ', 'that ', 'falls ', 'from ', 'clouds.'];
+    let lateBy = 0;
+    for (const [i, word] of words.entries()) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (options.signal?.aborted && ++lateBy > 3) throw abortError(options.signal);
+      options.onText?.(word);
+      this.onToken(i);
+    }
+    return { text: words.join(''), promptTokens: 10, cachedTokens: 0, newTokens: words.length };
+  }
+}
+
 describe('AppStore', () => {
+  it('shows nothing after Stop, says it is stopping, and keeps the history as the user saw it (issue 13, item 1)', async () => {
+    const persistence = memoryPersistence();
+    let store: AppStore | undefined;
+    const states: string[] = [];
+    const engine = new LateToStopEngine((i) => {
+      if (i === 1) store?.stop();
+      states.push(store?.state.conversation.turns.at(-1)?.state ?? '');
+    });
+    const opener: ModelOpener = {
+      runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
+      open: async () => ({ chat: NexusChat.withEngine(engine), verdict: { ok: false, needed_forcing: false, detail: 'no tools', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false } }),
+      search: () => Promise.reject(new Error('no')),
+      recheck: () => Promise.reject(new Error('no')),
+    };
+    store = new AppStore({ persistence, opener, toolsUrl: TOOLS, origin: 'http://localhost', research: () => ({ status: async () => ({ available: false, detail: 'off' }), ask: () => Promise.reject(new Error('off')) }) });
+    await store.loadModel({ url: 'http://localhost/models/x' });
+    await store.send('Write a short essay on rain.');
+    expect(states.slice(1)).toEqual(['stopping', 'stopping', 'stopping', 'stopping']);
+    const answer = store.state.conversation.turns.at(-1);
+    expect(answer).toMatchObject({ state: 'stopped', text: 'Rain is', note: 'Stopped.' });
+    expect(store.state.stopping).toBe(false);
+    expect(store.state.busy).toBe(false);
+    // What the model remembers and what is saved end where the user saw the answer stop.
+    const saved = await persistence.loadConversation(store.state.conversation.id);
+    expect(saved?.history.at(-1)).toEqual({ role: 'assistant', content: 'Rain is' });
+  });
+
   it('opens the last model that loaded on a visit without ?model= (issue 13, item 6)', async () => {
     const persistence = memoryPersistence();
     const opened: string[] = [];
@@ -58,6 +109,81 @@ describe('AppStore', () => {
     await revisit.loadModel({ url: 'http://localhost/models/broken' });
     await make().start({ search: '', href: 'http://localhost/' });
     expect(opened.at(-1)).toBe('http://localhost/models/x');
+  });
+
+  it('keeps a draft the user watched stream in view when a tool then answers, and says it is checking (issue 13, item 5)', async () => {
+    const draft = 'Chennai is usually hot this time of year.';
+    const { store } = storeWith([
+      { when: when.userAsked('Weather in Chennai?'), output: draft },
+      { when: when.primed(), output: 'get_weather", "arguments": {"city": "Chennai"}}\n</tool_call>' },
+      { when: when.gate(), output: 'Yes' },
+      { when: when.afterResults(), output: 'It is 31 °C.' },
+    ]);
+    await store.loadModel({ url: 'http://localhost/models/x' });
+    const seen: { text: string; drafts: string[]; checking: boolean }[] = [];
+    store.subscribe((state) => {
+      const turn = state.conversation.turns.at(-1);
+      if (turn?.role === 'assistant') seen.push({ text: turn.text, drafts: turn.drafts ?? [], checking: turn.checking ?? false });
+    });
+    await store.send('Weather in Chennai?');
+    // From the moment the whole draft was on screen, it never left it: as the text, or folded above the answer.
+    const shown = seen.findIndex((s) => s.text === draft);
+    expect(shown).toBeGreaterThanOrEqual(0);
+    expect(seen.slice(shown).every((s) => s.text === draft || s.drafts.includes(draft))).toBe(true);
+    expect(seen.some((s) => s.checking && s.text === draft)).toBe(true);
+    expect(store.state.conversation.turns.at(-1)).toMatchObject({ state: 'done', text: 'It is 31 °C.', drafts: [draft], checking: false });
+  });
+
+  it('keeps no draft when the loop checked with a tool and the first answer stood', async () => {
+    const answer = 'Hello! How can I help?';
+    const { store } = storeWith([
+      { when: when.userAsked('Hi there'), output: answer },
+      { when: when.primed(), output: 'get_weather", "arguments": {"city": "Chennai"}}\n</tool_call>' },
+      { when: when.gate(), output: 'No' },
+    ]);
+    await store.loadModel({ url: 'http://localhost/models/x' });
+    await store.send('Hi there');
+    expect(store.state.conversation.turns.at(-1)).toMatchObject({ state: 'done', text: answer, drafts: [], checking: false });
+  });
+
+  describe('a self-check that takes long (issue 13, item 3)', () => {
+    /** An opener whose check runs until it is cancelled, as a slow device's can for minutes. */
+    function slowCheckStore() {
+      const script: ScriptedOutput[] = [{ when: when.userAsked('Hello?'), output: 'Hi! How can I help?' }];
+      const opener: ModelOpener = {
+        runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
+        open: async (_source, hooks) => {
+          const chat = NexusChat.withEngine(new ScriptedEngine(script, { model: 'scripted', device: 'wasm', dtype: 'q4' }));
+          hooks.onChecking();
+          await new Promise<void>((resolve) => hooks.checkSignal?.addEventListener('abort', () => resolve(), { once: true }));
+          return { chat, verdict: undefined };
+        },
+        search: () => Promise.reject(new Error('no')),
+        recheck: () => Promise.reject(new Error('no')),
+      };
+      return new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: TOOLS, origin: 'http://localhost', research: () => ({ status: async () => ({ available: false, detail: 'off' }), ask: () => Promise.reject(new Error('off')) }) });
+    }
+
+    it('can be skipped: the model is ready, unjudged, and the page says the check was skipped', async () => {
+      const store = slowCheckStore();
+      const loading = store.loadModel({ url: 'http://localhost/models/x' });
+      await expect.poll(() => store.state.model.phase).toBe('checking');
+      expect(store.state.model.checkStartedAt).toBeTypeOf('number');
+      store.skipCheck();
+      await loading;
+      expect(store.state.model).toMatchObject({ phase: 'ready', checkSkipped: true });
+      expect(store.state.model.verdict).toBeUndefined();
+      expect(store.state.notice).toContain('The self-check was skipped.');
+    });
+
+    it('does not hold a message back: sending during the check skips it and answers', async () => {
+      const store = slowCheckStore();
+      void store.loadModel({ url: 'http://localhost/models/x' });
+      await expect.poll(() => store.state.model.phase).toBe('checking');
+      await store.send('Hello?');
+      expect(store.state.model.checkSkipped).toBe(true);
+      expect(store.state.conversation.turns.map((t) => t.text)).toEqual(['Hello?', 'Hi! How can I help?']);
+    });
   });
 
   it('does not force calls on a model whose verdict says it does not call tools (issue 13, item 4)', async () => {

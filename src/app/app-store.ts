@@ -63,6 +63,12 @@ export class AppStore {
   private source: ModelSource | undefined;
   private research: Research | undefined;
   private stopController: AbortController | undefined;
+  /** The turn the running answer writes into. */
+  private answeringId: string | undefined;
+  /** Cancels the self-check that is running, if one is. */
+  private checkController: AbortController | undefined;
+  /** The load (or re-check) in progress, so a message sent during the check can wait for it. */
+  private loading: Promise<void> | undefined;
   private pendingApproval: ((approved: boolean) => void) | undefined;
   /** Bumped by every load, so a load that was overtaken by a newer one drops its result. */
   private loadGeneration = 0;
@@ -124,32 +130,60 @@ export class AppStore {
 
   /** Loads a model (replacing the one in use), checks it calls tools, and makes it the chat's. */
   async loadModel(source: ModelSource): Promise<void> {
-    await this.runLoad(source, 'open');
+    await this.track(this.runLoad(source, 'open'));
   }
 
   /** Tries the last model again (after a failed load). */
   async retryModel(): Promise<void> {
-    if (this.source) await this.runLoad(this.source, 'open');
+    if (this.source) await this.track(this.runLoad(this.source, 'open'));
   }
 
   /** Walks every quantization for one that calls tools; offered when the loaded one does not. */
   async searchQuantizations(): Promise<void> {
-    if (this.source) await this.runLoad(this.source, 'search');
+    if (this.source) await this.track(this.runLoad(this.source, 'search'));
   }
 
   /** Runs the self-check again on the model in use (a remembered verdict may be old). */
   async recheckModel(): Promise<void> {
     const { chat, source } = this;
-    if (!chat || !source || this.current.busy) return;
-    this.patchModel({ phase: 'checking' });
-    this.set({ busy: true });
+    if (!chat || !source || this.current.busy || this.current.model.phase !== 'ready') return;
+    await this.track(this.runRecheck(chat, source));
+  }
+
+  /**
+   * Skips the self-check that is running: the model is kept and ready, unjudged (tools are still
+   * offered), and the page says so. A check can take minutes on a slow device; the user decides.
+   */
+  skipCheck(): void {
+    if (this.current.model.phase === 'checking') this.checkController?.abort();
+  }
+
+  private async track(work: Promise<void>): Promise<void> {
+    this.loading = work;
     try {
-      this.patchModel({ phase: 'ready', verdict: await this.deps.opener.recheck(source, chat) });
+      await work;
+    } finally {
+      if (this.loading === work) this.loading = undefined;
+    }
+  }
+
+  private newCheckSignal(): AbortSignal {
+    this.checkController?.abort();
+    this.checkController = new AbortController();
+    return this.checkController.signal;
+  }
+
+  private async runRecheck(chat: NexusChat, source: ModelSource): Promise<void> {
+    const signal = this.newCheckSignal();
+    this.patchModel({ phase: 'checking', checkStartedAt: Date.now() });
+    try {
+      const verdict = await this.deps.opener.recheck(source, chat, signal);
+      if (verdict) this.patchModel({ phase: 'ready', verdict, checkSkipped: false });
+      else this.patchModel({ phase: 'ready' });
+      if (!verdict) this.notify('Self-check cancelled; the earlier verdict stands.');
     } catch (error) {
       this.patchModel({ phase: 'ready' });
       this.notify(`The self-check could not run: ${(error as Error).message}`);
-    } finally {
-      this.set({ busy: false });
     }
   }
 
@@ -170,8 +204,9 @@ export class AppStore {
     const stale = () => generation !== this.loadGeneration;
     const hooks = {
       onProgress: (event: LoadProgress) => !stale() && this.handleProgress(event),
-      onChecking: () => !stale() && this.patchModel({ phase: 'checking' }),
+      onChecking: () => !stale() && this.patchModel({ phase: 'checking', checkStartedAt: Date.now() }),
       onNote: (text: string) => !stale() && this.patchModel({ attempts: [...this.current.model.attempts, text] }),
+      checkSignal: this.newCheckSignal(),
     };
     try {
       const { chat, verdict } = how === 'open' ? await this.deps.opener.open(source, hooks) : await this.deps.opener.search(source, hooks);
@@ -180,11 +215,13 @@ export class AppStore {
         return;
       }
       await this.attachChat(chat);
-      const { searching: _searching, error: _error, ...model } = this.current.model;
-      this.set({ model: { ...model, phase: 'ready', device: chat.info.device, dtype: chat.info.dtype, ...(chat.info.family ? { family: chat.info.family } : {}), verdict } });
+      const { searching: _searching, error: _error, verdict: _verdict, checkSkipped: _skipped, ...model } = this.current.model;
+      this.set({
+        model: { ...model, phase: 'ready', device: chat.info.device, dtype: chat.info.dtype, ...(chat.info.family ? { family: chat.info.family } : {}), ...(verdict ? { verdict } : { checkSkipped: true }) },
+      });
       // Remembered only once it loaded, so a model that fails is not retried on every visit.
       if (address) void this.deps.persistence.saveLastModel(address).catch(() => undefined);
-      this.notify(`Model ready: ${model.label}.`);
+      this.notify(verdict ? `Model ready: ${model.label}.` : `Model ready: ${model.label}. The self-check was skipped.`);
     } catch (error) {
       if (!stale()) this.patchModel({ phase: 'error', error: explainLoadError(error) });
     }
@@ -223,8 +260,14 @@ export class AppStore {
   /** Sends a message and streams the answer. Ignored while an answer runs or with no model. */
   async send(text: string): Promise<void> {
     const prompt = text.trim();
+    if (!prompt || this.current.busy) return;
+    if (this.current.model.phase === 'checking') {
+      // The user would rather chat than wait: the check is skipped, and the message goes once the model is free.
+      this.skipCheck();
+      await this.loading;
+    }
     const chat = this.chat;
-    if (!prompt || !chat || this.current.busy || this.current.model.phase !== 'ready') return;
+    if (!chat || this.current.busy || this.current.model.phase !== 'ready') return;
     const user: Turn = { id: newId(), role: 'user', text: prompt, state: 'done', historyIndex: chat.history.length };
     const answer: Turn = { id: newId(), role: 'assistant', text: '', state: 'streaming', activity: [], sources: [], diagnostics: [], web: this.current.web.enabled };
     const conversation = this.current.conversation;
@@ -236,10 +279,20 @@ export class AppStore {
     await this.runAnswer(chat, prompt, answer.id);
   }
 
-  /** Stops the answer being generated (and refuses a pending approval). */
+  /**
+   * Stops the answer being generated (and refuses a pending approval). The page stops showing
+   * text at once — the answer is `stopping` until the worker has ended its step — so nothing
+   * appears after Stop, however long the step takes.
+   */
   stop(): void {
     this.resolveApproval(false);
-    this.stopController?.abort();
+    this.skipCheck();
+    const controller = this.stopController;
+    if (!controller || controller.signal.aborted) return;
+    controller.abort();
+    const answering = this.answeringId;
+    if (answering) this.updateTurn(answering, (turn) => (turn.state === 'streaming' ? { state: 'stopping', note: 'Stopping…' } : {}));
+    this.set({ stopping: true });
   }
 
   /** Answers the last message again: the last exchange is cut from the history first. */
@@ -284,8 +337,11 @@ export class AppStore {
     chat.maxRounds = settings.maxRounds;
     const controller = new AbortController();
     this.stopController = controller;
+    this.answeringId = answerId;
     this.set({ busy: true });
-    const update = (change: (turn: Turn) => Partial<Turn>) => this.updateTurn(answerId, change);
+    // Once Stop is pressed, what the worker still sends is not shown: the user asked for silence.
+    const update = (change: (turn: Turn) => Partial<Turn>) => this.updateTurn(answerId, (turn) => (controller.signal.aborted ? {} : change(turn)));
+    const settle = (change: (turn: Turn) => Partial<Turn>) => this.updateTurn(answerId, change);
     const stopListening = this.listen(chat, update, web.enabled);
     const options: ChatOptions = {
       signal: controller.signal,
@@ -302,17 +358,39 @@ export class AppStore {
       } else {
         result = await chat.chat(prompt, { ...options, toolChoice: settings.toolChoice, maxRounds: settings.maxRounds });
       }
-      update(() => ({ text: result.text, state: 'done', metrics: result.metrics, sources: result.sources ?? [] }));
+      // An answer that finished while Stop was on its way still stops where the user saw it stop.
+      if (controller.signal.aborted) settle(() => ({ state: 'stopped', note: 'Stopped.', checking: false }));
+      else settle((turn) => ({ text: result.text, state: 'done', metrics: result.metrics, sources: result.sources ?? [], checking: false, drafts: draftsBesides(turn.drafts, result.text) }));
     } catch (error) {
-      if (isAbortError(error)) update(() => ({ state: 'stopped', note: 'Stopped.' }));
-      else update(() => ({ state: 'failed', note: `The answer failed: ${error instanceof Error ? error.message : String(error)}` }));
+      if (isAbortError(error) || controller.signal.aborted) settle(() => ({ state: 'stopped', note: 'Stopped.', checking: false }));
+      else settle(() => ({ state: 'failed', checking: false, note: `The answer failed: ${error instanceof Error ? error.message : String(error)}` }));
     } finally {
       stopListening();
       this.stopController = undefined;
+      this.answeringId = undefined;
       this.resolveApproval(false);
-      this.setConversation({ ...this.current.conversation, history: [...chat.history] });
-      this.set({ busy: false });
+      const history = controller.signal.aborted ? this.historyAsShown(chat, answerId) : [...chat.history];
+      this.setConversation({ ...this.current.conversation, history });
+      this.set({ busy: false, stopping: false });
       await this.saveNow();
+    }
+  }
+
+  /**
+   * After a stop, the chat's history ends with what the worker had generated, which may be a token
+   * or two past what the page showed: the saved history and the model's memory keep what the user saw.
+   */
+  private historyAsShown(chat: NexusChat, answerId: string): ChatMessage[] {
+    const history = [...chat.history];
+    const shown = this.current.conversation.turns.find((t) => t.id === answerId)?.text.trim() ?? '';
+    const last = history.at(-1);
+    if (last?.role !== 'assistant' || last.tool_calls?.length || last.content === shown) return history;
+    const adjusted = shown ? [...history.slice(0, -1), { ...last, content: shown }] : history.slice(0, -1);
+    try {
+      chat.setHistory(withoutSystemTurns(adjusted));
+      return adjusted;
+    } catch {
+      return history;
     }
   }
 
@@ -321,12 +399,14 @@ export class AppStore {
     const diagnose = (entry: DiagnosticEntry) =>
       update((turn) => ({ diagnostics: [...(turn.diagnostics ?? []), entry].slice(-MAX_DIAGNOSTICS) }));
     const offs = [
-      chat.on('token', (text) => update((turn) => ({ text: turn.text + text }))),
+      chat.on('token', (text) => update((turn) => ({ text: turn.text + text, checking: false }))),
       chat.on('round', (info) => {
         diagnose({ kind: 'round', round: info.round, roundKind: info.kind });
-        // Text streamed before a round that called tools was a preamble; the answer comes after.
-        update((turn) => (turn.text ? { text: '' } : {}));
+        // Text streamed in a round that ended in calls was a draft or a preamble; the answer comes
+        // after. It stays on the page, folded, so nothing the user read disappears.
+        update((turn) => ({ checking: false, ...(turn.text.trim() ? { text: '', drafts: [...(turn.drafts ?? []), turn.text.trim()] } : {}) }));
       }),
+      chat.on('escalate', () => update(() => ({ checking: true }))),
       chat.on('toolCall', (call) => update((turn) => ({ activity: addCall(turn.activity ?? [], call, web) }))),
       chat.on('raw', (raw, info) => diagnose({ kind: 'raw', round: info.round, strategy: info.strategy, text: raw.slice(0, MAX_DIAGNOSTIC_CHARS) })),
       chat.on('step', (which, raw, resolved) => diagnose({ kind: 'step', which, raw: raw.slice(0, MAX_DIAGNOSTIC_CHARS), resolved })),
@@ -538,6 +618,11 @@ function addCall(activity: readonly Activity[], call: ToolCallRecord, web: boole
   return [...activity, failed];
 }
 
+/** The drafts worth keeping beside the final answer: not the answer itself, which is shown anyway. */
+function draftsBesides(drafts: string[] | undefined, answer: string): string[] {
+  return (drafts ?? []).filter((draft) => draft !== answer.trim());
+}
+
 /**
  * A conversation saved while an answer was being written (the tab closed or reloaded) is made
  * consistent the way an interrupted `chat()` leaves one: the question is kept with the visible text
@@ -545,7 +630,7 @@ function addCall(activity: readonly Activity[], call: ToolCallRecord, web: boole
  */
 export function repairInterrupted(conversation: Conversation): Conversation {
   const last = conversation.turns.at(-1);
-  if (last?.role !== 'assistant' || last.state !== 'streaming') return conversation;
+  if (last?.role !== 'assistant' || (last.state !== 'streaming' && last.state !== 'stopping')) return conversation;
   const user = conversation.turns.at(-2);
   const history = [...conversation.history];
   if (user?.role === 'user' && user.historyIndex === history.length) {

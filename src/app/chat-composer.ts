@@ -13,6 +13,7 @@ export class ChatComposer extends LitElement {
     ready: { type: Boolean },
     phase: { attribute: false },
     busy: { type: Boolean },
+    stopping: { type: Boolean },
     web: { attribute: false },
   };
 
@@ -24,6 +25,8 @@ export class ChatComposer extends LitElement {
   declare phase: ModelPhase;
   /** An answer is being generated: Send becomes Stop. */
   declare busy: boolean;
+  /** Stop was pressed; the answer is winding down. */
+  declare stopping: boolean;
   /** The Web switch and what the proxy said about search. */
   declare web: AppState['web'];
 
@@ -165,14 +168,18 @@ export class ChatComposer extends LitElement {
   }
 
   private renderHint() {
+    if (this.stopping) return 'Stopping…';
     if (this.busy) return 'Esc to stop';
     if (this.phase === 'idle' || this.phase === 'error') return 'Load a model above to chat';
     if (!this.ready) return 'Send is available once the model is ready';
+    if (this.phase === 'checking') return 'Sending skips the self-check';
     return 'Enter to send · Shift+Enter for a new line';
   }
 
   private renderButton() {
-    if (this.busy) return html`<button type="button" class="send" data-testid="stop" @click=${() => this.store.stop()}>Stop</button>`;
+    if (this.busy) {
+      return html`<button type="button" class="send" data-testid="stop" ?disabled=${this.stopping} @click=${() => this.store.stop()}>${this.stopping ? 'Stopping…' : 'Stop'}</button>`;
+    }
     return html`<button type="submit" class="primary send" data-testid="send" ?disabled=${!this.ready}>Send</button>`;
   }
 

@@ -217,6 +217,22 @@ export class ChatMessage extends LitElement {
         color: var(--muted);
         margin: 0.4rem 0 0;
       }
+      .status {
+        font-size: 0.85rem;
+        color: var(--muted);
+        margin: 0.4rem 0 0;
+        font-style: italic;
+      }
+      .draft {
+        font-size: 0.85rem;
+        color: var(--muted);
+        margin: 0 0 0.4rem;
+      }
+      .draft p {
+        margin: 0.3rem 0 0;
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+      }
       .note.failed {
         color: var(--danger);
         white-space: pre-wrap;
@@ -366,21 +382,36 @@ export class ChatMessage extends LitElement {
   override render() {
     const turn = this.turn;
     const streaming = turn.state === 'streaming';
+    const running = streaming || turn.state === 'stopping';
     return html`<article
       class="turn"
       data-role="assistant"
       data-state=${turn.state}
-      aria-busy=${streaming ? 'true' : 'false'}
+      aria-busy=${running ? 'true' : 'false'}
       aria-label="Answer"
     >
       <div class="avatar" aria-hidden="true"></div>
       <div class="body">
-        ${streaming && !turn.text ? html`<span class="typing" role="img" aria-label="Writing"><span></span><span></span><span></span></span>` : nothing}
+        ${this.renderDrafts()}
+        ${streaming && !turn.text && !turn.checking ? html`<span class="typing" role="img" aria-label="Writing"><span></span><span></span><span></span></span>` : nothing}
         <div @click=${this.handleMarkdownClick}>${this.rendered?.element}</div>
+        ${streaming && turn.checking ? html`<p class="status" data-testid="turn-status" role="status">Checking with a tool…</p>` : nothing}
         ${this.renderNote()} ${this.renderActivity()} ${this.renderSources()} ${this.renderActions()}
         ${this.showDiagnostics ? this.renderDiagnostics() : nothing}
       </div>
     </article>`;
+  }
+
+  /** What streamed before a tool was used: kept, folded, so nothing the user read vanishes. */
+  private renderDrafts() {
+    const drafts = this.turn.drafts ?? [];
+    if (!drafts.length) return nothing;
+    return drafts.map(
+      (draft) => html`<details class="draft" data-testid="draft">
+        <summary>Written before using a tool</summary>
+        <p>${draft}</p>
+      </details>`,
+    );
   }
 
   private renderNote() {
@@ -452,7 +483,7 @@ export class ChatMessage extends LitElement {
   }
 
   private renderActions() {
-    if (this.turn.state === 'streaming') return nothing;
+    if (this.turn.state === 'streaming' || this.turn.state === 'stopping') return nothing;
     return html`<div class="actions">
       ${this.turn.text ? html`<button class="ghost" @click=${this.handleCopy}>${this.copied ? 'Copied' : 'Copy'}</button>` : nothing}
       ${this.last ? html`<button class="ghost" data-testid="regenerate" ?disabled=${this.busy} @click=${() => this.store.regenerate()}>Regenerate</button>` : nothing}

@@ -22,12 +22,14 @@ export interface LoadHooks {
   onChecking(): void;
   /** One line of narration: which quantization is tried, why one was passed over. */
   onNote(text: string): void;
+  /** Aborted when the user skips the self-check: the model is kept, unjudged. */
+  checkSignal?: AbortSignal;
 }
 
-/** A loaded model and what the page knows of its tool calling. */
+/** A loaded model and what the page knows of its tool calling (nothing, when the check was skipped). */
 export interface OpenedModel {
   chat: NexusChat;
-  verdict: Verdict;
+  verdict: Verdict | undefined;
 }
 
 /** How the page gets a chat for a model; the store takes one so tests can hand it a scripted chat. */
@@ -38,8 +40,8 @@ export interface ModelOpener {
   open(source: ModelSource, hooks: LoadHooks): Promise<OpenedModel>;
   /** Walks every quantization this device runs for one that calls tools (downloads more files). */
   search(source: ModelSource, hooks: LoadHooks): Promise<OpenedModel>;
-  /** Runs the self-check again on a loaded chat. */
-  recheck(source: ModelSource, chat: NexusChat): Promise<Verdict>;
+  /** Runs the self-check again on a loaded chat; undefined when `signal` cancelled it. */
+  recheck(source: ModelSource, chat: NexusChat, signal?: AbortSignal): Promise<Verdict | undefined>;
 }
 
 /**
@@ -71,6 +73,19 @@ export function workerModelOpener(verdicts: VerdictStore, prefs: () => OpenerPre
     ...(prefs().allowFallbackAdapter ? { allowFallbackAdapter: true } : {}),
   });
 
+  /** The self-check, remembered; a skipped one is not a verdict and is not remembered. */
+  const checkAndRemember = async (source: ModelSource, chat: NexusChat, signal?: AbortSignal): Promise<Verdict | undefined> => {
+    let verdict: Verdict;
+    try {
+      verdict = fromCheck(await chat.selfCheck(signal ? { signal } : {}));
+    } catch (error) {
+      if (signal?.aborted) return undefined;
+      throw error;
+    }
+    await remember(source, verdict);
+    return verdict;
+  };
+
   return {
     runtime,
     async open(source, hooks) {
@@ -87,9 +102,7 @@ export function workerModelOpener(verdicts: VerdictStore, prefs: () => OpenerPre
       }
       const chat = await NexusChat.load(source, loadOptions(hooks));
       hooks.onChecking();
-      const verdict = fromCheck(await chat.selfCheck());
-      await remember(source, verdict);
-      return { chat, verdict };
+      return { chat, verdict: await checkAndRemember(source, chat, hooks.checkSignal) };
     },
     async search(source, hooks) {
       try {
@@ -124,11 +137,7 @@ export function workerModelOpener(verdicts: VerdictStore, prefs: () => OpenerPre
         return { chat, verdict };
       }
     },
-    async recheck(source, chat) {
-      const verdict = fromCheck(await chat.selfCheck());
-      await remember(source, verdict);
-      return verdict;
-    },
+    recheck: checkAndRemember,
   };
 }
 

@@ -23,6 +23,7 @@ export class ModelPanel extends LitElement {
     knownId: { state: true },
     freeSpace: { state: true },
     pickError: { state: true },
+    now: { state: true },
   };
 
   /** The page's store: the panel reads nothing from it, it only calls its actions. */
@@ -41,6 +42,9 @@ export class ModelPanel extends LitElement {
   declare freeSpace: number | undefined;
   /** Why a picked folder or .zip could not be used. */
   declare pickError: string | undefined;
+  /** The clock the self-check's running time is shown against; ticks only while checking. */
+  declare now: number;
+  private ticker: ReturnType<typeof setInterval> | undefined;
 
   static override styles = [
     controls,
@@ -213,6 +217,18 @@ export class ModelPanel extends LitElement {
         margin: 0.9rem 0 0;
         font-weight: 600;
       }
+      .phase.checking {
+        display: block;
+      }
+      .phase.checking p {
+        display: flex;
+        gap: 0.6rem;
+        align-items: center;
+        margin: 0 0 0.4rem;
+      }
+      .phase.checking p.muted {
+        font-weight: 400;
+      }
       .spinner {
         width: 1rem;
         height: 1rem;
@@ -312,6 +328,24 @@ export class ModelPanel extends LitElement {
     );
   }
 
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.stopTicking();
+  }
+
+  override updated(): void {
+    // A second-by-second clock only while the check runs: it says the page is alive and how long it takes.
+    if (this.model.phase === 'checking' && !this.ticker) {
+      this.now = Date.now();
+      this.ticker = setInterval(() => (this.now = Date.now()), 1000);
+    } else if (this.model.phase !== 'checking') this.stopTicking();
+  }
+
+  private stopTicking(): void {
+    clearInterval(this.ticker);
+    this.ticker = undefined;
+  }
+
   override render() {
     const { phase } = this.model;
     if (phase === 'idle' || (this.picking && phase !== 'loading' && phase !== 'warming' && phase !== 'checking')) return this.renderPicker();
@@ -388,12 +422,22 @@ export class ModelPanel extends LitElement {
             ${entries.length > 1 ? this.renderFile('Total', { loaded, total, done: loaded >= total && total > 0 }, true) : nothing}
           </ul>`
         : html`<p class="muted">Preparing the download…</p>`}
-      ${phase !== 'loading'
-        ? html`<p class="phase"><span class="spinner" aria-hidden="true"></span>${phase === 'warming' ? 'Warming up (compiling the model for this device)…' : 'Checking that this model calls tools…'}</p>`
-        : nothing}
+      ${phase === 'warming' ? html`<p class="phase"><span class="spinner" aria-hidden="true"></span>Warming up (compiling the model for this device)…</p>` : nothing}
+      ${phase === 'checking' ? this.renderChecking() : nothing}
       ${attempts.length ? html`<ul class="notes" data-testid="model-notes">${attempts.map((a) => html`<li>${a}</li>`)}</ul>` : nothing}
       <div class="facts">${this.renderRuntime()}</div>
     </section>`;
+  }
+
+  /** The self-check: what it does, for how long so far, and a way out (a message sent skips it too). */
+  private renderChecking() {
+    const started = this.model.checkStartedAt;
+    const seconds = started ? Math.max(0, Math.floor(((this.now ?? Date.now()) - started) / 1000)) : 0;
+    return html`<div class="phase checking">
+      <p><span class="spinner" aria-hidden="true"></span>Checking that this model calls tools… <span class="muted" data-testid="check-elapsed">${seconds} s</span></p>
+      <p class="muted">It asks one question that only a tool can answer. You can skip it, or just send a message.</p>
+      <button class="small" data-testid="skip-check" @click=${() => this.store.skipCheck()}>Skip check</button>
+    </div>`;
   }
 
   private renderFile(file: string, p: FileProgress, isTotal = false) {
@@ -407,6 +451,7 @@ export class ModelPanel extends LitElement {
 
   private renderVerdict() {
     const { verdict, device, dtype, label } = this.model;
+    if (!verdict && this.model.checkSkipped) return this.renderUnchecked();
     const ok = verdict?.ok ?? false;
     const when = verdict ? new Date(verdict.checkedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '';
     return html`<section class="card compact verdict ${ok ? 'ok' : 'bad'}" data-testid="verdict" data-ok=${String(ok)}>
@@ -427,6 +472,27 @@ export class ModelPanel extends LitElement {
             ? nothing
             : html`<button class="small" @click=${() => this.store.loadModel({ hub: KNOWN_MODELS[0]?.id ?? '' })}>Switch to ${KNOWN_MODELS[0]?.label}</button>`}
           ${verdict?.remembered ? html`<button class="small ghost" data-testid="recheck" @click=${() => this.store.recheckModel()}>Check again</button>` : nothing}
+          <button class="small ghost" data-testid="change-model" @click=${() => (this.picking = true)}>Change model</button>
+        </div>
+      </div>
+    </section>`;
+  }
+
+  /** Ready without a verdict: the user skipped the check. */
+  private renderUnchecked() {
+    const { device, dtype, label } = this.model;
+    return html`<section class="card compact verdict unchecked" data-testid="verdict" data-ok="unknown">
+      <span class="icon" aria-hidden="true">?</span>
+      <div class="body">
+        <h2>Tool calling not checked</h2>
+        <p data-testid="verdict-detail">You skipped the self-check. Tools are offered, but nothing has shown yet that this model calls them and answers from their results.</p>
+        <div class="meta">
+          <span class="badge accent" data-testid="device">${deviceLabel(device, dtype)}</span>
+          <span>${label}</span>
+          ${this.model.family ? html`<span data-testid="profile" title=${this.model.family.detectedBy}>· ${this.model.family.label} profile</span>` : nothing}
+        </div>
+        <div class="actions">
+          <button class="small" data-testid="recheck" @click=${() => this.store.recheckModel()}>Check now</button>
           <button class="small ghost" data-testid="change-model" @click=${() => (this.picking = true)}>Change model</button>
         </div>
       </div>

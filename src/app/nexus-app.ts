@@ -334,7 +334,7 @@ export class NexusApp extends LitElement {
             </div>
           </main>
           <div class="composer">
-            <nexus-composer .store=${store} ?ready=${s.model.phase === 'ready'} .phase=${s.model.phase} ?busy=${s.busy} .web=${s.web}></nexus-composer>
+            <nexus-composer .store=${store} ?ready=${s.model.phase === 'ready' || s.model.phase === 'checking'} .phase=${s.model.phase} ?busy=${s.busy} ?stopping=${s.stopping ?? false} .web=${s.web}></nexus-composer>
           </div>
         </div>
         ${this.renderDrawer()}

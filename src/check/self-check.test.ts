@@ -95,4 +95,17 @@ describe('selfCheck', () => {
     expect(chat.history).toEqual(history);
     expect(listener).not.toHaveBeenCalled();
   });
+
+  it('can be cancelled: it rejects with an AbortError, judges nothing, and leaves the verdict as it was', async () => {
+    const chat = chatWith([
+      { when: when.userAsked(question.question), output: call },
+      { when: when.promptContains(token), output: `Your code is ${token}.` },
+    ]);
+    const controller = new AbortController();
+    controller.abort();
+    await expect(chat.selfCheck({ random: seeded(7), signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(chat.toolCheck).toBeUndefined();
+    // The chat is free again: the same check, not cancelled, runs and passes.
+    expect((await chat.selfCheck({ random: seeded(7) })).ok).toBe(true);
+  });
 });

@@ -65,7 +65,7 @@ export function scoreAnswer(question: CheckQuestion, token: string, answer: Pick
  * for it, and checks the token comes back. It runs as a side conversation with its own toolkit, so
  * the chat's tools, history, listeners and metrics are untouched. Costs about one question.
  */
-export async function runSelfCheck(chat: CheckChat, random: () => number = Math.random): Promise<ToolCallCheck> {
+export async function runSelfCheck(chat: CheckChat, random: () => number = Math.random, signal?: AbortSignal): Promise<ToolCallCheck> {
   const question = selfCheckQuestion(random);
   const token = freshToken(random);
   const { model, device, dtype, family } = chat.info;
@@ -81,8 +81,10 @@ export async function runSelfCheck(chat: CheckChat, random: () => number = Math.
   const tools = new ToolRegistry().tool(question.tool.name, question.tool.description, question.tool.parameters, (args: Record<string, unknown>) => question.result(token, args));
   let answer: ChatAnswer;
   try {
-    answer = await chat.chat(question.question, { maxNewTokens: CHECK_MAX_NEW_TOKENS, toolkit: { tools }, isolated: true });
+    answer = await chat.chat(question.question, { maxNewTokens: CHECK_MAX_NEW_TOKENS, toolkit: { tools }, isolated: true, ...(signal ? { signal } : {}) });
   } catch (error) {
+    // Cancelled is not a verdict: the caller asked to stop checking, the model was not judged.
+    if (signal?.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);
     return {
       ...base, ok: false, called: false, grounded: false, needed_forcing: false, answer: '',

@@ -29,7 +29,7 @@ describe('npm run test:models', () => {
 
   it('passes the model trained to call tools with a USE verdict, and exits 0', async () => {
     // Asked in the words it was trained on, so the product's prompts may change without retraining it.
-    const { code, out } = await testModels('--models', `${FIXTURE_MODELS_DIR}tiny-tools-qwen3`, '--dtypes', 'q4,q8', '--prompts', trainedPromptsFile('tiny-tools-qwen3'));
+    const { code, out } = await testModels('--models', `${FIXTURE_MODELS_DIR}tiny-tools-qwen3`, '--dtypes', 'q4,q8', '--prompts', trainedPromptsFile('tiny-tools-qwen3'), '--seed', '11');
     expect(out).toContain("USE dtype 'q4' — 3/3 tool calls correct");
     expect(out).toContain("await NexusChat.load({ url: '/models/tiny-tools-qwen3' }, { dtype: 'q4' });");
     expect(code).toBe(0);
@@ -39,13 +39,31 @@ describe('npm run test:models', () => {
     const qwen = `${FIXTURE_MODELS_DIR}tiny-tools-qwen3`;
     const lfm2 = `${FIXTURE_MODELS_DIR}tiny-tools-lfm2`;
     // Both fixtures were trained on the same prompts (each in its own dialect); the file says which.
-    const { code, out } = await testModels('--models', `${qwen},${lfm2}`, '--dtypes', 'q4', '--prompts', trainedPromptsFile('tiny-tools-lfm2'));
+    const { code, out } = await testModels('--models', `${qwen},${lfm2}`, '--dtypes', 'q4', '--prompts', trainedPromptsFile('tiny-tools-lfm2'), '--seed', '12');
     expect(out).toContain('profile: Qwen3 (chat template markers');
     expect(out).toContain('profile: LFM2 / LFM2.5 (chat template markers <|tool_call_start|>');
     expect(out).toMatch(/lfm2\s+q4\s+order-tracking\s+yes/);
     expect(out).toContain(`${lfm2} — LFM2 / LFM2.5 profile`);
-    expect(out.match(/USE dtype 'q4' — 3\/3 tool calls correct/g)).toHaveLength(2);
+    expect(out.match(/USE dtype 'q4' — 3\/3 tool calls correct/g), out).toHaveLength(2);
     expect(code).toBe(0);
+  }, 240_000);
+
+  it('prints the seed it drew the questions with, and asks exactly the same questions when given it back', async () => {
+    const model = `${FIXTURE_MODELS_DIR}tiny-tools-qwen3`;
+    const first = await testModels('--models', model, '--dtypes', 'q4', '--prompts', trainedPromptsFile('tiny-tools-qwen3'));
+    const seed = /Questions drawn with --seed (\d+)/.exec(first.out)?.[1];
+    expect(seed).toBeDefined();
+    const answers = async (...extra: string[]) => {
+      const { out } = await testModels('--models', model, '--dtypes', 'q4', '--prompts', trainedPromptsFile('tiny-tools-qwen3'), '--json', ...extra);
+      const report = JSON.parse(out.slice(out.indexOf('{'))) as { seed: number; verdicts: { dtypes: { scores: { answer: string }[] }[] }[] };
+      return { seed: report.seed, answers: report.verdicts[0]?.dtypes[0]?.scores.map((s) => s.answer) };
+    };
+    const replayed = await answers('--seed', seed ?? '');
+    expect(replayed.seed).toBe(Number(seed));
+    expect(await answers('--seed', seed ?? '')).toEqual(replayed);
+    const { code, out } = await testModels('--models', model, '--seed', 'soon');
+    expect(code).toBe(2);
+    expect(out).toContain('--seed soon is not a non-negative integer.');
   }, 240_000);
 
   it('reports a missing folder and a missing dtype per attempt, not as a stack trace', async () => {

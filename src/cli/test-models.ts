@@ -14,13 +14,15 @@ import { askModelQuestions, formatVerdict, verdictFor, type DtypeReport, type Mo
 import { MODEL_FAMILIES } from '../engine/families.ts';
 import type { FamilyId } from '../engine/model-family.ts';
 import { describeSource, type ModelSource } from '../engine/model-source.ts';
+import { freshSeed, seededRandom } from '../check/seeded-random.ts';
 import { NexusChat } from '../nexus.ts';
 
 const USAGE =
   'Usage: browser-llm-nexus test-models --models <hub id or local folder>[,…] [options]   (in this repository: npm run test:models -- --models …)\n' +
   'Loads each model per dtype in Node (CPU), asks three questions only a tool call can answer, prints a table and a VERDICT,\n' +
   'and exits 0 when every model has a dtype that got all three right (1 otherwise, 2 for bad arguments).\n' +
-  'Options: [--dtypes q4,q8] [--device cpu] [--prompts file.json] [--family id] [--json]\n' +
+  'Options: [--dtypes q4,q8] [--device cpu] [--prompts file.json] [--family id] [--seed n] [--json]\n' +
+  '  --seed: draw the questions\' values from this seed (every run prints its seed; give it back to replay that run exactly).\n' +
   '  --prompts: a JSON file with "systemPrompt" and/or "answerPrompt", to check a model with the prompts your app uses.\n' +
   `  --family: speak to every model through this profile instead of the detected one (${Object.keys(MODEL_FAMILIES).join(', ')}).`;
 
@@ -60,7 +62,7 @@ function causeOf(error: unknown, source: ModelSource): string {
   return message.split('\n').slice(0, 3).join(' ');
 }
 
-async function checkDtype(source: ModelSource, dtype: string, device: string, prompts: Prompts, family: FamilyId | undefined): Promise<DtypeReport> {
+async function checkDtype(source: ModelSource, dtype: string, device: string, prompts: Prompts, family: FamilyId | undefined, seed: number): Promise<DtypeReport> {
   const started = performance.now();
   let chat: NexusChat | undefined;
   try {
@@ -68,7 +70,8 @@ async function checkDtype(source: ModelSource, dtype: string, device: string, pr
     if (prompts.systemPrompt !== undefined) chat.systemPrompt = prompts.systemPrompt;
     if (prompts.answerPrompt !== undefined) chat.answerPrompt = prompts.answerPrompt;
     const profile = chat.info.family;
-    const scores = await askModelQuestions(chat);
+    // The same seed for every model and dtype: their verdicts answer the same questions.
+    const scores = await askModelQuestions(chat, seededRandom(seed));
     return { dtype, device, ...(profile ? { family: profile } : {}), scores, correct: scores.filter((s) => s.called && s.grounded).length, ms: performance.now() - started };
   } catch (error) {
     return { dtype, device, error: causeOf(error, source), scores: [], correct: 0, ms: performance.now() - started };
@@ -100,7 +103,7 @@ async function main(): Promise<number> {
   try {
     args = parseArgs({
       allowPositionals: true,
-      options: { models: { type: 'string' }, dtypes: { type: 'string', default: 'q4,q8' }, device: { type: 'string', default: 'cpu' }, prompts: { type: 'string' }, family: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+      options: { models: { type: 'string' }, seed: { type: 'string' }, dtypes: { type: 'string', default: 'q4,q8' }, device: { type: 'string', default: 'cpu' }, prompts: { type: 'string' }, family: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
     });
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
@@ -134,16 +137,23 @@ async function main(): Promise<number> {
     console.error(`--family ${family} is not a profile. Profiles: ${Object.keys(MODEL_FAMILIES).join(', ')}.`);
     return 2;
   }
+  const seedText = args.values.seed;
+  if (seedText !== undefined && !/^\d{1,15}$/.test(seedText)) {
+    console.error(`--seed ${seedText} is not a non-negative integer.\n${USAGE}`);
+    return 2;
+  }
+  const seed = seedText === undefined ? freshSeed() : Number(seedText);
+  if (!args.values.json) console.log(`Questions drawn with --seed ${seed}`);
   const verdicts: ModelVerdict[] = [];
   for (const model of models) {
     const source = sourceOf(model);
     const reports: DtypeReport[] = [];
-    for (const dtype of dtypes) reports.push(await checkDtype(source, dtype, args.values.device ?? 'cpu', prompts, family as FamilyId | undefined));
+    for (const dtype of dtypes) reports.push(await checkDtype(source, dtype, args.values.device ?? 'cpu', prompts, family as FamilyId | undefined, seed));
     if (!args.values.json) printTable(describeSource(source), reports);
     verdicts.push(verdictFor(model, reports));
   }
   if (args.values.json) {
-    console.log(JSON.stringify({ verdicts }, null, 2));
+    console.log(JSON.stringify({ seed, verdicts }, null, 2));
   } else {
     console.log(`\nVERDICT\n${'-'.repeat(78)}`);
     for (const verdict of verdicts) {

@@ -14,6 +14,7 @@ import { ChoiceTrie } from './choice-trie.ts';
 import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
 import { detectFamily, type DetectedFamily } from './detect-family.ts';
 import { cropCache } from './kv-cache.ts';
+import { yieldBeforeEachStep } from './yield-to-event-loop.ts';
 import { KNOWN_CALL_MARKERS, MODEL_FAMILIES } from './families.ts';
 import { fixChatTemplate, type FamilyId, type ModelFamily } from './model-family.ts';
 import { templateToolProblem } from './template-support.ts';
@@ -150,6 +151,8 @@ export class TransformersEngine implements Engine {
   ) {
     this.family = detected.family;
     this.info = { ...info, family: detected.info };
+    // A Stop sent to the worker must be seen within a token, not when the generation ends.
+    yieldBeforeEachStep(model as unknown as Parameters<typeof yieldBeforeEachStep>[0]);
     this.transcript = new TokenTranscript({
       encode: (text) => this.tokenizer.encode(text, { add_special_tokens: false }),
       decode: (ids) => this.tokenizer.decode([...ids], { skip_special_tokens: false }),

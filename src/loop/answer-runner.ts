@@ -4,7 +4,7 @@ import { runAnswer, type AnswerHooks } from './chat-loop.ts';
 import { Emitter } from './emitter.ts';
 import { fromStopRule, type StopCondition, type StopRule } from './stop-conditions.ts';
 import { toolboxFrom, type ToolRunOutcome } from './toolbox.ts';
-import type { ChatAnswer, ChatEvents } from './types.ts';
+import { CHAT_EVENT_NAMES, type ChatAnswer, type ChatEvents } from './types.ts';
 
 /** What one answer needs, all of it serializable (it may cross a worker boundary). */
 export interface AnswerRequest {
@@ -60,7 +60,7 @@ export function engineRunner(engine: Engine): AnswerRunner {
     },
     async run(request, bridge) {
       const events = new Emitter<ChatEvents>();
-      for (const name of ['token', 'toolCall', 'step', 'forced', 'raw', 'round'] as const) {
+      for (const name of CHAT_EVENT_NAMES) {
         events.on(name, ((...args: never[]) => bridge.emit(name, ...(args as unknown as ChatEvents[typeof name]))) as never);
       }
       const messages = [...request.messages];

@@ -14,7 +14,7 @@ function setup(script: ScriptedOutput[], configure?: (chat: NexusChat) => void) 
   const weather = vi.fn(({ city }: { city: string }) => weatherOf(city));
   const chat = NexusChat.withEngine(engine).tool('get_weather', 'Get current weather for a city', { city: 'string' }, weather);
   configure?.(chat);
-  const events: { [K in keyof ChatEvents]: ChatEvents[K][] } = { token: [], toolCall: [], step: [], forced: [], raw: [], round: [] };
+  const events: { [K in keyof ChatEvents]: ChatEvents[K][] } = { token: [], toolCall: [], step: [], forced: [], raw: [], round: [], escalate: [] };
   for (const name of Object.keys(events) as (keyof ChatEvents)[]) {
     chat.on(name, ((...args: never[]) => (events[name] as unknown[]).push(args)) as never);
   }
@@ -76,6 +76,8 @@ describe('the tool loop on a scripted Qwen3', () => {
     expect(answer.metrics).toMatchObject({ generations: 4, rescues: 1, forcedCalls: 1, tool_calls_force_failed: 0 });
     expect(events.step).toContainEqual(['gate', 'Yes', 'yes']);
     expect(events.round.map(([r]) => r.round)).toEqual([1, 2]);
+    // The guess streamed first is announced as a draft before the forced call, so a page can keep it in view.
+    expect(events.escalate).toEqual([[{ round: 1, rung: 'primed' }]]);
   });
 
   it('discards a primed call to a made-up tool, reports it, and rescues the call stepwise', async () => {
@@ -96,6 +98,7 @@ describe('the tool loop on a scripted Qwen3', () => {
     expect(weather).toHaveBeenCalledExactlyOnceWith({ city: 'Paris' }, expect.anything());
     expect(answer.calls[0]).toMatchObject({ source: 'stepwise', name: 'get_weather' });
     expect(answer.metrics).toMatchObject({ tool_calls_force_failed: 1, rescues: 1, forcedCalls: 1 });
+    expect(events.escalate).toEqual([[{ round: 1, rung: 'primed' }], [{ round: 1, rung: 'stepwise' }]]);
     expect(events.step.slice(0, 2)).toEqual([
       ['select', 'The tool needed is get_weather', 'get_weather'],
       ['arg:city', '"Paris"', '"Paris"'],
@@ -364,10 +367,11 @@ describe('the tool loop on a scripted Qwen3', () => {
   });
 
   it("with strategy 'inline' never escalates", async () => {
-    const { chat, engine } = setup([{ when: when.userAsked('Weather in Paris?'), output: qwen3.guessParis }]);
+    const { chat, engine, events } = setup([{ when: when.userAsked('Weather in Paris?'), output: qwen3.guessParis }]);
     const answer = await chat.chat('Weather in Paris?', { strategy: 'inline' });
     expect(answer.text).toBe(qwen3.guessParis);
     expect(engine.generations).toHaveLength(1);
+    expect(events.escalate).toEqual([]);
   });
 
   it("with strategy 'stepwise' starts there: tool from a closed list, then each argument", async () => {

@@ -108,6 +108,7 @@ export async function escalate(run: AnswerRun, prompt: string, plan: RoundPlan):
   let fallback: Attempt | undefined;
   for (const rung of ESCALATION_LADDER) {
     if (!rung.applies(plan)) continue;
+    if (rung.id !== 'inline') run.events.emit('escalate', { round: run.round, rung: rung.id });
     const attempt = await rung.attempt(run, prompt, plan);
     const verdict = await rung.judge(run, attempt, plan);
     run.record({ kind: 'verdict', round: run.round, rung: rung.id, verdict: verdict.kind });

@@ -156,6 +156,23 @@ export interface ChatEvents {
   raw: [raw: string, info: { round: number; strategy: string }];
   /** A round starts. Visible text of an earlier round that ended in calls was a preamble, not the answer. */
   round: [info: RoundInfo];
+  /**
+   * The free generation gave no usable call and the loop asks for one in a forced form: the text
+   * streamed so far is a draft that a tool's result may replace (show it as such, never swap it silently).
+   */
+  escalate: [info: EscalateInfo];
+}
+
+/** Every event name, checked exhaustive by the compiler: relays (runner, worker) forward exactly these. */
+const EVENT_NAME_SET: Record<keyof ChatEvents, true> = { token: true, toolCall: true, step: true, forced: true, raw: true, round: true, escalate: true };
+
+/** The names of {@link ChatEvents}, for code that forwards every event. */
+export const CHAT_EVENT_NAMES = Object.keys(EVENT_NAME_SET) as (keyof ChatEvents)[];
+
+/** Which forced rung the loop climbs to, in which round. */
+export interface EscalateInfo {
+  round: number;
+  rung: 'primed' | 'stepwise';
 }
 
 export type { ToolCall };

@@ -54,6 +54,11 @@ describe('the chat page over a scripted model', () => {
     const row = answer.getByTestId('tool-row');
     expect(await row.getAttribute('data-source')).toBe('primed');
     expect(await row.textContent()).toContain('forced: primed');
+    // The guess the user watched stream is still there, folded above the answer from the tool.
+    const draft = answer.getByTestId('draft');
+    expect(await draft.locator('summary').textContent()).toBe('Written before using a tool');
+    expect(await draft.textContent()).toContain('Paris is usually mild this time of year.');
+    expect(await answer.locator('.markdown').textContent()).toContain('It is 18 °C with light rain in Paris.');
     expect(await answer.getByTestId('diagnostics').count()).toBe(0);
     await answer.getByTestId('diagnostics-toggle').click();
     const diagnostics = answer.getByTestId('diagnostics');
