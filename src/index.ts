@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 export { NexusChat, ChatBusyError, ChatDisposedError, InvalidHistoryError, ToolTemplateError, TOOL_FAMILIES, UnknownToolError, type NexusChatOptions, type NexusLoadOptions } from './nexus.ts';
-export { DEFAULT_MODEL, ModelLoadError, describeSource, type ModelFile, type ModelSource } from './engine/model-source.ts';
+export { DEFAULT_HUB_URL, DEFAULT_MODEL, ModelAccessError, ModelFilesError, ModelLoadError, ModelNotFoundError, ModelUnreachableError, SOURCE_FAILURES, describeSource, type ModelFile, type ModelSource } from './engine/model-source.ts';
 export { UnsupportedDtypeError, describeRuntime, detectBrowserCapabilities, loadLadder, type DetectOptions, type LoadCandidate, type RuntimeCapabilities } from './engine/device-ladder.ts';
 export type { LoadProgress } from './engine/transformers-engine.ts';
 export type { LoadAttempt } from './engine/load-engine.ts';

@@ -174,7 +174,7 @@ export class NexusChat {
       { ...(dtypes ? { dtypes } : {}), ...(dtype ? { dtype } : {}), ...(allowForcing === undefined ? {} : { allowForcing }), ...(onAttempt ? { onAttempt } : {}) },
       {
         caps,
-        available: await probeDtypes(source),
+        available: await probeDtypes(source, undefined, options.hubUrl),
         verdicts: store,
         load: (s, candidate) => NexusChat.load(s, { ...loadOptions, dtype: candidate.dtype, device: candidate.device }),
       },

@@ -1,5 +1,6 @@
 import {
   DEFAULT_ANSWER_PROMPT,
+  DEFAULT_HUB_URL,
   DEFAULT_SYSTEM_PROMPT,
   type AnswerMetrics,
   type CallSource,
@@ -152,6 +153,8 @@ export interface Settings {
   maxNewTokens: number;
   /** Run on a software (fallback) WebGPU adapter when there is no GPU, instead of WASM. */
   softwareWebgpu: boolean;
+  /** Where hub ids are downloaded from: the Hugging Face hub, or a mirror of it. */
+  hubUrl: string;
 }
 
 /** The library's defaults, which "Reset to defaults" restores. */
@@ -165,6 +168,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   enableThinking: false,
   maxNewTokens: 512,
   softwareWebgpu: false,
+  hubUrl: DEFAULT_HUB_URL,
 });
 
 /** A registered tool as the tools panel shows it. */

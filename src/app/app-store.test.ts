@@ -109,6 +109,15 @@ describe('AppStore', () => {
     await revisit.loadModel({ url: 'http://localhost/models/broken' });
     await make().start({ search: '', href: 'http://localhost/' });
     expect(opened.at(-1)).toBe('http://localhost/models/x');
+    // Named in the address again, the model that failed is shown as failed, not fetched again (issue 13, item 7).
+    const count = opened.length;
+    const again = make();
+    await again.start({ search: '?model=/models/broken', href: 'http://localhost/?model=/models/broken' });
+    expect(opened).toHaveLength(count);
+    expect(again.state.model).toMatchObject({ phase: 'error', address: '/models/broken' });
+    expect(again.state.model.error).toContain('no such folder\nNot tried again by itself');
+    await again.retryModel();
+    expect(opened).toHaveLength(count + 1);
   });
 
   it('keeps a draft the user watched stream in view when a tool then answers, and says it is checking (issue 13, item 5)', async () => {

@@ -121,7 +121,16 @@ export class AppStore {
     const named = modelFromAddress(address.search, address.href);
     const last = named ? undefined : await persistence.loadLastModel().catch(() => undefined);
     const source = named ?? (last ? modelFromAddress(`?model=${encodeURIComponent(last)}`, address.href) : undefined);
-    if (source) await this.loadModel(source);
+    if (!source) return;
+    // A model that failed last time is not fetched again on every reload: the failure is shown, with Try again.
+    const failed = await persistence.loadFailedModel().catch(() => undefined);
+    const where = modelAddress(source, this.deps.origin ?? globalThis.location?.origin ?? 'http://localhost');
+    if (failed && where && failed.address === where) {
+      this.source = source;
+      this.set({ model: { phase: 'error', label: modelLabel(source), address: where, files: {}, attempts: [], error: `${failed.error}\nNot tried again by itself: it failed on your last visit. Use Try again when it should work.` } });
+      return;
+    }
+    await this.loadModel(source);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -221,10 +230,21 @@ export class AppStore {
       });
       // Remembered only once it loaded, so a model that fails is not retried on every visit.
       if (address) void this.deps.persistence.saveLastModel(address).catch(() => undefined);
+      if (address) void this.forgetFailure(address);
       this.notify(verdict ? `Model ready: ${model.label}.` : `Model ready: ${model.label}. The self-check was skipped.`);
     } catch (error) {
-      if (!stale()) this.patchModel({ phase: 'error', error: explainLoadError(error) });
+      if (stale()) return;
+      const explained = explainLoadError(error);
+      this.patchModel({ phase: 'error', error: explained });
+      if (address) void this.deps.persistence.saveFailedModel({ address, error: explained }).catch(() => undefined);
     }
+  }
+
+  /** A model that loads is no longer the one that failed. */
+  private async forgetFailure(address: string): Promise<void> {
+    const { persistence } = this.deps;
+    const failed = await persistence.loadFailedModel().catch(() => undefined);
+    if (failed?.address === address) await persistence.saveFailedModel(undefined).catch(() => undefined);
   }
 
   private async attachChat(chat: NexusChat): Promise<void> {

@@ -1,5 +1,7 @@
 import {
+  DEFAULT_HUB_URL,
   NexusChat,
+  SOURCE_FAILURES,
   detectBrowserCapabilities,
   type DetectOptions,
   verdictKey,
@@ -68,10 +70,14 @@ export function workerModelOpener(verdicts: VerdictStore, prefs: () => OpenerPre
   };
   // onAttempt is not passed: the worker client posts its options to the worker, and a function
   // cannot be cloned (reported upstream). Progress still flows.
-  const loadOptions = (hooks: LoadHooks) => ({
-    onProgress: (event: LoadProgress) => hooks.onProgress(event),
-    ...(prefs().allowFallbackAdapter ? { allowFallbackAdapter: true } : {}),
-  });
+  const loadOptions = (hooks: LoadHooks) => {
+    const { allowFallbackAdapter, hubUrl } = prefs();
+    return {
+      onProgress: (event: LoadProgress) => hooks.onProgress(event),
+      ...(allowFallbackAdapter ? { allowFallbackAdapter: true } : {}),
+      ...(hubUrl && hubUrl !== DEFAULT_HUB_URL ? { hubUrl } : {}),
+    };
+  };
 
   /** The self-check, remembered; a skipped one is not a verdict and is not remembered. */
   const checkAndRemember = async (source: ModelSource, chat: NexusChat, signal?: AbortSignal): Promise<Verdict | undefined> => {
@@ -145,6 +151,8 @@ export function workerModelOpener(verdicts: VerdictStore, prefs: () => OpenerPre
 export interface OpenerPrefs {
   /** Run on a software WebGPU adapter when that is all there is. */
   allowFallbackAdapter: boolean;
+  /** Where hub ids are downloaded from (default the Hugging Face hub). */
+  hubUrl?: string;
 }
 
 /** Asks the browser for a WebGPU adapter and whether it has `shader-f16`; never throws. */
@@ -176,6 +184,8 @@ export function explainLoadError(error: unknown): string {
   if (name === 'QuotaExceededError' || /quota|no space|storage.*full/i.test(message)) {
     return 'Not enough storage for the model files. Free some disk space, or remove site data you no longer need (browser settings → Privacy → Site data), then load again.';
   }
+  // The library already said what happened to the source and what to do: say it once, as it is.
+  if (SOURCE_FAILURES.has(name)) return message;
   if (/failed to fetch|networkerror|load failed/i.test(message)) {
     return `The model files could not be downloaded (${message}). Check your connection, or load a model folder or .zip from disk.`;
   }

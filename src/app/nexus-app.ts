@@ -446,7 +446,7 @@ function defaultStore(): AppStore {
   let store: AppStore | undefined;
   store = new AppStore({
     persistence,
-    opener: workerModelOpener(persistence.verdicts, () => ({ allowFallbackAdapter: store?.state.settings.softwareWebgpu ?? false })),
+    opener: workerModelOpener(persistence.verdicts, () => ({ allowFallbackAdapter: store?.state.settings.softwareWebgpu ?? false, ...(store ? { hubUrl: store.state.settings.hubUrl } : {}) })),
     research: createResearch,
     toolsUrl: TOOLS_URL,
     setAddress: (model) => {

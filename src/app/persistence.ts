@@ -10,6 +10,9 @@ export interface Persistence {
   /** The last model that loaded, as `?model=` would name it; a visit without `?model=` opens it. */
   loadLastModel(): Promise<string | undefined>;
   saveLastModel(address: string | undefined): Promise<void>;
+  /** The model that failed to load last, and why: a reload does not try it again by itself. */
+  loadFailedModel(): Promise<FailedModel | undefined>;
+  saveFailedModel(failed: FailedModel | undefined): Promise<void>;
   listConversations(): Promise<ConversationSummary[]>;
   loadConversation(id: string): Promise<Conversation | undefined>;
   /** Saves the conversation and moves it to the top of the list. */
@@ -19,10 +22,17 @@ export interface Persistence {
   verdicts: VerdictStore;
 }
 
+/** A model that could not be loaded: its address as `?model=` names it, and the message shown. */
+export interface FailedModel {
+  address: string;
+  error: string;
+}
+
 const KEYS = {
   settings: 'settings',
   web: 'web-enabled',
   lastModel: 'last-model',
+  failedModel: 'failed-model',
   index: 'conversations',
   conversation: (id: string) => `conversation:${id}`,
 };
@@ -57,6 +67,8 @@ export function indexedDbPersistence(database = 'nexus-chat'): Persistence {
     saveWebEnabled: (enabled) => serial(() => set(KEYS.web, enabled)),
     loadLastModel: async () => (await get<string>(KEYS.lastModel)) ?? undefined,
     saveLastModel: (address) => serial(() => (address ? set(KEYS.lastModel, address) : del(KEYS.lastModel))),
+    loadFailedModel: async () => (await get<FailedModel>(KEYS.failedModel)) ?? undefined,
+    saveFailedModel: (failed) => serial(() => (failed ? set(KEYS.failedModel, failed) : del(KEYS.failedModel))),
     listConversations: readIndex,
     loadConversation: (id) => get<Conversation>(KEYS.conversation(id)),
     saveConversation: (conversation) =>
@@ -93,6 +105,8 @@ export function memoryPersistence(): Persistence {
     saveWebEnabled: async (enabled) => void data.set(KEYS.web, enabled),
     loadLastModel: async () => data.get(KEYS.lastModel) as string | undefined,
     saveLastModel: async (address) => void (address ? data.set(KEYS.lastModel, address) : data.delete(KEYS.lastModel)),
+    loadFailedModel: async () => structuredClone(data.get(KEYS.failedModel) as FailedModel | undefined),
+    saveFailedModel: async (failed) => void (failed ? data.set(KEYS.failedModel, structuredClone(failed)) : data.delete(KEYS.failedModel)),
     listConversations: async () => index(),
     loadConversation: async (id) => structuredClone(data.get(KEYS.conversation(id)) as Conversation | undefined),
     saveConversation: async (conversation) => {

@@ -134,6 +134,11 @@ export class SettingsPanel extends LitElement {
         <input type="checkbox" data-testid="software-webgpu" .checked=${s.softwareWebgpu} @change=${(e: Event) => this.save({ softwareWebgpu: (e.target as HTMLInputElement).checked })} />
         Use a software WebGPU adapter when there is no GPU (usually slower than WASM; applies to the next load)
       </label>
+      <label>
+        Model hub
+        <input type="url" data-testid="hub-url" spellcheck="false" .value=${s.hubUrl} @change=${this.handleHubUrl} />
+        <span class="help">Where hub ids such as onnx-community/Qwen3-0.6B-ONNX are downloaded from (a mirror of huggingface.co works); applies to the next load.</span>
+      </label>
       <p class="help">Research mode (the Web switch) sets its own tool choice and round limit.</p>
       <div class="actions">
         <span class="help">Saved in this browser.</span>
@@ -156,6 +161,23 @@ export class SettingsPanel extends LitElement {
     const clamped = Math.min(max, Math.max(min, key === 'repetitionPenalty' ? number : Math.round(number)));
     input.value = String(clamped);
     this.save({ [key]: clamped });
+  }
+
+  private handleHubUrl(event: Event): void {
+    const input = event.target as HTMLInputElement;
+    const typed = input.value.trim();
+    let url: URL | undefined;
+    try {
+      url = new URL(typed);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+      // Not an address: keep the one in use rather than break every hub load.
+      input.value = this.settings.hubUrl;
+      return;
+    }
+    this.save({ hubUrl: url.href });
   }
 
   private handleToolChoice(event: Event): void {

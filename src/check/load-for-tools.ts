@@ -1,6 +1,6 @@
 import { NexusError } from '../shared/errors.ts';
 import { candidatesFor, type LoadCandidate, type RuntimeCapabilities } from '../engine/device-ladder.ts';
-import { describeSource, type ModelSource } from '../engine/model-source.ts';
+import { SOURCE_FAILURES, describeSource, type ModelSource } from '../engine/model-source.ts';
 import type { CheckedChat } from './check-chat.ts';
 import { verdictKey, type VerdictStore } from './verdict-store.ts';
 
@@ -83,6 +83,8 @@ export async function loadForTools<C extends CheckedChat>(source: ModelSource, o
       }
       failures.push(`  ${candidate.dtype}: ${detail}`);
     } catch (error) {
+      // A missing model or an unreachable hub fails every quantization alike: say it once.
+      if (error instanceof Error && SOURCE_FAILURES.has(error.name)) throw error;
       const detail = `could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
       options.onAttempt?.({ ...candidate, ok: false, detail });
       failures.push(`  ${candidate.dtype}: ${detail}`);

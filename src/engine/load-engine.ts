@@ -1,6 +1,7 @@
 import { checkModelFolder } from './check-model-folder.ts';
 import type { FamilyId } from './model-family.ts';
 import { candidateForDtype, candidatesFor, type LoadCandidate, type RuntimeCapabilities } from './device-ladder.ts';
+import { diagnoseSource, sourceWideFailure } from './diagnose-source.ts';
 import { ModelLoadError, describeSource, noCandidateLoaded, type ModelSource } from './model-source.ts';
 import { availableDtypes, useSource } from './use-source.ts';
 import { TransformersEngine, type LoadProgress } from './transformers-engine.ts';
@@ -18,6 +19,8 @@ export interface LoadOptions {
   family?: FamilyId;
   /** In a browser: use a software (fallback) WebGPU adapter if that is all there is (default: run on WASM). */
   allowFallbackAdapter?: boolean;
+  /** The hub `{ hub }` sources download from: a mirror's address; default https://huggingface.co/. */
+  hubUrl?: string;
   onProgress?: (event: LoadProgress) => void;
 }
 
@@ -30,7 +33,13 @@ export interface LoadAttempt extends LoadCandidate {
 /** The candidates to try, in order: the one asked for, or the ladder limited to what the source serves. */
 export async function planCandidates(source: ModelSource, caps: RuntimeCapabilities, options: LoadOptions): Promise<LoadCandidate[]> {
   if (options.dtype) return [candidateForDtype(caps, options.dtype, options.device)];
-  const available = await availableDtypes(source);
+  const available = await availableDtypes(source, options.hubUrl);
+  // The source answered and serves nothing: a missing model or folder is said as such. (Unknown —
+  // the hub's listing unreachable — goes on: the files may be in the browser's cache.)
+  if (available?.length === 0) {
+    const problem = await diagnoseSource(source, diagnoseOptions(options));
+    if (problem) throw problem;
+  }
   const candidates = candidatesFor(caps, available).filter((c) => !options.device || c.device === options.device);
   if (candidates.length === 0) {
     throw new ModelLoadError(
@@ -41,9 +50,15 @@ export async function planCandidates(source: ModelSource, caps: RuntimeCapabilit
   return candidates;
 }
 
+/** How a failed load asks the source what went wrong: the hub it meant, and what the browser says of the network. */
+export function diagnoseOptions(options: LoadOptions): { hubUrl?: string; online?: boolean } {
+  const online = (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine;
+  return { ...(options.hubUrl ? { hubUrl: options.hubUrl } : {}), ...(online === undefined ? {} : { online }) };
+}
+
 /** Loads one candidate and runs a one-token warm-up (compiles shaders, allocates buffers). */
-export async function loadCandidate(source: ModelSource, candidate: LoadCandidate, onProgress?: (event: LoadProgress) => void, family?: FamilyId): Promise<TransformersEngine> {
-  const engine = await TransformersEngine.load(useSource(source), { ...candidate, ...(onProgress ? { onProgress } : {}), ...(family ? { family } : {}) });
+export async function loadCandidate(source: ModelSource, candidate: LoadCandidate, onProgress?: (event: LoadProgress) => void, family?: FamilyId, hubUrl?: string): Promise<TransformersEngine> {
+  const engine = await TransformersEngine.load(useSource(source, hubUrl), { ...candidate, ...(onProgress ? { onProgress } : {}), ...(family ? { family } : {}) });
   onProgress?.({ status: 'warmup' });
   // Rendered by the model's own template: a hard-coded dialect would warm up on the wrong tokens.
   const prompt = await engine.render([{ role: 'user', content: 'hi' }], { addGenerationPrompt: true });
@@ -61,10 +76,13 @@ export async function loadEngine(source: ModelSource, caps: RuntimeCapabilities,
   if ('path' in source) await checkModelFolder(source.path);
   for (const candidate of await planCandidates(source, caps, options)) {
     try {
-      const engine = await loadCandidate(source, candidate, options.onProgress, options.family);
+      const engine = await loadCandidate(source, candidate, options.onProgress, options.family, options.hubUrl);
       attempts.push({ ...candidate, ok: true });
       return { engine, attempts };
     } catch (error) {
+      // The source itself failed (or a file every quantization needs): the others would fail alike.
+      const wide = await sourceWideFailure(source, error, diagnoseOptions(options));
+      if (wide) throw wide;
       attempts.push({ ...candidate, ok: false, error: error instanceof Error ? error.message : String(error) });
     }
   }

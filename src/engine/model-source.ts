@@ -24,8 +24,38 @@ export const DEFAULT_MODEL: ModelSource = { hub: 'onnx-community/Qwen3-0.6B-ONNX
 
 /** Thrown when a model cannot be found or loaded; the message names the file and what to do. */
 export class ModelLoadError extends NexusError {
-  override readonly name = 'ModelLoadError';
+  // `string`, so the more specific load errors below can name themselves.
+  override readonly name: string = 'ModelLoadError';
 }
+
+/** The model does not exist where the source points: a hub id with no model, a folder the server does not have. */
+export class ModelNotFoundError extends ModelLoadError {
+  override readonly name = 'ModelNotFoundError';
+}
+
+/** The hub or server cannot be reached at all (offline, blocked, not running). */
+export class ModelUnreachableError extends ModelLoadError {
+  override readonly name = 'ModelUnreachableError';
+}
+
+/** The hub refuses the files (a private or gated model). */
+export class ModelAccessError extends ModelLoadError {
+  override readonly name = 'ModelAccessError';
+}
+
+/** A file every quantization needs (config.json, the tokenizer) failed: no other quantization can do better. */
+export class ModelFilesError extends ModelLoadError {
+  override readonly name = 'ModelFilesError';
+}
+
+/**
+ * Failures of the source as a whole: trying the other quantizations would only repeat them, so a
+ * load stops at the first and reports it as it is.
+ */
+export const SOURCE_FAILURES: ReadonlySet<string> = new Set(['ModelNotFoundError', 'ModelUnreachableError', 'ModelAccessError', 'ModelFilesError']);
+
+/** The hub transformers.js downloads from unless told otherwise. */
+export const DEFAULT_HUB_URL = 'https://huggingface.co/';
 
 /** A readable name for a source, for messages and `info.model`. */
 export function describeSource(source: ModelSource): string {

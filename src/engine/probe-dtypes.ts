@@ -1,17 +1,13 @@
 import { DTYPE_FILES, dtypesInFiles } from './device-ladder.ts';
-import type { ModelSource } from './model-source.ts';
-
-/** The hub's file address, as transformers.js builds it. */
-export function hubFileUrl(id: string, revision: string | undefined, file: string): string {
-  return `https://huggingface.co/${id}/resolve/${encodeURIComponent(revision ?? 'main')}/${file}`;
-}
+import { hubFileAddress } from './diagnose-source.ts';
+import { DEFAULT_HUB_URL, type ModelSource } from './model-source.ts';
 
 /**
  * The quantizations a source serves, found without loading transformers.js: from the file names
  * when the files are at hand, else by asking for each candidate file's headers. Undefined when the
  * source cannot be asked (then every candidate is tried, and a missing file fails its attempt).
  */
-export async function probeDtypes(source: ModelSource, fetchImpl: typeof fetch = globalThis.fetch?.bind(globalThis)): Promise<string[] | undefined> {
+export async function probeDtypes(source: ModelSource, fetchImpl: typeof fetch = globalThis.fetch?.bind(globalThis), hubUrl: string = DEFAULT_HUB_URL): Promise<string[] | undefined> {
   if ('files' in source) return dtypesInFiles(source.files.map((f) => f.path));
   if ('path' in source) {
     const { readdir } = await import('node:fs/promises');
@@ -21,14 +17,16 @@ export async function probeDtypes(source: ModelSource, fetchImpl: typeof fetch =
       return [];
     }
   }
-  const address = (file: string) => ('hub' in source ? hubFileUrl(source.hub, source.revision, file) : `${source.url.replace(/\/+$/, '')}/${file}`);
+  const address = (file: string) => ('hub' in source ? hubFileAddress(hubUrl, source.hub, source.revision, file) : `${source.url.replace(/\/+$/, '')}/${file}`);
   try {
-    const found: string[] = [];
-    for (const [dtype, file] of Object.entries(DTYPE_FILES)) {
-      const response = await fetchImpl(address(`onnx/${file}`), { method: 'HEAD' });
-      if (response.ok && !(response.headers.get('content-type') ?? '').includes('text/html')) found.push(dtype);
-    }
-    return found;
+    // All at once: one round trip on a slow connection, not one per quantization.
+    const answers = await Promise.all(
+      Object.entries(DTYPE_FILES).map(async ([dtype, file]) => {
+        const response = await fetchImpl(address(`onnx/${file}`), { method: 'HEAD' });
+        return response.ok && !(response.headers.get('content-type') ?? '').includes('text/html') ? dtype : undefined;
+      }),
+    );
+    return answers.filter((dtype): dtype is string => dtype !== undefined);
   } catch {
     return undefined;
   }

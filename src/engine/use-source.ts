@@ -48,11 +48,13 @@ const HUB = { host: env.remoteHost, pathTemplate: env.remotePathTemplate, fetch:
 /**
  * Points transformers.js' global `env` at a source and returns the id to load. `env` is global
  * to the realm, so one source at a time — the worker owns one model.
+ *
+ * @param hubUrl - the hub a `{ hub }` source downloads from (a mirror); default huggingface.co.
  */
-export function useSource(source: ModelSource): ResolvedModel {
+export function useSource(source: ModelSource, hubUrl?: string): ResolvedModel {
   env.useCustomCache = false;
   env.customCache = null;
-  env.remoteHost = HUB.host;
+  env.remoteHost = hubUrl ? hubUrl.replace(/\/*$/, '/') : HUB.host;
   env.remotePathTemplate = HUB.pathTemplate;
   env.fetch = HUB.fetch;
   if ('hub' in source) {
@@ -95,9 +97,11 @@ export function useSource(source: ModelSource): ResolvedModel {
  * anything else is probed without it ({@link probeDtypes}). Undefined when that cannot be known
  * (the whole ladder is then tried).
  */
-export async function availableDtypes(source: ModelSource): Promise<string[] | undefined> {
+export async function availableDtypes(source: ModelSource, hubUrl?: string): Promise<string[] | undefined> {
   if (!('hub' in source)) return probeDtypes(source);
   try {
+    // The registry reads the hub's address from `env`.
+    useSource(source, hubUrl);
     return await ModelRegistry.get_available_dtypes(source.hub, source.revision ? { revision: source.revision } : {});
   } catch {
     return undefined;

@@ -73,6 +73,19 @@ describe('startAppServer', () => {
     expect((await rawGet(app, '/models/%2e%2e/secret.txt')).status).toBe(404);
   });
 
+  it('lists the model folders of a mount when asked for JSON, and never the app root or other folders', async () => {
+    await mkdir(join(dir, 'models', 'not-a-model'), { recursive: true });
+    await mkdir(join(dir, 'models', '.hidden'), { recursive: true });
+    await writeFile(join(dir, 'models', '.hidden', 'config.json'), '{}');
+    const listing = await rawGet(app, '/models/', 'GET', { Accept: 'application/json' });
+    expect(listing.status).toBe(200);
+    expect(listing.type).toContain('application/json');
+    expect(JSON.parse(listing.body)).toEqual({ folders: ['tiny'] });
+    expect((await rawGet(app, '/models/')).status).toBe(404);
+    expect((await rawGet(app, '/', 'GET', { Accept: 'application/json' })).type).toContain('text/html');
+    expect((await rawGet(app, '/models/tiny/', 'GET', { Accept: 'application/json' })).status).toBe(404);
+  });
+
   it('answers 404 for a missing file and 405 for a POST', async () => {
     expect((await rawGet(app, '/nope.js')).status).toBe(404);
     expect((await rawGet(app, '/', 'POST')).status).toBe(405);

@@ -1,4 +1,4 @@
-import { open, realpath, type FileHandle } from 'node:fs/promises';
+import { open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -127,6 +127,7 @@ async function handle(roots: readonly ServedRoot[], options: AppServerOptions, r
     return;
   }
   const file = await openFile(roots, req.url ?? '/');
+  if (!file && (await listMount(roots, req, res))) return;
   if (!file) {
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('Not found');
@@ -151,6 +152,30 @@ async function handle(roots: readonly ServedRoot[], options: AppServerOptions, r
   stream.on('close', () => void file.handle.close().catch(() => undefined));
   res.on('close', () => stream.destroy());
   stream.pipe(res);
+}
+
+/**
+ * A mount's own address asked for JSON (`GET /models/`, `Accept: application/json`) lists its model
+ * folders — those with a config.json — so a page that asked for a folder that is not there can say
+ * which are. Only mounts are listed, never the app's root.
+ */
+async function listMount(roots: readonly ServedRoot[], req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+  const root = roots.find((r) => r.prefix !== '/' && r.prefix === pathname);
+  if (!root || !(req.headers.accept ?? '').includes('application/json')) return false;
+  let folders: string[] = [];
+  try {
+    const entries = await readdir(root.real, { withFileTypes: true });
+    const candidates = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
+    const withConfig = await Promise.all(candidates.map(async (name) => ((await stat(join(root.real, name, 'config.json')).catch(() => undefined))?.isFile() ? name : undefined)));
+    folders = withConfig.filter((name): name is string => name !== undefined).sort();
+  } catch {
+    folders = [];
+  }
+  const body = JSON.stringify({ folders });
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
 }
 
 /** An open file ready to stream: its real path, size and handle (closed when the stream ends). */

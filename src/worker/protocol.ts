@@ -22,7 +22,7 @@ export type FromWorker =
   | { kind: 'progress'; event: LoadProgress }
   | { kind: 'attempt'; candidate: LoadCandidate }
   | { kind: 'loaded'; info: EngineInfo; candidate: LoadCandidate }
-  | { kind: 'load-failed'; candidate?: LoadCandidate; error: SerializedError; remaining: number }
+  | { kind: 'load-failed'; candidate?: LoadCandidate; error: SerializedError; remaining: number; /** The source itself failed: no other candidate is worth a try. */ final?: boolean }
   | { kind: 'event'; id: number; event: keyof ChatEvents; args: unknown[] }
   | { kind: 'tool-call'; id: number; callId: number; name: string; arguments: Record<string, unknown> }
   | { kind: 'answer-now-request'; id: number; requestId: number }

@@ -14,7 +14,8 @@
  */
 import { env } from '@huggingface/transformers';
 import { detectBrowserCapabilities } from '../engine/device-ladder.ts';
-import { loadCandidate, planCandidates } from '../engine/load-engine.ts';
+import { diagnoseOptions, loadCandidate, planCandidates } from '../engine/load-engine.ts';
+import { sourceWideFailure } from '../engine/diagnose-source.ts';
 import { serializeError } from '../shared/errors.ts';
 import { engineRunner, type AnswerRunner } from '../loop/answer-runner.ts';
 import type { ToolRunOutcome } from '../loop/toolbox.ts';
@@ -81,11 +82,14 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
     }
     post({ kind: 'attempt', candidate });
     try {
-      const engine = await loadCandidate(message.source, candidate, (event) => post({ kind: 'progress', event }), message.options.family);
+      const engine = await loadCandidate(message.source, candidate, (event) => post({ kind: 'progress', event }), message.options.family, message.options.hubUrl);
       runner = engineRunner(engine);
       post({ kind: 'loaded', info: engine.info, candidate });
     } catch (error) {
-      post({ kind: 'load-failed', candidate, error: serializeError(error), remaining: candidates.length - 1 });
+      // Asked once, here: an unreachable hub or a missing model would fail every other candidate too.
+      const wide = await sourceWideFailure(message.source, error, diagnoseOptions(message.options)).catch(() => undefined);
+      if (wide) post({ kind: 'load-failed', candidate, error: serializeError(wide), remaining: 0, final: true });
+      else post({ kind: 'load-failed', candidate, error: serializeError(error), remaining: candidates.length - 1 });
     }
   }
 

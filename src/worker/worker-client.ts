@@ -208,7 +208,7 @@ function loadInWorker(
   options: LoadOptions,
   exclude: LoadCandidate[],
   onAttempt: WorkerLoadOptions['onAttempt'],
-): Promise<{ ok: true; worker: Worker; info: EngineInfo } | { ok: false; candidate?: LoadCandidate; error: Error; remaining: number }> {
+): Promise<{ ok: true; worker: Worker; info: EngineInfo } | { ok: false; candidate?: LoadCandidate; error: Error; remaining: number; final?: boolean }> {
   const worker = createWorker();
   return new Promise((resolve) => {
     worker.addEventListener('error', (event) => {
@@ -222,11 +222,17 @@ function loadInWorker(
       else if (message.kind === 'loaded') resolve({ ok: true, worker, info: message.info });
       else if (message.kind === 'load-failed') {
         worker.terminate();
-        resolve({ ok: false, ...(message.candidate ? { candidate: message.candidate } : {}), error: deserializeError(message.error), remaining: message.remaining });
+        resolve({ ok: false, ...(message.candidate ? { candidate: message.candidate } : {}), error: deserializeError(message.error), remaining: message.remaining, final: message.final ?? false });
       }
     });
     // Only data crosses to the worker: the callbacks stay here.
-    const plain = { ...(options.dtype ? { dtype: options.dtype } : {}), ...(options.device ? { device: options.device } : {}), ...(options.family ? { family: options.family } : {}), ...(options.allowFallbackAdapter ? { allowFallbackAdapter: true } : {}) };
+    const plain = {
+      ...(options.dtype ? { dtype: options.dtype } : {}),
+      ...(options.device ? { device: options.device } : {}),
+      ...(options.family ? { family: options.family } : {}),
+      ...(options.allowFallbackAdapter ? { allowFallbackAdapter: true } : {}),
+      ...(options.hubUrl ? { hubUrl: options.hubUrl } : {}),
+    };
     send(worker, { kind: 'load', source, options: plain, exclude });
   });
 }
@@ -244,6 +250,8 @@ export async function startWorkerRunner(source: ModelSource, options: WorkerLoad
   for (;;) {
     const result = await loadInWorker(createWorker, source, options, exclude, options.onAttempt);
     if (result.ok) return new WorkerRunner(result.worker, result.info);
+    // The source itself failed: said as it is, not wrapped in a list of quantizations.
+    if (result.final) throw result.error;
     if (!result.candidate) {
       if (attempts.length === 0) throw result.error;
       break;

@@ -239,13 +239,94 @@ describe('the page on the fixture model, WebGPU path (the software adapter, chos
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent('/models/no-such-model')}`);
     await page.getByTestId('model-error').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('model-status').textContent()).toBe('Could not load no-such-model');
-    expect(await page.getByTestId('model-error').textContent()).toMatch(/no ONNX model files|Could not load/);
+    const error = (await page.getByTestId('model-error').textContent()) ?? '';
+    expect(error).toMatch(/The model folder http:\/\/[^ ]+\/models\/no-such-model was not found on this server \(404 for config\.json\)\. This server serves: /);
+    expect(error).toContain('tiny-random-qwen3');
+    expect(error).not.toContain('Tried:');
     await screenshot(page, 'error');
   });
 
   it('sent nothing anywhere but its own origin, and threw no page errors', () => {
     expect(foreign).toEqual([]);
     expect(errors).toEqual([]);
+  });
+});
+
+describe('load failures, said once with what to do (WASM path)', () => {
+  let browser: Browser;
+  let page: Page;
+  let requested: string[];
+  const everyRequest: string[] = [];
+
+  /** A loopback address nothing listens on: the hub is unreachable, and nothing leaves the machine. */
+  async function closedPort(): Promise<string> {
+    const { createServer } = await import('node:net');
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
+    const { port } = probe.address() as { port: number };
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    return `http://127.0.0.1:${port}/`;
+  }
+
+  async function useHub(hubUrl: string): Promise<void> {
+    await page.goto(inject('appUrl'));
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('hub-url').fill(hubUrl);
+    await page.getByTestId('hub-url').press('Tab');
+    await page.getByTestId('close-drawer').click();
+    await page.waitForTimeout(300);
+  }
+
+  beforeAll(async () => {
+    browser = await launchChromium({ webgpu: false });
+    ({ page } = await openPage(browser));
+    requested = [];
+    page.on('request', (request) => {
+      requested.push(request.url());
+      everyRequest.push(request.url());
+    });
+  });
+  afterAll(() => browser?.close());
+
+  it('says a hub id that does not exist is not on the hub, without listing each quantization', async () => {
+    // The app's own server plays a hub that has no models: every file is a 404.
+    const hubUrl = new URL('no-hub/', inject('appUrl')).href;
+    await useHub(hubUrl);
+    await page.goto(`${inject('appUrl')}?model=${encodeURIComponent('nobody/no-such-model')}`);
+    await page.getByTestId('model-error').waitFor({ timeout: 60_000 });
+    const error = (await page.getByTestId('model-error').textContent()) ?? '';
+    expect(error).toContain('There is no model nobody/no-such-model on the hub');
+    expect(error).toContain('Check the id: it reads owner/name');
+    expect(error).not.toContain('Tried:');
+    expect(error.match(/Could not load/g) ?? []).toHaveLength(1); // the heading, once
+  });
+
+  it('says the hub cannot be reached, once, when it is offline', async () => {
+    await useHub(await closedPort());
+    await page.goto(`${inject('appUrl')}?model=${encodeURIComponent('onnx-community/Qwen3-0.6B-ONNX')}`);
+    await page.getByTestId('model-error').waitFor({ timeout: 60_000 });
+    const error = (await page.getByTestId('model-error').textContent()) ?? '';
+    expect(error.match(/Cannot reach the model hub/g) ?? []).toHaveLength(1);
+    expect(error).toContain('load a model folder or .zip from this computer');
+    expect(error).not.toContain('Tried:');
+    await screenshot(page, 'error-offline');
+  });
+
+  it('does not try the failed model again on a reload, and says so', async () => {
+    await page.goto(`${inject('appUrl')}?model=${encodeURIComponent('/models/no-such-model')}`);
+    await page.getByTestId('model-error').waitFor({ timeout: 30_000 });
+    requested.length = 0;
+    await page.reload();
+    await page.getByTestId('model-error').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('model-error').textContent()).toContain('Not tried again by itself: it failed on your last visit.');
+    expect(requested.filter((url) => url.includes('/models/no-such-model'))).toEqual([]);
+    // Try again does try.
+    await page.getByTestId('retry-model').click();
+    await expect.poll(() => requested.filter((url) => url.includes('/models/no-such-model')).length, { timeout: 30_000 }).toBeGreaterThan(0);
+  });
+
+  it('asked nothing of anything but this machine (the hubs above were loopback)', () => {
+    expect(everyRequest.filter((url) => !/^http:\/\/127\.0\.0\.1[:/]/.test(url) && !/^(?:data|blob):/.test(url))).toEqual([]);
   });
 });
 
