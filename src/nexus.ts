@@ -1,5 +1,5 @@
 import type { ChatMessage, Engine, EngineInfo } from './engine/engine.ts';
-import { isAbortError } from './shared/abort.ts';
+import { isAbortError, throwIfAborted } from './shared/abort.ts';
 import { NexusError } from './shared/errors.ts';
 import { DEFAULT_MODEL, type ModelSource } from './engine/model-source.ts';
 import { startWorkerRunner, type WorkerLoadOptions } from './worker/worker-client.ts';
@@ -150,7 +150,13 @@ export class NexusChat {
     const chatOptions: NexusChatOptions = { ...(fetch ? { fetch } : {}), ...(approve ? { approve } : {}) };
     if (isNode()) {
       const { loadEngine } = await import('./engine/load-engine.ts');
+      throwIfAborted(options.signal);
       const { engine } = await loadEngine(source, { runtime: 'node', webgpu: false, shaderF16: false }, loadOptions);
+      // In-process the load cannot be cut short; a cancelled one is freed as soon as it is done.
+      if (options.signal?.aborted) {
+        await engine.dispose();
+        throwIfAborted(options.signal);
+      }
       return new NexusChat(inRealmRunner(engine), chatOptions);
     }
     return new NexusChat(await startWorkerRunner(source, loadOptions), chatOptions);

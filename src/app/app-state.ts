@@ -59,6 +59,8 @@ export interface ModelState {
   verdict?: Verdict;
   /** Set while the page walks the other quantizations looking for one that calls tools. */
   searching?: boolean;
+  /** When the first bytes arrived (ms since the epoch): speed and time left are measured from it. */
+  downloadStartedAt?: number;
   /** When the self-check started (ms since the epoch), so the page can say how long it has run. */
   checkStartedAt?: number;
   /** The user skipped the self-check: tools are offered, but nothing has shown the model calls them. */

@@ -155,6 +155,37 @@ describe('AppStore', () => {
     expect(store.state.conversation.turns.at(-1)).toMatchObject({ state: 'done', text: answer, drafts: [], checking: false });
   });
 
+  describe('a download (issue 13, item 8)', () => {
+    it('knows the total before the weights start, and can be cancelled, back to the picker', async () => {
+      const totals: number[] = [];
+      let store: AppStore | undefined;
+      const opener: ModelOpener = {
+        runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
+        open: async (_source, hooks) => {
+          hooks.onProgress({ status: 'plan', files: [{ file: 'config.json', total: 1_000 }, { file: 'onnx/model_q4.onnx', total: 9_000 }] });
+          hooks.onProgress({ status: 'progress', file: 'config.json', loaded: 1_000, total: 1_000 });
+          hooks.onProgress({ status: 'done', file: 'config.json' });
+          hooks.onProgress({ status: 'progress', file: 'onnx/model_q4.onnx', loaded: 3_000, total: 9_000 });
+          totals.push(Object.values(store?.state.model.files ?? {}).reduce((n, f) => n + f.total, 0));
+          await new Promise<void>((_, reject) => hooks.loadSignal?.addEventListener('abort', () => reject(hooks.loadSignal?.reason), { once: true }));
+          throw new Error('unreachable');
+        },
+        search: () => Promise.reject(new Error('no')),
+        recheck: () => Promise.reject(new Error('no')),
+      };
+      store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: TOOLS, origin: 'http://localhost', research: () => ({ status: async () => ({ available: false, detail: 'off' }), ask: () => Promise.reject(new Error('off')) }) });
+      const loading = store.loadModel({ url: 'http://localhost/models/x' });
+      await expect.poll(() => totals.length).toBe(1);
+      expect(totals).toEqual([10_000]);
+      expect(store.state.model.files['onnx/model_q4.onnx']).toEqual({ loaded: 3_000, total: 9_000, done: false });
+      expect(store.state.model.downloadStartedAt).toBeTypeOf('number');
+      store.cancelLoad();
+      await loading;
+      expect(store.state.model.phase).toBe('idle');
+      expect(store.state.notice).toContain('Loading cancelled.');
+    });
+  });
+
   describe('a self-check that takes long (issue 13, item 3)', () => {
     /** An opener whose check runs until it is cancelled, as a slow device's can for minutes. */
     function slowCheckStore() {

@@ -65,6 +65,8 @@ export class AppStore {
   private stopController: AbortController | undefined;
   /** The turn the running answer writes into. */
   private answeringId: string | undefined;
+  /** Cancels the load that is running, if one is. */
+  private loadController: AbortController | undefined;
   /** Cancels the self-check that is running, if one is. */
   private checkController: AbortController | undefined;
   /** The load (or re-check) in progress, so a message sent during the check can wait for it. */
@@ -160,6 +162,15 @@ export class AppStore {
   }
 
   /**
+   * Cancels the model load in progress (download or warm-up): its worker is ended, the picker is
+   * shown again, and the files that finished stay in the browser's cache for a later load.
+   */
+  cancelLoad(): void {
+    const phase = this.current.model.phase;
+    if (phase === 'loading' || phase === 'warming') this.loadController?.abort(new DOMException('Loading was cancelled.', 'AbortError'));
+  }
+
+  /**
    * Skips the self-check that is running: the model is kept and ready, unjudged (tools are still
    * offered), and the page says so. A check can take minutes on a slow device; the user decides.
    */
@@ -174,6 +185,12 @@ export class AppStore {
     } finally {
       if (this.loading === work) this.loading = undefined;
     }
+  }
+
+  private newLoadSignal(): AbortSignal {
+    this.loadController?.abort(new DOMException('Another model is loading.', 'AbortError'));
+    this.loadController = new AbortController();
+    return this.loadController.signal;
   }
 
   private newCheckSignal(): AbortSignal {
@@ -216,6 +233,7 @@ export class AppStore {
       onChecking: () => !stale() && this.patchModel({ phase: 'checking', checkStartedAt: Date.now() }),
       onNote: (text: string) => !stale() && this.patchModel({ attempts: [...this.current.model.attempts, text] }),
       checkSignal: this.newCheckSignal(),
+      loadSignal: this.newLoadSignal(),
     };
     try {
       const { chat, verdict } = how === 'open' ? await this.deps.opener.open(source, hooks) : await this.deps.opener.search(source, hooks);
@@ -234,6 +252,12 @@ export class AppStore {
       this.notify(verdict ? `Model ready: ${model.label}.` : `Model ready: ${model.label}. The self-check was skipped.`);
     } catch (error) {
       if (stale()) return;
+      if (isAbortError(error)) {
+        this.set({ model: { phase: 'idle', files: {}, attempts: [] } });
+        this.deps.setAddress?.(undefined);
+        this.notify('Loading cancelled. Files that finished downloading are kept for next time.');
+        return;
+      }
       const explained = explainLoadError(error);
       this.patchModel({ phase: 'error', error: explained });
       if (address) void this.deps.persistence.saveFailedModel({ address, error: explained }).catch(() => undefined);
@@ -262,12 +286,22 @@ export class AppStore {
       this.patchModel({ phase: 'warming' });
       return;
     }
+    if (event.status === 'plan' && event.files) {
+      const files = { ...model.files };
+      for (const planned of event.files) {
+        const before = files[planned.file] ?? { loaded: 0, total: 0, done: false };
+        files[planned.file] = { ...before, total: Math.max(before.total, planned.total) };
+      }
+      this.patchModel({ files });
+      return;
+    }
     const file = event.file;
     if (!file) return;
+    if (event.status === 'progress' && (event.loaded ?? 0) > 0 && model.downloadStartedAt === undefined) this.patchModel({ downloadStartedAt: Date.now() });
     const before = model.files[file] ?? { loaded: 0, total: 0, done: false };
     let next = before;
     if (event.status === 'initiate' || event.status === 'download') next = before;
-    else if (event.status === 'progress') next = { loaded: event.loaded ?? before.loaded, total: event.total ?? before.total, done: false };
+    else if (event.status === 'progress') next = { loaded: event.loaded ?? before.loaded, total: event.total || before.total, done: false };
     else if (event.status === 'done') next = { loaded: before.total || before.loaded, total: before.total || before.loaded, done: true };
     else return;
     this.patchModel({ files: { ...model.files, [file]: next } });

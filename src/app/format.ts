@@ -2,7 +2,7 @@
 
 /** "12 KB", "1.4 MB", "1.20 GB"; an ellipsis while the size is unknown. */
 export function formatBytes(bytes: number): string {
-  if (!bytes) return '…';
+  if (!bytes) return '0 KB';
   if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
   if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
   return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
@@ -53,4 +53,15 @@ export function formatWhen(iso: string, now = Date.now()): string {
 export function titleFrom(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 48 ? `${line.slice(0, 47)}…` : line || 'New conversation';
+}
+
+/** Download speed and time left, from the bytes since the first one arrived; empty until it can be told. */
+export function formatRate(loaded: number, total: number, elapsedMs: number): string {
+  if (elapsedMs < 500 || loaded <= 0) return '';
+  const perSecond = loaded / (elapsedMs / 1000);
+  const speed = `${formatBytes(perSecond)}/s`;
+  if (!total || loaded >= total) return speed;
+  const left = Math.ceil((total - loaded) / perSecond);
+  const time = left < 60 ? `${left} s` : left < 3600 ? `${Math.ceil(left / 60)} min` : `${(left / 3600).toFixed(1)} h`;
+  return `${speed} · about ${time} left`;
 }

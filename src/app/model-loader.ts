@@ -26,6 +26,8 @@ export interface LoadHooks {
   onNote(text: string): void;
   /** Aborted when the user skips the self-check: the model is kept, unjudged. */
   checkSignal?: AbortSignal;
+  /** Aborted when the user cancels the load: the download stops, nothing is kept. */
+  loadSignal?: AbortSignal;
 }
 
 /** A loaded model and what the page knows of its tool calling (nothing, when the check was skipped). */
@@ -74,6 +76,7 @@ export function workerModelOpener(verdicts: VerdictStore, prefs: () => OpenerPre
     const { allowFallbackAdapter, hubUrl } = prefs();
     return {
       onProgress: (event: LoadProgress) => hooks.onProgress(event),
+      ...(hooks.loadSignal ? { signal: hooks.loadSignal } : {}),
       ...(allowFallbackAdapter ? { allowFallbackAdapter: true } : {}),
       ...(hubUrl && hubUrl !== DEFAULT_HUB_URL ? { hubUrl } : {}),
     };

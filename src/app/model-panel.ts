@@ -2,7 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { DEFAULT_MODEL, MODEL_FAMILIES, describeRuntime, type ModelSource } from '../index.ts';
 import type { AppState, FileProgress, ModelState } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
-import { deviceLabel, formatBytes, formatPercent } from './format.ts';
+import { deviceLabel, formatBytes, formatPercent, formatRate } from './format.ts';
 import { modelFromAddress } from './model-param.ts';
 import { KNOWN_MODELS, sourceFromFolder, sourceFromZip } from './model-sources.ts';
 import { controls } from './styles.ts';
@@ -334,11 +334,12 @@ export class ModelPanel extends LitElement {
   }
 
   override updated(): void {
-    // A second-by-second clock only while the check runs: it says the page is alive and how long it takes.
-    if (this.model.phase === 'checking' && !this.ticker) {
+    // A second-by-second clock only while downloading or checking: the page says it is alive, and for how long.
+    const running = this.model.phase === 'checking' || this.model.phase === 'loading';
+    if (running && !this.ticker) {
       this.now = Date.now();
       this.ticker = setInterval(() => (this.now = Date.now()), 1000);
-    } else if (this.model.phase !== 'checking') this.stopTicking();
+    } else if (!running) this.stopTicking();
   }
 
   private stopTicking(): void {
@@ -424,7 +425,11 @@ export class ModelPanel extends LitElement {
         : html`<p class="muted">Preparing the download…</p>`}
       ${phase === 'warming' ? html`<p class="phase"><span class="spinner" aria-hidden="true"></span>Warming up (compiling the model for this device)…</p>` : nothing}
       ${phase === 'checking' ? this.renderChecking() : nothing}
+      ${phase === 'loading' ? this.renderRate(loaded, total) : nothing}
       ${attempts.length ? html`<ul class="notes" data-testid="model-notes">${attempts.map((a) => html`<li>${a}</li>`)}</ul>` : nothing}
+      ${phase === 'loading' || phase === 'warming'
+        ? html`<div class="actions"><button class="small" data-testid="cancel-load" @click=${() => this.store.cancelLoad()}>Cancel</button></div>`
+        : nothing}
       <div class="facts">${this.renderRuntime()}</div>
     </section>`;
   }
@@ -440,11 +445,25 @@ export class ModelPanel extends LitElement {
     </div>`;
   }
 
+  /** How fast the download goes and how long it has left, once that can be told. */
+  private renderRate(loaded: number, total: number) {
+    const started = this.model.downloadStartedAt;
+    const rate = started ? formatRate(loaded, total, (this.now ?? Date.now()) - started) : '';
+    return rate ? html`<p class="muted rate" data-testid="download-rate">${rate}</p>` : nothing;
+  }
+
+  /** "1.2 MB of 350 MB", or what is known: never a size that is not. */
+  private sizeText(p: FileProgress): string {
+    if (p.total) return `${formatBytes(p.done ? p.total : p.loaded)} of ${formatBytes(p.total)}`;
+    if (p.loaded) return formatBytes(p.loaded);
+    return p.done ? 'done' : 'waiting';
+  }
+
   private renderFile(file: string, p: FileProgress, isTotal = false) {
     const percent = p.done ? '100%' : formatPercent(p.loaded, p.total);
     return html`<li class="file ${isTotal ? 'total' : ''}" data-testid=${isTotal ? 'progress-total' : 'progress-file'}>
       <code title=${file}>${file}</code>
-      <span class="size">${formatBytes(p.loaded)} of ${formatBytes(p.total)}${percent ? html` · ${percent}` : nothing}</span>
+      <span class="size">${this.sizeText(p)}${percent ? html` · ${percent}` : nothing}</span>
       <progress max=${p.total || 1} .value=${p.done ? p.total || 1 : p.loaded} aria-label="${file}: ${percent || 'starting'}"></progress>
     </li>`;
   }

@@ -2,6 +2,7 @@ import { checkModelFolder } from './check-model-folder.ts';
 import type { FamilyId } from './model-family.ts';
 import { candidateForDtype, candidatesFor, type LoadCandidate, type RuntimeCapabilities } from './device-ladder.ts';
 import { diagnoseSource, sourceWideFailure } from './diagnose-source.ts';
+import { planDownload } from './download-plan.ts';
 import { ModelLoadError, describeSource, noCandidateLoaded, type ModelSource } from './model-source.ts';
 import { availableDtypes, useSource } from './use-source.ts';
 import { TransformersEngine, type LoadProgress } from './transformers-engine.ts';
@@ -21,6 +22,8 @@ export interface LoadOptions {
   allowFallbackAdapter?: boolean;
   /** The hub `{ hub }` sources download from: a mirror's address; default https://huggingface.co/. */
   hubUrl?: string;
+  /** Cancels the load (in a browser the worker is ended at once); the load rejects with an AbortError. */
+  signal?: AbortSignal;
   onProgress?: (event: LoadProgress) => void;
 }
 
@@ -58,6 +61,11 @@ export function diagnoseOptions(options: LoadOptions): { hubUrl?: string; online
 
 /** Loads one candidate and runs a one-token warm-up (compiles shaders, allocates buffers). */
 export async function loadCandidate(source: ModelSource, candidate: LoadCandidate, onProgress?: (event: LoadProgress) => void, family?: FamilyId, hubUrl?: string): Promise<TransformersEngine> {
+  if (onProgress) {
+    // The whole download's size up front, so progress is a fraction of something from the start.
+    const files = await planDownload(source, candidate.dtype, hubUrl ? { hubUrl } : {});
+    if (files?.length) onProgress({ status: 'plan', files });
+  }
   const engine = await TransformersEngine.load(useSource(source, hubUrl), { ...candidate, ...(onProgress ? { onProgress } : {}), ...(family ? { family } : {}) });
   onProgress?.({ status: 'warmup' });
   // Rendered by the model's own template: a hard-coded dialect would warm up on the wrong tokens.

@@ -23,12 +23,15 @@ import { TokenTranscript } from './token-transcript.ts';
 
 /** A transformers.js progress event (`initiate`, `download`, `progress`, `done`, `progress_total`, …). */
 export interface LoadProgress {
+  /** transformers.js' `initiate`, `download`, `progress`, `done`; ours: `plan` (the files ahead, with sizes) and `warmup`. */
   status: string;
   file?: string;
   name?: string;
   progress?: number;
   loaded?: number;
   total?: number;
+  /** With `plan`: every file the load will read and its size, before the first byte of weights. */
+  files?: { file: string; total: number }[];
 }
 
 /** Where a loaded model lives and how it is named to transformers.js (set up by a model source). */

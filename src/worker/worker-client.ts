@@ -5,6 +5,7 @@ import { ModelLoadError, noCandidateLoaded, type ModelSource } from '../engine/m
 import type { AnswerBridge, AnswerOutcome, AnswerRequest, AnswerRunner } from '../loop/answer-runner.ts';
 import type { ToolRunOutcome } from '../loop/toolbox.ts';
 import type { ChatEvents } from '../loop/types.ts';
+import { abortError } from '../shared/abort.ts';
 import { ModelWorkerError } from '../shared/errors.ts';
 import { deserializeError, isFromWorker, type FromWorker, type ToWorker } from './protocol.ts';
 
@@ -211,6 +212,14 @@ function loadInWorker(
 ): Promise<{ ok: true; worker: Worker; info: EngineInfo } | { ok: false; candidate?: LoadCandidate; error: Error; remaining: number; final?: boolean }> {
   const worker = createWorker();
   return new Promise((resolve) => {
+    const { signal } = options;
+    const onAbort = () => {
+      // Downloads and compilation stop with the worker; nothing of this attempt is kept.
+      worker.terminate();
+      resolve({ ok: false, error: abortError(signal), remaining: 0, final: true });
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     worker.addEventListener('error', (event) => {
       worker.terminate();
       resolve({ ok: false, error: new ModelLoadError(`The model worker failed to start: ${event.message || 'unknown error'}.`), remaining: 0 });
@@ -219,8 +228,12 @@ function loadInWorker(
       const message = event.data;
       if (message.kind === 'progress') options.onProgress?.(message.event);
       else if (message.kind === 'attempt') onAttempt?.({ ...message.candidate, ok: false, state: 'loading' });
-      else if (message.kind === 'loaded') resolve({ ok: true, worker, info: message.info });
+      else if (message.kind === 'loaded') {
+        signal?.removeEventListener('abort', onAbort);
+        resolve({ ok: true, worker, info: message.info });
+      }
       else if (message.kind === 'load-failed') {
+        signal?.removeEventListener('abort', onAbort);
         worker.terminate();
         resolve({ ok: false, ...(message.candidate ? { candidate: message.candidate } : {}), error: deserializeError(message.error), remaining: message.remaining, final: message.final ?? false });
       }
