@@ -93,6 +93,10 @@ export class ChatMessage extends LitElement {
       .markdown table {
         margin: 0.6rem 0;
       }
+      /* A long address or identifier breaks where it must: the chat never scrolls sideways. */
+      .markdown {
+        overflow-wrap: anywhere;
+      }
       .markdown h1,
       .markdown h2,
       .markdown h3,
@@ -133,6 +137,7 @@ export class ChatMessage extends LitElement {
         color: var(--muted);
       }
       .markdown :not(pre) > code {
+        word-break: break-all;
         background: var(--code-bg);
         padding: 0.1em 0.35em;
         border-radius: 5px;
@@ -175,6 +180,7 @@ export class ChatMessage extends LitElement {
       pre {
         margin: 0;
         padding: 0.75rem;
+        max-width: 100%;
         overflow-x: auto;
         font-size: 0.85rem;
         line-height: 1.5;
@@ -324,6 +330,8 @@ export class ChatMessage extends LitElement {
         color: var(--muted);
       }
       .diagnostics {
+        min-width: 0;
+        overflow-wrap: anywhere;
         margin-top: 0.5rem;
         border: 1px solid var(--border);
         border-radius: var(--radius-sm);
@@ -356,6 +364,7 @@ export class ChatMessage extends LitElement {
         margin: 0;
         padding: 0;
         display: grid;
+        grid-template-columns: minmax(0, 1fr);
         gap: 0.4rem;
       }
       .entries .kind {

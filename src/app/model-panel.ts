@@ -24,6 +24,7 @@ export class ModelPanel extends LitElement {
     freeSpace: { state: true },
     pickError: { state: true },
     now: { state: true },
+    verdictOpen: { state: true },
   };
 
   /** The page's store: the panel reads nothing from it, it only calls its actions. */
@@ -42,6 +43,8 @@ export class ModelPanel extends LitElement {
   declare freeSpace: number | undefined;
   /** Why a picked folder or .zip could not be used. */
   declare pickError: string | undefined;
+  /** The verdict card shows its detail and actions (folded to one line by default on a phone). */
+  declare verdictOpen: boolean;
   /** The clock the self-check's running time is shown against; ticks only while checking. */
   declare now: number;
   private ticker: ReturnType<typeof setInterval> | undefined;
@@ -297,6 +300,24 @@ export class ModelPanel extends LitElement {
       .verdict .body {
         min-width: 0;
       }
+      .verdict .title-row {
+        display: flex;
+        flex-wrap: wrap;
+        align-items: center;
+        gap: 0.4rem 0.6rem;
+      }
+      .verdict .title-row h2 {
+        margin: 0;
+        flex: 1 1 auto;
+        min-width: 0;
+      }
+      .verdict .toggle {
+        margin-left: auto;
+      }
+      .verdict.unchecked .icon {
+        background: var(--surface-2, var(--border));
+        color: var(--muted);
+      }
       .error {
         border-color: color-mix(in srgb, var(--danger) 45%, var(--border));
       }
@@ -318,6 +339,7 @@ export class ModelPanel extends LitElement {
     this.picking = false;
     this.choice = 'known';
     this.knownId = (DEFAULT_MODEL as { hub: string }).hub;
+    this.verdictOpen = !(typeof matchMedia === 'function' && matchMedia('(max-width: 560px)').matches);
   }
 
   override connectedCallback(): void {
@@ -473,49 +495,70 @@ export class ModelPanel extends LitElement {
     if (!verdict && this.model.checkSkipped) return this.renderUnchecked();
     const ok = verdict?.ok ?? false;
     const when = verdict ? new Date(verdict.checkedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '';
-    return html`<section class="card compact verdict ${ok ? 'ok' : 'bad'}" data-testid="verdict" data-ok=${String(ok)}>
-      <span class="icon" aria-hidden="true">${ok ? '✓' : '!'}</span>
-      <div class="body">
-        <h2>${ok ? (verdict?.needed_forcing ? 'Calls tools when nudged' : 'Calls tools') : 'This model does not call tools reliably'}</h2>
-        <p data-testid="verdict-detail">${verdict?.detail ?? 'Not checked.'}</p>
-        <div class="meta">
-          <span class="badge accent" data-testid="device">${deviceLabel(device, dtype)}</span>
-          <span>${label}</span>
-          ${this.model.family ? html`<span data-testid="profile" title=${this.model.family.detectedBy}>· ${this.model.family.label} profile</span>` : nothing}
-          ${verdict ? html`<span>· ${verdict.remembered ? `remembered from ${when}` : `checked ${when}`}</span>` : nothing}
-        </div>
-        ${ok ? nothing : html`<p class="muted" data-testid="tool-policy">You can still chat with it. Answers are not forced into tool calls (no priming, no stepwise); it may still call a tool on its own.</p>`}
-        <div class="actions">
-          ${ok ? nothing : html`<button class="small" data-testid="search-quantizations" @click=${() => this.store.searchQuantizations()}>Try other quantizations</button>`}
-          ${ok || this.model.address === KNOWN_MODELS[0]?.id
-            ? nothing
-            : html`<button class="small" @click=${() => this.store.loadModel({ hub: KNOWN_MODELS[0]?.id ?? '' })}>Switch to ${KNOWN_MODELS[0]?.label}</button>`}
-          ${verdict?.remembered ? html`<button class="small ghost" data-testid="recheck" @click=${() => this.store.recheckModel()}>Check again</button>` : nothing}
-          <button class="small ghost" data-testid="change-model" @click=${() => (this.picking = true)}>Change model</button>
-        </div>
+    const title = ok ? (verdict?.needed_forcing ? 'Calls tools when nudged' : 'Calls tools') : 'This model does not call tools reliably';
+    return this.renderVerdictFrame(ok ? 'ok' : 'bad', String(ok), ok ? '✓' : '!', title, html`
+      <p data-testid="verdict-detail">${verdict?.detail ?? 'Not checked.'}</p>
+      <div class="meta">
+        <span class="badge accent" data-testid="device">${deviceLabel(device, dtype)}</span>
+        <span>${label}</span>
+        ${this.renderProfile()}
+        ${verdict ? html`<span>· ${verdict.remembered ? `remembered from ${when}` : `checked ${when}`}</span>` : nothing}
       </div>
-    </section>`;
+      ${ok ? nothing : html`<p class="muted" data-testid="tool-policy">You can still chat with it. Answers are not forced into tool calls (no priming, no stepwise); it may still call a tool on its own.</p>`}
+      <div class="actions">
+        ${ok ? nothing : html`<button class="small" data-testid="search-quantizations" @click=${() => this.store.searchQuantizations()}>Try other quantizations</button>`}
+        ${ok || this.model.address === KNOWN_MODELS[0]?.id
+          ? nothing
+          : html`<button class="small" @click=${() => this.store.loadModel({ hub: KNOWN_MODELS[0]?.id ?? '' })}>Switch to ${KNOWN_MODELS[0]?.label}</button>`}
+        ${verdict?.remembered ? html`<button class="small ghost" data-testid="recheck" @click=${() => this.store.recheckModel()}>Check again</button>` : nothing}
+        <button class="small ghost" data-testid="change-model" @click=${this.handleChangeModel}>Change model</button>
+      </div>`);
   }
 
   /** Ready without a verdict: the user skipped the check. */
   private renderUnchecked() {
     const { device, dtype, label } = this.model;
-    return html`<section class="card compact verdict unchecked" data-testid="verdict" data-ok="unknown">
-      <span class="icon" aria-hidden="true">?</span>
+    return this.renderVerdictFrame('unchecked', 'unknown', '?', 'Tool calling not checked', html`
+      <p data-testid="verdict-detail">You skipped the self-check. Tools are offered, but nothing has shown yet that this model calls them and answers from their results.</p>
+      <div class="meta">
+        <span class="badge accent" data-testid="device">${deviceLabel(device, dtype)}</span>
+        <span>${label}</span>
+        ${this.renderProfile()}
+      </div>
+      <div class="actions">
+        <button class="small" data-testid="recheck" @click=${() => this.store.recheckModel()}>Check now</button>
+        <button class="small ghost" data-testid="change-model" @click=${this.handleChangeModel}>Change model</button>
+      </div>`);
+  }
+
+  private renderProfile() {
+    const family = this.model.family;
+    return family ? html`<span data-testid="profile" title=${family.detectedBy}>· ${family.label} profile</span>` : nothing;
+  }
+
+  /**
+   * The verdict card: one line (icon, verdict, device) when folded — the default on a phone, where
+   * the conversation needs the room — and the detail, facts and actions when open.
+   */
+  private renderVerdictFrame(kind: string, ok: string, icon: string, title: string, details: unknown) {
+    const open = this.verdictOpen;
+    return html`<section class="card compact verdict ${kind} ${open ? 'open' : 'folded'}" data-testid="verdict" data-ok=${ok}>
+      <span class="icon" aria-hidden="true">${icon}</span>
       <div class="body">
-        <h2>Tool calling not checked</h2>
-        <p data-testid="verdict-detail">You skipped the self-check. Tools are offered, but nothing has shown yet that this model calls them and answers from their results.</p>
-        <div class="meta">
-          <span class="badge accent" data-testid="device">${deviceLabel(device, dtype)}</span>
-          <span>${label}</span>
-          ${this.model.family ? html`<span data-testid="profile" title=${this.model.family.detectedBy}>· ${this.model.family.label} profile</span>` : nothing}
+        <div class="title-row">
+          <h2>${title}</h2>
+          ${open ? nothing : html`<span class="badge accent" data-testid="device">${deviceLabel(this.model.device, this.model.dtype)}</span>`}
+          <button class="small ghost toggle" data-testid="verdict-toggle" aria-expanded=${String(open)} @click=${() => (this.verdictOpen = !open)}>${open ? 'Less' : 'More'}</button>
         </div>
-        <div class="actions">
-          <button class="small" data-testid="recheck" @click=${() => this.store.recheckModel()}>Check now</button>
-          <button class="small ghost" data-testid="change-model" @click=${() => (this.picking = true)}>Change model</button>
-        </div>
+        ${open ? details : nothing}
       </div>
     </section>`;
+  }
+
+  private handleChangeModel(): void {
+    this.picking = true;
+    // The picker replaces the card where the user is: show it from its top, however far down they were.
+    void this.updateComplete.then(() => this.renderRoot.querySelector('[data-testid="model-picker"]')?.scrollIntoView({ block: 'start' }));
   }
 
   private renderError() {

@@ -410,6 +410,8 @@ export class NexusApp extends LitElement {
         if (document.activeElement === document.body || document.activeElement === this) this.renderRoot.querySelector('nexus-composer')?.focus();
       });
     }
+    // On a phone the conversations drawer covers the chat: a choice made in it closes it.
+    if (before && this.state.conversation.id !== before.conversation.id) this.navOpen = false;
     // Sending a message, or opening another conversation, shows its end.
     if (before && ((this.state.busy && !before.busy) || this.state.conversation.id !== before.conversation.id)) {
       this.stuckToBottom = true;

@@ -53,7 +53,8 @@ export class SettingsPanel extends LitElement {
       }
       .row {
         display: grid;
-        grid-template-columns: 1fr 1fr;
+        /* Two columns where each keeps room for its longest choice, one where it would not. */
+        grid-template-columns: repeat(auto-fit, minmax(13.5rem, 1fr));
         gap: 0.75rem;
       }
       .check {

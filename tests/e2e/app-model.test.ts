@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, watchPage } from './chromium.ts';
-import { SCREENSHOTS_DIR, allowSoftwareWebgpu, lastAnswer, rememberVerdict, screenshot, sendMessage } from './app/page-helpers.ts';
+import { SCREENSHOTS_DIR, allowSoftwareWebgpu, lastAnswer, rememberVerdict, screenshot, sendMessage, waitIdle } from './app/page-helpers.ts';
 
 const MODEL_PATH = '/models/tiny-random-qwen3';
 const PROMPT = 'What is the weather in Paris?';
@@ -150,10 +150,12 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     const firstFile = ((await page.getByTestId('progress-file').first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
     expect(firstFile).toMatch(/^\S+ [\d.]+ [KMG]B of [\d.]+ [KMG]B(?: · \d+%)?$/);
     await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 60_000, interval: 250 }).toBe('Checking that this model calls tools…');
+    const checkStarted = Date.now();
     expect(await page.getByTestId('model-files').textContent()).toContain('tokenizer.json');
     expect(await page.getByTestId('model-progress').textContent()).toContain('Checking that this model calls tools…');
     await screenshot(page, 'loading');
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 110_000, interval: 500 }).toMatch(/^Ready: tiny-random-qwen3 on WASM q4$/);
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 110_000, interval: 250 }).toMatch(/^Ready: tiny-random-qwen3 on WASM q4$/);
+    figures.selfCheckOnWasmMs = Date.now() - checkStarted;
     figures.firstVisitToInteractiveMs = await untilInteractive(page, started, 5_000);
     const verdict = page.getByTestId('verdict');
     expect(await verdict.getAttribute('data-ok')).toBe('false');
@@ -162,6 +164,24 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     expect(await verdict.getByTestId('device').textContent()).toBe('WASM q4');
     expect(await verdict.textContent()).toContain('You can still chat with it');
     await screenshot(page, 'verdict-no-tools');
+  });
+
+  it('does not force a model the verdict says cannot call tools into calls: one generation, and the page says so', async () => {
+    expect(await page.getByTestId('tool-policy').textContent()).toContain('Answers are not forced into tool calls');
+    await sendMessage(page, 'Write a short essay on rain.');
+    await waitIdle(page, 60_000);
+    const answer = lastAnswer(page);
+    await answer.getByTestId('diagnostics-toggle').click();
+    const metrics = (await answer.getByTestId('metrics').textContent()) ?? '';
+    expect(metrics).toMatch(/generations\s*1(?!\d)/);
+    expect(metrics).toMatch(/forced calls\s*0(?!\d)/);
+  });
+
+  it('opens the model that loaded last on a visit to / (no ?model=)', async () => {
+    await page.goto(inject('appUrl'));
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 60_000, interval: 250 }).toMatch(/^(?:Loading|Ready: )tiny-random-qwen3/);
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 }).toBe('Ready: tiny-random-qwen3 on WASM q4');
+    expect(new URL(page.url()).searchParams.get('model')).toBe(MODEL_PATH);
   });
 
   it('streams an answer, stops on Escape, and keeps the conversation across a reload', async () => {
@@ -205,9 +225,11 @@ describe('the page on the fixture model, WebGPU path (the software adapter, chos
     // SwiftShader is a software adapter: the page runs WASM on it unless the user chooses it in settings.
     await allowSoftwareWebgpu(page);
     await rememberVerdict(page, new URL(MODEL_PATH, inject('appUrl')).href, { webgpu: true }, { ok: true, detail: 'remembered as calling tools, for this test' });
+    const navigated = Date.now();
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent(MODEL_PATH)}`);
     await page.getByTestId('model-progress').waitFor({ timeout: 10_000 });
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 }).toMatch(/^Ready: tiny-random-qwen3 on WebGPU q4$/);
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 250 }).toMatch(/^Ready: tiny-random-qwen3 on WebGPU q4$/);
+    figures.rememberedVisitToInteractiveOnWebgpuMs = await untilInteractive(page, navigated, 5_000);
     expect(await page.getByTestId('device').textContent()).toBe('WebGPU q4');
     expect(await page.getByTestId('verdict').textContent()).toContain('remembered from');
   });

@@ -211,6 +211,75 @@ describe('the chat page over a scripted model', () => {
     await expect.poll(() => page.locator('.turn[data-role="assistant"]').count()).toBe(answers);
   });
 
+  it('on a phone: long lines and diagnostics stay in the column, the drawer closes after a choice, the picker opens at its top, the verdict folds, settings fit', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toBe('Ready: scripted on WASM q4');
+    // The verdict takes one line on a phone, and opens on demand.
+    const verdict = page.getByTestId('verdict');
+    expect((await verdict.boundingBox())?.height ?? 999).toBeLessThan(90);
+    expect(await page.getByTestId('verdict-detail').isVisible()).toBe(false);
+    await page.getByTestId('verdict-toggle').click();
+    expect(await page.getByTestId('verdict-detail').isVisible()).toBe(true);
+    await page.getByTestId('verdict-toggle').click();
+
+    await sendMessage(page, QUESTIONS.longLines);
+    await waitIdle(page);
+    const scroller = page.locator('main.scroller');
+    expect(await scroller.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    const answer = lastAnswer(page);
+    await answer.getByTestId('diagnostics-toggle').click();
+    const card = await answer.getByTestId('diagnostics').boundingBox();
+    for (const pre of await answer.getByTestId('diagnostics').locator('pre').all()) {
+      const box = await pre.boundingBox();
+      if (box && card) expect(box.x + box.width).toBeLessThanOrEqual(card.x + card.width + 1);
+    }
+    expect(await scroller.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'phone-long-lines');
+
+    // The conversations drawer closes once a conversation is chosen.
+    await page.locator('button.menu').click();
+    const sidebar = page.locator('aside.sidebar');
+    await expect.poll(async () => (await sidebar.boundingBox())?.x ?? -1).toBeGreaterThanOrEqual(0);
+    await page.getByTestId('new-conversation').click();
+    await expect.poll(async () => ((await sidebar.boundingBox())?.x ?? 0) + ((await sidebar.boundingBox())?.width ?? 0)).toBeLessThanOrEqual(1);
+
+    // "Change model" from far down a conversation shows the picker from its top.
+    await sendMessage(page, QUESTIONS.longLines);
+    await waitIdle(page);
+    await scroller.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await page.getByTestId('verdict-toggle').click();
+    await page.getByTestId('change-model').click();
+    await expect.poll(async () => (await page.getByTestId('model-picker').boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(0);
+    expect((await page.getByTestId('model-picker').boundingBox())?.y ?? 999).toBeLessThan(200);
+    await page.getByTestId('model-picker').getByRole('button', { name: 'Cancel' }).click();
+
+    // Settings: no select or field wider than the drawer.
+    await page.getByTestId('open-settings').click();
+    const drawer = await page.getByTestId('drawer').boundingBox();
+    for (const field of await page.getByTestId('drawer').locator('select, input, textarea').all()) {
+      const box = await field.boundingBox();
+      if (box && drawer && box.width > 0) expect(box.x + box.width).toBeLessThanOrEqual(drawer.x + drawer.width + 1);
+    }
+    // And no select cuts its chosen option short: the text fits inside the box, arrow included.
+    const clipped = await page.getByTestId('drawer').locator('select').evaluateAll((selects) =>
+      selects.flatMap((select) => {
+        const el = select as HTMLSelectElement;
+        const style = getComputedStyle(el);
+        const context = document.createElement('canvas').getContext('2d');
+        if (!context) return [];
+        context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        const text = el.selectedOptions[0]?.textContent ?? '';
+        const needed = context.measureText(text).width + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + 20;
+        return needed > el.clientWidth ? [`${text} (${Math.round(needed)} > ${el.clientWidth})`] : [];
+      }),
+    );
+    expect(clipped).toEqual([]);
+    await screenshot(page, 'phone-settings');
+    await page.getByTestId('close-drawer').click();
+    await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
   it('fits a narrow window and follows the dark colour scheme', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.emulateMedia({ colorScheme: 'dark' });

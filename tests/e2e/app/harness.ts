@@ -47,7 +47,18 @@ const MARKUP = [
   '```',
 ].join('\n');
 
+/** Lines with no place to break: a long address, a long inline identifier, a long code line. */
+const LONG_LINES = [
+  `The file is at https://example.org/${'very-long-path-segment/'.repeat(14)}file.onnx and its id is \`${'x'.repeat(160)}\`.`,
+  '',
+  '```',
+  `const key = "${'k'.repeat(220)}";`,
+  '```',
+].join('\n');
+
 const SCRIPT: ScriptedOutput[] = [
+  // Lines a phone cannot fit: they wrap (or scroll inside their own box), never the chat sideways.
+  { when: when.userAsked(QUESTIONS.longLines), output: LONG_LINES, repeat: true },
   // Inline call, then an answer from the result.
   { when: when.userAsked(QUESTIONS.weather), output: call('get_weather', { city: 'Chennai' }), repeat: true },
   { when: afterResult('Chennai'), output: 'It is **31 °C** and partly cloudy in Chennai right now, with 70% humidity.', repeat: true },

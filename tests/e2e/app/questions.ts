@@ -5,6 +5,7 @@ export const QUESTIONS = {
   markup: 'Show me the tricky markup.',
   email: 'Email Bob that I am running late.',
   research: 'Who won the 2022 World Cup?',
+  longLines: 'Show me the long link and the long code.',
 } as const;
 
 /** The sources the fake proxy reports for the research question. */
