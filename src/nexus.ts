@@ -397,6 +397,7 @@ export class NexusChat {
       strategy: options.strategy ?? 'auto',
       maxRounds: options.maxRounds ?? this.maxRounds,
       repetitionPenalty: options.repetitionPenalty ?? 1.1,
+      ...(options.sampling && options.sampling.temperature > 0 ? { sampling: options.sampling } : {}),
       enableThinking: options.enableThinking ?? false,
       maxNewTokens: options.maxNewTokens ?? 512,
       maxResultChars: this.maxResultChars,

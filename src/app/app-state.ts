@@ -114,6 +114,8 @@ export interface Turn {
   metrics?: AnswerMetrics;
   /** Research mode was on for this answer. */
   web?: boolean;
+  /** Which model wrote the answer, and where ("qwen3-0.6b · WebGPU q4f16"), for the answer's quiet line. */
+  model?: string;
   /** Why the answer failed, or a note such as "interrupted when the page closed". */
   note?: string;
   /**
@@ -134,6 +136,8 @@ export interface Conversation {
   turns: Turn[];
   /** The library's history (OpenAI-shaped), restored with `chat.setHistory`. Always consistent. */
   history: ChatMessage[];
+  /** Instructions for this conversation only, added after the system prompt. */
+  instructions?: string;
 }
 
 /** What the conversation list shows. */
@@ -151,13 +155,22 @@ export interface Settings {
   toolChoice: ToolChoice;
   maxRounds: number;
   repetitionPenalty: number;
+  /** Sampling for prose (0: greedy); tool calls are always greedy. */
+  temperature: number;
+  /** Nucleus for sampled prose (1: off). */
+  topP: number;
   enableThinking: boolean;
   maxNewTokens: number;
   /** Run on a software (fallback) WebGPU adapter when there is no GPU, instead of WASM. */
   softwareWebgpu: boolean;
   /** Where hub ids are downloaded from: the Hugging Face hub, or a mirror of it. */
   hubUrl: string;
+  /** The colour scheme: the system's, or one the user chose. */
+  theme: Theme;
 }
+
+/** The page's colour schemes. */
+export type Theme = 'system' | 'light' | 'dark';
 
 /** The library's defaults, which "Reset to defaults" restores. */
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -167,10 +180,13 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   toolChoice: 'auto',
   maxRounds: 4,
   repetitionPenalty: 1.1,
+  temperature: 0,
+  topP: 0.9,
   enableThinking: false,
   maxNewTokens: 512,
   softwareWebgpu: false,
   hubUrl: DEFAULT_HUB_URL,
+  theme: 'system',
 });
 
 /** A registered tool as the tools panel shows it. */
@@ -206,6 +222,12 @@ export interface AppState {
   approval?: ApprovalState;
   /** A passing message for the status line (saved, copied, restored …). */
   notice?: string;
+  /** Why the last import was refused. */
+  importError?: string;
+  /** A conversation just deleted, which Undo brings back. */
+  undoDelete?: { title: string };
+  /** Searching the saved conversations: the words, and the conversations whose title or text has them. */
+  conversationSearch?: { query: string; matches: ConversationSummary[] };
 }
 
 /** A fresh, empty conversation. */

@@ -155,6 +155,84 @@ describe('AppStore', () => {
     expect(store.state.conversation.turns.at(-1)).toMatchObject({ state: 'done', text: answer, drafts: [], checking: false });
   });
 
+  describe('conversations (issue 13, should work)', () => {
+    async function withTwo() {
+      const { store, persistence } = storeWith([
+        { when: when.userAsked('Tell me about rain.'), output: 'Rain falls from clouds.' },
+        { when: when.userAsked('And snow?'), output: 'Snow is frozen rain.' },
+      ]);
+      await store.loadModel({ url: 'http://localhost/models/x' });
+      await store.send('Tell me about rain.');
+      const first = store.state.conversation.id;
+      store.newConversation();
+      await store.send('And snow?');
+      return { store, persistence, first, second: store.state.conversation.id };
+    }
+
+    it('deletes with an Undo that brings the conversation back whole', async () => {
+      const { store, persistence, first } = await withTwo();
+      const before = await persistence.loadConversation(first);
+      await store.deleteConversation(first);
+      expect(store.state.conversations.map((c) => c.id)).not.toContain(first);
+      expect(store.state.undoDelete).toEqual({ title: 'Tell me about rain.' });
+      await store.undoDelete();
+      expect(store.state.conversations.map((c) => c.id)).toContain(first);
+      expect(await persistence.loadConversation(first)).toEqual(before);
+      expect(store.state.undoDelete).toBeUndefined();
+    });
+
+    it('renames the open conversation and a saved one', async () => {
+      const { store, first, second } = await withTwo();
+      await store.renameConversation(second, '  Snow   notes ');
+      await store.renameConversation(first, 'Rain');
+      await store.renameConversation(first, '   ');
+      expect(store.state.conversation.title).toBe('Snow notes');
+      expect(Object.fromEntries(store.state.conversations.map((c) => [c.id, c.title]))).toEqual({ [first]: 'Rain', [second]: 'Snow notes' });
+    });
+
+    it('exports and imports: JSON comes back exactly as a new conversation, a wrong file is refused with why', async () => {
+      const { store, first } = await withTwo();
+      const file = await store.exportConversation(first, 'json');
+      expect(file?.filename).toBe('tell-me-about-rain.json');
+      await store.importConversation('tell-me-about-rain.json', file?.text ?? '');
+      expect(store.state.conversations).toHaveLength(3);
+      expect(store.state.conversation.id).not.toBe(first);
+      expect(store.state.conversation.turns.map((t) => t.text)).toEqual(['Tell me about rain.', 'Rain falls from clouds.']);
+      await store.importConversation('notes.json', '{"hello": 1}');
+      expect(store.state.importError).toMatch(/^Could not import notes\.json: This JSON file is not a Nexus Chat conversation export/);
+      expect(store.state.conversations).toHaveLength(3);
+      expect((await store.exportConversation(first, 'markdown'))?.text).toContain('## Nexus\n\nRain falls from clouds.');
+    });
+
+    it('gives each conversation its own instructions, kept with it', async () => {
+      const { store } = storeWith([
+        { when: when.promptContains('Answer like a pirate.'), output: 'Arr, rain be water.' },
+        { when: () => true, output: 'Rain is water.', repeat: true },
+      ]);
+      await store.loadModel({ url: 'http://localhost/models/x' });
+      store.setConversationInstructions('  Answer like a pirate. ');
+      store.updateSettings({ temperature: 0.8, topP: 0.95, toolChoice: 'none' });
+      await store.send('Tell me about rain.');
+      expect(store.state.conversation.instructions).toBe('Answer like a pirate.');
+      expect(store.state.conversation.turns.at(-1)?.text).toBe('Arr, rain be water.');
+      store.newConversation();
+      await store.send('Tell me about rain.');
+      expect(store.state.conversation.turns.at(-1)?.text).toBe('Rain is water.');
+    });
+
+    it('searches titles and text, every word', async () => {
+      const { store, first, second } = await withTwo();
+      await store.searchConversations('frozen');
+      expect(store.state.conversationSearch?.matches.map((c) => c.id)).toEqual([second]);
+      await store.searchConversations('RAIN clouds');
+      expect(store.state.conversationSearch?.matches.map((c) => c.id)).toEqual([first]);
+      await store.searchConversations('rain');
+      expect(store.state.conversationSearch?.matches.map((c) => c.id).sort()).toEqual([first, second].sort());
+      await store.searchConversations('  ');
+      expect(store.state.conversationSearch).toBeUndefined();
+    });
+  });
+
   describe('a download (issue 13, item 8)', () => {
     it('knows the total before the weights start, and can be cancelled, back to the picker', async () => {
       const totals: number[] = [];

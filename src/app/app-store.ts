@@ -19,13 +19,15 @@ import {
   type Activity,
   type AppState,
   type Conversation,
+  type ConversationSummary,
   type DiagnosticEntry,
   type ModelState,
   type Settings,
   type ToolInfo,
   type Turn,
 } from './app-state.ts';
-import { titleFrom } from './format.ts';
+import { conversationToJson, conversationToMarkdown, readConversationFile, type ConversationFile } from './conversation-files.ts';
+import { deviceLabel, titleFrom } from './format.ts';
 import { explainLoadError, type ModelOpener } from './model-loader.ts';
 import { modelFromAddress } from './model-param.ts';
 import { modelAddress, modelLabel } from './model-sources.ts';
@@ -63,6 +65,10 @@ export class AppStore {
   private source: ModelSource | undefined;
   private research: Research | undefined;
   private stopController: AbortController | undefined;
+  /** The conversation deleted last, for Undo. */
+  private deleted: Conversation | undefined;
+  /** The search being run, so a slower earlier one does not overwrite it. */
+  private pendingQuery = '';
   /** The turn the running answer writes into. */
   private answeringId: string | undefined;
   /** Cancels the load that is running, if one is. */
@@ -323,7 +329,11 @@ export class AppStore {
     const chat = this.chat;
     if (!chat || this.current.busy || this.current.model.phase !== 'ready') return;
     const user: Turn = { id: newId(), role: 'user', text: prompt, state: 'done', historyIndex: chat.history.length };
-    const answer: Turn = { id: newId(), role: 'assistant', text: '', state: 'streaming', activity: [], sources: [], diagnostics: [], web: this.current.web.enabled };
+    const { label, device, dtype } = this.current.model;
+    const answer: Turn = {
+      id: newId(), role: 'assistant', text: '', state: 'streaming', activity: [], sources: [], diagnostics: [], web: this.current.web.enabled,
+      ...(label ? { model: `${label} · ${deviceLabel(device, dtype)}` } : {}),
+    };
     const conversation = this.current.conversation;
     this.setConversation({
       ...conversation,
@@ -403,6 +413,8 @@ export class AppStore {
       repetitionPenalty: settings.repetitionPenalty,
       enableThinking: settings.enableThinking,
       maxNewTokens: settings.maxNewTokens,
+      ...(settings.temperature > 0 ? { sampling: { temperature: settings.temperature, topP: settings.topP } } : {}),
+      ...(this.current.conversation.instructions?.trim() ? { instructions: this.current.conversation.instructions.trim() } : {}),
     };
     try {
       let result: ChatAnswer & { sources?: Source[] };
@@ -515,12 +527,96 @@ export class AppStore {
     if (conversation !== saved) await this.saveNow();
   }
 
-  /** Deletes a saved conversation; deleting the open one starts a new one. */
+  /** Deletes a saved conversation (Undo brings it back); deleting the open one starts a new one. */
   async deleteConversation(id: string): Promise<void> {
     if (this.current.busy && id === this.current.conversation.id) return;
-    const conversations = await this.deps.persistence.deleteConversation(id).catch(() => this.current.conversations.filter((c) => c.id !== id));
-    this.set({ conversations });
+    const { persistence } = this.deps;
+    const doomed = id === this.current.conversation.id ? this.current.conversation : await persistence.loadConversation(id).catch(() => undefined);
+    const conversations = await persistence.deleteConversation(id).catch(() => this.current.conversations.filter((c) => c.id !== id));
+    this.deleted = doomed;
+    this.set({ conversations, ...(doomed ? { undoDelete: { title: doomed.title } } : {}) });
+    if (doomed) this.notify(`Deleted “${doomed.title}”.`);
     if (id === this.current.conversation.id) this.newConversation();
+  }
+
+  /** Sets the open conversation's own instructions (empty removes them). Saved with the conversation. */
+  setConversationInstructions(text: string): void {
+    const { instructions: _old, ...conversation } = this.current.conversation;
+    const trimmed = text.trim();
+    this.setConversation(trimmed ? { ...conversation, instructions: trimmed } : conversation);
+  }
+
+  /** Brings back the conversation deleted last. */
+  async undoDelete(): Promise<void> {
+    const conversation = this.deleted;
+    this.deleted = undefined;
+    this.set({ undoDelete: undefined });
+    if (!conversation) return;
+    const conversations = await this.deps.persistence.saveConversation(conversation).catch(() => this.current.conversations);
+    this.set({ conversations });
+    this.notify(`Restored “${conversation.title}”.`);
+  }
+
+  /** Renames a conversation (an empty name keeps the old one). */
+  async renameConversation(id: string, title: string): Promise<void> {
+    const name = title.replace(/\s+/g, ' ').trim().slice(0, 120);
+    if (!name) return;
+    if (id === this.current.conversation.id) {
+      this.set({ conversation: { ...this.current.conversation, title: name } });
+      await this.saveNow();
+      return;
+    }
+    const saved = await this.deps.persistence.loadConversation(id).catch(() => undefined);
+    if (!saved) return;
+    const conversations = await this.deps.persistence.saveConversation({ ...saved, title: name }).catch(() => this.current.conversations);
+    this.set({ conversations });
+  }
+
+  /** A conversation as a file to save: JSON (restores exactly) or Markdown (to read). */
+  async exportConversation(id: string, format: 'json' | 'markdown'): Promise<ConversationFile | undefined> {
+    const conversation = id === this.current.conversation.id ? this.current.conversation : await this.deps.persistence.loadConversation(id).catch(() => undefined);
+    if (!conversation) return undefined;
+    return format === 'json' ? conversationToJson(conversation) : conversationToMarkdown(conversation);
+  }
+
+  /**
+   * Imports an exported conversation (JSON or Markdown) as a new saved conversation and opens it.
+   * A file that is not one is refused with a message that says why; nothing is changed then.
+   */
+  async importConversation(name: string, text: string): Promise<void> {
+    let imported: Conversation;
+    try {
+      imported = readConversationFile(name, text, newId);
+    } catch (error) {
+      this.notify(`Could not import ${name}: ${(error as Error).message}`);
+      this.set({ importError: `Could not import ${name}: ${(error as Error).message}` });
+      return;
+    }
+    const conversation = { ...imported, id: newId() };
+    const conversations = await this.deps.persistence.saveConversation(conversation).catch(() => this.current.conversations);
+    this.set({ conversations, importError: undefined });
+    this.notify(`Imported “${conversation.title}”.`);
+    if (!this.current.busy) await this.selectConversation(conversation.id);
+  }
+
+  /** Finds the saved conversations whose title or text contains every word of `query` (an empty query ends the search). */
+  async searchConversations(query: string): Promise<void> {
+    this.pendingQuery = query;
+    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    if (!words.length) {
+      this.set({ conversationSearch: undefined });
+      return;
+    }
+    const { persistence } = this.deps;
+    const matches: ConversationSummary[] = [];
+    for (const summary of this.current.conversations) {
+      const conversation = summary.id === this.current.conversation.id ? this.current.conversation : await persistence.loadConversation(summary.id).catch(() => undefined);
+      const haystack = [summary.title, ...(conversation?.turns.map((t) => t.text) ?? [])].join('\n').toLowerCase();
+      if (words.every((w) => haystack.includes(w))) matches.push(summary);
+    }
+    // A newer search may have started while this one read: only the latest is shown.
+    if (this.pendingQuery !== query) return;
+    this.set({ conversationSearch: { query, matches } });
   }
 
   private restoreHistory(conversation: Conversation): void {

@@ -192,7 +192,7 @@ export class ChatComposer extends LitElement {
         ? 'Web research is on; checking the search service…'
         : unavailable
           ? `${status.detail} The model will be told it cannot browse.`
-          : `Web research is on. ${status.detail}`}
+          : `Web research is on: your question leaves this browser for the search engine. ${status.detail}`}
     </p>`;
   }
 

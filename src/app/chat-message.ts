@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { AnswerMetrics, CallSource } from '../index.ts';
+import type { AnswerMetrics } from '../index.ts';
 import type { Activity, DiagnosticEntry, Turn } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
 import { formatArgs, formatResult } from './format.ts';
@@ -15,11 +15,11 @@ const STATUS_WORDS: Readonly<Record<string, string>> = {
   unknown: 'no such tool',
 };
 
-const FORCED_WORDS: Readonly<Partial<Record<CallSource, string>>> = {
-  primed: 'forced: primed',
-  stepwise: 'forced: stepwise',
-  'answer-round': 'in the answer round',
-};
+
+/** A tool's name as words: `get_weather` → "get weather" (the exact call is in the row's title and the diagnostics). */
+function toolWords(name: string): string {
+  return name.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
 
 /**
  * One answer: its Markdown (sanitized), a line per tool use, the sources it cites, and its
@@ -223,6 +223,11 @@ export class ChatMessage extends LitElement {
         color: var(--muted);
         margin: 0.4rem 0 0;
       }
+      .answer-meta {
+        font-size: 0.75rem;
+        color: var(--muted);
+        margin: 0.35rem 0 0;
+      }
       .status {
         font-size: 0.85rem;
         color: var(--muted);
@@ -405,7 +410,7 @@ export class ChatMessage extends LitElement {
         ${streaming && !turn.text && !turn.checking ? html`<span class="typing" role="img" aria-label="Writing"><span></span><span></span><span></span></span>` : nothing}
         <div @click=${this.handleMarkdownClick}>${this.rendered?.element}</div>
         ${streaming && turn.checking ? html`<p class="status" data-testid="turn-status" role="status">Checking with a tool…</p>` : nothing}
-        ${this.renderNote()} ${this.renderActivity()} ${this.renderSources()} ${this.renderActions()}
+        ${this.renderNote()} ${this.renderActivity()} ${this.renderSources()} ${this.renderMeta()} ${this.renderActions()}
         ${this.showDiagnostics ? this.renderDiagnostics() : nothing}
       </div>
     </article>`;
@@ -421,6 +426,14 @@ export class ChatMessage extends LitElement {
         <p>${draft}</p>
       </details>`,
     );
+  }
+
+  /** The quiet line under a finished answer: which model wrote it, how fast, how long it took. */
+  private renderMeta() {
+    const { state, metrics, model } = this.turn;
+    if (state !== 'done' || !metrics) return nothing;
+    const parts = [model, `${metrics.tokensPerSecond.toFixed(1)} tokens/s`, `${(metrics.ms / 1000).toFixed(1)} s`].filter(Boolean);
+    return html`<p class="answer-meta" data-testid="answer-meta">${parts.join(' · ')}</p>`;
   }
 
   private renderNote() {
@@ -441,8 +454,8 @@ export class ChatMessage extends LitElement {
     if (a.kind === 'call') {
       const failed = a.status !== 'ok';
       return html`<li class=${failed ? 'failed' : ''} data-testid="tool-row" data-status=${a.status} data-source=${a.source}>
-        <span class="what">${failed ? 'tried to call' : 'called'} <code>${a.name}(${formatArgs(a.arguments)})</code></span>
-        ${failed ? html`<span class="badge danger">${STATUS_WORDS[a.status] ?? a.status}</span>` : nothing} ${this.renderForced(a.source)}
+        <span class="what" title=${`${a.name}(${formatArgs(a.arguments)})`}>${failed ? 'tried' : 'used'} <strong>${toolWords(a.name)}</strong>${Object.keys(a.arguments).length ? ` · ${formatArgs(a.arguments)}` : ''}</span>
+        ${failed ? html`<span class="badge danger">${STATUS_WORDS[a.status] ?? a.status}</span>` : nothing}
         <details>
           <summary>${failed ? 'what the model was told' : 'result'}</summary>
           <pre>${formatResult(a.result)}</pre>
@@ -453,7 +466,6 @@ export class ChatMessage extends LitElement {
       return html`<li class=${a.ok ? '' : 'failed'} data-testid="tool-row" data-kind="search">
         <span class="what">${a.ok ? 'searched' : 'search failed'}: ${a.queries.map((q, i) => html`${i ? ' · ' : ''}'${q}'`)}</span>
         ${a.ok ? html`<span class="badge">${a.results} result${a.results === 1 ? '' : 's'}</span>` : html`<span class="badge danger">${a.detail ?? 'failed'}</span>`}
-        ${this.renderForced(a.source)}
       </li>`;
     }
     const [first, ...more] = a.pages;
@@ -463,14 +475,9 @@ export class ChatMessage extends LitElement {
               ? html` <span>and ${more.length} more page${more.length === 1 ? '' : 's'} of the site: ${more.map((p, i) => html`${i ? ', ' : ''}${this.renderLink(p.url, p.title)}`)}</span>`
               : nothing}`
         : html`<span class="what">could not read: ${this.renderLink(a.url, a.url)}</span> <span class="badge danger">${a.detail ?? 'failed'}</span>`}
-      ${this.renderForced(a.source)}
     </li>`;
   }
 
-  private renderForced(source: CallSource | undefined) {
-    const words = source ? FORCED_WORDS[source] : undefined;
-    return words ? html`<span class="badge warn" title="The model did not write this call on its own; the loop had to ask for it.">${words}</span>` : nothing;
-  }
 
   private renderLink(url: string, title: string) {
     return isWebAddress(url) ? html`<a href=${url} target="_blank" rel="noopener noreferrer">${title}</a>` : html`<span>${title}</span>`;

@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { ConversationSummary } from './app-state.ts';
+import type { AppState, ConversationSummary } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
 import { formatWhen } from './format.ts';
 import { icons } from './icons.ts';
@@ -12,6 +12,10 @@ export class ConversationList extends LitElement {
     conversations: { attribute: false },
     currentId: { attribute: false },
     busy: { type: Boolean },
+    search: { attribute: false },
+    undoDelete: { attribute: false },
+    importError: { attribute: false },
+    renaming: { state: true },
   };
 
   /** The page's store, for opening, starting and deleting conversations. */
@@ -22,6 +26,14 @@ export class ConversationList extends LitElement {
   declare currentId: string;
   /** An answer is being generated: switching waits until it ends. */
   declare busy: boolean;
+  /** The search in progress and its matches, from the store. */
+  declare search: AppState['conversationSearch'];
+  /** A conversation just deleted, which Undo brings back. */
+  declare undoDelete: AppState['undoDelete'];
+  /** Why the last import was refused. */
+  declare importError: string | undefined;
+  /** The conversation whose name is being edited. */
+  declare renaming: string | undefined;
 
   static override styles = [
     controls,
@@ -86,18 +98,50 @@ export class ConversationList extends LitElement {
         font-size: 0.75rem;
         color: var(--faint);
       }
-      .delete {
+      .action {
         border: 0;
         background: transparent;
         color: var(--faint);
-        padding: 0.2rem 0.45rem;
-        margin-right: 0.2rem;
+        padding: 0.2rem 0.35rem;
         opacity: 0;
       }
-      li:hover .delete,
-      li.current .delete,
-      .delete:focus-visible {
+      .delete {
+        margin-right: 0.2rem;
+      }
+      li:hover .action,
+      li.current .action,
+      .action:focus-visible {
         opacity: 1;
+      }
+      @media (hover: none) {
+        .action {
+          opacity: 1;
+        }
+      }
+      .search,
+      .rename {
+        width: 100%;
+      }
+      .undo,
+      .import-error {
+        font-size: 0.82rem;
+        margin: 0 0.3rem;
+      }
+      .import-error {
+        color: var(--danger);
+      }
+      .link {
+        border: 0;
+        background: transparent;
+        color: var(--accent);
+        padding: 0;
+        text-decoration: underline;
+      }
+      .files {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.3rem;
+        margin-top: auto;
       }
       .delete:hover:not(:disabled) {
         color: var(--danger);
@@ -112,28 +156,102 @@ export class ConversationList extends LitElement {
   ];
 
   override render() {
+    const shown = this.search ? this.search.matches : this.conversations;
     return html`<button class="new" data-testid="new-conversation" ?disabled=${this.busy} @click=${() => this.store.newConversation()}>
         ${icons.plus} New conversation
       </button>
-      <h2 id="list-title">Conversations</h2>
-      ${this.conversations.length
+      ${this.conversations.length > 1 || this.search
+        ? html`<input class="field search" type="search" data-testid="conversation-search" placeholder="Search conversations" aria-label="Search conversations" @input=${this.handleSearch} />`
+        : nothing}
+      <h2 id="list-title">${this.search ? `${shown.length} found` : 'Conversations'}</h2>
+      ${this.renderUndo()}
+      ${shown.length
         ? html`<ul data-testid="conversation-list" aria-labelledby="list-title">
-            ${this.conversations.map((c) => this.renderItem(c))}
+            ${shown.map((c) => this.renderItem(c))}
           </ul>`
-        : html`<p class="empty">Your conversations are kept in this browser.</p>`}`;
+        : html`<p class="empty">${this.search ? 'No conversation has these words.' : 'Your conversations are kept in this browser.'}</p>`}
+      ${this.renderFiles()}`;
+  }
+
+  private renderUndo() {
+    if (!this.undoDelete) return nothing;
+    return html`<p class="undo" role="status" data-testid="undo-delete">
+      Deleted “${this.undoDelete.title}”. <button class="link" data-testid="undo" @click=${() => this.store.undoDelete()}>Undo</button>
+    </p>`;
+  }
+
+  /** Export the open conversation, or import one. */
+  private renderFiles() {
+    return html`<div class="files">
+      <button class="small ghost" data-testid="export-json" @click=${() => this.handleExport('json')}>Export JSON</button>
+      <button class="small ghost" data-testid="export-markdown" @click=${() => this.handleExport('markdown')}>Export Markdown</button>
+      <button class="small ghost" data-testid="import" @click=${() => this.renderRoot.querySelector<HTMLInputElement>('#import-file')?.click()}>Import…</button>
+      <input id="import-file" data-testid="import-file" type="file" accept=".json,.md,.markdown,application/json,text/markdown" hidden @change=${this.handleImport} />
+      ${this.importError ? html`<p class="import-error" role="alert" data-testid="import-error">${this.importError}</p>` : nothing}
+    </div>`;
   }
 
   private renderItem(c: ConversationSummary) {
     const current = c.id === this.currentId;
+    if (this.renaming === c.id) {
+      return html`<li class="current">
+        <input class="field rename" data-testid="rename-field" aria-label="New name" .value=${c.title} @keydown=${this.handleRenameKey} @blur=${(e: FocusEvent) => this.handleRenameDone(e, c.id)} />
+      </li>`;
+    }
     return html`<li class=${current ? 'current' : ''}>
       <button class="open" aria-current=${current ? 'page' : 'false'} ?disabled=${this.busy && !current} @click=${() => this.store.selectConversation(c.id)}>
         <span class="title">${c.title}</span>
         <span class="when">${formatWhen(c.updatedAt)}</span>
       </button>
+      <button class="action" data-testid="rename" aria-label="Rename “${c.title}”" title="Rename" @click=${() => this.handleRenameStart(c.id)}>${icons.pencil}</button>
       ${this.busy && current
         ? nothing
-        : html`<button class="delete" aria-label="Delete “${c.title}”" title="Delete" @click=${() => this.store.deleteConversation(c.id)}>${icons.close}</button>`}
+        : html`<button class="action delete" data-testid="delete" aria-label="Delete “${c.title}”" title="Delete" @click=${() => this.store.deleteConversation(c.id)}>${icons.close}</button>`}
     </li>`;
+  }
+
+  private handleSearch(event: Event): void {
+    void this.store.searchConversations((event.target as HTMLInputElement).value);
+  }
+
+  private handleRenameStart(id: string): void {
+    this.renaming = id;
+    void this.updateComplete.then(() => {
+      const field = this.renderRoot.querySelector<HTMLInputElement>('[data-testid="rename-field"]');
+      field?.focus();
+      field?.select();
+    });
+  }
+
+  private handleRenameKey(event: KeyboardEvent): void {
+    if (event.key === 'Enter') (event.target as HTMLInputElement).blur();
+    if (event.key === 'Escape') {
+      // Escape cancels the rename, not the answer (the page stops answers on Escape).
+      event.stopPropagation();
+      this.renaming = undefined;
+    }
+  }
+
+  private handleRenameDone(event: FocusEvent, id: string): void {
+    if (this.renaming !== id) return;
+    this.renaming = undefined;
+    void this.store.renameConversation(id, (event.target as HTMLInputElement).value);
+  }
+
+  private async handleExport(format: 'json' | 'markdown'): Promise<void> {
+    const file = await this.store.exportConversation(this.currentId, format);
+    if (!file) return;
+    const url = URL.createObjectURL(new Blob([file.text], { type: file.type }));
+    const link = Object.assign(document.createElement('a'), { href: url, download: file.filename });
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+
+  private async handleImport(event: Event): Promise<void> {
+    const input = event.target as HTMLInputElement;
+    const file = input.files?.[0];
+    input.value = '';
+    if (file) await this.store.importConversation(file.name, await file.text());
   }
 }
 

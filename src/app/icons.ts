@@ -9,4 +9,5 @@ export const icons = {
   plus: icon(svg`<path d="M12 5v14M5 12h14"/>`),
   close: icon(svg`<path d="M6 6l12 12M18 6L6 18"/>`),
   menu: icon(svg`<path d="M4 7h16M4 12h16M4 17h16"/>`),
+  pencil: icon(svg`<path d="M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4"/>`),
 };

@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { AppState } from './app-state.ts';
+import type { AppState, Theme } from './app-state.ts';
 import { AppStore } from './app-store.ts';
 import { deviceLabel } from './format.ts';
 import { icons } from './icons.ts';
@@ -305,6 +305,13 @@ export class NexusApp extends LitElement {
     this.resizeObserver.disconnect();
   }
 
+  override updated(): void {
+    // On the root element, where the design tokens live: every shadow root below inherits them.
+    const theme = this.state.settings.theme;
+    if (theme === 'system') delete this.dataset.theme;
+    else this.dataset.theme = theme;
+  }
+
   override firstUpdated(): void {
     const column = this.renderRoot.querySelector('.column');
     if (column) this.resizeObserver.observe(column);
@@ -315,8 +322,18 @@ export class NexusApp extends LitElement {
     const s = this.state;
     return html`<div class="shell ${this.navOpen ? 'nav-open' : ''}">
         <aside class="sidebar" aria-label="Conversations">
-          <nexus-conversations .store=${store} .conversations=${s.conversations} .currentId=${s.conversation.id} ?busy=${s.busy}></nexus-conversations>
-          <p class="foot">Everything stays in this browser: the model, your conversations and settings.</p>
+          <nexus-conversations
+            .store=${store}
+            .conversations=${s.conversations}
+            .currentId=${s.conversation.id}
+            ?busy=${s.busy}
+            .search=${s.conversationSearch}
+            .undoDelete=${s.undoDelete}
+            .importError=${s.importError}
+          ></nexus-conversations>
+          <p class="foot" data-testid="privacy">${s.web.enabled
+            ? 'Web is on: your questions, and the pages the model reads, go through this site\'s server to the search engine. The model, your conversations and settings stay in this browser.'
+            : 'Everything stays in this browser: the model, your conversations and settings.'}</p>
         </aside>
         <div class="scrim" @click=${() => (this.navOpen = false)}></div>
         <div class="main">
@@ -350,10 +367,19 @@ export class NexusApp extends LitElement {
       ${this.renderStatus()}
       <span class="spacer"></span>
       <div class="panel-buttons">
+        ${this.renderThemeToggle()}
         <button class="ghost" data-testid="open-tools" aria-pressed=${String(this.panel === 'tools')} @click=${() => this.handleTogglePanel('tools')}>Tools</button>
         <button class="ghost" data-testid="open-settings" aria-pressed=${String(this.panel === 'settings')} @click=${() => this.handleTogglePanel('settings')}>Settings</button>
       </div>
     </header>`;
+  }
+
+  /** System → light → dark: one button, saying which is in use. */
+  private renderThemeToggle() {
+    const theme = this.state.settings.theme;
+    const next: Theme = theme === 'system' ? 'light' : theme === 'light' ? 'dark' : 'system';
+    const words: Record<Theme, string> = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' };
+    return html`<button class="ghost theme" data-testid="theme-toggle" title="Switch to ${next}" @click=${() => this.store?.updateSettings({ theme: next })}>${words[theme]}</button>`;
   }
 
   private renderStatus() {
@@ -375,7 +401,7 @@ export class NexusApp extends LitElement {
       <div class="drawer-body">
         ${this.panel === 'tools'
           ? html`<nexus-tools-panel .store=${this.store} .tools=${s.tools}></nexus-tools-panel>`
-          : html`<nexus-settings-panel .store=${this.store} .settings=${s.settings} .toolNames=${(s.tools.list ?? []).map((t) => t.schema.function.name)}></nexus-settings-panel>`}
+          : html`<nexus-settings-panel .store=${this.store} .settings=${s.settings} .toolNames=${(s.tools.list ?? []).map((t) => t.schema.function.name)} .instructions=${s.conversation.instructions}></nexus-settings-panel>`}
       </div>
     </aside>`;
   }

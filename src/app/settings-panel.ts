@@ -1,6 +1,6 @@
 import { LitElement, css, html } from 'lit';
 import type { Strategy, ToolChoice } from '../index.ts';
-import type { Settings } from './app-state.ts';
+import type { Settings, Theme } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
 import { controls } from './styles.ts';
 
@@ -10,6 +10,7 @@ export class SettingsPanel extends LitElement {
     store: { attribute: false },
     settings: { attribute: false },
     toolNames: { attribute: false },
+    instructions: { attribute: false },
   };
 
   /** The page's store, for changing and resetting settings. */
@@ -18,6 +19,8 @@ export class SettingsPanel extends LitElement {
   declare settings: Settings;
   /** Registered tool names, offered as "always call <name>". */
   declare toolNames: string[];
+  /** The open conversation's own instructions, from the store. */
+  declare instructions: string | undefined;
 
   static override styles = [
     controls,
@@ -81,6 +84,11 @@ export class SettingsPanel extends LitElement {
     const choice = typeof s.toolChoice === 'object' ? `tool:${s.toolChoice.name}` : s.toolChoice;
     return html`<form data-testid="settings" @submit=${(e: Event) => e.preventDefault()}>
       <label>
+        This conversation's instructions
+        <span class="help">Added for this conversation only, after the system prompt ("answer in French", "you are a travel agent").</span>
+        <textarea data-testid="conversation-instructions" placeholder="None" .value=${this.instructions ?? ''} @change=${(e: Event) => this.store.setConversationInstructions(value(e))}></textarea>
+      </label>
+      <label>
         System prompt
         <span class="help">Shown while the model decides whether to call a tool. <code>{tool_call_example}</code> becomes a real call to an offered tool.</span>
         <textarea data-testid="system-prompt" .value=${s.systemPrompt} @change=${(e: Event) => this.save({ systemPrompt: value(e) })}></textarea>
@@ -98,6 +106,7 @@ export class SettingsPanel extends LitElement {
             <option value="inline">inline: never force</option>
             <option value="stepwise">stepwise from the start</option>
           </select>
+          <span class="help">How hard the page pushes for a tool call the model did not write.</span>
         </label>
         <label>
           Tool choice
@@ -109,28 +118,51 @@ export class SettingsPanel extends LitElement {
               ...this.toolNames.map((name) => [`tool:${name}`, `always ${name}`]),
             ].map(([v, label]) => html`<option value=${v ?? ''} ?selected=${v === choice}>${label}</option>`)}
           </select>
+          <span class="help">Whether the first round must call a tool, or which one.</span>
+        </label>
+      </div>
+      <div class="row">
+        <label>
+          Temperature
+          <input type="number" min="0" max="2" step="0.1" data-testid="temperature" .value=${String(s.temperature)} @change=${(e: Event) => this.updateNumber(e, 'temperature', 0, 2)} />
+          <span class="help">0 is the most likely words every time; higher varies the prose. Tool calls stay exact.</span>
+        </label>
+        <label>
+          Top-p
+          <input type="number" min="0.05" max="1" step="0.05" data-testid="top-p" .value=${String(s.topP)} @change=${(e: Event) => this.updateNumber(e, 'topP', 0.05, 1)} />
+          <span class="help">With a temperature: only words within this share of the likelihood are picked.</span>
         </label>
       </div>
       <div class="row">
         <label>
           Max rounds
           <input type="number" min="1" max="12" step="1" data-testid="max-rounds" .value=${String(s.maxRounds)} @change=${(e: Event) => this.updateNumber(e, 'maxRounds', 1, 12)} />
+          <span class="help">Tool rounds before the model must answer.</span>
         </label>
         <label>
           Repetition penalty
           <input type="number" min="1" max="2" step="0.05" .value=${String(s.repetitionPenalty)} @change=${(e: Event) => this.updateNumber(e, 'repetitionPenalty', 1, 2)} />
+          <span class="help">Above 1 discourages repeating itself; 1 is off.</span>
         </label>
       </div>
       <div class="row">
         <label>
           Max new tokens
           <input type="number" min="16" max="4096" step="16" .value=${String(s.maxNewTokens)} @change=${(e: Event) => this.updateNumber(e, 'maxNewTokens', 16, 4096)} />
+          <span class="help">The longest one generation may be.</span>
         </label>
-        <label class="check">
-          <input type="checkbox" data-testid="thinking" .checked=${s.enableThinking} @change=${(e: Event) => this.save({ enableThinking: (e.target as HTMLInputElement).checked })} />
-          Thinking
+        <label>
+          Theme
+          <select data-testid="theme" @change=${(e: Event) => this.save({ theme: value(e) as Theme })}>
+            ${(['system', 'light', 'dark'] as const).map((t) => html`<option value=${t} ?selected=${s.theme === t}>${t === 'system' ? 'as the system' : t}</option>`)}
+          </select>
+          <span class="help">Light, dark, or as this device is set.</span>
         </label>
       </div>
+      <label class="check">
+        <input type="checkbox" data-testid="thinking" .checked=${s.enableThinking} @change=${(e: Event) => this.save({ enableThinking: (e.target as HTMLInputElement).checked })} />
+        <span>Thinking <span class="help">— let a reasoning model think first (slower; the thinking is not shown).</span></span>
+      </label>
       <label class="check">
         <input type="checkbox" data-testid="software-webgpu" .checked=${s.softwareWebgpu} @change=${(e: Event) => this.save({ softwareWebgpu: (e.target as HTMLInputElement).checked })} />
         Use a software WebGPU adapter when there is no GPU (usually slower than WASM; applies to the next load)
@@ -152,14 +184,15 @@ export class SettingsPanel extends LitElement {
     this.store.updateSettings(change);
   }
 
-  private updateNumber(event: Event, key: 'maxRounds' | 'repetitionPenalty' | 'maxNewTokens', min: number, max: number): void {
+  private updateNumber(event: Event, key: 'maxRounds' | 'repetitionPenalty' | 'maxNewTokens' | 'temperature' | 'topP', min: number, max: number): void {
     const input = event.target as HTMLInputElement;
     const number = Number(input.value);
     if (!Number.isFinite(number)) {
       input.value = String(this.settings[key]);
       return;
     }
-    const clamped = Math.min(max, Math.max(min, key === 'repetitionPenalty' ? number : Math.round(number)));
+    const whole = key === 'maxRounds' || key === 'maxNewTokens';
+    const clamped = Math.min(max, Math.max(min, whole ? Math.round(number) : number));
     input.value = String(clamped);
     this.save({ [key]: clamped });
   }

@@ -1,8 +1,32 @@
 import { css } from 'lit';
 
+/** The dark palette: used when the system is dark, or when the user chose dark. */
+const DARK = css`
+  --bg: #0f1115;
+  --surface: #161920;
+  --surface-2: #1c2029;
+  --surface-3: #262b36;
+  --text: #e6e8ee;
+  --muted: #a1a7b3;
+  --faint: #7c8391;
+  --border: #2a2f3a;
+  --accent: #8b85ff;
+  --accent-strong: #a5a0ff;
+  --accent-soft: #24234a;
+  --on-accent: #0f1115;
+  --ok: #4ade80;
+  --ok-soft: #12291c;
+  --warn: #fbbf24;
+  --warn-soft: #2d230f;
+  --danger: #f87171;
+  --danger-soft: #2e1515;
+  --code-bg: #1d212a;
+  --shadow: 0 1px 2px rgb(0 0 0 / 40%), 0 6px 20px rgb(0 0 0 / 35%);
+`;
+
 /**
  * Design tokens, set once on the root element and inherited through every shadow root. Dark mode
- * follows the system setting.
+ * follows the system setting unless the user chose a theme (`data-theme` on the root element).
  */
 export const tokens = css`
   :host {
@@ -32,28 +56,16 @@ export const tokens = css`
     --mono: ui-monospace, 'SFMono-Regular', 'JetBrains Mono', Menlo, Consolas, monospace;
     color-scheme: light dark;
   }
+  :host([data-theme='dark']) {
+    ${DARK}
+    color-scheme: dark;
+  }
+  :host([data-theme='light']) {
+    color-scheme: light;
+  }
   @media (prefers-color-scheme: dark) {
-    :host {
-      --bg: #0f1115;
-      --surface: #161920;
-      --surface-2: #1c2029;
-      --surface-3: #262b36;
-      --text: #e6e8ee;
-      --muted: #a1a7b3;
-      --faint: #7c8391;
-      --border: #2a2f3a;
-      --accent: #8b85ff;
-      --accent-strong: #a5a0ff;
-      --accent-soft: #24234a;
-      --on-accent: #0f1115;
-      --ok: #4ade80;
-      --ok-soft: #12291c;
-      --warn: #fbbf24;
-      --warn-soft: #2d230f;
-      --danger: #f87171;
-      --danger-soft: #2e1515;
-      --code-bg: #1d212a;
-      --shadow: 0 1px 2px rgb(0 0 0 / 40%), 0 6px 20px rgb(0 0 0 / 35%);
+    :host(:not([data-theme='light'])) {
+      ${DARK}
     }
   }
 `;

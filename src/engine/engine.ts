@@ -53,6 +53,12 @@ export interface RenderOptions {
 }
 
 /** Options of {@link Engine.generate}. */
+/** Sampling for prose: a temperature above 0 turns it on; `topP` keeps the smallest set of tokens with that much probability. */
+export interface Sampling {
+  temperature: number;
+  topP?: number;
+}
+
 export interface GenerateOptions {
   /** Hard cap on generated tokens. */
   maxNewTokens: number;
@@ -62,6 +68,8 @@ export interface GenerateOptions {
   choices?: string[];
   /** Divides the logits of tokens already emitted; 1 is off. */
   repetitionPenalty?: number;
+  /** Sample instead of decoding greedily (prose only: the loop never samples where a call may come). */
+  sampling?: Sampling;
   /** Receives decoded text as it is produced (already-streamed text is never repeated). */
   onText?: (text: string) => void;
   /** Aborting stops generation; the promise then rejects with an `AbortError`. */

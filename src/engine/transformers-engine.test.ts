@@ -37,6 +37,16 @@ describe('TransformersEngine on the tiny Qwen3 fixture (Node, CPU)', () => {
     await fresh?.dispose();
   });
 
+  it('samples prose only when asked: a tiny top-p is greedy again, a high temperature wanders', async () => {
+    // Both first generations on fresh engines: the same computation, so the same tokens.
+    const greedy = (await engine.generate(prompt, { maxNewTokens: 12, repetitionPenalty: 1 })).text;
+    // Only the most likely token is inside so small a nucleus: sampling from it is greedy decoding.
+    expect((await fresh.generate(prompt, { maxNewTokens: 12, repetitionPenalty: 1, sampling: { temperature: 1, topP: 1e-6 } })).text).toBe(greedy);
+    const wandering = [];
+    for (let i = 0; i < 3; i++) wandering.push((await fresh.generate(prompt, { maxNewTokens: 12, repetitionPenalty: 1, sampling: { temperature: 2 } })).text);
+    expect(wandering.some((text) => text !== greedy)).toBe(true);
+  });
+
   it('renders with the tokenizer\'s own chat template, tools included', () => {
     expect(prompt).toBe(renderQwen3ChatML(messages, { tools: [weather], addGenerationPrompt: true, enableThinking: false }));
     expect(prompt).toContain('<tools>\n{"type": "function", "function": {"name": "get_weather"');

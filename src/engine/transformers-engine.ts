@@ -14,6 +14,7 @@ import { ChoiceTrie } from './choice-trie.ts';
 import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
 import { detectFamily, type DetectedFamily } from './detect-family.ts';
 import { cropCache } from './kv-cache.ts';
+import { keepNucleus } from './nucleus.ts';
 import { yieldBeforeEachStep } from './yield-to-event-loop.ts';
 import { KNOWN_CALL_MARKERS, MODEL_FAMILIES } from './families.ts';
 import { fixChatTemplate, type FamilyId, type ModelFamily } from './model-family.ts';
@@ -78,6 +79,18 @@ class ChoiceLogitsProcessor extends LogitsProcessor {
       const scores = (logits as unknown as Tensor[])[row]?.data as Float32Array;
       for (let token = 0; token < scores.length; token++) if (!allowed.has(token)) scores[token] = -Infinity;
     }
+    return logits;
+  }
+}
+
+/** Top-p for sampled prose (transformers.js' own TopPLogitsWarper is not wired into generate). */
+class NucleusLogitsProcessor extends LogitsProcessor {
+  constructor(private readonly topP: number) {
+    super();
+  }
+
+  override _call(inputIds: TokenIds, logits: Tensor): Tensor {
+    for (let row = 0; row < inputIds.length; row++) keepNucleus((logits as unknown as Tensor[])[row]?.data as Float32Array, this.topP);
     return logits;
   }
 }
@@ -264,15 +277,17 @@ export class TransformersEngine implements Engine {
     const inputIds = new Tensor('int64', BigInt64Array.from(plan.ids.map(BigInt)), [1, promptLength]);
     const attentionMask = new Tensor('int64', new BigInt64Array(promptLength).fill(1n), [1, promptLength]);
     const cache = this.cache ?? new DynamicCache();
+    const sampled = options.sampling && options.sampling.temperature > 0 && !trie ? options.sampling : undefined;
     try {
       const output = (await this.model.generate({
         input_ids: inputIds,
         attention_mask: attentionMask,
         past_key_values: cache,
         max_new_tokens: trie ? trie.maxLength + 1 : options.maxNewTokens,
-        do_sample: false,
+        // Constrained choices are always greedy; sampling only when the caller asks (prose).
+        ...(sampled ? { do_sample: true, temperature: sampled.temperature, top_k: 0 } : { do_sample: false }),
         repetition_penalty: options.repetitionPenalty ?? 1,
-        ...(trie ? { logits_processor: [new ChoiceLogitsProcessor(trie, promptLength, this.endTokens)] } : {}),
+        ...(trie ? { logits_processor: [new ChoiceLogitsProcessor(trie, promptLength, this.endTokens)] } : sampled && sampled.topP !== undefined && sampled.topP < 1 ? { logits_processor: [new NucleusLogitsProcessor(sampled.topP)] } : {}),
         stopping_criteria: criteria,
         ...(streamer ? { streamer } : {}),
         return_dict_in_generate: true,

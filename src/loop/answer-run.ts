@@ -1,4 +1,4 @@
-import type { ChatMessage, Engine, GenerateOptions, GenerateResult, ToolSchema } from '../engine/engine.ts';
+import type { ChatMessage, Engine, GenerateOptions, GenerateResult, Sampling, ToolSchema } from '../engine/engine.ts';
 import type { Emitter } from './emitter.ts';
 import { callsOf, currentRound, metricsOf, offeredNames, type Step } from './step-log.ts';
 import type { Toolbox } from './toolbox.ts';
@@ -15,6 +15,8 @@ export interface AnswerSettings {
   strategy: Strategy;
   maxRounds: number;
   repetitionPenalty: number;
+  /** For generations where no call is expected (answers from results, answer rounds): off when undefined. */
+  sampling?: Sampling;
   enableThinking: boolean;
   maxNewTokens: number;
   maxResultChars: number;

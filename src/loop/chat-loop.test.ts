@@ -366,6 +366,22 @@ describe('the tool loop on a scripted Qwen3', () => {
     );
   });
 
+  it('samples only where no call is expected: the answer from results, never the round that may call or a forced step', async () => {
+    const { chat, engine } = setup([
+      { when: when.userAsked('Weather in Paris?'), output: qwen3.guessParis },
+      { when: when.primed(), output: qwen3.primedContinuationParis },
+      { when: when.gate(), output: 'Yes' },
+      { when: when.afterResults(), output: qwen3.answerParis },
+    ]);
+    await chat.chat('Weather in Paris?', { sampling: { temperature: 0.7, topP: 0.9 } });
+    const sampled = engine.generations.map((g) => g.options.sampling);
+    expect(sampled).toEqual([undefined, undefined, undefined, { temperature: 0.7, topP: 0.9 }]);
+    // Temperature 0 is greedy: no sampling is passed at all.
+    const greedy = setup([{ when: when.userAsked('Hi'), output: 'Hello!' }]);
+    await greedy.chat.chat('Hi', { sampling: { temperature: 0 }, toolChoice: 'none' });
+    expect(greedy.engine.generations[0]?.options.sampling).toBeUndefined();
+  });
+
   it("with strategy 'inline' never escalates", async () => {
     const { chat, engine, events } = setup([{ when: when.userAsked('Weather in Paris?'), output: qwen3.guessParis }]);
     const answer = await chat.chat('Weather in Paris?', { strategy: 'inline' });

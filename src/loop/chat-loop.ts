@@ -62,7 +62,7 @@ async function answerRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string 
     run.record({ kind: 'round', round: run.round + 1, phase: 'answer' });
     run.events.emit('round', { round: run.round, kind: 'answer' });
     const prompt = await run.render([...run.messages, { role: 'user', content: answerNow }], []);
-    const attempt = await attemptInline(run, prompt, 'answer-round', run.settings.toolChoice !== 'none');
+    const attempt = await attemptInline(run, prompt, 'answer-round', run.settings.toolChoice !== 'none', true);
     if (!hasCalls(attempt) && attempt.text.trim()) return attempt.text;
     if (hasCalls(attempt)) await runCalls(run, attempt, hooks.newCallId);
   }

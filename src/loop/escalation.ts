@@ -82,7 +82,7 @@ export const ESCALATION_LADDER: readonly Rung[] = [
   {
     id: 'inline',
     applies: (plan) => plan.strategy !== 'stepwise' || !plan.expectCall,
-    attempt: (run, prompt, plan) => attemptInline(run, prompt, 'inline', plan.activeTools.length > 0),
+    attempt: (run, prompt, plan) => attemptInline(run, prompt, 'inline', plan.activeTools.length > 0, !plan.expectCall),
     judge: judgeInline,
   },
   {

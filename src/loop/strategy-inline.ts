@@ -9,15 +9,21 @@ import type { CallSource } from './types.ts';
  * thinking never show), then parsed. Calls are sorted into registered ones and unknown ones; a
  * lone pseudo-tool call (`respond`, `answer`, …) carrying a plausible reply becomes that reply.
  * When the prompt offered no tools, any call markup is stripped and nothing is returned as a call.
+ * `prose`: no call is expected here, so the answer's sampling settings apply.
  */
-export async function attemptInline(run: AnswerRun, prompt: string, source: CallSource = 'inline', toolsOffered = true): Promise<Attempt> {
+export async function attemptInline(run: AnswerRun, prompt: string, source: CallSource = 'inline', toolsOffered = true, prose = false): Promise<Attempt> {
   const filter = new ToolCallStreamFilter();
   const emitVisible = (text: string) => {
     if (text) run.events.emit('token', text);
   };
   const generated = await run.generate(
     prompt,
-    { maxNewTokens: run.settings.maxNewTokens, onText: (chunk) => emitVisible(filter.push(chunk).text) },
+    {
+      maxNewTokens: run.settings.maxNewTokens,
+      onText: (chunk) => emitVisible(filter.push(chunk).text),
+      // Sampled only where no call is expected: a call decoded by chance is a call the user did not ask for.
+      ...(prose && run.settings.sampling ? { sampling: run.settings.sampling } : {}),
+    },
     source,
   );
   emitVisible(filter.end().text);

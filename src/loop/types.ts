@@ -1,3 +1,4 @@
+import type { Sampling } from '../engine/engine.ts';
 import type { ToolCall } from '../toolcalls/types.ts';
 import type { ApprovalRequest } from '../tools/tool-context.ts';
 import type { ToolRegistry, ToolRunFailure, ToolRunResult } from '../tools/tool-registry.ts';
@@ -121,6 +122,12 @@ export interface ChatOptions {
   maxRounds?: number;
   /** Applied to every generation; default 1.1. */
   repetitionPenalty?: number;
+  /**
+   * Sampling for prose (temperature > 0): used only where no call is expected — the answer after
+   * tool results, the answer rounds, a chat offered no tools. Calls are always decoded greedily.
+   * Default: greedy everywhere.
+   */
+  sampling?: Sampling;
   /** Let a reasoning model think (its `<think>` is still stripped from the answer). Default false. */
   enableThinking?: boolean;
   /** Stops the current generation and the answer; `chat()` then rejects with an `AbortError`. */

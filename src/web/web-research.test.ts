@@ -72,7 +72,8 @@ describe('research mode through the real proxy (loopback, fake search backend)',
     expect(first?.prompt).toContain(RESEARCH_INSTRUCTIONS);
     expect(first?.prompt).toContain('"name": "web_search"');
     expect(first?.prompt).not.toContain('"name": "read_page"');
-    expect(first?.prompt).not.toContain('"name": "get_weather"');
+    // The user's own tools stay on offer in research mode (issue 13: a research question may need them too).
+    expect(first?.prompt).toContain('"name": "get_weather"');
     expect(second?.prompt).toContain('"name": "read_page"');
     expect(second?.prompt).toContain('Searches used 2 of 16; pages read 0 of 12');
     // The user's tools are back afterwards, and the web tools are gone.
@@ -139,7 +140,8 @@ describe('research mode without a proxy', () => {
     const { web, engine } = research([{ when: () => true, output: 'I could not search the web, but from memory: …' }], 'http://127.0.0.1:9/api');
     const status = await web.status();
     expect(status.available).toBe(false);
-    expect(status.detail).toMatch(/^Web research is unavailable: The web proxy at http:\/\/127\.0\.0\.1:9\/api could not be reached/);
+    expect(status.detail).toMatch(/^Web search is not available: the server that runs it did not answer \(The web proxy at http:\/\/127\.0\.0\.1:9\/api could not be reached/);
+    expect(status.detail).toContain('answers use the model alone until it is back');
     const answer = await web.ask('Latest Rust release?');
     expect(answer.sources).toEqual([]);
     expect(engine.generations[0]?.prompt).toContain(CANNOT_BROWSE_INSTRUCTIONS);

@@ -35,6 +35,8 @@ export interface ResearchAnswerOptions {
  */
 export interface ResearchChat<O extends ResearchAnswerOptions, A extends { text: string }> {
   readonly history: readonly { role: string; content: string }[];
+  /** The chat's own tools: they stay on offer beside the web tools (a research question may need a calculator too). */
+  readonly toolSchemas?: readonly { function: { name: string } }[];
   chat(prompt: string, options: O): Promise<A>;
 }
 
@@ -67,15 +69,22 @@ export class WebResearch<O extends ResearchAnswerOptions = ResearchAnswerOptions
   async status(signal?: AbortSignal): Promise<WebStatus> {
     try {
       const health = await this.client.health(signal);
-      if (!health.ok) return { available: false, detail: 'The web proxy reports a problem: web research is off.' };
+      if (!health.ok) return { available: false, detail: 'Web search is not working right now: the server that runs it reported a problem. Try again later; answers use the model alone until then.' };
       const backend = health.backend;
       return {
         available: true,
         ...(backend ? { backend } : {}),
-        detail: backend === 'wikipedia' ? 'Searching Wikipedia (no SearXNG is configured).' : `Searching the web${backend ? ` with ${backend}` : ''}.`,
+        detail:
+          backend === 'wikipedia'
+            ? 'Search covers Wikipedia only: this server has no general web search set up (its admin can add one with SEARXNG_URL).'
+            : `Searching the web${backend ? ` with ${backend}` : ''}.`,
       };
     } catch (error) {
-      return { available: false, detail: `Web research is unavailable: ${error instanceof Error ? error.message : String(error)}` };
+      const why = error instanceof Error ? error.message : String(error);
+      return {
+        available: false,
+        detail: `Web search is not available: the server that runs it did not answer (${why}). It comes with npm start; answers use the model alone until it is back.`,
+      };
     }
   }
 
@@ -99,14 +108,15 @@ export class WebResearch<O extends ResearchAnswerOptions = ResearchAnswerOptions
     // tools.js reload while the research runs is kept.
     const tools = new ToolRegistry();
     registerWebTools(tools, this.client, state);
+    const own = (this.chat.toolSchemas ?? []).map((schema) => schema.function.name).filter((name) => name !== WEB_SEARCH && name !== READ_PAGE);
     const answer = await this.chat.chat(prompt, {
       maxRounds: RESEARCH_MAX_ROUNDS,
       toolChoice: 'required',
       ...chatOptions,
-      tools: linkInPlay(userMessages) ? [WEB_SEARCH, READ_PAGE] : [WEB_SEARCH],
+      tools: [...(linkInPlay(userMessages) ? [WEB_SEARCH, READ_PAGE] : [WEB_SEARCH]), ...own],
       instructions: [RESEARCH_INSTRUCTIONS, chatOptions.instructions].filter(Boolean).join('\n\n'),
       answerNow: async () => researchAnswerNow(await this.client.sources(state.answer).catch(() => [])),
-      toolkit: { tools, effects: webToolEffects(state) },
+      toolkit: { tools, effects: webToolEffects(state), withChatTools: true },
     } as O);
     return { ...answer, sources: await this.client.sources(state.answer).catch(() => []) };
   }

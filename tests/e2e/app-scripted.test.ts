@@ -41,7 +41,10 @@ describe('the chat page over a scripted model', () => {
     expect(await answer.locator('.markdown strong').textContent()).toBe('31 °C');
     const row = answer.getByTestId('tool-row');
     expect(await row.count()).toBe(1);
-    expect(await row.locator('.what').textContent()).toMatch(/^called get_weather\(city: Chennai\)$/);
+    // In plain words; the exact call is the row's title and in the diagnostics.
+    expect(await row.locator('.what').textContent()).toBe('used get weather · city: Chennai');
+    expect(await row.locator('.what').getAttribute('title')).toBe('get_weather(city: Chennai)');
+    expect(await answer.getByTestId('answer-meta').textContent()).toMatch(/^scripted · WASM q4 · [\d.]+ tokens\/s · [\d.]+ s$/);
     expect(await row.getAttribute('data-status')).toBe('ok');
     await row.locator('summary').click();
     expect(await row.locator('pre').textContent()).toContain('"temperature_c": 31.4');
@@ -53,7 +56,8 @@ describe('the chat page over a scripted model', () => {
     const answer = lastAnswer(page);
     const row = answer.getByTestId('tool-row');
     expect(await row.getAttribute('data-source')).toBe('primed');
-    expect(await row.textContent()).toContain('forced: primed');
+    // How the loop got the call is a diagnostic, not something the row shouts about.
+    expect(await row.textContent()).not.toContain('forced');
     // The guess the user watched stream is still there, folded above the answer from the tool.
     const draft = answer.getByTestId('draft');
     expect(await draft.locator('summary').textContent()).toBe('Written before using a tool');
@@ -116,6 +120,9 @@ describe('the chat page over a scripted model', () => {
     await web.click();
     expect(await web.getAttribute('aria-checked')).toBe('true');
     await expect.poll(() => page.getByTestId('web-status').textContent()).toContain('Searching the web with searxng');
+    // With Web on, the privacy line no longer says everything stays in the browser.
+    expect(await page.getByTestId('web-status').textContent()).toContain('your question leaves this browser');
+    expect(await page.getByTestId('privacy').textContent()).toContain("go through this site's server to the search engine");
     await sendMessage(page, QUESTIONS.research);
     await waitIdle(page);
     const answer = lastAnswer(page);
@@ -144,12 +151,14 @@ describe('the chat page over a scripted model', () => {
     await page.getByTestId('web-switch').click();
     await expect.poll(() => page.getByTestId('web-switch').textContent()).toContain('Web unavailable');
     expect(await page.getByTestId('web-status').textContent()).toContain('The model will be told it cannot browse');
+    expect(await page.getByTestId('web-status').textContent()).toContain('answers use the model alone');
     await sendMessage(page, QUESTIONS.research);
     await waitIdle(page);
     expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('I could not search the web');
     await page.unroute('**/api/health');
     await page.getByTestId('web-switch').click();
     expect(await page.getByTestId('web-switch').getAttribute('aria-checked')).toBe('false');
+    expect(await page.getByTestId('privacy').textContent()).toContain('Everything stays in this browser');
   });
 
   it('edits the last message and answers it again', async () => {
