@@ -191,6 +191,7 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent(MODEL_PATH)}`);
     await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 }).toMatch(/^Ready: tiny-random-qwen3 on WASM q4$/);
     partial = (await stopFiveTimes(page, 'escape', 'stopOnWasm')).partial;
+    await screenshot(page, 'stopped-answer');
     await page.reload();
     const reloaded = Date.now();
     await expectConversationIntact(page, partial);

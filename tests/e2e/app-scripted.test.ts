@@ -48,6 +48,7 @@ describe('the chat page over a scripted model', () => {
     expect(await row.getAttribute('data-status')).toBe('ok');
     await row.locator('summary').click();
     expect(await row.locator('pre').textContent()).toContain('"temperature_c": 31.4');
+    await screenshot(page, 'answer-with-tool');
   });
 
   it('marks a call the loop had to force, and lists what happened in the diagnostics', async () => {
@@ -178,7 +179,9 @@ describe('the chat page over a scripted model', () => {
     const tools = page.getByTestId('tools');
     expect(await tools.locator('li code').first().textContent()).toBe('get_weather');
     expect(await tools.textContent()).toContain('asks before running');
+    await screenshot(page, 'tools-panel');
     await page.getByTestId('open-settings').click();
+    await screenshot(page, 'settings');
     await page.getByTestId('max-rounds').fill('6');
     await page.getByTestId('max-rounds').press('Tab');
     await page.getByTestId('close-drawer').click();
@@ -218,6 +221,53 @@ describe('the chat page over a scripted model', () => {
     await expect.poll(() => list.count()).toBe(2);
     await list.nth(1).locator('button.open').click();
     await expect.poll(() => page.locator('.turn[data-role="assistant"]').count()).toBe(answers);
+  });
+
+  it('renames, deletes with Undo, exports, imports and searches conversations; the theme toggle switches the colours', async () => {
+    await page.getByTestId('new-conversation').click();
+    await sendMessage(page, QUESTIONS.weather);
+    await waitIdle(page);
+    const list = page.getByTestId('conversation-list');
+    const current = list.locator('li.current');
+    // Rename the open conversation in place.
+    await current.getByTestId('rename').click();
+    await page.getByTestId('rename-field').fill('Zebra notes');
+    await page.getByTestId('rename-field').press('Enter');
+    await expect.poll(() => current.locator('.title').textContent()).toBe('Zebra notes');
+    // Export it as JSON and as Markdown: real downloads.
+    const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+    expect(json.suggestedFilename()).toBe('zebra-notes.json');
+    const exported = await (await import('node:fs/promises')).readFile((await json.path()) ?? '', 'utf8');
+    expect(JSON.parse(exported)).toMatchObject({ format: 'nexus-chat/conversation', conversation: { title: 'Zebra notes' } });
+    const [markdown] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-markdown').click()]);
+    expect(markdown.suggestedFilename()).toBe('zebra-notes.md');
+    // Delete it, then Undo.
+    const count = await list.locator('li').count();
+    await current.getByTestId('delete').click();
+    await expect.poll(() => list.locator('li').count()).toBe(count - 1);
+    await page.getByTestId('undo').click();
+    await expect.poll(() => list.locator('li').count()).toBe(count);
+    // Import the export: a new conversation with the same words opens.
+    await page.getByTestId('import-file').setInputFiles({ name: 'zebra-notes.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
+    await expect.poll(() => list.locator('li').count()).toBe(count + 1);
+    expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('31 °C');
+    await page.getByTestId('import-file').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"not":"ours"}') });
+    await expect.poll(() => page.getByTestId('import-error').textContent()).toContain('not a Nexus Chat conversation export');
+    // Search: the renamed one and its imported copy have the word.
+    await page.getByTestId('conversation-search').fill('zebra');
+    await expect.poll(() => list.locator('li').count()).toBe(2);
+    await page.getByTestId('conversation-search').fill('');
+    await expect.poll(() => list.locator('li').count()).toBe(count + 1);
+    // Theme: system → light → dark, and the page's colours follow.
+    const background = () => page.locator('nexus-app').evaluate((el) => getComputedStyle(el).getPropertyValue('--bg').trim());
+    await page.getByTestId('theme-toggle').click();
+    expect(await page.getByTestId('theme-toggle').textContent()).toBe('Theme: light');
+    expect(await background()).toBe('#f6f7f9');
+    await page.getByTestId('theme-toggle').click();
+    expect(await background()).toBe('#0f1115');
+    await screenshot(page, 'theme-dark');
+    await page.getByTestId('theme-toggle').click();
+    expect(await page.getByTestId('theme-toggle').textContent()).toBe('Theme: system');
   });
 
   it('on a phone: long lines and diagnostics stay in the column, the drawer closes after a choice, the picker opens at its top, the verdict folds, settings fit', async () => {

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
+import { screenshot } from './app/page-helpers.ts';
 
 describe.each([
   { webgpu: true, runtime: /^Only a software WebGPU adapter is available here \(no GPU\): the model will run on WASM/ },
@@ -24,6 +25,7 @@ describe.each([
 
   it('tells which runtime the model will use', async () => {
     await expect.poll(() => page.getByTestId('runtime').textContent(), { timeout: 15_000 }).toMatch(runtime);
+    await screenshot(page, webgpu ? 'first-visit-picker-webgpu' : 'first-visit-picker');
   });
 
   it.runIf(webgpu)('uses the software adapter only when the user chooses it in settings, and says so', async () => {
