@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { parseToolCalls } from './parse-tool-calls.ts';
+import { ToolCallStreamFilter } from './stream-filter.ts';
+
+/** The text a user sees when `raw` streams one character at a time. */
+function streamed(raw: string): string {
+  const filter = new ToolCallStreamFilter();
+  let text = '';
+  for (const ch of raw) text += filter.push(ch).text;
+  return text + filter.end().text;
+}
 
 describe('markup residue', () => {
   it('removes an empty or dangling <tool_call>', () => {
@@ -24,5 +33,24 @@ describe('markup residue', () => {
   it('leaves markup written as inline code alone', () => {
     const raw = 'Wrap the JSON in `<tool_call>` and `</tool_call>` tags.';
     expect(parseToolCalls(raw)).toEqual({ calls: [], text: raw, rejected: [] });
+  });
+
+  it('removes the closing debris a model leaves right after a call, in the text and in the stream (issue 13)', () => {
+    const cases: [string, string][] = [
+      ['{"name": "get_weather", "arguments": {"city": "Paris"}}"}}', ''],
+      ['{"name": "get_weather", "arguments": {"city": "Paris"}}}\nIt is sunny.', 'It is sunny.'],
+      ['<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>"}} Done.', 'Done.'],
+    ];
+    for (const [raw, text] of cases) {
+      const result = parseToolCalls(raw);
+      expect(result.calls).toEqual([{ name: 'get_weather', arguments: { city: 'Paris' } }]);
+      expect(result.text).toBe(text);
+      expect(streamed(raw)).toBe(text);
+    }
+  });
+
+  it('leaves closers that are prose or templates alone: not right after a call, or opening quoted words', () => {
+    for (const raw of ['He said "}} hi"', '{{ name }} and {{ city }}', 'Use `{"a": 1}}`.']) expect(parseToolCalls(raw).text).toBe(raw);
+    expect(parseToolCalls('{"name": "get_weather", "arguments": {"city": "Paris"}} "quoted" words').text).toBe('"quoted" words');
   });
 });

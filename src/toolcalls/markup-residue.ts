@@ -5,7 +5,7 @@ import { TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from './parse-hermes.ts';
 import { DELIMITED_CLOSERS } from './parse-delimited.ts';
 import { HARMONY_RESIDUE } from './parse-harmony.ts';
 import { TAGGED_CLOSERS } from './parse-tagged-json.ts';
-import { MORE_BLOCK, findFirst, type BlockReading, type CallSite, type ToolCallFormat } from './site.ts';
+import { MORE_BLOCK, NONE, findFirst, type BlockReading, type CallSite, type ToolCallFormat } from './site.ts';
 
 const ENDS = [TOOL_CALL_CLOSE, TOOL_CALL_OPEN, '\n\n'];
 
@@ -94,9 +94,32 @@ export const strayMarkerSites: readonly CallSite[] = [...new Set(STRAY_MARKERS)]
   },
 }));
 
+/** Characters a small model repeats after a call's JSON: closing quotes, braces, brackets. */
+const CLOSERS = new Set(['"', '}', ']']);
+
+/**
+ * Closing punctuation right after a call — `{"name": "get_weather", "arguments": {…}}"}}`, a
+ * model closing the JSON once more than it opened — is debris of that call, not prose. Only
+ * directly after a call (nothing shown in between), and only a run of `"`, `}` and `]` that ends
+ * the line or the output, or is followed by a space: `"quoted words` after a call stays prose.
+ */
+export const callDebrisSites: readonly CallSite[] = [...CLOSERS].map((opener) => ({
+  opener,
+  scan(text: string, at: number, context) {
+    if (context.afterCall !== true) return NONE;
+    let k = at;
+    while (k < text.length && CLOSERS.has(text[k] ?? '')) k++;
+    if (k >= text.length) return context.final ? { kind: 'block', end: k } : { kind: 'more', phase: 'marker' };
+    return /\s/.test(text[k] ?? '') ? { kind: 'block', end: k } : NONE;
+  },
+  read() {
+    return { claimed: true, calls: [], rejected: [] };
+  },
+}));
+
 /** Last in the list: call markup that yields no call is still markup, and leaves the text. */
 export const markupResidueFormat: ToolCallFormat = {
   id: 'markup-residue',
-  description: 'Unreadable <tool_call> blocks, stray </tool_call> tags and other families\' leftover control tokens, removed from the text',
-  sites: [toolCallResidueSite, strayCloseSite, ...strayMarkerSites],
+  description: 'Unreadable <tool_call> blocks, stray </tool_call> tags, closing debris right after a call and other families\' leftover control tokens, removed from the text',
+  sites: [toolCallResidueSite, strayCloseSite, ...strayMarkerSites, ...callDebrisSites],
 };
