@@ -9,7 +9,8 @@ type NumericArray = Float32Array | Uint16Array | Int32Array | BigInt64Array | Fl
  * whose tail no longer matches the prompt would otherwise be thrown away and the whole prompt
  * computed again. Cutting lets a primed or stepwise retry of the same prompt cost only its own
  * tokens. GPU tensors are read back once (`getData`) and handed to the next run as CPU inputs.
- * Replaced GPU tensors are disposed; the old cache object must not be used again.
+ * Replaced GPU tensors are disposed; CPU tensors are cut in place, so the old cache object must not
+ * be used again.
  */
 export async function cropCache(cache: DynamicCache, length: number): Promise<DynamicCache> {
   const entries: Record<string, Tensor> = {};
@@ -31,11 +32,14 @@ async function cropAlongSequence(tensor: Tensor, length: number): Promise<Tensor
   const rows = dims.slice(0, -2).reduce((a, b) => a * b, 1);
   const ort = (tensor as unknown as { ort_tensor: { getData?: () => Promise<NumericArray> } }).ort_tensor;
   const source: NumericArray = tensor.location === 'gpu-buffer' && ort.getData ? await ort.getData() : (tensor.data as NumericArray);
-  const Kind = source.constructor as new (n: number) => NumericArray;
-  const target = new Kind(rows * length * headDim);
-  for (let row = 0; row < rows; row++) {
+  // In place: each row's kept prefix moves down over the cut tails of the rows before it (row 0
+  // stays where it is), and the result is a view of the same buffer. No new allocation, no zero
+  // fill, and the kept part is read and written once — the old tensor is not used again.
+  const kept = length * headDim;
+  const data = source as Float32Array;
+  for (let row = 1; row < rows; row++) {
     const from = row * sequence * headDim;
-    (target as Float32Array).set((source as Float32Array).subarray(from, from + length * headDim), row * length * headDim);
+    data.copyWithin(row * kept, from, from + kept);
   }
-  return new Tensor(tensor.type, target, [...dims.slice(0, -2), length, headDim]);
+  return new Tensor(tensor.type, data.subarray(0, rows * kept) as unknown as NumericArray, [...dims.slice(0, -2), length, headDim]);
 }

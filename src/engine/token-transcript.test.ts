@@ -19,6 +19,32 @@ function wordCodec(): TokenCodec & { encodeCalls: string[] } {
 }
 
 describe('TokenTranscript', () => {
+  it('records incrementally: only what differs from the last sequence is decoded, and plans come out as from scratch', () => {
+    const codec = wordCodec();
+    let decodedIds = 0;
+    const counting: TokenCodec = { encode: codec.encode, decode: (ids) => ((decodedIds += ids.length), codec.decode(ids)) };
+    const transcript = new TokenTranscript(counting);
+    const turn = (n: number) => `<user>question ${n} about the weather in town ${n}</user><assistant>`;
+    let conversation = 'system: you are helpful. ';
+    for (let n = 0; n < 30; n++) {
+      conversation += turn(n);
+      const plan = transcript.plan(conversation);
+      const generated = codec.encode(`answer ${n}.`);
+      transcript.record(plan.ids, generated);
+      conversation += `answer ${n}.`;
+    }
+    const contextTokens = codec.encode(conversation).length;
+    // From scratch, each record decodes the whole sequence (twice: pieces and a check); incrementally, its new tail.
+    expect(decodedIds).toBeLessThan(contextTokens * 5);
+    const fresh = new TokenTranscript(codec);
+    const next = `${conversation}<user>one more</user><assistant>`;
+    fresh.record(codec.encode(conversation), []);
+    const planned = transcript.plan(next);
+    expect(codec.decode(planned.ids)).toBe(next);
+    expect(planned.ids.slice(0, planned.keep)).toEqual(codec.encode(conversation).slice(0, planned.keep));
+    expect(planned.keep).toBeGreaterThan(contextTokens - 4);
+  });
+
   it('encodes everything when nothing is cached', () => {
     const codec = wordCodec();
     const transcript = new TokenTranscript(codec);

@@ -58,11 +58,17 @@ export class TokenTranscript {
    * fed except the last generated token.
    */
   record(promptIds: readonly number[], generatedIds: readonly number[]): void {
-    this.ids = [...promptIds, ...generatedIds];
-    const { text, offsets } = textOffsets(this.ids, this.codec);
-    this.text = text;
-    this.offsets = offsets;
-    this.cached = Math.max(this.ids.length - 1, 0);
+    const ids = [...promptIds, ...generatedIds];
+    // What the last sequence and this one share is already decoded: only the rest is (at 1,000
+    // tokens of context, decoding everything again cost tens of milliseconds per generation).
+    let keep = commonIdPrefix(this.ids, ids);
+    while (keep > 0 && !Number.isFinite(this.offsets[keep] ?? NaN)) keep--;
+    const base = this.offsets[keep] ?? 0;
+    const tail = textOffsets(ids.slice(keep), this.codec);
+    this.text = this.text.slice(0, base) + tail.text;
+    this.offsets = [...this.offsets.slice(0, keep + 1), ...tail.offsets.slice(1).map((offset) => offset + base)];
+    this.ids = ids;
+    this.cached = Math.max(ids.length - 1, 0);
   }
 
   /** Forgets everything (the caller disposes the cache). */
@@ -72,6 +78,14 @@ export class TokenTranscript {
     this.text = '';
     this.cached = 0;
   }
+}
+
+/** How many leading ids two sequences share. */
+function commonIdPrefix(a: readonly number[], b: readonly number[]): number {
+  const max = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < max && a[i] === b[i]) i++;
+  return i;
 }
 
 /** The length of the longest common prefix of two strings, in UTF-16 units. */
@@ -100,6 +114,7 @@ function upperBoundIndex(offsets: readonly number[], limit: number): number {
  * concatenate falls back to decoding growing prefixes.
  */
 function textOffsets(ids: readonly number[], codec: TokenCodec): { text: string; offsets: number[] } {
+  if (ids.length === 0) return { text: '', offsets: [0] };
   const offsets = [0];
   let text = '';
   let pending: number[] = [];

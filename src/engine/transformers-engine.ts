@@ -15,6 +15,7 @@ import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, 
 import { detectFamily, type DetectedFamily } from './detect-family.ts';
 import { cropCache } from './kv-cache.ts';
 import { keepNucleus } from './nucleus.ts';
+import { stopStringWatcher } from './stop-strings.ts';
 import { yieldBeforeEachStep } from './yield-to-event-loop.ts';
 import { KNOWN_CALL_MARKERS, MODEL_FAMILIES } from './families.ts';
 import { fixChatTemplate, type FamilyId, type ModelFamily } from './model-family.ts';
@@ -270,7 +271,7 @@ export class TransformersEngine implements Engine {
     const stops = options.stop?.filter(Boolean) ?? [];
     const decodeNew = (ids: number[]) => this.decodeGenerated(ids);
     const criteria: StoppingCriteria[] = [interrupt];
-    if (stops.length) criteria.push(new TextStoppingCriteria((ids) => stops.some((s) => decodeNew(ids).includes(s)), promptLength));
+    if (stops.length) criteria.push(new TextStoppingCriteria(stopStringWatcher(decodeNew, stops), promptLength));
     if (trie) criteria.push(new TextStoppingCriteria((ids) => { const n = trie.next(ids); return n.complete && n.allowed.size === 0; }, promptLength));
 
     const streamer = options.onText ? new GenerationStreamer(decodeNew, (t) => options.onText?.(t)) : undefined;

@@ -63,7 +63,7 @@ describe('the tool loop on a scripted Qwen3', () => {
   });
 
   it('primes the call when the model answers from memory, asks whether the tool is needed, and runs it', async () => {
-    const { chat, weather, events } = setup([
+    const { chat, weather, events, engine } = setup([
       { when: when.userAsked('Weather in Paris?'), output: qwen3.guessParis },
       { when: when.primed(), output: qwen3.primedContinuationParis },
       { when: when.gate(), output: 'Yes' },
@@ -76,8 +76,10 @@ describe('the tool loop on a scripted Qwen3', () => {
     expect(answer.metrics).toMatchObject({ generations: 4, rescues: 1, forcedCalls: 1, tool_calls_force_failed: 0 });
     expect(events.step).toContainEqual(['gate', 'Yes', 'yes']);
     expect(events.round.map(([r]) => r.round)).toEqual([1, 2]);
-    // The guess streamed first is announced as a draft before the forced call, so a page can keep it in view.
-    expect(events.escalate).toEqual([[{ round: 1, rung: 'primed' }]]);
+    // The guess streamed first is announced as a draft before the check, so a page can keep it in view;
+    // the yes/no check comes before priming (issue 16), then the primed call.
+    expect(events.escalate).toEqual([[{ round: 1, rung: 'gate' }], [{ round: 1, rung: 'primed' }]]);
+    expect(engine.generations.map((g) => g.options.choices?.join('/') ?? 'free')).toEqual(['free', 'Yes/No', 'free', 'free']);
   });
 
   it('discards a primed call to a made-up tool, reports it, and rescues the call stepwise', async () => {
@@ -98,8 +100,9 @@ describe('the tool loop on a scripted Qwen3', () => {
     expect(weather).toHaveBeenCalledExactlyOnceWith({ city: 'Paris' }, expect.anything());
     expect(answer.calls[0]).toMatchObject({ source: 'stepwise', name: 'get_weather' });
     expect(answer.metrics).toMatchObject({ tool_calls_force_failed: 1, rescues: 1, forcedCalls: 1 });
-    expect(events.escalate).toEqual([[{ round: 1, rung: 'primed' }], [{ round: 1, rung: 'stepwise' }]]);
-    expect(events.step.slice(0, 2)).toEqual([
+    expect(events.escalate).toEqual([[{ round: 1, rung: 'gate' }], [{ round: 1, rung: 'primed' }], [{ round: 1, rung: 'stepwise' }]]);
+    expect(events.step[0]).toEqual(['gate', 'Yes', 'yes']);
+    expect(events.step.slice(1, 3)).toEqual([
       ['select', 'The tool needed is get_weather', 'get_weather'],
       ['arg:city', '"Paris"', '"Paris"'],
     ]);
@@ -107,32 +110,45 @@ describe('the tool loop on a scripted Qwen3', () => {
     expect(engine.generations.find((g) => g.options.choices?.includes('get_weather'))?.options.choices).toEqual(['get_weather', 'current_datetime']);
   });
 
-  it('never remaps a made-up name, even with exactly one tool registered: the original answer stands', async () => {
+  it('never remaps a made-up name, even with exactly one tool registered: the call comes from the stepwise rescue', async () => {
     const { chat, weather, events } = setup([
       { when: when.userAsked('Weather in Paris?'), output: qwen3.guessParis },
+      { when: when.gate(), output: 'Yes' },
       { when: when.primed(), output: qwen3.primedHallucinated },
-      // Stepwise needs no choice with one tool; the yes/no check still decides.
+      // Stepwise needs no choice with one tool: only the argument is asked.
       { when: when.argument('city'), output: 'Paris"' },
-      { when: when.gate(), output: 'No' },
+      { when: when.afterResults(), output: qwen3.answerParis },
     ]);
     const answer = await chat.chat('Weather in Paris?');
     expect(events.forced[0]?.[0]).toMatchObject({ strategy: 'primed', name: 'weather_lookup' });
+    expect(weather).toHaveBeenCalledExactlyOnceWith({ city: 'Paris' }, expect.anything());
+    expect(answer.calls.map((c) => [c.name, c.source])).toEqual([['get_weather', 'stepwise']]);
+    expect(answer.metrics).toMatchObject({ tool_calls_force_failed: 1, toolCalls: 1, rescues: 1 });
+  });
+
+  it('asks the yes/no check before priming: a no ends the climb before any forced generation', async () => {
+    const { chat, weather, engine } = setup([
+      { when: when.userAsked('Weather in Paris?'), output: qwen3.guessParis },
+      { when: when.gate(), output: 'No' },
+    ]);
+    const answer = await chat.chat('Weather in Paris?');
     expect(weather).not.toHaveBeenCalled();
     expect(answer.text).toBe(qwen3.guessParis);
-    expect(answer.metrics).toMatchObject({ tool_calls_force_failed: 1, toolCalls: 0, rescues: 0 });
+    expect(engine.generations).toHaveLength(2);
+    expect(engine.generations[1]?.options).toMatchObject({ maxNewTokens: 2, choices: ['Yes', 'No'] });
   });
 
   it('does not turn small talk into a tool call: the yes/no check says no and the greeting stands', async () => {
     const { chat, weather, events } = setup([
       { when: when.userAsked('hi'), output: qwen3.greeting },
-      { when: when.primed(), output: qwen3.primedContinuationOnGreeting },
       { when: when.gate(), output: 'No' },
     ]);
     const answer = await chat.chat('hi');
     expect(answer.text).toBe(qwen3.greeting);
     expect(weather).not.toHaveBeenCalled();
     expect(answer.calls).toEqual([]);
-    expect(answer.metrics).toMatchObject({ rounds: 1, generations: 3, toolCalls: 0, rescues: 0 });
+    // One extra generation of two tokens at most: the check, asked before anything is primed (issue 16).
+    expect(answer.metrics).toMatchObject({ rounds: 1, generations: 2, toolCalls: 0, rescues: 0 });
     expect(events.step).toEqual([['gate', 'No', 'no']]);
     expect(chat.history).toEqual([
       { role: 'user', content: 'hi' },
@@ -398,9 +414,10 @@ describe('the tool loop on a scripted Qwen3', () => {
     ]);
     const answer = await chat.chat('Weather in Paris?', { strategy: 'stepwise' });
     expect(answer.calls[0]).toMatchObject({ source: 'stepwise', arguments: { city: 'Paris' } });
-    expect(events.step[0]).toEqual(['select', '', 'get_weather']);
-    // No free generation in the first round: the first prompt is already the argument question.
-    expect(engine.generations[0]?.prompt.endsWith('The tool needed is get_weather.\ncity = "')).toBe(true);
+    expect(events.step.slice(0, 2)).toEqual([['gate', 'Yes', 'yes'], ['select', '', 'get_weather']]);
+    // No free generation in the first round: the yes/no check, then already the argument question.
+    expect(engine.generations[0]?.options.choices).toEqual(['Yes', 'No']);
+    expect(engine.generations[1]?.prompt.endsWith('The tool needed is get_weather.\ncity = "')).toBe(true);
   });
 
   it('asks enum and boolean arguments from closed lists and numbers as bare values', async () => {

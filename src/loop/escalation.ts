@@ -66,24 +66,30 @@ async function judgeInline(_run: AnswerRun, attempt: Attempt, plan: RoundPlan): 
   return { kind: 'next', fallback: { ...attempt, unknown: [], order: [] } };
 }
 
-/**
- * A forced call's verdict: none came out, try the next rung; in `'auto'` it runs only if the
- * yes/no check says the request needs that tool, else escalating stops and the first answer stands.
- */
-async function judgeForced(run: AnswerRun, attempt: Attempt, plan: RoundPlan): Promise<RungVerdict> {
-  const [first] = attempt.calls;
-  if (!first) return { kind: 'next' };
-  if (plan.gate && !(await requestNeedsTool(run, first.name))) return { kind: 'stop' };
-  return { kind: 'use', attempt };
+/** A forced call's verdict: none came out, try the next rung; one did, and the gate (if any) already said yes: use it. */
+async function judgeForced(_run: AnswerRun, attempt: Attempt): Promise<RungVerdict> {
+  return attempt.calls.length ? { kind: 'use', attempt } : { kind: 'next' };
 }
 
-/** Inline, then primed, then stepwise — each only if the one before produced no usable call. */
+/** The yes/no check's verdict, read off its attempt: yes climbs on to the forced rungs, no stops and the first answer stands. */
+async function judgeGate(_run: AnswerRun, attempt: Attempt): Promise<RungVerdict> {
+  return attempt.text === 'yes' ? { kind: 'next' } : { kind: 'stop' };
+}
+
+/** Inline, then (in `'auto'`) the yes/no gate, then primed, then stepwise — each only if the one before produced no usable call. */
 export const ESCALATION_LADDER: readonly Rung[] = [
   {
     id: 'inline',
     applies: (plan) => plan.strategy !== 'stepwise' || !plan.expectCall,
     attempt: (run, prompt, plan) => attemptInline(run, prompt, 'inline', plan.activeTools.length > 0, !plan.expectCall),
     judge: judgeInline,
+  },
+  {
+    id: 'gate',
+    // Only before a forced rung that will run: in 'auto', when a call is expected but was not written.
+    applies: (plan) => plan.gate && plan.strategy !== 'inline' && plan.expectCall,
+    attempt: async (run, _prompt, plan) => ({ source: 'inline', calls: [], unknown: [], order: [], raw: '', text: (await requestNeedsTool(run, plan.activeTools)) ? 'yes' : 'no' }),
+    judge: judgeGate,
   },
   {
     id: 'primed',

@@ -1,3 +1,4 @@
+import type { ToolSchema } from '../engine/engine.ts';
 import type { AnswerRun } from './answer-run.ts';
 import { needsToolQuestion } from './prompts.ts';
 
@@ -7,13 +8,14 @@ const NO = 'No';
 
 /**
  * Asks, as a closed yes/no question decoded under a constraint, whether the user's request needs
- * `toolName`. Run before a forced call in `'auto'`, so priming cannot turn "hi" or "thanks" into
- * a tool call. The question extends the conversation's prompt, so it costs only its own tokens.
+ * one of `tools`. Run before any call is forced in `'auto'` — before priming, so small talk costs
+ * this one two-token generation instead of a primed call and then the question — and it keeps
+ * priming from turning "hi" or "thanks" into a tool call. The question extends the conversation's
+ * prompt, so it costs only its own tokens.
  */
-export async function requestNeedsTool(run: AnswerRun, toolName: string): Promise<boolean> {
-  const tool = run.offeredTools.find((t) => t.function.name === toolName);
-  if (!tool) return false;
-  const prompt = await run.render([...run.messages, { role: 'user', content: needsToolQuestion(tool) }]);
+export async function requestNeedsTool(run: AnswerRun, tools: readonly ToolSchema[]): Promise<boolean> {
+  if (tools.length === 0) return false;
+  const prompt = await run.render([...run.messages, { role: 'user', content: needsToolQuestion(tools) }]);
   const generated = await run.generate(prompt, { maxNewTokens: 2, choices: [YES, NO] }, 'gate');
   const yes = generated.text === YES;
   run.events.emit('step', 'gate', generated.text, yes ? 'yes' : 'no');

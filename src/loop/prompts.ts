@@ -32,9 +32,15 @@ export function unknownToolResult(name: string, available: readonly string[]): s
   return `Tool '${name}' is not available. Available: ${available.length ? available.join(', ') : 'none'}. Call one of those or answer without a tool.`;
 }
 
-/** The yes/no question asked before a forced call runs in `'auto'`. */
-export function needsToolQuestion(tool: ToolSchema): string {
-  return `Does answering my previous message require calling the tool ${tool.function.name} (${tool.function.description})? Answer yes or no.`;
+/**
+ * The yes/no question asked before any call is forced in `'auto'`: about the one tool when one is
+ * offered, about the list otherwise (names only: a list of descriptions would cost more than the
+ * generations the question saves).
+ */
+export function needsToolQuestion(tools: readonly ToolSchema[]): string {
+  const [only] = tools;
+  if (tools.length === 1 && only) return `Does answering my previous message require calling the tool ${only.function.name} (${only.function.description})? Answer yes or no.`;
+  return `Does answering my previous message require calling one of the tools (${tools.map((t) => t.function.name).join(', ')})? Answer yes or no.`;
 }
 
 /** What the user reads when every round ended in calls and no answer came. */

@@ -3,7 +3,7 @@ import type { ToolEffects } from './toolbox.ts';
 import type { AnswerMetrics, CallSource, ToolCallRecord } from './types.ts';
 
 /** A rung of the escalation ladder. */
-export type RungId = 'inline' | 'primed' | 'stepwise';
+export type RungId = 'inline' | 'gate' | 'primed' | 'stepwise';
 
 /**
  * What a rung's attempt means for the round, the one verdict every rung returns: `use` these

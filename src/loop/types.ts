@@ -176,10 +176,10 @@ const EVENT_NAME_SET: Record<keyof ChatEvents, true> = { token: true, toolCall: 
 /** The names of {@link ChatEvents}, for code that forwards every event. */
 export const CHAT_EVENT_NAMES = Object.keys(EVENT_NAME_SET) as (keyof ChatEvents)[];
 
-/** Which forced rung the loop climbs to, in which round. */
+/** Which rung past the free generation the loop climbs to, in which round (`gate`: the yes/no check before any forced call). */
 export interface EscalateInfo {
   round: number;
-  rung: 'primed' | 'stepwise';
+  rung: 'gate' | 'primed' | 'stepwise';
 }
 
 export type { ToolCall };

@@ -44,15 +44,17 @@ async function conversation(engine: TransformersEngine): Promise<PrefillFigures>
  * transcript reusing the KV cache, against a naive full re-prefill every round, and the wall time
  * of both, measured in the same run.
  */
-export async function benchTranscript(): Promise<{ transcript: PrefillFigures; naive: PrefillFigures }> {
+export async function benchTranscript(): Promise<{ cold: { transcript: PrefillFigures; naive: PrefillFigures }; warm: { transcript: PrefillFigures; naive: PrefillFigures } }> {
   prepareFixtureModels();
   const load = (reuseCache: boolean) => TransformersEngine.load(useSource({ path: `${FIXTURE_MODELS_DIR}${TINY_QWEN3}` }), { dtype: 'q4', device: 'cpu', reuseCache });
   const withTranscript = await load(true);
   const naive = await load(false);
   try {
-    await conversation(withTranscript); // warm-up, same for both
-    await conversation(naive);
-    return { transcript: await conversation(withTranscript), naive: await conversation(naive) };
+    // Cold: fresh engines, nothing cached — the first conversation a user has. Warm: the same
+    // conversation again, where the transcript finds its whole first round cached.
+    const cold = { transcript: await conversation(withTranscript), naive: await conversation(naive) };
+    const warm = { transcript: await conversation(withTranscript), naive: await conversation(naive) };
+    return { cold, warm };
   } finally {
     await withTranscript.dispose();
     await naive.dispose();

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { benchTranscript } from './engine-bench.ts';
+import { benchEngineCosts } from './engine-costs.ts';
 import { benchFamilies } from './family-bench.ts';
 import { benchLoopScenarios } from './loop-bench.ts';
 import { benchParse, benchScaling } from './parse-bench.ts';
@@ -24,10 +25,17 @@ for (const s of await benchLoopScenarios()) {
   console.log(`${s.scenario.padEnd(36)} generations ${String(s.generations).padStart(2)}  prompt tokens ${String(s.promptTokens).padStart(5)}  cached ${fmt(s.cachedTokens / s.promptTokens, 3)}  round prompt repeated: ${share}`);
 }
 
+console.log('\n== Engine costs per call at 1,000 tokens of context (baseline: the implementation each replaced, same run)');
+for (const figure of await benchEngineCosts()) {
+  console.log(`${figure.name.padEnd(48)} before ${fmt(figure.baselineMs, 1).padStart(7)} ms  now ${fmt(figure.ms, 1).padStart(7)} ms  ratio ${fmt(figure.ms / figure.baselineMs, 3)}`);
+}
+
 console.log('\n== Token transcript on the tiny fixture (4-round tool conversation; baseline: full re-prefill every round)');
-const { transcript, naive } = await benchTranscript();
-console.log(`prefilled tokens: transcript ${transcript.prefilledTokens} of ${transcript.promptTokens}, naive ${naive.prefilledTokens} of ${naive.promptTokens}, ratio ${fmt(transcript.prefilledTokens / naive.prefilledTokens, 3)}`);
-console.log(`wall time: transcript ${fmt(transcript.ms, 0)} ms, naive ${fmt(naive.ms, 0)} ms, ratio ${fmt(transcript.ms / naive.ms, 3)}`);
+const transcriptRuns = await benchTranscript();
+for (const [label, { transcript, naive }] of Object.entries(transcriptRuns)) {
+  console.log(`${label.padEnd(4)} prefilled tokens: transcript ${transcript.prefilledTokens} of ${transcript.promptTokens}, naive ${naive.prefilledTokens} of ${naive.promptTokens}, ratio ${fmt(transcript.prefilledTokens / naive.prefilledTokens, 3)}`);
+  console.log(`${label.padEnd(4)} wall time: transcript ${fmt(transcript.ms, 0)} ms, naive ${fmt(naive.ms, 0)} ms, ratio ${fmt(transcript.ms / naive.ms, 3)}`);
+}
 
 console.log('\n== Model families (2-round tool answer per family fixture, real engine; cached = served from the KV cache)');
 for (const f of await benchFamilies()) {
