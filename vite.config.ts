@@ -27,7 +27,12 @@ function serveToolsFile(): Plugin {
   };
 }
 
+/** The same cross-origin isolation `npm start` serves (src/server/app-server.ts): WASM threads need it. */
+const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'credentialless' };
+
 export default defineConfig({
+  server: { headers: isolation },
+  preview: { headers: isolation },
   build: {
     target: 'es2022',
     // The page; the library's own build (`npm run build:lib`) writes the rest of dist/.

@@ -54,6 +54,8 @@ export interface ModelState {
   /** Device and dtype in use once ready. */
   device?: string;
   dtype?: string;
+  /** CPU threads the model computes with (WASM), once ready. */
+  threads?: number;
   /** The model-family profile in use once ready, and what chose it. */
   family?: FamilyInfo;
   verdict?: Verdict;

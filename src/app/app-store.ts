@@ -27,7 +27,7 @@ import {
   type Turn,
 } from './app-state.ts';
 import { conversationToJson, conversationToMarkdown, readConversationFile, type ConversationFile } from './conversation-files.ts';
-import { deviceLabel, titleFrom } from './format.ts';
+import { deviceLabel, threadWords, titleFrom } from './format.ts';
 import { explainLoadError, type ModelOpener } from './model-loader.ts';
 import { modelFromAddress } from './model-param.ts';
 import { modelAddress, modelLabel } from './model-sources.ts';
@@ -248,9 +248,14 @@ export class AppStore {
         return;
       }
       await this.attachChat(chat);
-      const { searching: _searching, error: _error, verdict: _verdict, checkSkipped: _skipped, ...model } = this.current.model;
+      const { searching: _searching, error: _error, verdict: _verdict, checkSkipped: _skipped, threads: _threads, ...model } = this.current.model;
       this.set({
-        model: { ...model, phase: 'ready', device: chat.info.device, dtype: chat.info.dtype, ...(chat.info.family ? { family: chat.info.family } : {}), ...(verdict ? { verdict } : { checkSkipped: true }) },
+        model: {
+          ...model, phase: 'ready', device: chat.info.device, dtype: chat.info.dtype,
+          ...(chat.info.family ? { family: chat.info.family } : {}),
+          ...(chat.info.threads ? { threads: chat.info.threads } : {}),
+          ...(verdict ? { verdict } : { checkSkipped: true }),
+        },
       });
       // Remembered only once it loaded, so a model that fails is not retried on every visit.
       if (address) void this.deps.persistence.saveLastModel(address).catch(() => undefined);
@@ -329,10 +334,10 @@ export class AppStore {
     const chat = this.chat;
     if (!chat || this.current.busy || this.current.model.phase !== 'ready') return;
     const user: Turn = { id: newId(), role: 'user', text: prompt, state: 'done', historyIndex: chat.history.length };
-    const { label, device, dtype } = this.current.model;
+    const { label, device, dtype, threads } = this.current.model;
     const answer: Turn = {
       id: newId(), role: 'assistant', text: '', state: 'streaming', activity: [], sources: [], diagnostics: [], web: this.current.web.enabled,
-      ...(label ? { model: `${label} · ${deviceLabel(device, dtype)}` } : {}),
+      ...(label ? { model: [label, deviceLabel(device, dtype), ...(threads ? [threadWords(threads)] : [])].join(' · ') } : {}),
     };
     const conversation = this.current.conversation;
     this.setConversation({

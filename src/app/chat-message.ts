@@ -532,6 +532,7 @@ export class ChatMessage extends LitElement {
       ['tokens / s', m.tokensPerSecond.toFixed(1)],
       ['time', `${(m.ms / 1000).toFixed(1)} s`],
     ];
+    if (this.turn.model) rows.unshift(['model', this.turn.model]);
     return html`<dl class="metrics" data-testid="metrics">${rows.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>`;
   }
 

@@ -65,3 +65,8 @@ export function formatRate(loaded: number, total: number, elapsedMs: number): st
   const time = left < 60 ? `${left} s` : left < 3600 ? `${Math.ceil(left / 60)} min` : `${(left / 3600).toFixed(1)} h`;
   return `${speed} · about ${time} left`;
 }
+
+/** "1 thread", "2 threads": how many CPU threads the model computes with. */
+export function threadWords(threads: number): string {
+  return `${threads} thread${threads === 1 ? '' : 's'}`;
+}

@@ -2,7 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { DEFAULT_MODEL, MODEL_FAMILIES, describeRuntime, type ModelSource } from '../index.ts';
 import type { AppState, FileProgress, ModelState } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
-import { deviceLabel, formatBytes, formatPercent, formatRate } from './format.ts';
+import { deviceLabel, formatBytes, formatPercent, formatRate, threadWords } from './format.ts';
 import { modelFromAddress } from './model-param.ts';
 import { KNOWN_MODELS, sourceFromFolder, sourceFromZip } from './model-sources.ts';
 import { controls } from './styles.ts';
@@ -532,8 +532,11 @@ export class ModelPanel extends LitElement {
   }
 
   private renderProfile() {
-    const family = this.model.family;
-    return family ? html`<span data-testid="profile" title=${family.detectedBy}>· ${family.label} profile</span>` : nothing;
+    const { family, threads } = this.model;
+    return html`${family ? html`<span data-testid="profile" title=${family.detectedBy}>· ${family.label} profile</span>` : nothing}
+      ${threads
+        ? html`<span data-testid="threads" title=${threads === 1 ? 'One CPU thread: the page is not cross-origin isolated, or the device has one core.' : 'ONNX Runtime computes on this many CPU threads.'}>· ${threadWords(threads)}</span>`
+        : nothing}`;
   }
 
   /**

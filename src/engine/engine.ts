@@ -98,6 +98,8 @@ export interface EngineInfo {
   dtype: string;
   /** The model-family profile the loop speaks to this model with, and what chose it. */
   family: FamilyInfo;
+  /** CPU threads ONNX Runtime computes with (WASM and Node); absent on WebGPU and where unknown. */
+  threads?: number;
 }
 
 /** A loaded model the loop can render prompts with and generate from. */

@@ -223,7 +223,9 @@ export class TransformersEngine implements Engine {
       chatTemplate: holder.chat_template,
     });
     const detected = options.family && options.family !== found.family.id ? chosenFamily(options.family, found) : found;
-    const engine = new TransformersEngine(tokenizer, loaded, { model: model.label, device: options.device, dtype: options.dtype }, detected, options.reuseCache ?? true);
+    const cores = threads ?? nodeCores();
+    const cpu = options.device === 'cpu' && cores !== undefined ? { threads: cores } : {};
+    const engine = new TransformersEngine(tokenizer, loaded, { model: model.label, device: options.device, dtype: options.dtype, ...cpu }, detected, options.reuseCache ?? true);
     const problem = await templateToolProblem((messages, renderOptions) => engine.render(messages, renderOptions));
     if (problem) engine.info.family.templateProblem = problem;
     return engine;
@@ -348,6 +350,12 @@ function chosenFamily(id: FamilyId, found: DetectedFamily): DetectedFamily {
  * The tests pin it to 1: with several threads a reduction's summation order may change from run to
  * run, and on a near-tie a greedy decode then picks another token, so a check can differ between runs.
  */
+/** The threads onnxruntime-node uses by default: one per physical core, which Node cannot tell apart; say the logical count. */
+function nodeCores(): number | undefined {
+  const nav = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator;
+  return nav?.hardwareConcurrency;
+}
+
 function cpuThreads(): number | undefined {
   const raw = typeof process !== 'undefined' ? process.env?.NEXUS_ORT_THREADS : undefined;
   if (raw === undefined || raw.trim() === '') return undefined;

@@ -45,6 +45,14 @@ describe('startAppServer', () => {
     expect(app.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   });
 
+  it('serves every file cross-origin isolated, so WASM can use threads', async () => {
+    for (const path of ['/', '/tools.js', '/assets/ort.wasm', '/models/tiny/config.json']) {
+      const response = await fetch(new URL(path, app.url));
+      expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+      expect(response.headers.get('cross-origin-embedder-policy')).toBe('credentialless');
+    }
+  });
+
   it('serves the page at / with its content type', async () => {
     const res = await rawGet(app, '/?model=onnx-community/Qwen3-0.6B-ONNX');
     expect(res.status).toBe(200);

@@ -54,6 +54,17 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
+/**
+ * The headers that make the page cross-origin isolated, which is what lets ONNX Runtime's WASM
+ * backend use threads (SharedArrayBuffer): without them it computes on one core. `credentialless`
+ * rather than `require-corp`, so resources from other origins that send no CORP header still load
+ * (without cookies) — the model files come from the hub with CORS, which either allows.
+ */
+export const CROSS_ORIGIN_ISOLATION: Readonly<Record<string, string>> = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'credentialless',
+};
+
 /** A served folder: the prefix it answers under, and its real path (symlinks resolved). */
 interface ServedRoot {
   prefix: string;
@@ -137,6 +148,7 @@ async function handle(roots: readonly ServedRoot[], options: AppServerOptions, r
     'Content-Type': CONTENT_TYPES[extname(file.path)] ?? 'application/octet-stream',
     'Content-Length': file.size,
     'X-Content-Type-Options': 'nosniff',
+    ...CROSS_ORIGIN_ISOLATION,
     // Hashed build assets never change; the page and tools.js must be re-read on every visit.
     'Cache-Control': file.path.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
   });

@@ -32,12 +32,27 @@ export interface ModelWorkerOptions {
    * `node_modules/onnxruntime-web/dist/` next to it, so the page works offline and never reaches a CDN.
    */
   wasmPaths?: string | { wasm: string; mjs: string };
+  /**
+   * CPU threads for the WASM backend. Default: every core (`navigator.hardwareConcurrency`) when the
+   * page is cross-origin isolated — threads need SharedArrayBuffer — and 1 otherwise.
+   */
+  numThreads?: number;
+}
+
+/** The WASM thread count for a scope: the caller's, else every core where threads can run, else one. */
+export function wasmThreads(scope: { crossOriginIsolated?: boolean; navigator?: unknown }, requested?: number): number {
+  if (scope.crossOriginIsolated !== true) return 1;
+  if (requested !== undefined && Number.isInteger(requested) && requested >= 1) return requested;
+  const cores = (scope.navigator as { hardwareConcurrency?: number } | undefined)?.hardwareConcurrency;
+  return typeof cores === 'number' && cores >= 1 ? cores : 1;
 }
 
 /** What the worker needs of its global scope (a `DedicatedWorkerGlobalScope`). */
 export interface ModelWorkerScope {
   readonly location: { readonly href: string };
   readonly navigator: unknown;
+  /** True where SharedArrayBuffer (and so WASM threads) is available. */
+  readonly crossOriginIsolated?: boolean;
   postMessage(message: unknown): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<ToWorker>) => void): void;
 }
@@ -53,6 +68,8 @@ export function resolveWasmPaths(wasmPaths: ModelWorkerOptions['wasmPaths'], bas
 export function serveModelWorker(scope: ModelWorkerScope = self as unknown as ModelWorkerScope, options: ModelWorkerOptions = {}): void {
   // The ONNX Runtime files come from where the app says (its own origin by default), never a CDN.
   env.backends.onnx.wasm!.wasmPaths = resolveWasmPaths(options.wasmPaths, scope.location.href);
+  const threads = wasmThreads(scope, options.numThreads);
+  env.backends.onnx.wasm!.numThreads = threads;
 
   let runner: AnswerRunner | undefined;
   const pendingTools = new Map<number, (outcome: ToolRunOutcome) => void>();
@@ -84,7 +101,7 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
     try {
       const engine = await loadCandidate(message.source, candidate, (event) => post({ kind: 'progress', event }), message.options.family, message.options.hubUrl);
       runner = engineRunner(engine);
-      post({ kind: 'loaded', info: engine.info, candidate });
+      post({ kind: 'loaded', info: candidate.device === 'wasm' ? { ...engine.info, threads } : engine.info, candidate });
     } catch (error) {
       // Asked once, here: an unreachable hub or a missing model would fail every other candidate too.
       const wide = await sourceWideFailure(message.source, error, diagnoseOptions(message.options)).catch(() => undefined);

@@ -162,6 +162,10 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     expect(await page.getByTestId('verdict-detail').textContent()).toMatch(/tiny-random-qwen3 \(q4 on wasm, Qwen3 profile\) does not call tools/);
     expect(await page.getByTestId('profile').textContent()).toContain('Qwen3 profile');
     expect(await verdict.getByTestId('device').textContent()).toBe('WASM q4');
+    // Served cross-origin isolated, so ONNX Runtime's WASM backend computes on every core.
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    expect(await verdict.getByTestId('threads').textContent()).toBe(`· ${cores} thread${cores === 1 ? '' : 's'}`);
     expect(await verdict.textContent()).toContain('You can still chat with it');
     await screenshot(page, 'verdict-no-tools');
   });
