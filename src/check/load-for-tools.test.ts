@@ -55,6 +55,21 @@ describe('loadForTools', () => {
     expect(again.selfCheck).not.toHaveBeenCalled();
   });
 
+  it("with pick 'fastest' checks every candidate and keeps the clearly faster one that passes, remembering its speed", async () => {
+    const disposed: string[] = [];
+    const verdicts = memoryVerdictStore();
+    const wasm = { runtime: 'browser', webgpu: false, shaderF16: false } as const;
+    const speeds: Record<string, number> = { q4: 0.55, q8: 1.37 };
+    const load = async (_: unknown, c: LoadCandidate) => fakeChat(c, { ok: true, called: true, grounded: true, detail: `m (${c.dtype}) calls tools.`, tokensPerSecond: speeds[c.dtype] ?? 0 }, disposed);
+    const chat = await loadForTools(source, { dtypes: ['q4', 'q8'], pick: 'fastest' }, { caps: wasm, available: ['q4', 'q8'], load, verdicts });
+    expect(chat.info.dtype).toBe('q8');
+    expect(disposed).toEqual(['q4']);
+    expect([...verdicts.entries.values()]).toMatchObject([{ dtype: 'q8', ok: true, tokensPerSecond: 1.37 }]);
+    // 'first' (the default) stops at the first that passes.
+    const first = await loadForTools(source, { dtypes: ['q4', 'q8'] }, { caps: wasm, available: ['q4', 'q8'], load, verdicts: null });
+    expect(first.info.dtype).toBe('q4');
+  });
+
   it('with allowForcing false rejects a model that calls only when primed', async () => {
     const disposed: string[] = [];
     const load = async (_: unknown, c: LoadCandidate) => fakeChat(c, { ok: true, called: true, grounded: true, needed_forcing: true, detail: 'm needs priming.' }, disposed);

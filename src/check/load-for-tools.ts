@@ -2,6 +2,7 @@ import { NexusError } from '../shared/errors.ts';
 import { candidatesFor, type LoadCandidate, type RuntimeCapabilities } from '../engine/device-ladder.ts';
 import { SOURCE_FAILURES, describeSource, type ModelSource } from '../engine/model-source.ts';
 import type { CheckedChat } from './check-chat.ts';
+import { PREFER_FASTER_BY } from './model-report.ts';
 import { verdictKey, type VerdictStore } from './verdict-store.ts';
 
 /** Thrown when no quantization of a model passes the self-check. */
@@ -15,6 +16,8 @@ export interface ToolAttempt {
   device: string;
   ok: boolean;
   detail: string;
+  /** Generated tokens per second during its check. */
+  tokensPerSecond?: number;
   /** The verdict was remembered from an earlier visit (no search). */
   remembered?: boolean;
 }
@@ -30,6 +33,13 @@ export interface LoadForToolsOptions {
   onAttempt?: (attempt: ToolAttempt) => void;
   /** Where verdicts are remembered (default: IndexedDB in a browser, none in Node). */
   verdicts?: VerdictStore | null;
+  /**
+   * `first` (default): keep the first candidate that passes — the ladder is already ordered by
+   * measured speed. `fastest`: check every candidate and keep the fastest that passes (by the
+   * tokens/s its check measured; it must beat the first by {@link PREFER_FASTER_BY}). Costs every
+   * candidate's download, and two models are resident while the next is checked.
+   */
+  pick?: 'first' | 'fastest';
 }
 
 /** What loadForTools needs from the environment; injected so the search is testable anywhere. */
@@ -69,6 +79,7 @@ export async function loadForTools<C extends CheckedChat>(source: ModelSource, o
       ? options.dtypes.map((dtype) => ladder.find((c) => c.dtype === dtype) ?? { device: deps.caps.runtime === 'node' ? 'cpu' : 'wasm', dtype })
       : ladder;
   const failures: string[] = [];
+  let kept: { chat: C; candidate: LoadCandidate; tokensPerSecond: number; needed_forcing: boolean; detail: string } | undefined;
   for (const candidate of candidates) {
     let chat: C | undefined;
     try {
@@ -76,20 +87,35 @@ export async function loadForTools<C extends CheckedChat>(source: ModelSource, o
       const check = await chat.selfCheck();
       const pass = check.ok && (allowForcing || !check.needed_forcing);
       const detail = check.ok && !pass ? `${check.detail} Rejected: calls only when primed, and allowForcing is false.` : check.detail;
-      options.onAttempt?.({ ...candidate, ok: pass, detail });
+      const tokensPerSecond = check.tokensPerSecond ?? 0;
+      options.onAttempt?.({ ...candidate, ok: pass, detail, ...(tokensPerSecond ? { tokensPerSecond } : {}) });
       if (pass) {
-        await deps.verdicts?.set(key, { dtype: candidate.dtype, device: candidate.device, ok: true, needed_forcing: check.needed_forcing, detail, checkedAt: new Date().toISOString() });
-        return chat;
+        const better = !kept || (options.pick === 'fastest' && tokensPerSecond >= kept.tokensPerSecond * PREFER_FASTER_BY);
+        if (better) {
+          await kept?.chat.dispose();
+          kept = { chat, candidate, tokensPerSecond, needed_forcing: check.needed_forcing, detail };
+          chat = undefined;
+        }
+        if (options.pick !== 'fastest') break;
+      } else {
+        failures.push(`  ${candidate.dtype}: ${detail}`);
       }
-      failures.push(`  ${candidate.dtype}: ${detail}`);
     } catch (error) {
       // A missing model or an unreachable hub fails every quantization alike: say it once.
-      if (error instanceof Error && SOURCE_FAILURES.has(error.name)) throw error;
+      if (error instanceof Error && SOURCE_FAILURES.has(error.name)) {
+        await kept?.chat.dispose();
+        throw error;
+      }
       const detail = `could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
       options.onAttempt?.({ ...candidate, ok: false, detail });
       failures.push(`  ${candidate.dtype}: ${detail}`);
     }
     await chat?.dispose();
+  }
+  if (kept) {
+    const { candidate, needed_forcing, detail, tokensPerSecond } = kept;
+    await deps.verdicts?.set(key, { dtype: candidate.dtype, device: candidate.device, ok: true, needed_forcing, detail, checkedAt: new Date().toISOString(), ...(tokensPerSecond ? { tokensPerSecond } : {}) });
+    return kept.chat;
   }
   const where = deps.caps.runtime === 'node' ? 'cpu' : deps.caps.webgpu ? 'WebGPU' : 'WASM';
   throw new NoToolCallingDtypeError(

@@ -15,6 +15,9 @@ export interface QuestionScore {
   answer: string;
   generations: number;
   promptTokens: number;
+  /** Tokens generated, and generated per second of generation time. */
+  newTokens: number;
+  tokensPerSecond: number;
   ms: number;
 }
 
@@ -30,7 +33,24 @@ export interface DtypeReport {
   /** Questions called and grounded. */
   correct: number;
   ms: number;
+  /** Generated tokens per second of generation time over the questions (0 when nothing was generated). */
+  tokensPerSecond: number;
 }
+
+/** The speed of a dtype over its questions: all tokens generated over all time spent generating them. */
+export function speedOf(scores: readonly QuestionScore[]): number {
+  const timed = scores.filter((s) => s.tokensPerSecond > 0 && s.newTokens > 0);
+  const tokens = timed.reduce((n, s) => n + s.newTokens, 0);
+  const seconds = timed.reduce((n, s) => n + s.newTokens / s.tokensPerSecond, 0);
+  return seconds > 0 ? tokens / seconds : 0;
+}
+
+/**
+ * A passing dtype must be this much faster than the first passing one to be preferred over it: a
+ * real difference (ONNX Runtime Web's 4-bit path against dynamic int8 is 2.5×; Node's 4-bit against
+ * int8 about 7×) and not the noise of two timings on a busy machine.
+ */
+export const PREFER_FASTER_BY = 1.5;
 
 /** The verdict for one model over its dtypes. */
 export interface ModelVerdict {
@@ -65,12 +85,13 @@ export async function askModelQuestions(chat: CheckChat, random: () => number = 
       scores.push({
         question: q.id, tool: q.tool.name, called: score.called, grounded: score.grounded, needed_forcing: score.needed_forcing,
         argumentsCorrect: score.call ? argumentsMatch(q.expected, score.call.arguments) : false,
-        answer: answer.text, generations: answer.metrics.generations, promptTokens: answer.metrics.promptTokens, ms: performance.now() - started,
+        answer: answer.text, generations: answer.metrics.generations, promptTokens: answer.metrics.promptTokens,
+        newTokens: answer.metrics.newTokens, tokensPerSecond: answer.metrics.tokensPerSecond, ms: performance.now() - started,
       });
     } catch (error) {
       scores.push({
         question: q.id, tool: q.tool.name, called: false, grounded: false, needed_forcing: false, argumentsCorrect: false,
-        answer: `(failed: ${error instanceof Error ? error.message : String(error)})`, generations: 0, promptTokens: 0, ms: performance.now() - started,
+        answer: `(failed: ${error instanceof Error ? error.message : String(error)})`, generations: 0, promptTokens: 0, newTokens: 0, tokensPerSecond: 0, ms: performance.now() - started,
       });
     }
   }
@@ -86,7 +107,10 @@ export function verdictFor(model: string, dtypes: DtypeReport[]): ModelVerdict {
 }
 
 function verdictOver(model: string, dtypes: DtypeReport[], of: number): ModelVerdict {
-  const perfect = dtypes.find((d) => d.correct === of && !d.error);
+  const passing = dtypes.filter((d) => d.correct === of && !d.error);
+  const first = passing[0];
+  const fastest = passing.reduce<DtypeReport | undefined>((best, d) => (!best || d.tokensPerSecond > best.tokensPerSecond ? d : best), undefined);
+  const perfect = first && fastest && fastest.tokensPerSecond >= first.tokensPerSecond * PREFER_FASTER_BY ? fastest : first;
   const best = Math.max(0, ...dtypes.map((d) => d.correct));
   if (perfect) return { model, kind: 'use', dtype: perfect.dtype, best: of, of, dtypes };
   const bestDtype = dtypes.find((d) => d.correct === best && best > 0);
@@ -97,7 +121,10 @@ function verdictOver(model: string, dtypes: DtypeReport[], of: number): ModelVer
 export function formatVerdict(verdict: ModelVerdict, loadLine: (dtype: string) => string): string {
   const lines = [verdict.family ? `${verdict.model} — ${verdict.family.label} profile (${verdict.family.detectedBy})` : verdict.model];
   if (verdict.kind === 'use' && verdict.dtype) {
-    lines.push(`  USE dtype '${verdict.dtype}' — ${verdict.of}/${verdict.of} tool calls correct`, `  ${loadLine(verdict.dtype)}`);
+    const speed = verdict.dtypes.find((d) => d.dtype === verdict.dtype)?.tokensPerSecond ?? 0;
+    const passing = verdict.dtypes.filter((d) => d.correct === verdict.of && !d.error).length;
+    const why = passing > 1 ? (verdict.dtypes.find((d) => d.correct === verdict.of && !d.error)?.dtype === verdict.dtype ? '' : ` (the fastest that passes: ${speed.toFixed(1)} tokens/s)`) : '';
+    lines.push(`  USE dtype '${verdict.dtype}' — ${verdict.of}/${verdict.of} tool calls correct${why}`, `  ${loadLine(verdict.dtype)}`);
   } else if (verdict.kind === 'flaky') {
     lines.push(`  FLAKY: best is dtype '${verdict.dtype}' with ${verdict.best}/${verdict.of} tool calls correct — not safe to ship.`);
   } else if (verdict.family?.templateProblem) {

@@ -28,6 +28,8 @@ export interface ToolCallCheck {
   promptTokens: number;
   newTokens: number;
   ms: number;
+  /** Generated tokens per second of generation time during the check: this model's speed on this device. */
+  tokensPerSecond?: number;
 }
 
 /**
@@ -104,5 +106,6 @@ export async function runSelfCheck(chat: CheckChat, random: () => number = Math.
     promptTokens: answer.metrics.promptTokens,
     newTokens: answer.metrics.newTokens,
     ms: performance.now() - started,
+    tokensPerSecond: answer.metrics.tokensPerSecond,
   };
 }

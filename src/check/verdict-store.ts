@@ -10,6 +10,8 @@ export interface ToolVerdict {
   detail: string;
   /** ISO time of the check. */
   checkedAt: string;
+  /** Generated tokens per second during the check: this quantization's speed on this device. */
+  tokensPerSecond?: number;
 }
 
 /** Where verdicts are kept (IndexedDB in the page; anything with get/set elsewhere). */

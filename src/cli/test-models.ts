@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { askModelQuestions, formatVerdict, verdictFor, type DtypeReport, type ModelVerdict } from '../check/model-report.ts';
+import { askModelQuestions, formatVerdict, speedOf, verdictFor, type DtypeReport, type ModelVerdict } from '../check/model-report.ts';
 import { MODEL_FAMILIES } from '../engine/families.ts';
 import type { FamilyId } from '../engine/model-family.ts';
 import { describeSource, type ModelSource } from '../engine/model-source.ts';
@@ -72,9 +72,9 @@ async function checkDtype(source: ModelSource, dtype: string, device: string, pr
     const profile = chat.info.family;
     // The same seed for every model and dtype: their verdicts answer the same questions.
     const scores = await askModelQuestions(chat, seededRandom(seed));
-    return { dtype, device, ...(profile ? { family: profile } : {}), scores, correct: scores.filter((s) => s.called && s.grounded).length, ms: performance.now() - started };
+    return { dtype, device, ...(profile ? { family: profile } : {}), scores, correct: scores.filter((s) => s.called && s.grounded).length, ms: performance.now() - started, tokensPerSecond: speedOf(scores) };
   } catch (error) {
-    return { dtype, device, error: causeOf(error, source), scores: [], correct: 0, ms: performance.now() - started };
+    return { dtype, device, error: causeOf(error, source), scores: [], correct: 0, ms: performance.now() - started, tokensPerSecond: 0 };
   } finally {
     await chat?.dispose();
   }
@@ -94,7 +94,7 @@ function printTable(model: string, reports: DtypeReport[]): void {
       const yes = (b: boolean) => (b ? 'yes' : 'no').padEnd(6);
       console.log(`  ${label} ${report.dtype.padEnd(8)} ${s.question.padEnd(16)} ${yes(s.called)}  ${yes(s.argumentsCorrect)}${yes(s.grounded)}    ${yes(s.needed_forcing)}  ${s.generations}`);
     }
-    console.log(`  ${label} ${report.dtype.padEnd(8)} ${report.correct}/3 correct in ${(report.ms / 1000).toFixed(1)} s`);
+    console.log(`  ${label} ${report.dtype.padEnd(8)} ${report.correct}/3 correct in ${(report.ms / 1000).toFixed(1)} s · ${report.tokensPerSecond.toFixed(1)} tokens/s`);
   }
 }
 
