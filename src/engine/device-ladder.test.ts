@@ -7,10 +7,12 @@ const gpuNoF16 = { runtime: 'browser', webgpu: true, shaderF16: false } as const
 const noGpu = { runtime: 'browser', webgpu: false, shaderF16: false } as const;
 
 describe('the device and dtype ladder', () => {
-  it('picks q4f16 on WebGPU with shader-f16, q4 without it, WASM q4 without an adapter, CPU q4 in Node', () => {
+  it('picks q4f16 on WebGPU with shader-f16, q4 without it, WASM q8 without an adapter (measured faster), CPU q4 in Node', () => {
     expect(loadLadder(gpuF16)[0]).toEqual({ device: 'webgpu', dtype: 'q4f16' });
     expect(loadLadder(gpuNoF16)[0]).toEqual({ device: 'webgpu', dtype: 'q4' });
-    expect(loadLadder(noGpu)[0]).toEqual({ device: 'wasm', dtype: 'q4' });
+    expect(loadLadder(noGpu)[0]).toEqual({ device: 'wasm', dtype: 'q8' });
+    expect(loadLadder(noGpu)).toEqual([{ device: 'wasm', dtype: 'q8' }, { device: 'wasm', dtype: 'q4' }]);
+    expect(loadLadder(node).map((c) => c.dtype)).toEqual(['q4', 'q8', 'fp32']);
     expect(loadLadder(node)[0]).toEqual({ device: 'cpu', dtype: 'q4' });
   });
 
@@ -24,8 +26,8 @@ describe('the device and dtype ladder', () => {
   it('keeps only what the source serves', () => {
     expect(candidatesFor(gpuF16, ['q4', 'q8'])).toEqual([
       { device: 'webgpu', dtype: 'q4' },
-      { device: 'wasm', dtype: 'q4' },
       { device: 'wasm', dtype: 'q8' },
+      { device: 'wasm', dtype: 'q4' },
     ]);
   });
 

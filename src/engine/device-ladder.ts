@@ -46,13 +46,33 @@ export class UnsupportedDtypeError extends NexusError {
 }
 
 /**
+ * Decode speed measured at Qwen3-0.6B's real size on this project's 2-core machine
+ * (`../shared/research/perf-real-size.md`, and `npm run bench -- --real-size`), tokens/s: the
+ * ladder tries the faster quantization first on each CPU device. On WASM, ONNX Runtime Web's 4-bit
+ * MatMulNBits path is 2.5× slower than dynamic int8 (MatMulInteger, the layout of the published q8
+ * files); in Node the native 4-bit kernels are about 7× faster than int8.
+ */
+export const MEASURED_DECODE: Readonly<Record<'wasm' | 'cpu', Readonly<Record<string, number>>>> = {
+  wasm: { q8: 1.37, q4: 0.55 },
+  cpu: { q4: 15.3, q8: 2.08, fp32: 9.24 },
+};
+
+/** Candidates of one CPU device, fastest measured first. */
+function byMeasuredSpeed(device: 'wasm' | 'cpu', dtypes: readonly string[]): LoadCandidate[] {
+  const speed = MEASURED_DECODE[device];
+  return [...dtypes].sort((a, b) => (speed[b] ?? 0) - (speed[a] ?? 0)).map((dtype) => ({ device, dtype }));
+}
+
+/**
  * The order to try quantizations in, best first. WebGPU with `shader-f16` → q4f16; WebGPU without
- * it → q4; no adapter → WASM q4 then q8; Node → CPU q4 then q8 (float16 files are unreliable on the
- * CPU provider). q8 is never tried on WebGPU: it is known to produce gibberish there.
+ * it → q4; on the CPU devices by {@link MEASURED_DECODE}: WASM q8 then q4, Node q4 then q8 then fp32
+ * (float16 files are unreliable on the CPU provider). q8 is never tried on WebGPU: it is known to
+ * produce gibberish there.
  */
 export function loadLadder(caps: RuntimeCapabilities): LoadCandidate[] {
-  if (caps.runtime === 'node') return [{ device: 'cpu', dtype: 'q4' }, { device: 'cpu', dtype: 'q8' }, { device: 'cpu', dtype: 'fp32' }];
-  const wasm: LoadCandidate[] = [{ device: 'wasm', dtype: 'q4' }, { device: 'wasm', dtype: 'q8' }];
+  // fp32 last in Node whatever its speed: four times the download and memory for the same answers.
+  if (caps.runtime === 'node') return [...byMeasuredSpeed('cpu', ['q4', 'q8']), { device: 'cpu', dtype: 'fp32' }];
+  const wasm = byMeasuredSpeed('wasm', ['q4', 'q8']);
   if (!caps.webgpu) return wasm;
   const gpu: LoadCandidate[] = caps.shaderF16 ? [{ device: 'webgpu', dtype: 'q4f16' }, { device: 'webgpu', dtype: 'q4' }] : [{ device: 'webgpu', dtype: 'q4' }];
   return [...gpu, ...wasm];

@@ -3,6 +3,8 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, watchPage } from './chromium.ts';
+import { formatBytes } from '../../src/app/format.ts';
+import { FIXTURE_MODELS_DIR } from '../fixtures/prepare-models.ts';
 import { SCREENSHOTS_DIR, allowSoftwareWebgpu, lastAnswer, rememberVerdict, screenshot, sendMessage, waitIdle } from './app/page-helpers.ts';
 
 const MODEL_PATH = '/models/tiny-random-qwen3';
@@ -154,14 +156,15 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     expect(await page.getByTestId('model-files').textContent()).toContain('tokenizer.json');
     expect(await page.getByTestId('model-progress').textContent()).toContain('Checking that this model calls tools…');
     await screenshot(page, 'loading');
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 110_000, interval: 250 }).toMatch(/^Ready: tiny-random-qwen3 on WASM q4$/);
+    // WASM tries q8 first: dynamic int8 decodes faster there than 4-bit (MEASURED_DECODE).
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 110_000, interval: 250 }).toMatch(/^Ready: tiny-random-qwen3 on WASM q8$/);
     figures.selfCheckOnWasmMs = Date.now() - checkStarted;
     figures.firstVisitToInteractiveMs = await untilInteractive(page, started, 5_000);
     const verdict = page.getByTestId('verdict');
     expect(await verdict.getAttribute('data-ok')).toBe('false');
-    expect(await page.getByTestId('verdict-detail').textContent()).toMatch(/tiny-random-qwen3 \(q4 on wasm, Qwen3 profile\) does not call tools/);
+    expect(await page.getByTestId('verdict-detail').textContent()).toMatch(/tiny-random-qwen3 \(q8 on wasm, Qwen3 profile\) does not call tools/);
     expect(await page.getByTestId('profile').textContent()).toContain('Qwen3 profile');
-    expect(await verdict.getByTestId('device').textContent()).toBe('WASM q4');
+    expect(await verdict.getByTestId('device').textContent()).toBe('WASM q8');
     // Served cross-origin isolated, so ONNX Runtime's WASM backend computes on every core.
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
@@ -184,7 +187,7 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
   it('opens the model that loaded last on a visit to / (no ?model=)', async () => {
     await page.goto(inject('appUrl'));
     await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 60_000, interval: 250 }).toMatch(/^(?:Loading|Ready: )tiny-random-qwen3/);
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 }).toBe('Ready: tiny-random-qwen3 on WASM q4');
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 }).toBe('Ready: tiny-random-qwen3 on WASM q8');
     expect(new URL(page.url()).searchParams.get('model')).toBe(MODEL_PATH);
   });
 
@@ -301,8 +304,13 @@ describe('a download on a slow connection (WASM path, throttled to 2 MB/s)', () 
     await total.waitFor({ timeout: 30_000 });
     const firstTotal = ((await total.textContent()) ?? '').replace(/\s+/g, ' ');
     const sizes = (text: string) => /of ([\d.]+ [KMG]B)/.exec(text)?.[1];
-    // The plan is known before the weights start: the total first seen is the whole download.
-    expect(sizes(firstTotal)).toBe('11.4 MB');
+    // The plan is known before the weights start: the total first seen is the whole download —
+    // every file the first dtype of the WASM ladder (q8) reads, as they are on disk.
+    const { stat } = await import('node:fs/promises');
+    const folder = `${FIXTURE_MODELS_DIR}tiny-random-qwen3/`;
+    const files = ['config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'];
+    const bytes = (await Promise.all(files.map((f) => stat(folder + f)))).reduce((n, info) => n + info.size, 0);
+    expect(sizes(firstTotal)).toBe(formatBytes(bytes));
     await expect.poll(async () => (await page.getByTestId('download-rate').textContent().catch(() => '')) ?? '', { timeout: 15_000 }).toMatch(/^[\d.]+ [KM]B\/s · about \d+ (?:s|min) left$/);
     for (const row of await page.getByTestId('progress-file').allTextContents()) expect(row).not.toContain('…');
     await screenshot(page, 'download-throttled');

@@ -39,14 +39,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   prepareFixtureModels();
   const models = await mkdtemp(join(tmpdir(), 'nexus-e2e-models-'));
   await cp(join(FIXTURE_MODELS_DIR, TINY_QWEN3), join(models, TINY_QWEN3), { recursive: true });
-  await cp(join(FIXTURE_MODELS_DIR, TINY_QWEN3), join(models, 'tiny-broken-q4'), { recursive: true });
+  await cp(join(FIXTURE_MODELS_DIR, TINY_QWEN3), join(models, 'tiny-broken-q8'), { recursive: true });
   // The random model under a name no test remembers a verdict for: its self-check runs for minutes on SwiftShader.
   await cp(join(FIXTURE_MODELS_DIR, TINY_QWEN3), join(models, 'tiny-unchecked'), { recursive: true });
-  await writeFile(join(models, 'tiny-broken-q4', 'onnx', 'model_q4.onnx'), 'this is not an ONNX file');
+  await writeFile(join(models, 'tiny-broken-q8', 'onnx', 'model_quantized.onnx'), 'this is not an ONNX file');
   // The model trained to call tools, and a copy whose first dtype on the ladder is broken.
   await cp(join(FIXTURE_MODELS_DIR, 'tiny-tools-qwen3'), join(models, 'tiny-tools-qwen3'), { recursive: true });
-  await cp(join(FIXTURE_MODELS_DIR, 'tiny-tools-qwen3'), join(models, 'tools-broken-q4'), { recursive: true });
-  await writeFile(join(models, 'tools-broken-q4', 'onnx', 'model_q4.onnx'), 'this is not an ONNX file');
+  await cp(join(FIXTURE_MODELS_DIR, 'tiny-tools-qwen3'), join(models, 'tools-broken-q8'), { recursive: true });
+  await writeFile(join(models, 'tools-broken-q8', 'onnx', 'model_quantized.onnx'), 'this is not an ONNX file');
   const app = await startAppServer({ root: outDir, port: 0, mounts: { '/models/': models } });
   project.provide('appUrl', app.url);
   return async () => {

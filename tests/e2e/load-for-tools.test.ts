@@ -28,19 +28,19 @@ describe('NexusChat.loadForTools in Chromium (WASM)', () => {
       } catch (error) {
         return { attempts, error: { name: (error as Error).name, message: (error as Error).message } };
       }
-    }, new URL('models/tiny-broken-q4', inject('appUrl')).href);
+    }, new URL('models/tiny-broken-q8', inject('appUrl')).href);
 
     expect(outcome.error?.name).toBe('NoToolCallingDtypeError');
-    expect(outcome.error?.message).toMatch(/^No dtype of .*tiny-broken-q4 could call a tool on WASM\. Tried:\n {2}q4: could not be loaded: .*\n {2}q8: .*(does not call tools|reports something else)/);
+    expect(outcome.error?.message).toMatch(/^No dtype of .*tiny-broken-q8 could call a tool on WASM\. Tried:\n {2}q8: could not be loaded: .*\n {2}q4: .*(does not call tools|reports something else)/);
     expect(outcome.error?.message).toContain('Models below ~0.5B generally cannot pick a tool name from a list');
     expect(outcome.attempts.map((a) => [a.dtype, a.device, a.ok])).toEqual([
-      ['q4', 'wasm', false],
       ['q8', 'wasm', false],
+      ['q4', 'wasm', false],
     ]);
   });
 
   it('keeps the first dtype that calls tools after a broken one, remembers the verdict, and skips the search after a reload', async () => {
-    const url = new URL('models/tools-broken-q4', inject('appUrl')).href;
+    const url = new URL('models/tools-broken-q8', inject('appUrl')).href;
     const first = await page.evaluate(async (source) => {
       const attempts: { dtype: string; device: string; ok: boolean; detail: string; remembered?: boolean }[] = [];
       const chat = await window.nexus.NexusChat.loadForTools({ url: source }, { onAttempt: (a) => attempts.push(a) });
@@ -50,11 +50,11 @@ describe('NexusChat.loadForTools in Chromium (WASM)', () => {
       return { attempts, info, check };
     }, url);
     expect(first.attempts.map((a) => [a.dtype, a.ok])).toEqual([
-      ['q4', false],
-      ['q8', true],
+      ['q8', false],
+      ['q4', true],
     ]);
     expect(first.attempts[0]?.detail).toMatch(/^could not be loaded/);
-    expect(first.info).toMatchObject({ device: 'wasm', dtype: 'q8' });
+    expect(first.info).toMatchObject({ device: 'wasm', dtype: 'q4' });
     expect(first.check).toMatchObject({ ok: true, called: true, grounded: true, needed_forcing: false });
 
     await page.reload();
@@ -66,7 +66,7 @@ describe('NexusChat.loadForTools in Chromium (WASM)', () => {
       await chat.dispose();
       return { attempts, info };
     }, url);
-    expect(second.attempts).toEqual([expect.objectContaining({ dtype: 'q8', ok: true, remembered: true })]);
-    expect(second.info.dtype).toBe('q8');
+    expect(second.attempts).toEqual([expect.objectContaining({ dtype: 'q4', ok: true, remembered: true })]);
+    expect(second.info.dtype).toBe('q4');
   });
 });
