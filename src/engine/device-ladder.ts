@@ -46,15 +46,16 @@ export class UnsupportedDtypeError extends NexusError {
 }
 
 /**
- * Decode speed measured at Qwen3-0.6B's real size on this project's 2-core machine
- * (`../shared/research/perf-real-size.md`, and `npm run bench -- --real-size`), tokens/s: the
- * ladder tries the faster quantization first on each CPU device. On WASM, ONNX Runtime Web's 4-bit
- * MatMulNBits path is 2.5× slower than dynamic int8 (MatMulInteger, the layout of the published q8
- * files); in Node the native 4-bit kernels are about 7× faster than int8.
+ * Decode speed measured at Qwen3-0.6B's real size on this project's 2-core machine by
+ * `npm run bench -- --real-size` (random weights of the exact shape, in the published exports'
+ * layout), tokens/s: the ladder tries the faster quantization first on each CPU device. On WASM
+ * (2 threads) ONNX Runtime Web's 4-bit MatMulNBits path decodes 7× slower than dynamic int8
+ * (MatMulInteger), so q8 goes first there. In Node the two are within noise of each other
+ * (q4 6.4 and q8 5.7–8.0 over runs), and q4 stays first: its file is 30% smaller.
  */
 export const MEASURED_DECODE: Readonly<Record<'wasm' | 'cpu', Readonly<Record<string, number>>>> = {
-  wasm: { q8: 1.37, q4: 0.55 },
-  cpu: { q4: 15.3, q8: 2.08, fp32: 9.24 },
+  wasm: { q8: 4.46, q4: 0.62 },
+  cpu: { q4: 6.4, q8: 5.7 },
 };
 
 /** Candidates of one CPU device, fastest measured first. */

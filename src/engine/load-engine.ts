@@ -24,6 +24,11 @@ export interface LoadOptions {
   hubUrl?: string;
   /** Cancels the load (in a browser the worker is ended at once); the load rejects with an AbortError. */
   signal?: AbortSignal;
+  /**
+   * CPU threads: WASM in a browser (default every core where the page is cross-origin isolated,
+   * else one) or ONNX Runtime's intra-op threads in Node (default its own choice).
+   */
+  numThreads?: number;
   onProgress?: (event: LoadProgress) => void;
 }
 
@@ -60,13 +65,13 @@ export function diagnoseOptions(options: LoadOptions): { hubUrl?: string; online
 }
 
 /** Loads one candidate and runs a one-token warm-up (compiles shaders, allocates buffers). */
-export async function loadCandidate(source: ModelSource, candidate: LoadCandidate, onProgress?: (event: LoadProgress) => void, family?: FamilyId, hubUrl?: string): Promise<TransformersEngine> {
+export async function loadCandidate(source: ModelSource, candidate: LoadCandidate, onProgress?: (event: LoadProgress) => void, family?: FamilyId, hubUrl?: string, numThreads?: number): Promise<TransformersEngine> {
   if (onProgress) {
     // The whole download's size up front, so progress is a fraction of something from the start.
     const files = await planDownload(source, candidate.dtype, hubUrl ? { hubUrl } : {});
     if (files?.length) onProgress({ status: 'plan', files });
   }
-  const engine = await TransformersEngine.load(useSource(source, hubUrl), { ...candidate, ...(onProgress ? { onProgress } : {}), ...(family ? { family } : {}) });
+  const engine = await TransformersEngine.load(useSource(source, hubUrl), { ...candidate, ...(onProgress ? { onProgress } : {}), ...(family ? { family } : {}), ...(numThreads ? { numThreads } : {}) });
   onProgress?.({ status: 'warmup' });
   // Rendered by the model's own template: a hard-coded dialect would warm up on the wrong tokens.
   const prompt = await engine.render([{ role: 'user', content: 'hi' }], { addGenerationPrompt: true });
@@ -84,7 +89,7 @@ export async function loadEngine(source: ModelSource, caps: RuntimeCapabilities,
   if ('path' in source) await checkModelFolder(source.path);
   for (const candidate of await planCandidates(source, caps, options)) {
     try {
-      const engine = await loadCandidate(source, candidate, options.onProgress, options.family, options.hubUrl);
+      const engine = await loadCandidate(source, candidate, options.onProgress, options.family, options.hubUrl, options.numThreads);
       attempts.push({ ...candidate, ok: true });
       return { engine, attempts };
     } catch (error) {

@@ -53,6 +53,8 @@ export interface TransformersLoadOptions {
   onProgress?: (event: LoadProgress) => void;
   /** Use this family's profile instead of the detected one. */
   family?: FamilyId;
+  /** ONNX Runtime's intra-op threads on the CPU (Node); default NEXUS_ORT_THREADS, else its own choice. */
+  numThreads?: number;
   /**
    * Reuse the KV cache across generations (default true). Off, every prompt is computed from
    * scratch — only useful to measure what the transcript saves.
@@ -209,7 +211,7 @@ export class TransformersEngine implements Engine {
     const holder = tokenizer as unknown as { chat_template: string | Record<string, string> | null };
     if (typeof holder.chat_template === 'string') holder.chat_template = fixChatTemplate(holder.chat_template);
     else if (holder.chat_template) holder.chat_template = Object.fromEntries(Object.entries(holder.chat_template).map(([k, v]) => [k, fixChatTemplate(v)]));
-    const threads = options.device === 'cpu' ? cpuThreads() : undefined;
+    const threads = options.device === 'cpu' ? (options.numThreads ?? cpuThreads()) : undefined;
     const loaded = await AutoModelForCausalLM.from_pretrained(model.id, {
       ...common,
       dtype: options.dtype as 'q4',

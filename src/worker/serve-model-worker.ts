@@ -68,8 +68,8 @@ export function resolveWasmPaths(wasmPaths: ModelWorkerOptions['wasmPaths'], bas
 export function serveModelWorker(scope: ModelWorkerScope = self as unknown as ModelWorkerScope, options: ModelWorkerOptions = {}): void {
   // The ONNX Runtime files come from where the app says (its own origin by default), never a CDN.
   env.backends.onnx.wasm!.wasmPaths = resolveWasmPaths(options.wasmPaths, scope.location.href);
-  const threads = wasmThreads(scope, options.numThreads);
-  env.backends.onnx.wasm!.numThreads = threads;
+  const defaultThreads = wasmThreads(scope, options.numThreads);
+  env.backends.onnx.wasm!.numThreads = defaultThreads;
 
   let runner: AnswerRunner | undefined;
   const pendingTools = new Map<number, (outcome: ToolRunOutcome) => void>();
@@ -98,6 +98,10 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
       return;
     }
     post({ kind: 'attempt', candidate });
+    // A load may ask for its own thread count (a benchmark of one thread against all); a fresh
+    // worker loads each candidate, so ONNX Runtime reads it before its first session.
+    const threads = message.options.numThreads ? wasmThreads(scope, message.options.numThreads) : defaultThreads;
+    env.backends.onnx.wasm!.numThreads = threads;
     try {
       const engine = await loadCandidate(message.source, candidate, (event) => post({ kind: 'progress', event }), message.options.family, message.options.hubUrl);
       runner = engineRunner(engine);

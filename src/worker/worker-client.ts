@@ -245,6 +245,7 @@ function loadInWorker(
       ...(options.family ? { family: options.family } : {}),
       ...(options.allowFallbackAdapter ? { allowFallbackAdapter: true } : {}),
       ...(options.hubUrl ? { hubUrl: options.hubUrl } : {}),
+      ...(options.numThreads ? { numThreads: options.numThreads } : {}),
     };
     send(worker, { kind: 'load', source, options: plain, exclude });
   });

@@ -15,7 +15,8 @@ export interface PrefillFigures {
   ms: number;
 }
 
-async function conversation(engine: TransformersEngine): Promise<PrefillFigures> {
+/** One cold-or-warm 4-round tool conversation on `engine`; the bench at real size runs it too. */
+export async function conversation(engine: TransformersEngine): Promise<PrefillFigures> {
   const messages: ChatMessage[] = [
     { role: 'system', content: 'You are a helpful assistant.' },
     { role: 'user', content: 'What is the weather in Chennai, Paris, Oslo and Lima?' },

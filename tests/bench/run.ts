@@ -11,6 +11,13 @@ import { benchParse, benchScaling } from './parse-bench.ts';
 
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
+if (process.argv.includes('--real-size')) {
+  // Its own run: it builds a 1.1 GB model once and takes minutes (src: tests/bench/real-size.ts).
+  const { runRealSizeBench } = await import('./real-size.ts');
+  await runRealSizeBench();
+  process.exit(0);
+}
+
 console.log('== Tool-call parser (1 MB mixed input; baseline: JSON.parse of the same bytes)');
 const parse = benchParse();
 console.log(`parseToolCalls ${fmt(parse.parseMBps, 1)} MB/s, JSON.parse ${fmt(parse.jsonParseMBps, 1)} MB/s, ratio ${fmt(parse.ratio, 3)}`);
