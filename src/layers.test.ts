@@ -34,7 +34,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
 const NPM_MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   shared: [],
   toolcalls: ['jsonrepair'],
-  tools: ['@cfworker/json-schema'],
+  tools: ['@cfworker/json-schema', 'minisearch', 'stemmer'],
   loop: [],
   // node: built-ins only behind a dynamic import, on the Node path (model folders).
   engine: ['@huggingface/transformers', 'idb-keyval', 'fflate', 'node:fs', 'node:fs/promises', 'node:path'],

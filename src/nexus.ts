@@ -19,6 +19,8 @@ import type { ToolEffects, ToolRunOutcome } from './loop/toolbox.ts';
 import type { AnswerMetrics, ApprovalHandler, ChatAnswer, ChatEvents, ChatOptions } from './loop/types.ts';
 import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.ts';
 import { ToolRegistry, type ToolHandler, type ToolOptions, type ToolRunResult } from './tools/tool-registry.ts';
+import { ToolIndex } from './tools/tool-index.ts';
+import { DEFAULT_TOOL_SELECTION, FIND_TOOLS, addFindTools, selectTools, type ToolSelection, type ToolSelectionSettings } from './tools/tool-selection.ts';
 import type { ArgsOf, ParameterNames, ParametersInput, ToolSchema } from './tools/tool-schema.ts';
 
 /** Thrown when `chat()` is called while another answer is still running on the same chat. */
@@ -99,6 +101,15 @@ export class NexusChat {
   maxRounds = 4;
   /** Cap on the characters of one tool result the model reads. */
   maxResultChars = DEFAULT_MAX_RESULT_CHARS;
+  /** When each answer offers only the best-matching tools, and how many (see {@link ToolSelectionSettings}). */
+  toolSelection: ToolSelectionSettings = { ...DEFAULT_TOOL_SELECTION };
+  private toolIndexCache: { key: string; index: ToolIndex } | undefined;
+  private lastSelection: ToolSelection | undefined;
+
+  /** The tools the last answer offered and why each (undefined when it offered them all). */
+  get lastToolSelection(): ToolSelection | undefined {
+    return this.lastSelection;
+  }
   /** Asked before a `confirm` tool runs; without one such tools are refused. */
   approve: ApprovalHandler | undefined;
   /**
@@ -278,10 +289,21 @@ export class NexusChat {
    * the answer's metrics. With `signal` aborted it rejects with an `AbortError`; the conversation
    * then keeps the question and whatever visible text was already produced, and no half tool call.
    */
-  async chat(prompt: string, options: ChatOptions = {}): Promise<ChatAnswer> {
+  async chat(prompt: string, givenOptions: ChatOptions = {}): Promise<ChatAnswer> {
     this.assertIdle();
-    const registry = this.answerTools(options);
-    const settings = this.settingsFor(options, registry);
+    // Busy from the first line: choosing the tools awaits, and a second chat() must not slip in.
+    this.busy = true;
+    let selected: Awaited<ReturnType<NexusChat['selectForAnswer']>>;
+    try {
+      selected = await this.selectForAnswer(prompt, givenOptions);
+    } catch (error) {
+      this.busy = false;
+      throw error;
+    }
+    this.busy = false;
+    const options = selected.options;
+    const registry = selected.registry;
+    const settings = { ...this.settingsFor(options, registry), ...(selected.selection ? { acceptUnoffered: true } : {}) };
     const offered = options.tools ? registry.schemas.filter((s) => options.tools?.includes(s.function.name)) : registry.schemas;
     const schemas = settings.toolChoice === 'none' ? [] : offered;
     const family = this.runner.info.family;
@@ -305,7 +327,7 @@ export class NexusChat {
       ...history,
       { role: 'user', content: prompt },
     ];
-    const effects = options.toolkit?.effects;
+    const effects = { ...selected.effects, ...options.toolkit?.effects };
     this.busy = true;
     try {
       const outcome = await this.runner.run(
@@ -347,6 +369,45 @@ export class NexusChat {
   }
 
   /** The registry an answer runs with: the chat's own, the toolkit's, or both (the toolkit's winning a shared name). */
+  /**
+   * Many tools (more than `toolSelection.threshold`): the answer offers only the best matches for
+   * the message, the tools already called or named, the `alwaysOffer` ones, and `find_tools` for
+   * the rest; a call to another registered tool is still accepted. Below the threshold, with an
+   * explicit `tools` list or a forced `{ name }`, nothing changes.
+   */
+  private async selectForAnswer(
+    prompt: string,
+    options: ChatOptions,
+  ): Promise<{ options: ChatOptions; registry: ToolRegistry; effects: Record<string, () => ToolEffects | undefined>; selection?: ToolSelection }> {
+    const registry = this.answerTools(options);
+    const { threshold } = this.toolSelection;
+    const choice = options.toolChoice ?? 'auto';
+    if (threshold <= 0 || registry.size <= threshold || options.tools || choice === 'none' || typeof choice === 'object') return { options, registry, effects: {} };
+    const index = this.indexFor(registry);
+    const history = options.isolated ? [] : this.conversation;
+    const selection = await selectTools(index, registry, prompt, history, this.toolSelection);
+    const offeredNow = new Set(selection.offered);
+    const withFinder = new ToolRegistry();
+    withFinder.restore(registry.snapshot());
+    const finder = addFindTools(withFinder, index, (name) => offeredNow.has(name));
+    const effects: Record<string, () => ToolEffects | undefined> = {
+      [FIND_TOOLS]: () => {
+        const found = finder.lastFound();
+        for (const name of found) offeredNow.add(name);
+        return found.length ? { offer: found } : undefined;
+      },
+    };
+    this.lastSelection = selection;
+    return { options: { ...options, tools: selection.offered }, registry: withFinder, effects, selection };
+  }
+
+  /** The tool index for a registry's current tools, rebuilt only when they change. */
+  private indexFor(registry: ToolRegistry): ToolIndex {
+    const key = registry.schemas.map((s) => `${s.function.name}\u0000${s.function.description}`).join('\u0001');
+    if (this.toolIndexCache?.key !== key) this.toolIndexCache = { key, index: new ToolIndex(registry.schemas) };
+    return this.toolIndexCache.index;
+  }
+
   private answerTools(options: ChatOptions): ToolRegistry {
     const toolkit = options.toolkit;
     if (!toolkit) return this.tools;

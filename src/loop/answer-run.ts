@@ -1,6 +1,6 @@
 import type { ChatMessage, Engine, GenerateOptions, GenerateResult, Sampling, ToolSchema } from '../engine/engine.ts';
 import type { Emitter } from './emitter.ts';
-import { callsOf, currentRound, metricsOf, offeredNames, type Step } from './step-log.ts';
+import { callsOf, currentRound, metricsOf, offeredNames, withdrawnNames, type Step } from './step-log.ts';
 import type { Toolbox } from './toolbox.ts';
 import type { AnswerMetrics, ChatEvents, Strategy, ToolChoice, ToolCallRecord } from './types.ts';
 
@@ -23,6 +23,11 @@ export interface AnswerSettings {
   answerPrompt: string;
   /** Names of the tools offered when the answer starts (default: every registered tool). */
   tools?: string[];
+  /**
+   * With `tools`: a call to any other registered tool is still accepted (the selection left it out,
+   * but it exists), reported, and offered from then on. Off, only offered tools can be called.
+   */
+  acceptUnoffered?: boolean;
   signal?: AbortSignal;
 }
 
@@ -101,6 +106,21 @@ export class AnswerRun implements AnswerView {
   resolveOffered(name: string): string | undefined {
     const resolved = this.toolbox.resolveName(name);
     return resolved && this.offered.has(resolved) ? resolved : undefined;
+  }
+
+  /**
+   * For a call the model wrote: an offered tool, or (with `acceptUnoffered`) a registered one the
+   * selection left out — logged, reported as a step, and offered from then on. A withdrawn tool
+   * and a made-up name never resolve.
+   */
+  resolveCall(name: string): string | undefined {
+    const offered = this.resolveOffered(name);
+    if (offered || !this.settings.acceptUnoffered || this.settings.toolChoice === 'none') return offered;
+    const resolved = this.toolbox.resolveName(name);
+    if (!resolved || withdrawnNames(this.steps).has(resolved)) return undefined;
+    this.record({ kind: 'unoffered-call', round: this.round, name: resolved });
+    this.events.emit('step', 'unoffered', name, resolved);
+    return resolved;
   }
 
   /** Renders `messages` (default: the conversation) with the chat template and a generation prompt. */

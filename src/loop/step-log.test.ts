@@ -62,6 +62,7 @@ describe('the step log', () => {
       rescues: 1,
       duplicateCalls: 1,
       unknownToolCalls: 1,
+      unofferedCalls: 0,
       ms: 1234,
       tokensPerSecond: (35 * 1000) / 30,
     });

@@ -25,6 +25,7 @@ export type Step =
   | { kind: 'call'; round: number; record: ToolCallRecord }
   | { kind: 'effects'; round: number; effects: ToolEffects }
   | { kind: 'answer-prompt'; round: number }
+  | { kind: 'unoffered-call'; round: number; name: string }
   | { kind: 'finished'; ms: number };
 
 /** The steps of one kind. */
@@ -70,7 +71,18 @@ export function offeredNames(log: readonly Step[], initial: readonly string[], i
     for (const name of effects.withdraw ?? []) offered.delete(name);
     for (const name of effects.offer ?? []) if (isRegistered(name)) offered.add(name);
   }
+  for (const { name } of stepsOf(log, 'unoffered-call')) offered.add(name);
   return offered;
+}
+
+/** Tools an effect withdrew during the answer (and did not offer again): not callable, even if registered. */
+export function withdrawnNames(log: readonly Step[]): Set<string> {
+  const withdrawn = new Set<string>();
+  for (const { effects } of stepsOf(log, 'effects')) {
+    for (const name of effects.withdraw ?? []) withdrawn.add(name);
+    for (const name of effects.offer ?? []) withdrawn.delete(name);
+  }
+  return withdrawn;
 }
 
 const FORCED: ReadonlySet<CallSource> = new Set<CallSource>(['primed', 'stepwise']);
@@ -95,6 +107,7 @@ export function metricsOf(log: readonly Step[]): AnswerMetrics {
     rescues: stepsOf(log, 'verdict').filter((s) => s.rung !== 'inline' && s.verdict === 'use').length,
     duplicateCalls: calls.filter((c) => c.status === 'duplicate').length,
     unknownToolCalls: calls.filter((c) => c.status === 'unknown').length,
+    unofferedCalls: stepsOf(log, 'unoffered-call').length,
     ms: stepsOf(log, 'finished').at(-1)?.ms ?? 0,
     tokensPerSecond: generationMs > 0 ? (newTokens * 1000) / generationMs : 0,
   };

@@ -34,7 +34,7 @@ export async function attemptInline(run: AnswerRun, prompt: string, source: Call
   if (!toolsOffered) return attempt;
 
   for (const call of parsed.calls) {
-    const name = run.resolveOffered(call.name);
+    const name = run.resolveCall(call.name);
     const sorted = name ? { name, arguments: call.arguments } : call;
     (name ? attempt.calls : attempt.unknown).push(sorted);
     attempt.order.push(sorted);

@@ -17,7 +17,7 @@ export async function attemptPrimed(run: AnswerRun, prompt: string, forcedName?:
   const parsed = parseToolCalls(raw);
   const attempt = emptyAttempt('primed', raw);
   for (const call of parsed.calls) {
-    const name = run.resolveOffered(call.name);
+    const name = run.resolveCall(call.name);
     if (name) attempt.calls.push({ name, arguments: call.arguments });
   }
   attempt.order = attempt.calls;

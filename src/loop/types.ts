@@ -96,6 +96,8 @@ export interface AnswerMetrics {
   duplicateCalls: number;
   /** Calls naming a tool that does not exist. */
   unknownToolCalls: number;
+  /** Calls to a registered tool that was not offered (many tools: only the best matches are); accepted, since it exists. */
+  unofferedCalls: number;
   /** Wall-clock time of the answer. */
   ms: number;
   /** Generated tokens per second of generation time. */

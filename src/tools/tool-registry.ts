@@ -29,9 +29,11 @@ export interface ToolOptions<R extends string = string> {
   readonly confirm?: boolean;
   /** The tool only reads (no side effects); the loop may run such calls more freely. */
   readonly readOnly?: boolean;
+  /** Always offered to the model, even when there are so many tools that each answer offers only the best matches. */
+  readonly alwaysOffer?: boolean;
 }
 
-const OPTION_NAMES: readonly string[] = ['required', 'confirm', 'readOnly'];
+const OPTION_NAMES: readonly string[] = ['required', 'confirm', 'readOnly', 'alwaysOffer'];
 
 /** A registered tool, as the registry stores it. Immutable, so snapshots can share it. */
 export interface RegisteredTool {
@@ -47,6 +49,8 @@ export interface RegisteredTool {
   readonly confirm: boolean;
   /** Declared free of side effects; see {@link ToolOptions.readOnly}. */
   readonly readOnly: boolean;
+  /** Offered on every answer; see {@link ToolOptions.alwaysOffer}. */
+  readonly alwaysOffer: boolean;
   /** The OpenAI function envelope rendered into the chat template. */
   readonly schema: ToolSchema;
 }
@@ -113,7 +117,7 @@ export class ToolRegistry {
    *   (`{ limit: { type: 'number', description: 'max results' } }`), or a complete
    *   `{ type: 'object', properties, required }` schema. `{}` for a tool without parameters.
    * @param handler - `(args, context) => result`, sync or async.
-   * @param options - `required` (default: every parameter), `confirm`, `readOnly`.
+   * @param options - `required` (default: every parameter), `confirm`, `readOnly`, `alwaysOffer`.
    * @returns this registry, so registrations chain.
    * @throws ToolDefinitionError for a malformed or duplicate name, an empty description, a handler
    *   that is not a function, an unknown parameter type, a `required` entry that is not a parameter,
@@ -307,7 +311,7 @@ function defineTool(name: unknown, description: unknown, parameters: unknown, ha
       throw new ToolDefinitionError(`Unknown option '${key}' for tool '${name}'. Use one of: ${OPTION_NAMES.join(', ')}.`, name);
     }
   }
-  for (const flag of ['confirm', 'readOnly'] as const) {
+  for (const flag of ['confirm', 'readOnly', 'alwaysOffer'] as const) {
     if (given[flag] !== undefined && typeof given[flag] !== 'boolean') {
       throw new ToolDefinitionError(`The ${flag} option of tool '${name}' must be true or false, got ${describeValue(given[flag])}.`, name);
     }
@@ -327,6 +331,7 @@ function defineTool(name: unknown, description: unknown, parameters: unknown, ha
     handler: handler as ToolHandler,
     confirm: given.confirm === true,
     readOnly: given.readOnly === true,
+    alwaysOffer: given.alwaysOffer === true,
     schema,
   });
 }

@@ -1,0 +1,132 @@
+import MiniSearch from 'minisearch';
+import { stemmer } from 'stemmer';
+/** What the index reads of a tool: any OpenAI-shaped schema (the registry's, the engine's). */
+export interface IndexedTool {
+  readonly function: { readonly name: string; readonly description?: string; readonly parameters?: { readonly properties?: Readonly<Record<string, unknown>> } };
+}
+
+/** One tool a ranking put forward for a message, and which ranking did. */
+export interface RankedTool {
+  name: string;
+  score: number;
+  /** `lexical`, `semantic`, or both (`combined`). */
+  by: 'lexical' | 'semantic' | 'combined';
+}
+
+/** Turns texts into vectors of the same length (a sentence-embedding model; injected, so tests need none). */
+export type Embedder = (texts: readonly string[]) => Promise<number[][]>;
+
+/** Words that say nothing about which tool is meant. */
+const STOP_WORDS = new Set(
+  'a an the and or of to in on at for with by from is are was be it its this that these those my me i you your we our can could would should will please what how when where which who do does did get give make let some any into out up down about as than then so just there here now'.split(' '),
+);
+
+/** `get_weather`, `sendEmail` → their words. */
+export function nameWords(name: string): string {
+  return name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.]+/g, ' ').toLowerCase();
+}
+
+/** Lowercase, drop stop words, stem (Porter): "forecasting" and "forecast" meet. */
+function term(word: string): string | null {
+  const lower = word.toLowerCase();
+  if (lower.length < 2 || STOP_WORDS.has(lower)) return null;
+  return stemmer(lower);
+}
+
+/** What the index reads of a tool: its name's words, its description, and each parameter's name, description and values. */
+function documentOf(schema: IndexedTool): { id: string; name: string; description: string; parameters: string } {
+  const properties = (schema.function.parameters?.properties ?? {}) as Record<string, { description?: string; enum?: unknown[] }>;
+  const parameters = Object.entries(properties)
+    .map(([key, value]) => [nameWords(key), value.description ?? '', ...(Array.isArray(value.enum) ? value.enum.map(String) : [])].join(' '))
+    .join(' ');
+  return { id: schema.function.name, name: nameWords(schema.function.name), description: schema.function.description ?? '', parameters };
+}
+
+/**
+ * An index over the registered tools, built once per set of tools: a lexical ranking (MiniSearch,
+ * BM25-style scoring with stemming and prefix/fuzzy matching) and, when an embedder is given, a
+ * semantic one (cosine similarity of sentence embeddings, tool vectors computed once), fused by
+ * reciprocal rank. Words people use rarely match a tool's own ("it's too dark" → set_lights), so
+ * the lexical ranking alone finds the tool for messages that share its words, and the semantic one
+ * is what carries the rest.
+ */
+export class ToolIndex {
+  private readonly lexical: MiniSearch;
+  private toolVectors: Promise<number[][]> | undefined;
+
+  constructor(
+    private readonly tools: readonly IndexedTool[],
+    private readonly embed?: Embedder,
+  ) {
+    this.lexical = new MiniSearch({
+      fields: ['name', 'description', 'parameters'],
+      storeFields: [],
+      processTerm: term,
+      searchOptions: { boost: { name: 3, description: 2 }, prefix: true, fuzzy: 0.15, combineWith: 'OR', processTerm: term },
+    });
+    this.lexical.addAll(tools.map(documentOf));
+  }
+
+  /** How many tools it holds. */
+  get size(): number {
+    return this.tools.length;
+  }
+
+  /** The lexical ranking of `query`, best first. */
+  searchLexical(query: string, limit = 10): RankedTool[] {
+    return this.lexical
+      .search(query)
+      .slice(0, limit)
+      .map((hit) => ({ name: String(hit.id), score: hit.score, by: 'lexical' as const }));
+  }
+
+  /** The semantic ranking of `query`, best first; empty without an embedder. */
+  async searchSemantic(query: string, limit = 10): Promise<RankedTool[]> {
+    if (!this.embed) return [];
+    this.toolVectors ??= this.embed(this.tools.map((t) => `${nameWords(t.function.name)}: ${t.function.description ?? ''}`));
+    const [vectors, [q]] = await Promise.all([this.toolVectors, this.embed([query])]);
+    if (!q) return [];
+    return this.tools
+      .map((t, i) => ({ name: t.function.name, score: cosine(q, vectors[i] ?? []), by: 'semantic' as const }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit);
+  }
+
+  /**
+   * Both rankings fused by reciprocal rank (k = 60, the usual constant): a tool both put high
+   * comes first; one ranking alone still counts. Without an embedder, the lexical ranking.
+   */
+  async search(query: string, limit = 5): Promise<RankedTool[]> {
+    const lexical = this.searchLexical(query, 20);
+    const semantic = await this.searchSemantic(query, 20);
+    if (!semantic.length) return lexical.slice(0, limit);
+    const fused = new Map<string, { score: number; lexical: boolean; semantic: boolean }>();
+    const add = (list: readonly RankedTool[], kind: 'lexical' | 'semantic') =>
+      list.forEach((hit, rank) => {
+        const entry = fused.get(hit.name) ?? { score: 0, lexical: false, semantic: false };
+        entry.score += 1 / (60 + rank + 1);
+        entry[kind] = true;
+        fused.set(hit.name, entry);
+      });
+    add(lexical, 'lexical');
+    add(semantic, 'semantic');
+    return [...fused]
+      .sort((a, b) => b[1].score - a[1].score)
+      .slice(0, limit)
+      .map(([name, e]) => ({ name, score: e.score, by: e.lexical && e.semantic ? ('combined' as const) : e.lexical ? ('lexical' as const) : ('semantic' as const) }));
+  }
+}
+
+function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
