@@ -220,7 +220,14 @@ export interface AppState {
   stopping?: boolean;
   settings: Settings;
   web: { enabled: boolean; status?: WebStatus };
-  tools: { list?: ToolInfo[]; error?: string; loading: boolean; url: string };
+  tools: {
+    list?: ToolInfo[];
+    error?: string;
+    loading: boolean;
+    url: string;
+    /** With many tools: which the last answer offered, and why each (from `chat.lastToolSelection`). */
+    lastOffered?: Readonly<Record<string, string>>;
+  };
   approval?: ApprovalState;
   /** A passing message for the status line (saved, copied, restored …). */
   notice?: string;

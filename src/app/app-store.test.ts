@@ -233,6 +233,23 @@ describe('AppStore', () => {
     });
   });
 
+  it('shows which tools the last answer was offered, and why, when there are many (issue 17)', async () => {
+    const names = ['get_weather', ...Array.from({ length: 14 }, (_, i) => `tool_${i}`)];
+    const toolsJs = `data:text/javascript,${encodeURIComponent(names.map((n) => `tool('${n}', '${n === 'get_weather' ? 'Get the weather for a city' : `Does thing number ${n}`}', { city: 'string' }, () => 1);`).join('\n'))}`;
+    const opener: ModelOpener = {
+      runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
+      open: async () => ({ chat: NexusChat.withEngine(new ScriptedEngine([{ when: () => true, output: 'It is sunny.', repeat: true }])), verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false } }),
+      search: () => Promise.reject(new Error('no')),
+      recheck: () => Promise.reject(new Error('no')),
+    };
+    const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: toolsJs, origin: 'http://localhost', research: () => ({ status: async () => ({ available: false, detail: 'off' }), ask: () => Promise.reject(new Error('off')) }) });
+    await store.loadModel({ url: 'http://localhost/models/x' });
+    store.updateSettings({ strategy: 'inline' });
+    await store.send('What is the weather in Paris?');
+    expect(store.state.tools.lastOffered).toMatchObject({ get_weather: 'lexical', find_tools: 'finder' });
+    expect(Object.keys(store.state.tools.lastOffered ?? {}).length).toBeLessThan(names.length);
+  });
+
   describe('a download (issue 13, item 8)', () => {
     it('knows the total before the weights start, and can be cancelled, back to the picker', async () => {
       const totals: number[] = [];

@@ -442,6 +442,9 @@ export class AppStore {
       this.resolveApproval(false);
       const history = controller.signal.aborted ? this.historyAsShown(chat, answerId) : [...chat.history];
       this.setConversation({ ...this.current.conversation, history });
+      const selection = chat.lastToolSelection;
+      const { lastOffered: _previous, ...tools } = this.current.tools;
+      this.set({ tools: selection ? { ...tools, lastOffered: selection.reasons } : tools });
       this.set({ busy: false, stopping: false });
       await this.saveNow();
     }

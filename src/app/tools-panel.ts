@@ -32,6 +32,21 @@ export class ToolsPanel extends LitElement {
         margin: 0;
         font-size: 0.85rem;
       }
+      .offered {
+        border: 1px solid var(--border);
+        border-radius: var(--radius-sm);
+        padding: 0.5rem 0.7rem;
+        margin-bottom: 0.8rem;
+        font-size: 0.85rem;
+      }
+      .offered h3 {
+        font-size: 0.85rem;
+        margin: 0 0 0.3rem;
+      }
+      .offered ul {
+        margin: 0;
+        padding-left: 1rem;
+      }
       .error {
         border: 1px solid color-mix(in srgb, var(--danger) 45%, var(--border));
         background: var(--danger-soft);
@@ -113,7 +128,29 @@ export class ToolsPanel extends LitElement {
             <strong>${list?.length ? 'The file could not be loaded; the previous tools stay in use.' : 'The tools could not be loaded.'}</strong>${error}
           </div>`
         : nothing}
+      ${this.renderLastOffered()}
       ${list ? html`<ul data-testid="tools">${list.map((tool) => this.renderTool(tool))}</ul>` : loading ? html`<p class="muted">Loading tools…</p>` : nothing}`;
+  }
+
+  /** With many tools, each answer sees only some: which the last one saw, and why. */
+  private renderLastOffered() {
+    const offered = this.tools.lastOffered;
+    if (!offered) return nothing;
+    const words: Record<string, string> = {
+      lexical: 'matched your words',
+      semantic: 'matched your meaning',
+      combined: 'matched words and meaning',
+      called: 'already used in this conversation',
+      named: 'you named it',
+      always: 'always offered',
+      finder: 'lets the model find more',
+    };
+    return html`<section class="offered" data-testid="last-offered">
+      <h3>Offered for the last answer (${Object.keys(offered).length} of ${this.tools.list?.length ?? '?'} tools)</h3>
+      <ul>
+        ${Object.entries(offered).map(([name, why]) => html`<li><code>${name}</code> <span class="muted">${words[why] ?? why}</span></li>`)}
+      </ul>
+    </section>`;
   }
 
   private renderTool({ schema, confirm, readOnly }: ToolInfo) {
