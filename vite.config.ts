@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
 import { proxyVitePlugin } from './src/proxy/vite-plugin.ts';
+import { CROSS_ORIGIN_ISOLATION } from './src/server/app-server.ts';
 
 const toolsFile = new URL('./tools.js', import.meta.url);
 
@@ -27,8 +28,8 @@ function serveToolsFile(): Plugin {
   };
 }
 
-/** The same cross-origin isolation `npm start` serves (src/server/app-server.ts): WASM threads need it. */
-const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'credentialless' };
+/** The same cross-origin isolation `npm start` serves: WASM threads need it. */
+const isolation = { ...CROSS_ORIGIN_ISOLATION };
 
 export default defineConfig({
   server: { headers: isolation },

@@ -293,14 +293,16 @@ export class NexusChat {
     this.assertIdle();
     // Busy from the first line: choosing the tools awaits, and a second chat() must not slip in.
     this.busy = true;
-    let selected: Awaited<ReturnType<NexusChat['selectForAnswer']>>;
     try {
-      selected = await this.selectForAnswer(prompt, givenOptions);
-    } catch (error) {
+      return await this.answer(prompt, givenOptions);
+    } finally {
       this.busy = false;
-      throw error;
     }
-    this.busy = false;
+  }
+
+  /** One answer, the chat already marked busy by {@link NexusChat.chat}. */
+  private async answer(prompt: string, givenOptions: ChatOptions): Promise<ChatAnswer> {
+    const selected = await this.selectForAnswer(prompt, givenOptions);
     const options = selected.options;
     const registry = selected.registry;
     const settings = { ...this.settingsFor(options, registry), ...(selected.selection ? { acceptUnoffered: true } : {}) };
@@ -328,7 +330,6 @@ export class NexusChat {
       { role: 'user', content: prompt },
     ];
     const effects = { ...selected.effects, ...options.toolkit?.effects };
-    this.busy = true;
     try {
       const outcome = await this.runner.run(
         {
@@ -364,11 +365,9 @@ export class NexusChat {
       throw outcome.error;
     } finally {
       for (const stop of stopCollecting) stop();
-      this.busy = false;
     }
   }
 
-  /** The registry an answer runs with: the chat's own, the toolkit's, or both (the toolkit's winning a shared name). */
   /**
    * Many tools (more than `toolSelection.threshold`): the answer offers only the best matches for
    * the message, the tools already called or named, the `alwaysOffer` ones, and `find_tools` for
@@ -408,6 +407,7 @@ export class NexusChat {
     return this.toolIndexCache.index;
   }
 
+  /** The registry an answer runs with: the chat's own, the toolkit's, or both (the toolkit's winning a shared name). */
   private answerTools(options: ChatOptions): ToolRegistry {
     const toolkit = options.toolkit;
     if (!toolkit) return this.tools;

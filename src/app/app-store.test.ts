@@ -14,19 +14,28 @@ const TOOLS = `data:text/javascript,${encodeURIComponent(
   "tool('get_weather', 'Get the weather for a city', { city: 'string' }, ({ city }) => ({ city, temperature_c: 31 }), { readOnly: true });",
 )}`;
 
+/** An opener that opens with `open`; searching and re-checking, which these tests do not reach, refuse. */
+function openerWith(open: ModelOpener['open']): ModelOpener {
+  return {
+    runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
+    open,
+    search: () => Promise.reject(new Error('no')),
+    recheck: () => Promise.reject(new Error('no')),
+  };
+}
+
+/** Research mode with the proxy down. */
+const noResearch = (): Research => ({ status: async () => ({ available: false, detail: 'off' }), ask: () => Promise.reject(new Error('off')) });
+
 const CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Chennai"}}\n</tool_call>';
 
 function storeWith(script: ScriptedOutput[], research?: Research, verdictOk = true) {
   const persistence = memoryPersistence();
-  const opener: ModelOpener = {
-    runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
-    open: async () => ({
+  const opener = openerWith(async () => ({
       chat: NexusChat.withEngine(new ScriptedEngine(script, { model: 'scripted', device: 'wasm', dtype: 'q4' })),
       verdict: { ok: verdictOk, needed_forcing: false, detail: verdictOk ? 'ok' : 'does not call tools', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
     }),
-    search: () => Promise.reject(new Error('no')),
-    recheck: () => Promise.reject(new Error('no')),
-  };
+  );
   const store = new AppStore({
     persistence,
     opener,
@@ -67,13 +76,9 @@ describe('AppStore', () => {
       if (i === 1) store?.stop();
       states.push(store?.state.conversation.turns.at(-1)?.state ?? '');
     });
-    const opener: ModelOpener = {
-      runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
-      open: async () => ({ chat: NexusChat.withEngine(engine), verdict: { ok: false, needed_forcing: false, detail: 'no tools', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false } }),
-      search: () => Promise.reject(new Error('no')),
-      recheck: () => Promise.reject(new Error('no')),
-    };
-    store = new AppStore({ persistence, opener, toolsUrl: TOOLS, origin: 'http://localhost', research: () => ({ status: async () => ({ available: false, detail: 'off' }), ask: () => Promise.reject(new Error('off')) }) });
+    const opener = openerWith(async () => ({ chat: NexusChat.withEngine(engine), verdict: { ok: false, needed_forcing: false, detail: 'no tools', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false } }),
+    );
+    store = new AppStore({ persistence, opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
     await store.loadModel({ url: 'http://localhost/models/x' });
     await store.send('Write a short essay on rain.');
     expect(states.slice(1)).toEqual(['stopping', 'stopping', 'stopping', 'stopping']);
@@ -89,17 +94,13 @@ describe('AppStore', () => {
   it('opens the last model that loaded on a visit without ?model= (issue 13, item 6)', async () => {
     const persistence = memoryPersistence();
     const opened: string[] = [];
-    const opener: ModelOpener = {
-      runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
-      open: async (source) => {
+    const opener = openerWith(async (source) => {
         opened.push('url' in source ? source.url : 'hub' in source ? source.hub : 'files');
         if ('url' in source && source.url.endsWith('/broken')) throw new Error('no such folder');
         return { chat: NexusChat.withEngine(new ScriptedEngine([])), verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false } };
       },
-      search: () => Promise.reject(new Error('no')),
-      recheck: () => Promise.reject(new Error('no')),
-    };
-    const make = () => new AppStore({ persistence, opener, toolsUrl: TOOLS, origin: 'http://localhost', research: () => ({ status: async () => ({ available: false, detail: 'off' }), ask: () => Promise.reject(new Error('off')) }) });
+    );
+    const make = () => new AppStore({ persistence, opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
     await make().start({ search: '?model=/models/x', href: 'http://localhost/?model=/models/x' });
     const revisit = make();
     await revisit.start({ search: '', href: 'http://localhost/' });
@@ -236,13 +237,9 @@ describe('AppStore', () => {
   it('shows which tools the last answer was offered, and why, when there are many (issue 17)', async () => {
     const names = ['get_weather', ...Array.from({ length: 14 }, (_, i) => `tool_${i}`)];
     const toolsJs = `data:text/javascript,${encodeURIComponent(names.map((n) => `tool('${n}', '${n === 'get_weather' ? 'Get the weather for a city' : `Does thing number ${n}`}', { city: 'string' }, () => 1);`).join('\n'))}`;
-    const opener: ModelOpener = {
-      runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
-      open: async () => ({ chat: NexusChat.withEngine(new ScriptedEngine([{ when: () => true, output: 'It is sunny.', repeat: true }])), verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false } }),
-      search: () => Promise.reject(new Error('no')),
-      recheck: () => Promise.reject(new Error('no')),
-    };
-    const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: toolsJs, origin: 'http://localhost', research: () => ({ status: async () => ({ available: false, detail: 'off' }), ask: () => Promise.reject(new Error('off')) }) });
+    const opener = openerWith(async () => ({ chat: NexusChat.withEngine(new ScriptedEngine([{ when: () => true, output: 'It is sunny.', repeat: true }])), verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false } }),
+    );
+    const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: toolsJs, origin: 'http://localhost', research: noResearch });
     await store.loadModel({ url: 'http://localhost/models/x' });
     store.updateSettings({ strategy: 'inline' });
     await store.send('What is the weather in Paris?');
@@ -254,9 +251,7 @@ describe('AppStore', () => {
     it('knows the total before the weights start, and can be cancelled, back to the picker', async () => {
       const totals: number[] = [];
       let store: AppStore | undefined;
-      const opener: ModelOpener = {
-        runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
-        open: async (_source, hooks) => {
+      const opener = openerWith(async (_source, hooks) => {
           hooks.onProgress({ status: 'plan', files: [{ file: 'config.json', total: 1_000 }, { file: 'onnx/model_q4.onnx', total: 9_000 }] });
           hooks.onProgress({ status: 'progress', file: 'config.json', loaded: 1_000, total: 1_000 });
           hooks.onProgress({ status: 'done', file: 'config.json' });
@@ -265,10 +260,8 @@ describe('AppStore', () => {
           await new Promise<void>((_, reject) => hooks.loadSignal?.addEventListener('abort', () => reject(hooks.loadSignal?.reason), { once: true }));
           throw new Error('unreachable');
         },
-        search: () => Promise.reject(new Error('no')),
-        recheck: () => Promise.reject(new Error('no')),
-      };
-      store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: TOOLS, origin: 'http://localhost', research: () => ({ status: async () => ({ available: false, detail: 'off' }), ask: () => Promise.reject(new Error('off')) }) });
+      );
+      store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
       const loading = store.loadModel({ url: 'http://localhost/models/x' });
       await expect.poll(() => totals.length).toBe(1);
       expect(totals).toEqual([10_000]);
@@ -285,18 +278,14 @@ describe('AppStore', () => {
     /** An opener whose check runs until it is cancelled, as a slow device's can for minutes. */
     function slowCheckStore() {
       const script: ScriptedOutput[] = [{ when: when.userAsked('Hello?'), output: 'Hi! How can I help?' }];
-      const opener: ModelOpener = {
-        runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
-        open: async (_source, hooks) => {
+      const opener = openerWith(async (_source, hooks) => {
           const chat = NexusChat.withEngine(new ScriptedEngine(script, { model: 'scripted', device: 'wasm', dtype: 'q4' }));
           hooks.onChecking();
           await new Promise<void>((resolve) => hooks.checkSignal?.addEventListener('abort', () => resolve(), { once: true }));
           return { chat, verdict: undefined };
         },
-        search: () => Promise.reject(new Error('no')),
-        recheck: () => Promise.reject(new Error('no')),
-      };
-      return new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: TOOLS, origin: 'http://localhost', research: () => ({ status: async () => ({ available: false, detail: 'off' }), ask: () => Promise.reject(new Error('off')) }) });
+      );
+      return new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
     }
 
     it('can be skipped: the model is ready, unjudged, and the page says the check was skipped', async () => {

@@ -207,10 +207,12 @@ export class SettingsPanel extends LitElement {
       url = undefined;
     }
     if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-      // Not an address: keep the one in use rather than break every hub load.
-      input.value = this.settings.hubUrl;
+      // Not an address: say so on the field, and keep the one in use rather than break every hub load.
+      input.setCustomValidity(`"${typed}" is not a web address. Give one such as https://huggingface.co/ — the address in use stays.`);
+      input.reportValidity();
       return;
     }
+    input.setCustomValidity('');
     this.save({ hubUrl: url.href });
   }
 

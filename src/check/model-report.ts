@@ -121,9 +121,10 @@ function verdictOver(model: string, dtypes: DtypeReport[], of: number): ModelVer
 export function formatVerdict(verdict: ModelVerdict, loadLine: (dtype: string) => string): string {
   const lines = [verdict.family ? `${verdict.model} — ${verdict.family.label} profile (${verdict.family.detectedBy})` : verdict.model];
   if (verdict.kind === 'use' && verdict.dtype) {
-    const speed = verdict.dtypes.find((d) => d.dtype === verdict.dtype)?.tokensPerSecond ?? 0;
-    const passing = verdict.dtypes.filter((d) => d.correct === verdict.of && !d.error).length;
-    const why = passing > 1 ? (verdict.dtypes.find((d) => d.correct === verdict.of && !d.error)?.dtype === verdict.dtype ? '' : ` (the fastest that passes: ${speed.toFixed(1)} tokens/s)`) : '';
+    // Said only when the verdict passed over an earlier passing dtype for speed.
+    const firstPassing = verdict.dtypes.find((d) => d.correct === verdict.of && !d.error);
+    const chosen = verdict.dtypes.find((d) => d.dtype === verdict.dtype);
+    const why = firstPassing && chosen && firstPassing !== chosen ? ` (the fastest that passes: ${chosen.tokensPerSecond.toFixed(1)} tokens/s)` : '';
     lines.push(`  USE dtype '${verdict.dtype}' — ${verdict.of}/${verdict.of} tool calls correct${why}`, `  ${loadLine(verdict.dtype)}`);
   } else if (verdict.kind === 'flaky') {
     lines.push(`  FLAKY: best is dtype '${verdict.dtype}' with ${verdict.best}/${verdict.of} tool calls correct — not safe to ship.`);
