@@ -15,7 +15,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   shared: [],
   toolcalls: [],
   tools: ['shared', 'toolcalls'],
-  loop: ['shared', 'toolcalls', 'tools', 'engine:engine.ts,model-family.ts'],
+  loop: ['shared', 'toolcalls', 'tools', 'engine:engine.ts,model-family.ts,embedding-model.ts'],
   engine: ['shared'],
   worker: ['shared', 'loop', 'engine'],
   check: ['shared', 'loop', 'tools', 'engine:device-ladder.ts,model-source.ts,model-family.ts'],
@@ -34,7 +34,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
 const NPM_MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   shared: [],
   toolcalls: ['jsonrepair'],
-  tools: ['@cfworker/json-schema', 'minisearch', 'stemmer'],
+  tools: ['@cfworker/json-schema', 'minisearch', 'stemmer', 'idb-keyval'],
   loop: [],
   // node: built-ins only behind a dynamic import, on the Node path (model folders).
   engine: ['@huggingface/transformers', 'idb-keyval', 'fflate', 'node:fs', 'node:fs/promises', 'node:path'],

@@ -9,7 +9,7 @@ import { indexedDbVerdictStore, type ToolVerdict } from './check/verdict-store.t
 import { detectBrowserCapabilities, type RuntimeCapabilities } from './engine/device-ladder.ts';
 import { probeDtypes } from './engine/probe-dtypes.ts';
 import { emptyMetrics, type AnswerSettings } from './loop/answer-run.ts';
-import type { AnswerRunner } from './loop/answer-runner.ts';
+import type { AnswerRunner, RunnerServices } from './loop/answer-runner.ts';
 import { Emitter, type Listener } from './loop/emitter.ts';
 import { familyById } from './engine/families.ts';
 import { DEFAULT_ANSWER_PROMPT, DEFAULT_SYSTEM_PROMPT, expandSystemPrompt } from './loop/prompts.ts';
@@ -19,8 +19,20 @@ import type { ToolEffects, ToolRunOutcome } from './loop/toolbox.ts';
 import type { AnswerMetrics, ApprovalHandler, ChatAnswer, ChatEvents, ChatOptions } from './loop/types.ts';
 import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.ts';
 import { ToolRegistry, type ToolHandler, type ToolOptions, type ToolRunResult } from './tools/tool-registry.ts';
-import { ToolIndex } from './tools/tool-index.ts';
-import { DEFAULT_TOOL_SELECTION, FIND_TOOLS, addFindTools, selectTools, type ToolSelection, type ToolSelectionSettings } from './tools/tool-selection.ts';
+import { ToolIndex, type Embedder } from './tools/tool-index.ts';
+import {
+  DEFAULT_TOOL_SELECTION,
+  FIND_TOOLS,
+  addFindTools,
+  groupChoices,
+  selectTools,
+  type GroupChooser,
+  type ToolSelection,
+  type ToolSelectionSettings,
+} from './tools/tool-selection.ts';
+import { DEFAULT_EMBEDDING_MODEL, embeddingModelKey, type EmbeddingModel, type ToolSearchStatus } from './engine/embedding-model.ts';
+import { cachedEncoder, indexedDbToolVectorStore, memoryToolVectorStore, type SemanticEncoder, type ToolVectorStore } from './tools/tool-vectors.ts';
+import { groupQuestion, toolGroups } from './tools/tool-groups.ts';
 import type { ArgsOf, ParameterNames, ParametersInput, ToolSchema } from './tools/tool-schema.ts';
 
 /** Thrown when `chat()` is called while another answer is still running on the same chat. */
@@ -61,15 +73,21 @@ export interface NexusLoadOptions extends NexusChatOptions, WorkerLoadOptions {}
  * The loop in this realm, imported on the first answer. A page whose model runs in a worker (the
  * usual case) never downloads the loop and the call parsers: they run in the worker's own bundle.
  */
-function inRealmRunner(engine: Engine): AnswerRunner {
+function inRealmRunner(engine: Engine, services: RunnerServices = {}): AnswerRunner {
   let runner: Promise<AnswerRunner> | undefined;
-  const loaded = () => (runner ??= import('./loop/answer-runner.ts').then(({ engineRunner }) => engineRunner(engine)));
+  const loaded = () => (runner ??= import('./loop/answer-runner.ts').then(({ engineRunner }) => engineRunner(engine, services)));
   return {
     get info() {
       return engine.info;
     },
     run: async (request, bridge) => (await loaded()).run(request, bridge),
-    dispose: () => engine.dispose(),
+    choose: async (request, signal) => (await loaded()).choose!(request, signal),
+    ...(services.embed ? { embed: services.embed } : {}),
+    dispose: async () => {
+      if (runner) return (await runner).dispose();
+      await services.dispose?.().catch(() => undefined);
+      await engine.dispose();
+    },
   };
 }
 
@@ -79,7 +97,18 @@ export interface NexusChatOptions {
   fetch?: typeof globalThis.fetch;
   /** Asked before a `confirm` tool runs. Without one, such tools are refused. */
   approve?: ApprovalHandler;
+  /**
+   * Your own sentence embedder for the tool index's semantic ranking (instead of loading
+   * `toolSelection.semantic` beside the chat model). Vectors should be normalised or comparable by cosine.
+   */
+  embedder?: Embedder;
+  /**
+   * Where tool vectors are kept between visits; default IndexedDB in a page, memory in Node;
+   * `null` keeps none.
+   */
+  toolVectors?: ToolVectorStore | null;
 }
+
 
 /**
  * A chat with tools over one model. `chat()` runs whole answers: the loop renders the tools into
@@ -102,9 +131,28 @@ export class NexusChat {
   /** Cap on the characters of one tool result the model reads. */
   maxResultChars = DEFAULT_MAX_RESULT_CHARS;
   /** When each answer offers only the best-matching tools, and how many (see {@link ToolSelectionSettings}). */
-  toolSelection: ToolSelectionSettings = { ...DEFAULT_TOOL_SELECTION };
-  private toolIndexCache: { key: string; index: ToolIndex } | undefined;
+  toolSelection: ToolSelectionSettings & {
+    /**
+     * The sentence-embedding model of the semantic ranking, loaded beside the chat model the first
+     * time an answer has more tools than `threshold`; `false` ranks by words alone. Default for
+     * `NexusChat.load`: {@link DEFAULT_EMBEDDING_MODEL} (from the same hub); for `withEngine`: off
+     * unless an `embedder` is given.
+     */
+    semantic?: EmbeddingModel | false;
+  } = { ...DEFAULT_TOOL_SELECTION };
+  private toolIndexCache: { key: string; index: ToolIndex; encoder?: SemanticEncoder } | undefined;
   private lastSelection: ToolSelection | undefined;
+  private searchStatus: ToolSearchStatus = { state: 'off', vectors: { computed: 0, reused: 0 } };
+  private readonly embedder: Embedder | undefined;
+  private readonly vectorStore: ToolVectorStore | null | undefined;
+  private vectorStoreOpened: Promise<ToolVectorStore | undefined> | undefined;
+  /** The hub the chat model came from; the embedding model comes from the same one. */
+  private hubUrl: string | undefined;
+
+  /** Where the semantic tool search stands (the `toolSearch` event says when it changes). */
+  get toolSearch(): ToolSearchStatus {
+    return this.searchStatus;
+  }
 
   /** The tools the last answer offered and why each (undefined when it offered them all). */
   get lastToolSelection(): ToolSelection | undefined {
@@ -141,6 +189,8 @@ export class NexusChat {
   ) {
     this.fetchForTools = options.fetch;
     this.approve = options.approve;
+    this.embedder = options.embedder;
+    this.vectorStore = options.toolVectors;
   }
 
   /** A chat over any {@link Engine}, in-process. */
@@ -157,18 +207,35 @@ export class NexusChat {
    * const chat = await NexusChat.load({ hub: 'onnx-community/Qwen3-0.6B-ONNX' });
    */
   static async load(source: ModelSource = DEFAULT_MODEL, options: NexusLoadOptions = {}): Promise<NexusChat> {
-    const { fetch, approve, ...loadOptions } = options;
-    const chatOptions: NexusChatOptions = { ...(fetch ? { fetch } : {}), ...(approve ? { approve } : {}) };
+    const { fetch, approve, embedder, toolVectors, ...loadOptions } = options;
+    const chatOptions: NexusChatOptions = {
+      ...(fetch ? { fetch } : {}),
+      ...(approve ? { approve } : {}),
+      ...(embedder ? { embedder } : {}),
+      ...(toolVectors !== undefined ? { toolVectors } : {}),
+    };
+    const chat = await NexusChat.loadRunner(source, loadOptions, chatOptions);
+    // A loaded model can run the default tool-search model beside it (fetched on first need).
+    if (!embedder) chat.toolSelection.semantic = { ...DEFAULT_EMBEDDING_MODEL };
+    chat.hubUrl = loadOptions.hubUrl;
+    return chat;
+  }
+
+  private static async loadRunner(source: ModelSource, loadOptions: WorkerLoadOptions, chatOptions: NexusChatOptions): Promise<NexusChat> {
+    const options = loadOptions;
     if (isNode()) {
       const { loadEngine } = await import('./engine/load-engine.ts');
       throwIfAborted(options.signal);
       const { engine } = await loadEngine(source, { runtime: 'node', webgpu: false, shaderF16: false }, loadOptions);
+      const { embedderHost } = await import('./engine/embedder-host.ts');
+      const embedders = embedderHost('cpu');
+      const services: RunnerServices = { embed: (request, onProgress) => embedders.embed(request, onProgress), dispose: () => embedders.dispose() };
       // In-process the load cannot be cut short; a cancelled one is freed as soon as it is done.
       if (options.signal?.aborted) {
         await engine.dispose();
         throwIfAborted(options.signal);
       }
-      return new NexusChat(inRealmRunner(engine), chatOptions);
+      return new NexusChat(inRealmRunner(engine, services), chatOptions);
     }
     return new NexusChat(await startWorkerRunner(source, loadOptions), chatOptions);
   }
@@ -382,9 +449,13 @@ export class NexusChat {
     const { threshold } = this.toolSelection;
     const choice = options.toolChoice ?? 'auto';
     if (threshold <= 0 || registry.size <= threshold || options.tools || choice === 'none' || typeof choice === 'object') return { options, registry, effects: {} };
-    const index = this.indexFor(registry);
+    const index = await this.indexFor(registry);
     const history = options.isolated ? [] : this.conversation;
-    const selection = await selectTools(index, registry, prompt, history, this.toolSelection);
+    const selection = await selectTools(index, registry, prompt, history, this.toolSelection, this.groupChooser(registry, prompt, options.signal));
+    if (index.semanticError && this.searchStatus.state !== 'failed') this.setSearchStatus({ state: 'failed', error: index.semanticError });
+    else if (this.searchStatus.state === 'loading' && index.hasSemantic && !index.semanticError) this.setSearchStatus({ state: 'ready' });
+    this.refreshVectorCounts();
+    if (selection.group) this.events.emit('step', 'group', selection.group.chosen, selection.group.chosen);
     const offeredNow = new Set(selection.offered);
     const withFinder = new ToolRegistry();
     withFinder.restore(registry.snapshot());
@@ -400,11 +471,82 @@ export class NexusChat {
     return { options: { ...options, tools: selection.offered }, registry: withFinder, effects, selection };
   }
 
-  /** The tool index for a registry's current tools, rebuilt only when they change. */
-  private indexFor(registry: ToolRegistry): ToolIndex {
-    const key = registry.schemas.map((s) => `${s.function.name}\u0000${s.function.description}`).join('\u0001');
-    if (this.toolIndexCache?.key !== key) this.toolIndexCache = { key, index: new ToolIndex(registry.schemas) };
+  /**
+   * The tool index for a registry's current tools and the semantic setting, rebuilt only when
+   * either changes. The semantic ranking is an injected embedder, or `toolSelection.semantic`
+   * run beside the chat model; tool vectors are kept in the vector store.
+   */
+  private async indexFor(registry: ToolRegistry): Promise<ToolIndex> {
+    const model = this.embedder ? undefined : this.toolSelection.semantic || undefined;
+    const semanticKey = this.embedder ? 'custom' : model && this.runner.embed ? embeddingModelKey(model) : '';
+    const key = `${semanticKey}\u0002${registry.schemas.map((s) => `${s.function.name}\u0000${s.function.description}`).join('\u0001')}`;
+    if (this.toolIndexCache?.key === key) return this.toolIndexCache.index;
+    let encoder: SemanticEncoder | undefined;
+    const store = await this.openVectorStore();
+    if (this.embedder) {
+      encoder = cachedEncoder(this.embedder, { store: this.vectorStore ? store : undefined, modelKey: 'custom' });
+      this.setSearchStatus({ state: 'ready', model: 'custom' });
+    } else if (model && this.runner.embed) {
+      const embed = this.runner.embed.bind(this.runner);
+      const request = { model, ...(this.hubUrl ? { hubUrl: this.hubUrl } : {}) };
+      const embedder: Embedder = async (texts) => {
+        if (this.searchStatus.state !== 'ready') this.setSearchStatus({ state: 'loading' });
+        const reply = await embed({ ...request, texts: [...texts] }, (event) => {
+          if (event.status === 'progress' && typeof event.loaded === 'number' && typeof event.total === 'number') {
+            this.setSearchStatus({ state: 'loading', progress: { loaded: event.loaded, total: event.total } });
+          }
+        });
+        if (this.searchStatus.state !== 'ready') this.setSearchStatus({ state: 'ready', info: reply.info });
+        return reply.vectors;
+      };
+      encoder = cachedEncoder(embedder, { store, modelKey: semanticKey, queryPrefix: model.queryPrefix, documentPrefix: model.documentPrefix });
+      this.setSearchStatus({ state: 'idle', model: embeddingModelKey(model).split('|')[0] });
+    } else this.setSearchStatus({ state: 'off' });
+    this.toolIndexCache = { key, index: new ToolIndex(registry.schemas, encoder), ...(encoder ? { encoder } : {}) };
     return this.toolIndexCache.index;
+  }
+
+  /** The store tool vectors are kept in: the given one, IndexedDB in a page, memory in Node. */
+  private openVectorStore(): Promise<ToolVectorStore | undefined> {
+    if (this.vectorStore === null) return Promise.resolve(undefined);
+    if (this.vectorStore) return Promise.resolve(this.vectorStore);
+    this.vectorStoreOpened ??= (isNode() || typeof indexedDB === 'undefined' ? Promise.resolve(memoryToolVectorStore()) : indexedDbToolVectorStore()).catch(() => memoryToolVectorStore());
+    return this.vectorStoreOpened;
+  }
+
+  /**
+   * Asks the chat model which group of tools fits, when the rankings are unsure: a constrained
+   * choice among the groups (declared in `tools.js`, or derived from the names) and `none`.
+   */
+  private groupChooser(registry: ToolRegistry, prompt: string, signal?: AbortSignal): { groups: ReturnType<typeof toolGroups>; chooser: GroupChooser } | undefined {
+    const choose = this.runner.choose?.bind(this.runner);
+    if (!choose || this.toolSelection.askGroup === false) return undefined;
+    const groups = toolGroups(registry.snapshot().tools.filter((t) => t.name !== FIND_TOOLS));
+    return {
+      groups,
+      chooser: async (given) => {
+        const result = await choose(
+          { messages: [{ role: 'system', content: groupQuestion(given) }, { role: 'user', content: prompt }], choices: groupChoices(given) },
+          signal,
+        );
+        return { chosen: result.choice, promptTokens: result.promptTokens, newTokens: result.newTokens, ms: result.ms };
+      },
+    };
+  }
+
+  private setSearchStatus(change: Partial<ToolSearchStatus>): void {
+    const next: ToolSearchStatus = { ...this.searchStatus, ...change };
+    if (change.state && change.state !== 'loading') delete next.progress;
+    if (change.state && change.state !== 'failed') delete next.error;
+    this.searchStatus = next;
+    this.events.emit('toolSearch', next);
+  }
+
+  private refreshVectorCounts(): void {
+    const counts = this.toolIndexCache?.encoder?.counts;
+    if (counts && (counts.computed !== this.searchStatus.vectors.computed || counts.reused !== this.searchStatus.vectors.reused)) {
+      this.setSearchStatus({ vectors: { ...counts } });
+    }
   }
 
   /** The registry an answer runs with: the chat's own, the toolkit's, or both (the toolkit's winning a shared name). */

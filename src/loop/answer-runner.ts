@@ -1,4 +1,5 @@
 import type { ChatMessage, Engine, EngineInfo, ToolSchema } from '../engine/engine.ts';
+import type { EmbedProgress, EmbedReply, EmbedRequest } from '../engine/embedding-model.ts';
 import { AnswerRun, type AnswerSettings } from './answer-run.ts';
 import { runAnswer, type AnswerHooks } from './chat-loop.ts';
 import { Emitter } from './emitter.ts';
@@ -39,6 +40,22 @@ export interface AnswerBridge {
 /** How an answer ended: the answer, or the error; `messages` is the conversation in a consistent state either way. */
 export type AnswerOutcome = { ok: true; answer: ChatAnswer; messages: ChatMessage[] } | { ok: false; error: unknown; messages: ChatMessage[] };
 
+/** A closed choice the chat model makes outside an answer (which kind of tool a message needs). */
+export interface ChoiceRequest {
+  /** The question as a conversation (system first). */
+  messages: ChatMessage[];
+  /** The only answers it can give. */
+  choices: string[];
+}
+
+/** What the model chose, and what the choice cost. */
+export interface ChoiceResult {
+  choice: string;
+  promptTokens: number;
+  newTokens: number;
+  ms: number;
+}
+
 /**
  * Runs answers for a chat. The same interface in-process ({@link engineRunner}) and across a
  * worker boundary, so the facade does not care where the model and the loop live.
@@ -46,15 +63,36 @@ export type AnswerOutcome = { ok: true; answer: ChatAnswer; messages: ChatMessag
 export interface AnswerRunner {
   readonly info: EngineInfo;
   run(request: AnswerRequest, bridge: AnswerBridge): Promise<AnswerOutcome>;
+  /** Asks the chat model for one of `choices` under a constraint (a few tokens). */
+  choose?(request: ChoiceRequest, signal?: AbortSignal): Promise<ChoiceResult>;
+  /** Embeds texts with a sentence-embedding model loaded beside the chat model (on the first request). */
+  embed?(request: EmbedRequest, onProgress?: (event: EmbedProgress) => void): Promise<EmbedReply>;
   dispose(): Promise<void>;
+}
+
+/** What a runner offers besides the engine: an embedding model host (the worker's, or Node's), freed with it. */
+export interface RunnerServices {
+  embed?: AnswerRunner['embed'];
+  dispose?: () => Promise<void>;
+}
+
+/** Runs a closed choice on an engine: the question rendered with its generation prompt, decoded under the constraint. */
+export async function chooseOn(engine: Engine, request: ChoiceRequest, signal?: AbortSignal): Promise<ChoiceResult> {
+  const started = performance.now();
+  const prompt = await engine.render(request.messages, { addGenerationPrompt: true, enableThinking: false });
+  const longest = Math.max(...request.choices.map((c) => c.length));
+  const result = await engine.generate(prompt, { choices: request.choices, maxNewTokens: Math.max(4, longest), ...(signal ? { signal } : {}) });
+  return { choice: result.text, promptTokens: result.promptTokens, newTokens: result.newTokens, ms: performance.now() - started };
 }
 
 /**
  * Runs the loop on `engine` in this realm. Used by `NexusChat.withEngine`, by Node, and inside the
  * worker (where the bridge forwards tool calls and events to the page).
  */
-export function engineRunner(engine: Engine): AnswerRunner {
+export function engineRunner(engine: Engine, services: RunnerServices = {}): AnswerRunner {
   return {
+    choose: (request, signal) => chooseOn(engine, request, signal),
+    ...(services.embed ? { embed: services.embed } : {}),
     get info() {
       return engine.info;
     },
@@ -81,6 +119,9 @@ export function engineRunner(engine: Engine): AnswerRunner {
         return { ok: false, error, messages };
       }
     },
-    dispose: () => engine.dispose(),
+    dispose: async () => {
+      await services.dispose?.().catch(() => undefined);
+      await engine.dispose();
+    },
   };
 }

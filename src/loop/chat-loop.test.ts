@@ -14,7 +14,7 @@ function setup(script: ScriptedOutput[], configure?: (chat: NexusChat) => void) 
   const weather = vi.fn(({ city }: { city: string }) => weatherOf(city));
   const chat = NexusChat.withEngine(engine).tool('get_weather', 'Get current weather for a city', { city: 'string' }, weather);
   configure?.(chat);
-  const events: { [K in keyof ChatEvents]: ChatEvents[K][] } = { token: [], toolCall: [], step: [], forced: [], raw: [], round: [], escalate: [] };
+  const events: { [K in keyof ChatEvents]: ChatEvents[K][] } = { token: [], toolCall: [], step: [], forced: [], raw: [], round: [], escalate: [], toolSearch: [] };
   for (const name of Object.keys(events) as (keyof ChatEvents)[]) {
     chat.on(name, ((...args: never[]) => (events[name] as unknown[]).push(args)) as never);
   }

@@ -1,3 +1,4 @@
+import type { ToolSearchStatus } from '../engine/embedding-model.ts';
 import type { Sampling } from '../engine/engine.ts';
 import type { ToolCall } from '../toolcalls/types.ts';
 import type { ApprovalRequest } from '../tools/tool-context.ts';
@@ -170,10 +171,12 @@ export interface ChatEvents {
    * streamed so far is a draft that a tool's result may replace (show it as such, never swap it silently).
    */
   escalate: [info: EscalateInfo];
+  /** The semantic tool search changed state (its model loading, ready, failed); from the chat, not the loop. */
+  toolSearch: [status: ToolSearchStatus];
 }
 
 /** Every event name, checked exhaustive by the compiler: relays (runner, worker) forward exactly these. */
-const EVENT_NAME_SET: Record<keyof ChatEvents, true> = { token: true, toolCall: true, step: true, forced: true, raw: true, round: true, escalate: true };
+const EVENT_NAME_SET: Record<keyof ChatEvents, true> = { token: true, toolCall: true, step: true, forced: true, raw: true, round: true, escalate: true, toolSearch: true };
 
 /** The names of {@link ChatEvents}, for code that forwards every event. */
 export const CHAT_EVENT_NAMES = Object.keys(EVENT_NAME_SET) as (keyof ChatEvents)[];

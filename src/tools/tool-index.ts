@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
+import type { SemanticEncoder } from './tool-vectors.ts';
 /** What the index reads of a tool: any OpenAI-shaped schema (the registry's, the engine's). */
 export interface IndexedTool {
   readonly function: { readonly name: string; readonly description?: string; readonly parameters?: { readonly properties?: Readonly<Record<string, unknown>> } };
@@ -15,6 +16,23 @@ export interface RankedTool {
 
 /** Turns texts into vectors of the same length (a sentence-embedding model; injected, so tests need none). */
 export type Embedder = (texts: readonly string[]) => Promise<number[][]>;
+
+/** A ranking of one query, with what it says about its own confidence. */
+export interface ToolRanking {
+  /** Best first: the fused ranking, or the lexical one alone without (or after a failure of) the encoder. */
+  hits: RankedTool[];
+  /** The best lexical score (MiniSearch's BM25-style score; 0 when no word matched). */
+  lexicalTop: number;
+  /** The best cosine similarity of the semantic ranking (undefined without one). */
+  semanticTop?: number;
+  /** Why the semantic ranking was not used for this query (its model failed to load or run). */
+  semanticError?: string;
+}
+
+/** The text a tool is embedded as: its name's words and its description. */
+export function embeddingText(schema: IndexedTool): string {
+  return `${nameWords(schema.function.name)}: ${schema.function.description ?? ''}`;
+}
 
 /** Words that say nothing about which tool is meant. */
 const STOP_WORDS = new Set(
@@ -52,11 +70,17 @@ function documentOf(schema: IndexedTool): { id: string; name: string; descriptio
  */
 export class ToolIndex {
   private readonly lexical: MiniSearch;
+  private readonly encoder: SemanticEncoder | undefined;
   private toolVectors: Promise<number[][]> | undefined;
+  private failure: string | undefined;
 
+  /**
+   * @param semantic - an {@link Embedder} (vectors computed here, once) or a {@link SemanticEncoder}
+   * (which may keep them in a store); without one the index is lexical only.
+   */
   constructor(
     private readonly tools: readonly IndexedTool[],
-    private readonly embed?: Embedder,
+    semantic?: Embedder | SemanticEncoder,
   ) {
     this.lexical = new MiniSearch({
       fields: ['name', 'description', 'parameters'],
@@ -65,11 +89,40 @@ export class ToolIndex {
       searchOptions: { boost: { name: 3, description: 2 }, prefix: true, fuzzy: 0.15, combineWith: 'OR', processTerm: term },
     });
     this.lexical.addAll(tools.map(documentOf));
+    this.encoder =
+      typeof semantic === 'function'
+        ? { documents: (texts) => semantic(texts), query: async (text) => (await semantic([text]))[0] ?? [], counts: { computed: 0, reused: 0 } }
+        : semantic;
   }
 
   /** How many tools it holds. */
   get size(): number {
     return this.tools.length;
+  }
+
+  /** Whether a semantic ranking is configured (it may still fail; see {@link ToolIndex.semanticError}). */
+  get hasSemantic(): boolean {
+    return this.encoder !== undefined;
+  }
+
+  /** Why the semantic ranking stopped being used (its model failed), if it did. */
+  get semanticError(): string | undefined {
+    return this.failure;
+  }
+
+  /**
+   * Embeds the tools now (they are otherwise embedded at the first query), so an index built when
+   * `tools.js` loads is ready before the first message. Resolves false if the encoder failed.
+   */
+  async warm(): Promise<boolean> {
+    if (!this.encoder || this.failure) return false;
+    try {
+      await this.vectors();
+      return true;
+    } catch (error) {
+      this.failure = messageOf(error);
+      return false;
+    }
   }
 
   /** The lexical ranking of `query`, best first. */
@@ -80,12 +133,11 @@ export class ToolIndex {
       .map((hit) => ({ name: String(hit.id), score: hit.score, by: 'lexical' as const }));
   }
 
-  /** The semantic ranking of `query`, best first; empty without an embedder. */
+  /** The semantic ranking of `query`, best first; empty without an encoder. Throws what the encoder throws. */
   async searchSemantic(query: string, limit = 10): Promise<RankedTool[]> {
-    if (!this.embed) return [];
-    this.toolVectors ??= this.embed(this.tools.map((t) => `${nameWords(t.function.name)}: ${t.function.description ?? ''}`));
-    const [vectors, [q]] = await Promise.all([this.toolVectors, this.embed([query])]);
-    if (!q) return [];
+    if (!this.encoder) return [];
+    const [vectors, q] = await Promise.all([this.vectors(), this.encoder.query(query)]);
+    if (!q.length) return [];
     return this.tools
       .map((t, i) => ({ name: t.function.name, score: cosine(q, vectors[i] ?? []), by: 'semantic' as const }))
       .sort((a, b) => b.score - a.score)
@@ -94,12 +146,20 @@ export class ToolIndex {
 
   /**
    * Both rankings fused by reciprocal rank (k = 60, the usual constant): a tool both put high
-   * comes first; one ranking alone still counts. Without an embedder, the lexical ranking.
+   * comes first; one ranking alone still counts. Without an encoder, or once it failed, the
+   * lexical ranking alone — a tool-search model that cannot load never costs the answer.
    */
-  async search(query: string, limit = 5): Promise<RankedTool[]> {
+  async rank(query: string, limit = 5): Promise<ToolRanking> {
     const lexical = this.searchLexical(query, 20);
-    const semantic = await this.searchSemantic(query, 20);
-    if (!semantic.length) return lexical.slice(0, limit);
+    const lexicalTop = lexical[0]?.score ?? 0;
+    if (!this.encoder || this.failure) return { hits: lexical.slice(0, limit), lexicalTop, ...(this.failure ? { semanticError: this.failure } : {}) };
+    let semantic: RankedTool[];
+    try {
+      semantic = await this.searchSemantic(query, 20);
+    } catch (error) {
+      this.failure = messageOf(error);
+      return { hits: lexical.slice(0, limit), lexicalTop, semanticError: this.failure };
+    }
     const fused = new Map<string, { score: number; lexical: boolean; semantic: boolean }>();
     const add = (list: readonly RankedTool[], kind: 'lexical' | 'semantic') =>
       list.forEach((hit, rank) => {
@@ -110,11 +170,29 @@ export class ToolIndex {
       });
     add(lexical, 'lexical');
     add(semantic, 'semantic');
-    return [...fused]
+    const hits = [...fused]
       .sort((a, b) => b[1].score - a[1].score)
       .slice(0, limit)
       .map(([name, e]) => ({ name, score: e.score, by: e.lexical && e.semantic ? ('combined' as const) : e.lexical ? ('lexical' as const) : ('semantic' as const) }));
+    return { hits, lexicalTop, ...(semantic[0] ? { semanticTop: semantic[0].score } : {}) };
   }
+
+  /** The best `limit` tools for `query` (see {@link ToolIndex.rank}). */
+  async search(query: string, limit = 5): Promise<RankedTool[]> {
+    return (await this.rank(query, limit)).hits;
+  }
+
+  private vectors(): Promise<number[][]> {
+    if (!this.encoder) return Promise.resolve([]);
+    this.toolVectors ??= this.encoder.documents(this.tools.map(embeddingText));
+    // A failed batch is not kept: the next query may try again only if the caller clears the failure.
+    this.toolVectors.catch(() => (this.toolVectors = undefined));
+    return this.toolVectors;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function cosine(a: readonly number[], b: readonly number[]): number {

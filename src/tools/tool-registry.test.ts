@@ -121,7 +121,7 @@ describe('ToolRegistry.tool', () => {
   it('refuses unknown or mistyped options instead of ignoring them', () => {
     const register = new ToolRegistry().tool.bind(new ToolRegistry()) as (...args: unknown[]) => unknown;
     expect(() => register('search', 'Search', { q: 'string' }, () => [], { require: ['q'] })).toThrow(
-      "Unknown option 'require' for tool 'search'. Use one of: required, confirm, readOnly, alwaysOffer.",
+      "Unknown option 'require' for tool 'search'. Use one of: required, confirm, readOnly, alwaysOffer, group.",
     );
     expect(() => register('search', 'Search', { q: 'string' }, () => [], { confirm: 'yes' })).toThrow(
       "The confirm option of tool 'search' must be true or false, got the string \"yes\".",

@@ -31,9 +31,14 @@ export interface ToolOptions<R extends string = string> {
   readonly readOnly?: boolean;
   /** Always offered to the model, even when there are so many tools that each answer offers only the best matches. */
   readonly alwaysOffer?: boolean;
+  /**
+   * The kind of tool this is ("calendar", "smart home"). With many tools, when neither ranking is
+   * sure which tool a message needs, the chat model picks a group. Default: derived from the name.
+   */
+  readonly group?: string;
 }
 
-const OPTION_NAMES: readonly string[] = ['required', 'confirm', 'readOnly', 'alwaysOffer'];
+const OPTION_NAMES: readonly string[] = ['required', 'confirm', 'readOnly', 'alwaysOffer', 'group'];
 
 /** A registered tool, as the registry stores it. Immutable, so snapshots can share it. */
 export interface RegisteredTool {
@@ -51,6 +56,8 @@ export interface RegisteredTool {
   readonly readOnly: boolean;
   /** Offered on every answer; see {@link ToolOptions.alwaysOffer}. */
   readonly alwaysOffer: boolean;
+  /** Its declared group; see {@link ToolOptions.group}. */
+  readonly group?: string;
   /** The OpenAI function envelope rendered into the chat template. */
   readonly schema: ToolSchema;
 }
@@ -317,6 +324,10 @@ function defineTool(name: unknown, description: unknown, parameters: unknown, ha
     }
   }
 
+  if (given.group !== undefined && (typeof given.group !== 'string' || !given.group.trim())) {
+    throw new ToolDefinitionError(`The group option of tool '${name}' must be a non-empty string such as 'calendar', got ${describeValue(given.group)}.`, name);
+  }
+
   const expanded = expandParameters(name, parameters, given.required);
   const schema: ToolSchema = Object.freeze({
     type: 'function',
@@ -332,6 +343,7 @@ function defineTool(name: unknown, description: unknown, parameters: unknown, ha
     confirm: given.confirm === true,
     readOnly: given.readOnly === true,
     alwaysOffer: given.alwaysOffer === true,
+    ...(typeof given.group === 'string' ? { group: given.group.trim() } : {}),
     schema,
   });
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NexusChat } from '../nexus.ts';
 import { ScriptedEngine } from '../engine/scripted-engine.ts';
 import { when } from '../testing/script-matchers.ts';
-import { MANY_TOOLS } from '../../tests/fixtures/many-tools/many-tools.ts';
+import { MANY_TOOLS, TOOL_GROUPS } from '../../tests/fixtures/many-tools/many-tools.ts';
 import { ToolIndex } from './tool-index.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import { FIND_TOOLS, selectTools } from './tool-selection.ts';
@@ -10,15 +10,21 @@ import { FIND_TOOLS, selectTools } from './tool-selection.ts';
 const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
 
 /** A chat over a scripted Qwen3 with the sixty tools registered, each answering with its own name. */
-function manyToolChat(script: ConstructorParameters<typeof ScriptedEngine>[0]) {
+function manyToolChat(script: ConstructorParameters<typeof ScriptedEngine>[0], options: { groups?: boolean } = {}) {
   const engine = new ScriptedEngine(script);
   const chat = NexusChat.withEngine(engine);
   for (const schema of MANY_TOOLS) {
     const { name, description, parameters } = schema.function;
-    chat.tool(name, description, parameters as never, () => ({ from: name }), name === 'web_search' ? { alwaysOffer: true } : {});
+    chat.tool(name, description, parameters as never, () => ({ from: name }), {
+      ...(name === 'web_search' ? { alwaysOffer: true } : {}),
+      ...(options.groups ? { group: TOOL_GROUPS[name] } : {}),
+    });
   }
   return { chat, engine };
 }
+
+/** The chat model's answer to the group question (the rankings were unsure). */
+const groupAnswer = (group: string) => ({ when: (p: string) => p.includes('Which kind of tool would help'), output: group });
 
 /** The tool names in a prompt (its tool list, and the worked example that names one of them). */
 const offeredIn = (prompt: string) => [...new Set([...prompt.matchAll(/"name": "([a-z_]+)"/g)].map((m) => m[1]))];
@@ -71,15 +77,73 @@ describe('many tools in an answer (issue 17)', () => {
 
   it('makes the tools find_tools found callable from the next round', async () => {
     const { chat, engine } = manyToolChat([
+      groupAnswer('none'),
       { when: when.userAsked('I need help with something odd'), output: call(FIND_TOOLS, { query: 'robot vacuum cleaner' }) },
       { when: (p) => p.includes('vacuum_start: Start the robot vacuum cleaner') && !p.includes('"from"'), output: call('vacuum_start', { room: 'kitchen' }) },
       { when: when.afterResults(), output: 'The vacuum is on its way.', repeat: true },
     ]);
     const answer = await chat.chat('I need help with something odd');
     expect(answer.calls.map((c) => c.name)).toEqual([FIND_TOOLS, 'vacuum_start']);
-    expect(offeredIn(engine.generations[0]?.prompt ?? '')).not.toContain('vacuum_start');
-    expect(offeredIn(engine.generations[1]?.prompt ?? '')).toContain('vacuum_start');
+    // generations[0] is the group question (answered `none`); the answer's own start at [1].
+    expect(chat.lastToolSelection?.group?.chosen).toBe('none');
+    expect(offeredIn(engine.generations[1]?.prompt ?? '')).not.toContain('vacuum_start');
+    expect(offeredIn(engine.generations[2]?.prompt ?? '')).toContain('vacuum_start');
     expect(answer.metrics.unofferedCalls).toBe(0);
+  });
+
+  it('asks the chat model for a group when neither ranking is sure, as a closed choice, and offers that group', async () => {
+    const { chat, engine } = manyToolChat(
+      [
+        groupAnswer('smart home'),
+        { when: when.userAsked('The floor is covered in crumbs'), output: call('vacuum_start', { room: 'kitchen' }) },
+        { when: when.afterResults(), output: 'The robot is on it.', repeat: true },
+      ],
+      { groups: true },
+    );
+    const steps: string[][] = [];
+    chat.on('step', (which, raw, resolved) => steps.push([which, raw, resolved]));
+    const answer = await chat.chat('The floor is covered in crumbs');
+    const question = engine.generations[0]!;
+    expect(question.options.choices).toEqual(['calendar', 'mail', 'messaging', 'files', 'notes', 'maths', 'units', 'weather', 'smart home', 'travel', 'food', 'finance', 'language', 'knowledge', 'none']);
+    expect(question.prompt).toContain('- smart home: set lights, set thermostat, set blinds, lock door, play music, set volume');
+    expect(chat.lastToolSelection?.ranking.confident).toBe(false);
+    expect(chat.lastToolSelection?.group).toMatchObject({ chosen: 'smart home', among: 14 });
+    expect(chat.lastToolSelection?.reasons.vacuum_start).toBe('group');
+    expect(offeredIn(engine.generations[1]?.prompt ?? '')).toContain('vacuum_start');
+    expect(answer.calls.map((c) => c.name)).toEqual(['vacuum_start']);
+    expect(answer.metrics.unofferedCalls).toBe(0);
+    expect(steps).toContainEqual(['group', 'smart home', 'smart home']);
+  });
+
+  it('does not ask for a group when a ranking is sure, or when asked not to', async () => {
+    const sure = manyToolChat([{ when: when.userAsked('Turn off the lights in the bedroom'), output: call('set_lights', { room: 'bedroom', state: 'off' }) }, { when: when.afterResults(), output: 'Done.', repeat: true }]);
+    await sure.chat.chat('Turn off the lights in the bedroom');
+    expect(sure.engine.generations.some((g) => g.prompt.includes('Which kind of tool'))).toBe(false);
+    expect(sure.chat.lastToolSelection?.ranking.confident).toBe(true);
+    const off = manyToolChat([{ when: () => true, output: 'Sorry?', repeat: true }]);
+    off.chat.toolSelection.askGroup = false;
+    await off.chat.chat('The floor is covered in crumbs', { strategy: 'inline' });
+    expect(off.engine.generations.some((g) => g.prompt.includes('Which kind of tool'))).toBe(false);
+    expect(off.chat.lastToolSelection?.group).toBeUndefined();
+  });
+
+  it('ranks with an injected embedder, fused with the lexical ranking, and embeds each tool once', async () => {
+    // A fake embedder: one dimension per topic word, so the combination logic is what is tested.
+    const topics = ['crumb|floor|vacuum|clean', 'light|dark|lamp', 'mail|email'];
+    const embedded: string[][] = [];
+    const embedder = async (texts: readonly string[]) => {
+      embedded.push([...texts]);
+      return texts.map((t) => topics.map((words) => (new RegExp(words, 'i').test(t) ? 1 : 0.01)));
+    };
+    const engine = new ScriptedEngine([{ when: () => true, output: 'Fine.', repeat: true }]);
+    const chat = NexusChat.withEngine(engine, { embedder });
+    for (const schema of MANY_TOOLS) chat.tool(schema.function.name, schema.function.description, schema.function.parameters as never, () => 1);
+    await chat.chat("It's too dark in here", { strategy: 'inline' });
+    expect(chat.lastToolSelection?.reasons.set_lights).toMatch(/semantic|combined/);
+    expect(chat.toolSearch).toMatchObject({ state: 'ready', model: 'custom' });
+    await chat.chat('Something else dark', { strategy: 'inline' });
+    // 60 tool texts once, then one query per answer.
+    expect(embedded.map((batch) => batch.length)).toEqual([60, 1, 1]);
   });
 
   it('changes nothing below the threshold, with an explicit tool list, or a forced tool', async () => {

@@ -4,7 +4,8 @@ import type { LoadOptions } from '../engine/load-engine.ts';
 import type { ModelSource } from '../engine/model-source.ts';
 import type { LoadProgress } from '../engine/transformers-engine.ts';
 import type { SerializedError } from '../shared/errors.ts';
-import type { AnswerRequest } from '../loop/answer-runner.ts';
+import type { AnswerRequest, ChoiceRequest, ChoiceResult } from '../loop/answer-runner.ts';
+import type { EmbedProgress, EmbedReply, EmbedRequest } from '../engine/embedding-model.ts';
 import type { ToolRunOutcome } from '../loop/toolbox.ts';
 import type { ChatAnswer, ChatEvents } from '../loop/types.ts';
 
@@ -15,6 +16,8 @@ export type ToWorker =
   | { kind: 'tool-result'; id: number; callId: number; outcome: ToolRunOutcome }
   | { kind: 'abort'; id: number }
   | { kind: 'answer-now'; id: number; requestId: number; text?: string }
+  | { kind: 'choose'; id: number; request: ChoiceRequest }
+  | { kind: 'embed'; id: number; request: EmbedRequest }
   | { kind: 'dispose' };
 
 /** Every message the worker sends the page. */
@@ -28,6 +31,10 @@ export type FromWorker =
   | { kind: 'answer-now-request'; id: number; requestId: number }
   | { kind: 'answer'; id: number; answer: ChatAnswer; messages: ChatMessage[] }
   | { kind: 'answer-failed'; id: number; error: SerializedError; messages: ChatMessage[] }
+  | { kind: 'chosen'; id: number; result: ChoiceResult }
+  | { kind: 'embed-progress'; id: number; event: EmbedProgress }
+  | { kind: 'embedded'; id: number; reply: EmbedReply }
+  | { kind: 'request-failed'; id: number; error: SerializedError }
   | { kind: 'disposed' };
 
 /** Rebuilds an error that crossed the boundary as `{ name, message }`; an abort becomes a real `AbortError`. */
@@ -39,8 +46,12 @@ export function deserializeError(error: SerializedError): Error {
 }
 
 const FROM_WORKER_KINDS: ReadonlySet<string> = new Set([
-  'progress', 'attempt', 'loaded', 'load-failed', 'event', 'tool-call', 'answer-now-request', 'answer', 'answer-failed', 'disposed',
+  'progress', 'attempt', 'loaded', 'load-failed', 'event', 'tool-call', 'answer-now-request', 'answer', 'answer-failed',
+  'chosen', 'embed-progress', 'embedded', 'request-failed', 'disposed',
 ]);
+
+/** The kinds that answer one request of the page, by its `id`. */
+const ANSWER_KINDS: ReadonlySet<string> = new Set(['event', 'tool-call', 'answer-now-request', 'answer', 'answer-failed', 'chosen', 'embed-progress', 'embedded', 'request-failed']);
 
 /**
  * True for a message of the {@link FromWorker} union: an object with a known `kind` and, for the
@@ -50,8 +61,7 @@ export function isFromWorker(data: unknown): data is FromWorker {
   if (typeof data !== 'object' || data === null) return false;
   const kind = (data as { kind?: unknown }).kind;
   if (typeof kind !== 'string' || !FROM_WORKER_KINDS.has(kind)) return false;
-  const answerKinds = ['event', 'tool-call', 'answer-now-request', 'answer', 'answer-failed'];
-  if (answerKinds.includes(kind) && typeof (data as { id?: unknown }).id !== 'number') return false;
+  if (ANSWER_KINDS.has(kind) && typeof (data as { id?: unknown }).id !== 'number') return false;
   if ((kind === 'answer' || kind === 'answer-failed') && !Array.isArray((data as { messages?: unknown }).messages)) return false;
   return true;
 }

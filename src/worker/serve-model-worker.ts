@@ -16,6 +16,7 @@ import { env } from '@huggingface/transformers';
 import { detectBrowserCapabilities } from '../engine/device-ladder.ts';
 import { diagnoseOptions, loadCandidate, planCandidates } from '../engine/load-engine.ts';
 import { sourceWideFailure } from '../engine/diagnose-source.ts';
+import { embedderHost } from '../engine/embedder-host.ts';
 import { serializeError } from '../shared/errors.ts';
 import { engineRunner, type AnswerRunner } from '../loop/answer-runner.ts';
 import type { ToolRunOutcome } from '../loop/toolbox.ts';
@@ -104,7 +105,9 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
     env.backends.onnx.wasm!.numThreads = threads;
     try {
       const engine = await loadCandidate(message.source, candidate, (event) => post({ kind: 'progress', event }), message.options.family, message.options.hubUrl);
-      runner = engineRunner(engine);
+      // The tool-search model runs on WASM beside the chat model, loaded on its first request.
+      const embedders = embedderHost('wasm');
+      runner = engineRunner(engine, { embed: (request, onProgress) => embedders.embed(request, onProgress), dispose: () => embedders.dispose() });
       post({ kind: 'loaded', info: candidate.device === 'wasm' ? { ...engine.info, threads } : engine.info, candidate });
     } catch (error) {
       // Asked once, here: an unreachable hub or a missing model would fail every other candidate too.
@@ -174,6 +177,16 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
     }
   }
 
+  /** A side request (a closed choice, embeddings): one reply, `request-failed` with the error otherwise. */
+  async function reply(id: number, work: (runner: AnswerRunner) => Promise<FromWorker>): Promise<void> {
+    try {
+      if (!runner) throw new Error('No model is loaded in this worker.');
+      post(await work(runner));
+    } catch (error) {
+      post({ kind: 'request-failed', id, error: serializeError(error) });
+    }
+  }
+
   /** Settles one pending request of an answer, once. */
   function settle<T>(pending: Map<number, (value: T) => void>, key: number, value: T): void {
     const resolve = pending.get(key);
@@ -208,6 +221,22 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
         const requests = requestsOf.get(message.id);
         for (const callId of [...(requests?.tools.keys() ?? [])]) settle(pendingTools, callId, { ok: false, kind: 'error', message: 'Stopped.' });
         for (const requestId of [...(requests?.answerNow.keys() ?? [])]) settle(pendingAnswerNow, requestId, undefined);
+        break;
+      }
+      case 'choose': {
+        const { id, request } = message;
+        void reply(id, async (r) => {
+          if (!r.choose) throw new Error('This worker cannot make a closed choice.');
+          return { kind: 'chosen', id, result: await r.choose(request) };
+        });
+        break;
+      }
+      case 'embed': {
+        const { id, request } = message;
+        void reply(id, async (r) => {
+          if (!r.embed) throw new Error('This worker cannot run an embedding model.');
+          return { kind: 'embedded', id, reply: await r.embed(request, (event) => post({ kind: 'embed-progress', id, event })) };
+        });
         break;
       }
       case 'dispose':

@@ -2,7 +2,8 @@ import type { LoadCandidate } from '../engine/device-ladder.ts';
 import type { EngineInfo } from '../engine/engine.ts';
 import type { LoadAttempt, LoadOptions } from '../engine/load-engine.ts';
 import { ModelLoadError, noCandidateLoaded, type ModelSource } from '../engine/model-source.ts';
-import type { AnswerBridge, AnswerOutcome, AnswerRequest, AnswerRunner } from '../loop/answer-runner.ts';
+import type { AnswerBridge, AnswerOutcome, AnswerRequest, AnswerRunner, ChoiceRequest, ChoiceResult } from '../loop/answer-runner.ts';
+import type { EmbedProgress, EmbedReply, EmbedRequest } from '../engine/embedding-model.ts';
 import type { ToolRunOutcome } from '../loop/toolbox.ts';
 import type { ChatEvents } from '../loop/types.ts';
 import { abortError } from '../shared/abort.ts';
@@ -65,6 +66,8 @@ interface PendingAnswer {
 class WorkerRunner implements AnswerRunner {
   private nextId = 0;
   private readonly pending = new Map<number, PendingAnswer>();
+  /** Side requests in flight (a closed choice, embeddings), by id. */
+  private readonly requests = new Map<number, { resolve(value: unknown): void; reject(error: Error): void; onProgress?: ((event: EmbedProgress) => void) | undefined }>();
   /** Why this worker can run no more answers, once it cannot. */
   private dead: ModelWorkerError | undefined;
 
@@ -80,6 +83,7 @@ class WorkerRunner implements AnswerRunner {
       this.fail(new ModelWorkerError('A message from the model worker could not be read (it did not survive structured cloning). Try the question again.'), false);
     });
     worker.addEventListener('message', (event: MessageEvent<unknown>) => {
+      if (isFromWorker(event.data) && 'id' in event.data && this.requests.has(event.data.id)) this.settleRequest(event.data);
       if (!isFromWorker(event.data)) {
         const shown = (() => {
           try {
@@ -103,6 +107,48 @@ class WorkerRunner implements AnswerRunner {
       this.pending.delete(id);
       answer.finish({ ok: false, error, messages: answer.messages });
     }
+    for (const [id, request] of [...this.requests]) {
+      this.requests.delete(id);
+      request.reject(error);
+    }
+  }
+
+  /** Ends a side request with the worker's reply (a progress event only reports). */
+  private settleRequest(message: FromWorker & { id: number }): void {
+    const request = this.requests.get(message.id);
+    if (!request) return;
+    if (message.kind === 'embed-progress') return request.onProgress?.(message.event);
+    const value = message.kind === 'chosen' ? message.result : message.kind === 'embedded' ? message.reply : undefined;
+    if (value === undefined && message.kind !== 'request-failed') return;
+    this.requests.delete(message.id);
+    if (message.kind === 'request-failed') request.reject(deserializeError(message.error));
+    else request.resolve(value);
+  }
+
+  /** Sends one side request and waits for its one reply. */
+  private ask<T>(make: (id: number) => ToWorker, onProgress?: (event: EmbedProgress) => void, signal?: AbortSignal): Promise<T> {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.requests.set(id, { resolve: resolve as (value: unknown) => void, reject, onProgress });
+      signal?.addEventListener(
+        'abort',
+        () => {
+          // The worker's reply, when it comes, is dropped: the caller has moved on.
+          if (this.requests.delete(id)) reject(abortError(signal));
+        },
+        { once: true },
+      );
+      send(this.worker, make(id));
+    });
+  }
+
+  choose(request: ChoiceRequest, signal?: AbortSignal): Promise<ChoiceResult> {
+    return this.ask((id) => ({ kind: 'choose', id, request }), undefined, signal);
+  }
+
+  embed(request: EmbedRequest, onProgress?: (event: EmbedProgress) => void): Promise<EmbedReply> {
+    return this.ask((id) => ({ kind: 'embed', id, request }), onProgress);
   }
 
   run(request: AnswerRequest, bridge: AnswerBridge): Promise<AnswerOutcome> {

@@ -47,6 +47,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await cp(join(FIXTURE_MODELS_DIR, 'tiny-tools-qwen3'), join(models, 'tiny-tools-qwen3'), { recursive: true });
   await cp(join(FIXTURE_MODELS_DIR, 'tiny-tools-qwen3'), join(models, 'tools-broken-q8'), { recursive: true });
   await writeFile(join(models, 'tools-broken-q8', 'onnx', 'model_quantized.onnx'), 'this is not an ONNX file');
+  // The sentence encoder of the tool index's semantic ranking.
+  await cp(join(FIXTURE_MODELS_DIR, 'tiny-embed-bert'), join(models, 'tiny-embed-bert'), { recursive: true });
   const app = await startAppServer({ root: outDir, port: 0, mounts: { '/models/': models } });
   project.provide('appUrl', app.url);
   return async () => {
