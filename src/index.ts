@@ -7,6 +7,16 @@ export { NexusChat, ChatBusyError, ChatDisposedError, InvalidHistoryError, ToolT
 export { DEFAULT_HUB_URL, DEFAULT_MODEL, ModelAccessError, ModelFilesError, ModelLoadError, ModelNotFoundError, ModelUnreachableError, SOURCE_FAILURES, describeSource, type ModelFile, type ModelSource } from './engine/model-source.ts';
 export { UnsupportedDtypeError, describeRuntime, detectBrowserCapabilities, loadLadder, type DetectOptions, type LoadCandidate, type RuntimeCapabilities } from './engine/device-ladder.ts';
 export type { LoadProgress } from './engine/transformers-engine.ts';
+export {
+  DEFAULT_EMBEDDING_MODEL,
+  embeddingModelKey,
+  type EmbedProgress,
+  type EmbedReply,
+  type EmbedRequest,
+  type EmbedderInfo,
+  type EmbeddingModel,
+  type ToolSearchStatus,
+} from './engine/embedding-model.ts';
 export type { LoadAttempt } from './engine/load-engine.ts';
 export type { AnswerRunner, AnswerRequest, AnswerBridge, AnswerOutcome } from './loop/answer-runner.ts';
 export { ModelWorkerError, NexusError, serializeError, type SerializedError } from './shared/errors.ts';

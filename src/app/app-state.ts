@@ -11,6 +11,7 @@ import {
   type Strategy,
   type ToolChoice,
   type ToolSchema,
+  type ToolSearchStatus,
 } from '../index.ts';
 import type { Source, WebActivity, WebStatus } from './web-research.ts';
 
@@ -169,6 +170,11 @@ export interface Settings {
   hubUrl: string;
   /** The colour scheme: the system's, or one the user chose. */
   theme: Theme;
+  /**
+   * With many tools, rank them by meaning too: a small sentence encoder (about 23 MB, fetched the
+   * first time more tools than the threshold are loaded, then cached) beside the chat model.
+   */
+  semanticToolSearch: boolean;
 }
 
 /** The page's colour schemes. */
@@ -189,6 +195,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   softwareWebgpu: false,
   hubUrl: DEFAULT_HUB_URL,
   theme: 'system',
+  semanticToolSearch: true,
 });
 
 /** A registered tool as the tools panel shows it. */
@@ -227,6 +234,10 @@ export interface AppState {
     url: string;
     /** With many tools: which the last answer offered, and why each (from `chat.lastToolSelection`). */
     lastOffered?: Readonly<Record<string, string>>;
+    /** The group the chat model picked for the last answer, when the rankings were unsure. */
+    lastGroup?: string;
+    /** Where the semantic tool search stands (from `chat.toolSearch`). */
+    search?: ToolSearchStatus;
   };
   approval?: ApprovalState;
   /** A passing message for the status line (saved, copied, restored …). */

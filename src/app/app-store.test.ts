@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NexusChat, ScriptedEngine, type ScriptedOutput } from '../index.ts';
 import { when } from '../testing/script-matchers.ts';
+import { engineRunner } from '../loop/answer-runner.ts';
 import { emptyConversation, type Conversation } from './app-state.ts';
 import { AppStore, repairInterrupted } from './app-store.ts';
 import type { ModelOpener } from './model-loader.ts';
@@ -245,6 +246,27 @@ describe('AppStore', () => {
     await store.send('What is the weather in Paris?');
     expect(store.state.tools.lastOffered).toMatchObject({ get_weather: 'lexical', find_tools: 'finder' });
     expect(Object.keys(store.state.tools.lastOffered ?? {}).length).toBeLessThan(names.length);
+  });
+
+  it('shows where finding tools by meaning stands, and answers by words when its model fails (issue 17)', async () => {
+    const names = ['get_weather', ...Array.from({ length: 14 }, (_, i) => `tool_${i}`)];
+    const toolsJs = `data:text/javascript,${encodeURIComponent(names.map((n) => `tool('${n}', 'Does ${n}', { city: 'string' }, () => 1);`).join('\n'))}`;
+    const runner = engineRunner(new ScriptedEngine([{ when: () => true, output: 'It is sunny.', repeat: true }]), {
+      embed: async () => {
+        throw new Error('The tool-search model Xenova/all-MiniLM-L6-v2 (q8) could not be loaded: offline.');
+      },
+    });
+    const opener = openerWith(async () => ({ chat: NexusChat.withRunner(runner), verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false } }));
+    const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: toolsJs, origin: 'http://localhost', research: noResearch });
+    await store.loadModel({ url: 'http://localhost/models/x' });
+    store.updateSettings({ strategy: 'inline' });
+    await store.send('What is the weather in Paris?');
+    expect(store.state.tools.search).toMatchObject({ state: 'failed', error: expect.stringContaining('offline') });
+    expect(store.state.conversation.turns.at(-1)).toMatchObject({ state: 'done', text: 'It is sunny.' });
+
+    store.updateSettings({ semanticToolSearch: false });
+    await store.send('And in Rome?');
+    expect(store.state.tools.search?.state).toBe('off');
   });
 
   describe('a download (issue 13, item 8)', () => {

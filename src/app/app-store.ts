@@ -1,4 +1,5 @@
 import {
+  DEFAULT_EMBEDDING_MODEL,
   InvalidHistoryError,
   ToolRegistry,
   isAbortError,
@@ -286,6 +287,7 @@ export class AppStore {
     const approve: ApprovalHandler = (request) => this.requestApproval(request.name, request.arguments);
     chat.approve = approve;
     this.chat = chat;
+    chat.on('toolSearch', (search) => this.set({ tools: { ...this.current.tools, search } }));
     this.research = this.deps.research(chat);
     await this.loadToolsInto(chat);
     this.restoreHistory(this.current.conversation);
@@ -404,6 +406,8 @@ export class AppStore {
     chat.systemPrompt = settings.systemPrompt;
     chat.answerPrompt = settings.answerPrompt;
     chat.maxRounds = settings.maxRounds;
+    // The same model spec keeps the same index: switching the setting back and forth re-embeds nothing.
+    chat.toolSelection.semantic = settings.semanticToolSearch ? { ...DEFAULT_EMBEDDING_MODEL } : false;
     const controller = new AbortController();
     this.stopController = controller;
     this.answeringId = answerId;
@@ -443,8 +447,8 @@ export class AppStore {
       const history = controller.signal.aborted ? this.historyAsShown(chat, answerId) : [...chat.history];
       this.setConversation({ ...this.current.conversation, history });
       const selection = chat.lastToolSelection;
-      const { lastOffered: _previous, ...tools } = this.current.tools;
-      this.set({ tools: selection ? { ...tools, lastOffered: selection.reasons } : tools });
+      const { lastOffered: _previous, lastGroup: _group, ...tools } = this.current.tools;
+      this.set({ tools: selection ? { ...tools, lastOffered: selection.reasons, ...(selection.group ? { lastGroup: selection.group.chosen } : {}) } : tools });
       this.set({ busy: false, stopping: false });
       await this.saveNow();
     }

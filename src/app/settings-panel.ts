@@ -164,6 +164,10 @@ export class SettingsPanel extends LitElement {
         <span>Thinking <span class="help">— let a reasoning model think first (slower; the thinking is not shown).</span></span>
       </label>
       <label class="check">
+        <input type="checkbox" data-testid="semantic-tool-search" .checked=${s.semanticToolSearch} @change=${(e: Event) => this.save({ semanticToolSearch: (e.target as HTMLInputElement).checked })} />
+        <span>Find tools by meaning <span class="help">— with more than 12 tools, a small sentence model (about 23 MB, fetched once, then cached) helps pick the few each answer sees; off: by their words only.</span></span>
+      </label>
+      <label class="check">
         <input type="checkbox" data-testid="software-webgpu" .checked=${s.softwareWebgpu} @change=${(e: Event) => this.save({ softwareWebgpu: (e.target as HTMLInputElement).checked })} />
         Use a software WebGPU adapter when there is no GPU (usually slower than WASM; applies to the next load)
       </label>

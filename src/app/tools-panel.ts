@@ -47,6 +47,10 @@ export class ToolsPanel extends LitElement {
         margin: 0;
         padding-left: 1rem;
       }
+      .warning {
+        color: var(--danger);
+        overflow-wrap: anywhere;
+      }
       .error {
         border: 1px solid color-mix(in srgb, var(--danger) 45%, var(--border));
         background: var(--danger-soft);
@@ -128,8 +132,24 @@ export class ToolsPanel extends LitElement {
             <strong>${list?.length ? 'The file could not be loaded; the previous tools stay in use.' : 'The tools could not be loaded.'}</strong>${error}
           </div>`
         : nothing}
+      ${this.renderToolSearch()}
       ${this.renderLastOffered()}
       ${list ? html`<ul data-testid="tools">${list.map((tool) => this.renderTool(tool))}</ul>` : loading ? html`<p class="muted">Loading tools…</p>` : nothing}`;
+  }
+
+  /** Where finding tools by meaning stands: shown once it matters (loading, ready, failed). */
+  private renderToolSearch() {
+    const search = this.tools.search;
+    if (!search || search.state === 'off' || search.state === 'idle') return nothing;
+    const mb = (bytes: number) => `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`;
+    const kept = search.vectors.reused ? ` · ${search.vectors.reused} tool descriptions read from this browser's store` : '';
+    const line =
+      search.state === 'loading'
+        ? `Fetching the tool-search model${search.progress ? ` · ${mb(search.progress.loaded)} of ${mb(search.progress.total)}` : '…'}`
+        : search.state === 'ready'
+          ? `Finding tools by meaning with ${search.info?.model ?? search.model ?? 'a sentence model'}${search.info ? ` (${search.info.dimensions} dimensions${search.info.bytes ? `, ${mb(search.info.bytes)}` : ''}, ready in ${(search.info.loadMs / 1000).toFixed(1)} s)` : ''}${kept}`
+          : `Finding tools by their words only: ${search.error ?? 'the tool-search model failed'}`;
+    return html`<p class=${search.state === 'failed' ? 'warning' : 'muted'} data-testid="tool-search" data-state=${search.state}>${line}</p>`;
   }
 
   /** With many tools, each answer sees only some: which the last one saw, and why. */
@@ -144,6 +164,7 @@ export class ToolsPanel extends LitElement {
       named: 'you named it',
       always: 'always offered',
       finder: 'lets the model find more',
+      group: `the model picked its group${this.tools.lastGroup ? ` (${this.tools.lastGroup})` : ''}`,
     };
     return html`<section class="offered" data-testid="last-offered">
       <h3>Offered for the last answer (${Object.keys(offered).length} of ${this.tools.list?.length ?? '?'} tools)</h3>

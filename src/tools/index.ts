@@ -36,3 +36,30 @@ export {
   type ValueOfSpec,
 } from './tool-schema.ts';
 export { assertValidArguments, validateArguments, type ArgumentsResult, type ArgumentsTarget } from './validate-arguments.ts';
+export { ToolIndex, embeddingText, nameWords, type Embedder, type IndexedTool, type RankedTool, type ToolRanking } from './tool-index.ts';
+export {
+  DEFAULT_CONFIDENCE,
+  DEFAULT_TOOL_SELECTION,
+  FIND_TOOLS,
+  GROUP_LIMIT,
+  addFindTools,
+  groupChoices,
+  selectTools,
+  type GroupChoice,
+  type GroupChooser,
+  type OfferReason,
+  type SelectionMessage,
+  type ToolSelection,
+  type ToolSelectionSettings,
+} from './tool-selection.ts';
+export { NO_GROUP, groupQuestion, toolGroups, type ToolGroup } from './tool-groups.ts';
+export {
+  TOOL_VECTOR_DB,
+  cachedEncoder,
+  indexedDbToolVectorStore,
+  memoryToolVectorStore,
+  type CachedEncoderOptions,
+  type EncoderCounts,
+  type SemanticEncoder,
+  type ToolVectorStore,
+} from './tool-vectors.ts';

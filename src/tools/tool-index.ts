@@ -81,6 +81,8 @@ export class ToolIndex {
   constructor(
     private readonly tools: readonly IndexedTool[],
     semantic?: Embedder | SemanticEncoder,
+    /** A lexical score at or above which the words alone are trusted in the fusion (see `DEFAULT_CONFIDENCE`). */
+    private readonly sureLexicalScore = 12,
   ) {
     this.lexical = new MiniSearch({
       fields: ['name', 'description', 'parameters'],
@@ -145,8 +147,8 @@ export class ToolIndex {
   }
 
   /**
-   * Both rankings fused by reciprocal rank (k = 60, the usual constant): a tool both put high
-   * comes first; one ranking alone still counts. Without an encoder, or once it failed, the
+   * Both rankings fused by reciprocal rank (k = 60, the usual constant), the lexical one weighted
+   * by how well the words matched: a tool both put high comes first; one ranking alone still counts. Without an encoder, or once it failed, the
    * lexical ranking alone — a tool-search model that cannot load never costs the answer.
    */
   async rank(query: string, limit = 5): Promise<ToolRanking> {
@@ -161,10 +163,13 @@ export class ToolIndex {
       return { hits: lexical.slice(0, limit), lexicalTop, semanticError: this.failure };
     }
     const fused = new Map<string, { score: number; lexical: boolean; semantic: boolean }>();
+    // Words that barely match are weak evidence: below a sure lexical score the lexical ranking
+    // counts less, so it does not push noise above what the meaning found.
+    const lexicalWeight = Math.min(1, lexicalTop / this.sureLexicalScore) ** 2;
     const add = (list: readonly RankedTool[], kind: 'lexical' | 'semantic') =>
       list.forEach((hit, rank) => {
         const entry = fused.get(hit.name) ?? { score: 0, lexical: false, semantic: false };
-        entry.score += 1 / (60 + rank + 1);
+        entry.score += (kind === 'lexical' ? lexicalWeight : 1) / (60 + rank + 1);
         entry[kind] = true;
         fused.set(hit.name, entry);
       });

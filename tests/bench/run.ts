@@ -52,6 +52,21 @@ for (const f of await benchFamilies()) {
   );
 }
 
+console.log('\n== Tool index (60 labelled-message fixture; semantic = the fixture word-vector encoder, not a real model: npm run recall:tools)');
+{
+  const { FIXTURE_EMBEDDER, benchToolIndex, measureRecall, printRecall } = await import('./tool-recall.ts');
+  const { loadEmbedder } = await import('../../src/engine/load-embedder.ts');
+  const embedder = await loadEmbedder(FIXTURE_EMBEDDER, { device: 'cpu' });
+  printRecall(await measureRecall(embedder.embed), 'fixture encoder');
+  const rows = await benchToolIndex(embedder.embed);
+  for (const row of rows) {
+    console.log(`${String(row.tools).padStart(4)} tools: index ${fmt(row.buildMs, 1)} ms, with vectors ${fmt(row.buildWithVectorsMs, 0)} ms; query lexical ${fmt(row.lexicalQueryMs, 2)} ms, combined ${fmt(row.combinedQueryMs, 2)} ms`);
+  }
+  const [small, large] = rows;
+  if (small && large) console.log(`600 / 60 tools: build ${fmt(large.buildMs / small.buildMs, 1)}×, lexical query ${fmt(large.lexicalQueryMs / small.lexicalQueryMs, 1)}×, combined query ${fmt(large.combinedQueryMs / small.combinedQueryMs, 1)}×`);
+  await embedder.dispose();
+}
+
 const proxyBench = new URL('../proxy/bench-proxy.ts', import.meta.url);
 if (existsSync(proxyBench)) {
   console.log('\n== Companion proxy');
