@@ -1,7 +1,7 @@
 // Tools the chat offers the model. Plain script, no imports, no exports, no build step:
 // the page loads this file with loadTools('./tools.js') and injects `tool`.
 //
-//   tool(name, description, parameters, handler, { required?, confirm?, readOnly? })
+//   tool(name, description, parameters, handler, { required?, confirm?, readOnly?, alwaysOffer?, group? })
 //
 // `parameters` is shorthand ({ city: 'string' }) or full JSON Schema per parameter. The handler gets
 // the validated arguments and a context: `context.fetch` is the fetch to use (tests replace it) and

@@ -224,10 +224,10 @@ export class NexusChat {
   private static async loadRunner(source: ModelSource, loadOptions: WorkerLoadOptions, chatOptions: NexusChatOptions): Promise<NexusChat> {
     const options = loadOptions;
     if (isNode()) {
-      const { loadEngine } = await import('./engine/load-engine.ts');
+      // One dynamic import for the Node path, so transformers.js stays in one chunk the page never loads.
+      const { loadEngine, embedderHost } = await import('./engine/load-engine.ts');
       throwIfAborted(options.signal);
       const { engine } = await loadEngine(source, { runtime: 'node', webgpu: false, shaderF16: false }, loadOptions);
-      const { embedderHost } = await import('./engine/embedder-host.ts');
       const embedders = embedderHost('cpu');
       const services: RunnerServices = { embed: (request, onProgress) => embedders.embed(request, onProgress), dispose: () => embedders.dispose() };
       // In-process the load cannot be cut short; a cancelled one is freed as soon as it is done.
@@ -313,6 +313,22 @@ export class NexusChat {
    */
   evalTools(source: string): Promise<string[]> {
     return evalTools(this.tools, source);
+  }
+
+  /**
+   * Gets the tool index ready now, not at the first answer: with more tools than
+   * `toolSelection.threshold` and a semantic ranking, loads its model (fetched on the first visit)
+   * and embeds the tools (or reads their stored vectors). Call it after loading a `tools.js`.
+   * Never throws: a failure is in the returned status, and answers then rank by words.
+   */
+  async prepareTools(): Promise<ToolSearchStatus> {
+    const { threshold } = this.toolSelection;
+    if (threshold <= 0 || this.tools.size <= threshold) return this.searchStatus;
+    const index = await this.indexFor(this.tools);
+    const ranking = await index.rank('tools', 1);
+    if (ranking.semanticError) this.setSearchStatus({ state: 'failed', error: ranking.semanticError });
+    this.refreshVectorCounts();
+    return this.searchStatus;
   }
 
   /** Subscribes to an event; returns the unsubscribe function. */

@@ -690,10 +690,19 @@ export class AppStore {
     this.set({ tools: { ...this.current.tools, loading: true } });
     try {
       await chat.loadTools(this.deps.toolsUrl);
-      this.set({ tools: { url: this.deps.toolsUrl, loading: false, list: describeTools(chat.tools) } });
+      this.set({ tools: { ...this.keptToolState(), url: this.deps.toolsUrl, loading: false, list: describeTools(chat.tools) } });
     } catch (error) {
-      this.set({ tools: { url: this.deps.toolsUrl, loading: false, list: describeTools(chat.tools), error: (error as Error).message } });
+      this.set({ tools: { ...this.keptToolState(), url: this.deps.toolsUrl, loading: false, list: describeTools(chat.tools), error: (error as Error).message } });
     }
+    // Many tools: the tool-search model loads and the tools are embedded now, not at the first answer.
+    chat.toolSelection.semantic = this.current.settings.semanticToolSearch ? { ...DEFAULT_EMBEDDING_MODEL } : false;
+    void chat.prepareTools();
+  }
+
+  /** What the tools state keeps across a reload of `tools.js`: where tool search stands. */
+  private keptToolState(): { search?: AppState['tools']['search'] } {
+    const search = this.current.tools.search;
+    return search ? { search } : {};
   }
 
   /** Shows what `tools.js` registers before any model is loaded. */

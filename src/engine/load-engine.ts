@@ -101,3 +101,6 @@ export async function loadEngine(source: ModelSource, caps: RuntimeCapabilities,
   }
   throw noCandidateLoaded(source, attempts);
 }
+
+// The Node path of `NexusChat.load` takes both from one import (one chunk in a page bundle).
+export { embedderHost } from './embedder-host.ts';

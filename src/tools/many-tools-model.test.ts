@@ -69,6 +69,20 @@ describe('many tools on the real engine (tiny Qwen3 fixture, real tokenizer and 
     expect(again.toolSearch.vectors).toEqual({ computed: 0, reused: 60 });
   });
 
+  it('prepareTools() loads the encoder and embeds the tools before the first answer', async () => {
+    const chat = await load();
+    chat.toolSelection.semantic = TINY_EMBEDDER;
+    chat.toolSelection.askGroup = false;
+    chat.tool('only_one', 'A single tool', {}, () => 1);
+    expect((await chat.prepareTools()).state).toBe('off'); // one tool: nothing to select
+    register(chat);
+    const status = await chat.prepareTools();
+    expect(status).toMatchObject({ state: 'ready', info: { dimensions: 48 } });
+    const before = { ...status.vectors };
+    await chat.chat('Is it going to rain tomorrow in Lisbon?', { strategy: 'inline', maxRounds: 1, maxNewTokens: 4 });
+    expect(chat.toolSearch.vectors).toEqual(before);
+  });
+
   it('ranks by words alone, and says why, when the tool-search model cannot load', async () => {
     const chat = await load();
     chat.toolSelection.semantic = { source: { path: `${FIXTURE_MODELS_DIR}no-such-embedder` } };
