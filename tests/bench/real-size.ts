@@ -67,14 +67,20 @@ async function speedOf(chat: { chat: NexusChat['chat'] }): Promise<{ promptToken
   };
 }
 
-export async function nodeSpeeds(): Promise<SpeedFigure[]> {
+/**
+ * Node (native ONNX Runtime) with one thread and with every core: the baseline for what threads
+ * can do for decode on this machine at all, apart from WASM.
+ */
+export async function nodeSpeeds(threadCounts: readonly number[]): Promise<SpeedFigure[]> {
   const figures: SpeedFigure[] = [];
   for (const dtype of DTYPES) {
-    const started = performance.now();
-    const chat = await NexusChat.load({ path: FOLDER }, { dtype });
-    const loadMs = performance.now() - started;
-    figures.push({ where: 'Node', dtype, loadMs, ...(await speedOf(chat)) });
-    await chat.dispose();
+    for (const numThreads of threadCounts) {
+      const started = performance.now();
+      const chat = await NexusChat.load({ path: FOLDER }, { dtype, numThreads });
+      const loadMs = performance.now() - started;
+      figures.push({ where: 'Node', dtype, threads: numThreads, loadMs, ...(await speedOf(chat)) });
+      await chat.dispose();
+    }
   }
   return figures;
 }
@@ -149,7 +155,7 @@ export async function runRealSizeBench(): Promise<void> {
   try {
     const cores = (await import('node:os')).availableParallelism();
     console.log(`\n== Real size (Qwen3-0.6B's shape, random weights, ${FOLDER}); ${cores} cores`);
-    const node = await nodeSpeeds();
+    const node = await nodeSpeeds([...new Set([1, cores])]);
     const browser = await browserSpeeds([...new Set([1, cores])]);
     for (const f of [...node, ...browser]) {
       console.log(
@@ -157,14 +163,17 @@ export async function runRealSizeBench(): Promise<void> {
           `prefill ${fmt(f.prefillPerSecond, 1).padStart(6)} tok/s (${f.promptTokens} tokens)  decode ${fmt(f.decodePerSecond, 2).padStart(6)} tok/s`,
       );
     }
+    const mostThreads = (figures: SpeedFigure[], dtype: string) => figures.filter((f) => f.dtype === dtype).sort((a, b) => (b.threads ?? 1) - (a.threads ?? 1))[0];
     for (const dtype of DTYPES) {
-      const inNode = node.find((f) => f.dtype === dtype);
+      const inNode = mostThreads(node, dtype);
+      const nodeOne = node.find((f) => f.dtype === dtype && f.threads === 1);
       const one = browser.find((f) => f.dtype === dtype && f.threads === 1);
-      const all = browser.filter((f) => f.dtype === dtype).sort((a, b) => (b.threads ?? 1) - (a.threads ?? 1))[0];
-      if (!inNode || !one || !all) continue;
+      const all = mostThreads(browser, dtype);
+      if (!inNode || !nodeOne || !one || !all) continue;
       console.log(
         `${dtype}: browser (${all.threads} threads) / Node decode ${fmt(all.decodePerSecond / inNode.decodePerSecond, 3)}; ` +
-          `all threads / one thread decode ${fmt(all.decodePerSecond / one.decodePerSecond, 2)}, prefill ${fmt(all.prefillPerSecond / one.prefillPerSecond, 2)}`,
+          `all threads / one thread decode: browser ${fmt(all.decodePerSecond / one.decodePerSecond, 2)}, Node ${fmt(inNode.decodePerSecond / nodeOne.decodePerSecond, 2)}; ` +
+          `prefill: browser ${fmt(all.prefillPerSecond / one.prefillPerSecond, 2)}, Node ${fmt(inNode.prefillPerSecond / nodeOne.prefillPerSecond, 2)}`,
       );
     }
     const q4 = browser.filter((f) => f.threads === cores);
