@@ -464,7 +464,11 @@ export class NexusChat {
     const registry = this.answerTools(options);
     const { threshold } = this.toolSelection;
     const choice = options.toolChoice ?? 'auto';
-    if (threshold <= 0 || registry.size <= threshold || options.tools || choice === 'none' || typeof choice === 'object') return { options, registry, effects: {} };
+    if (threshold <= 0 || registry.size <= threshold || options.tools || choice === 'none' || typeof choice === 'object') {
+      // This answer offers every tool: the last selection no longer describes what was offered.
+      if (!options.isolated) this.lastSelection = undefined;
+      return { options, registry, effects: {} };
+    }
     const index = await this.indexFor(registry);
     const history = options.isolated ? [] : this.conversation;
     const selection = await selectTools(index, registry, prompt, history, this.toolSelection, this.groupChooser(registry, prompt, options.signal));
@@ -483,7 +487,7 @@ export class NexusChat {
         return found.length ? { offer: found } : undefined;
       },
     };
-    this.lastSelection = selection;
+    if (!options.isolated) this.lastSelection = selection;
     return { options: { ...options, tools: selection.offered }, registry: withFinder, effects, selection };
   }
 

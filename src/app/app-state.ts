@@ -175,6 +175,8 @@ export interface Settings {
    * first time more tools than the threshold are loaded, then cached) beside the chat model.
    */
   semanticToolSearch: boolean;
+  /** Up to this many tools every answer is offered all of them; above it, the few that fit (default 12). */
+  toolSelectionThreshold: number;
 }
 
 /** The page's colour schemes. */
@@ -196,6 +198,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   hubUrl: DEFAULT_HUB_URL,
   theme: 'system',
   semanticToolSearch: true,
+  toolSelectionThreshold: 12,
 });
 
 /** A registered tool as the tools panel shows it. */

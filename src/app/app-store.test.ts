@@ -246,6 +246,10 @@ describe('AppStore', () => {
     await store.send('What is the weather in Paris?');
     expect(store.state.tools.lastOffered).toMatchObject({ get_weather: 'lexical', find_tools: 'finder' });
     expect(Object.keys(store.state.tools.lastOffered ?? {}).length).toBeLessThan(names.length);
+    // The threshold is a setting: at 20 these fifteen tools are all offered again.
+    store.updateSettings({ toolSelectionThreshold: 20 });
+    await store.send('And in Rome?');
+    expect(store.state.tools.lastOffered).toBeUndefined();
   });
 
   it('shows where finding tools by meaning stands, and answers by words when its model fails (issue 17)', async () => {

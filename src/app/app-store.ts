@@ -408,6 +408,7 @@ export class AppStore {
     chat.maxRounds = settings.maxRounds;
     // The same model spec keeps the same index: switching the setting back and forth re-embeds nothing.
     chat.toolSelection.semantic = settings.semanticToolSearch ? { ...DEFAULT_EMBEDDING_MODEL } : false;
+    chat.toolSelection.threshold = settings.toolSelectionThreshold;
     const controller = new AbortController();
     this.stopController = controller;
     this.answeringId = answerId;
@@ -696,6 +697,7 @@ export class AppStore {
     }
     // Many tools: the tool-search model loads and the tools are embedded now, not at the first answer.
     chat.toolSelection.semantic = this.current.settings.semanticToolSearch ? { ...DEFAULT_EMBEDDING_MODEL } : false;
+    chat.toolSelection.threshold = this.current.settings.toolSelectionThreshold;
     void chat.prepareTools();
   }
 

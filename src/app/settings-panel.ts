@@ -163,9 +163,14 @@ export class SettingsPanel extends LitElement {
         <input type="checkbox" data-testid="thinking" .checked=${s.enableThinking} @change=${(e: Event) => this.save({ enableThinking: (e.target as HTMLInputElement).checked })} />
         <span>Thinking <span class="help">— let a reasoning model think first (slower; the thinking is not shown).</span></span>
       </label>
+      <label>
+        Offer every tool up to
+        <input type="number" min="1" max="500" step="1" data-testid="tool-threshold" .value=${String(s.toolSelectionThreshold)} @change=${(e: Event) => this.updateNumber(e, 'toolSelectionThreshold', 1, 500)} />
+        <span class="help">tools; with more, each answer sees only the few that fit the question (and can ask for others).</span>
+      </label>
       <label class="check">
         <input type="checkbox" data-testid="semantic-tool-search" .checked=${s.semanticToolSearch} @change=${(e: Event) => this.save({ semanticToolSearch: (e.target as HTMLInputElement).checked })} />
-        <span>Find tools by meaning <span class="help">— with more than 12 tools, a small sentence model (about 23 MB, fetched once, then cached) helps pick the few each answer sees; off: by their words only.</span></span>
+        <span>Find tools by meaning <span class="help">— with more tools than that, a small sentence model (about 23 MB, fetched once, then cached) helps pick the few each answer sees; off: by their words only.</span></span>
       </label>
       <label class="check">
         <input type="checkbox" data-testid="software-webgpu" .checked=${s.softwareWebgpu} @change=${(e: Event) => this.save({ softwareWebgpu: (e.target as HTMLInputElement).checked })} />
@@ -188,14 +193,14 @@ export class SettingsPanel extends LitElement {
     this.store.updateSettings(change);
   }
 
-  private updateNumber(event: Event, key: 'maxRounds' | 'repetitionPenalty' | 'maxNewTokens' | 'temperature' | 'topP', min: number, max: number): void {
+  private updateNumber(event: Event, key: 'maxRounds' | 'repetitionPenalty' | 'maxNewTokens' | 'temperature' | 'topP' | 'toolSelectionThreshold', min: number, max: number): void {
     const input = event.target as HTMLInputElement;
     const number = Number(input.value);
     if (!Number.isFinite(number)) {
       input.value = String(this.settings[key]);
       return;
     }
-    const whole = key === 'maxRounds' || key === 'maxNewTokens';
+    const whole = key === 'maxRounds' || key === 'maxNewTokens' || key === 'toolSelectionThreshold';
     const clamped = Math.min(max, Math.max(min, whole ? Math.round(number) : number));
     input.value = String(clamped);
     this.save({ [key]: clamped });
