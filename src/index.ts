@@ -9,6 +9,8 @@ export { UnsupportedDtypeError, describeRuntime, detectBrowserCapabilities, load
 export type { LoadProgress } from './engine/transformers-engine.ts';
 export {
   DEFAULT_EMBEDDING_MODEL,
+  EmbeddingModelError,
+  assertEmbeddingModel,
   embeddingModelKey,
   type EmbedProgress,
   type EmbedReply,

@@ -1,7 +1,7 @@
 import type { ChatMessage, Engine, EngineInfo } from './engine/engine.ts';
 import { isAbortError, throwIfAborted } from './shared/abort.ts';
-import { NexusError } from './shared/errors.ts';
-import { DEFAULT_MODEL, type ModelSource } from './engine/model-source.ts';
+import { NexusError, errorMessage } from './shared/errors.ts';
+import { DEFAULT_MODEL, describeSource, type ModelSource } from './engine/model-source.ts';
 import { startWorkerRunner, type WorkerLoadOptions } from './worker/worker-client.ts';
 import { runSelfCheck, type ToolCallCheck } from './check/self-check.ts';
 import { loadForTools, type LoadForToolsOptions } from './check/load-for-tools.ts';
@@ -18,21 +18,20 @@ import { isStopRule, type StopCondition, type StopRule } from './loop/stop-condi
 import type { ToolEffects, ToolRunOutcome } from './loop/toolbox.ts';
 import type { AnswerMetrics, ApprovalHandler, ChatAnswer, ChatEvents, ChatOptions } from './loop/types.ts';
 import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.ts';
-import { ToolRegistry, type ToolHandler, type ToolOptions, type ToolRunResult } from './tools/tool-registry.ts';
+import { ToolRegistry, type RegisteredTool, type ToolHandler, type ToolOptions, type ToolRunResult } from './tools/tool-registry.ts';
 import { ToolIndex, type Embedder } from './tools/tool-index.ts';
 import {
   DEFAULT_TOOL_SELECTION,
   FIND_TOOLS,
   addFindTools,
-  groupChoices,
   selectTools,
   type GroupChooser,
   type ToolSelection,
   type ToolSelectionSettings,
 } from './tools/tool-selection.ts';
-import { DEFAULT_EMBEDDING_MODEL, embeddingModelKey, type EmbeddingModel, type ToolSearchStatus } from './engine/embedding-model.ts';
+import { DEFAULT_EMBEDDING_MODEL, assertEmbeddingModel, embeddingModelKey, type EmbeddingModel, type ToolSearchStatus } from './engine/embedding-model.ts';
 import { cachedEncoder, indexedDbToolVectorStore, memoryToolVectorStore, type SemanticEncoder, type ToolVectorStore } from './tools/tool-vectors.ts';
-import { groupQuestion, toolGroups } from './tools/tool-groups.ts';
+import { groupChoices, groupQuestion, toolGroups, type ToolGroup } from './tools/tool-groups.ts';
 import type { ArgsOf, ParameterNames, ParametersInput, ToolSchema } from './tools/tool-schema.ts';
 
 /** Thrown when `chat()` is called while another answer is still running on the same chat. */
@@ -91,6 +90,17 @@ function inRealmRunner(engine: Engine, services: RunnerServices = {}): AnswerRun
   };
 }
 
+/** A tool set's index, built once per set of tools (and semantic setting), with what is derived from the same tools. */
+interface IndexedTools {
+  key: string;
+  index: ToolIndex;
+  /** The tools it was built from (the groups are derived from them). */
+  tools: readonly RegisteredTool[];
+  encoder?: SemanticEncoder;
+  /** The tool groups, derived on the first unsure ranking. */
+  groups?: ToolGroup[];
+}
+
 /** Options of {@link NexusChat.withEngine}. */
 export interface NexusChatOptions {
   /** The fetch handed to tool handlers (`context.fetch`); default `globalThis.fetch`. */
@@ -108,7 +118,6 @@ export interface NexusChatOptions {
    */
   toolVectors?: ToolVectorStore | null;
 }
-
 
 /**
  * A chat with tools over one model. `chat()` runs whole answers: the loop renders the tools into
@@ -140,7 +149,7 @@ export class NexusChat {
      */
     semantic?: EmbeddingModel | false;
   } = { ...DEFAULT_TOOL_SELECTION };
-  private toolIndexCache: { key: string; index: ToolIndex; encoder?: SemanticEncoder } | undefined;
+  private toolIndexCache: IndexedTools | undefined;
   private lastSelection: ToolSelection | undefined;
   private searchStatus: ToolSearchStatus = { state: 'off', vectors: { computed: 0, reused: 0 } };
   private readonly embedder: Embedder | undefined;
@@ -222,19 +231,18 @@ export class NexusChat {
   }
 
   private static async loadRunner(source: ModelSource, loadOptions: WorkerLoadOptions, chatOptions: NexusChatOptions): Promise<NexusChat> {
-    const options = loadOptions;
     if (isNode()) {
       // One dynamic import for the Node path, so transformers.js stays in one chunk the page never loads.
       const { loadEngine, embedderHost } = await import('./engine/load-engine.ts');
-      throwIfAborted(options.signal);
+      throwIfAborted(loadOptions.signal);
       const { engine } = await loadEngine(source, { runtime: 'node', webgpu: false, shaderF16: false }, loadOptions);
+      // In-process the load cannot be cut short; a cancelled one is freed as soon as it is done.
+      if (loadOptions.signal?.aborted) {
+        await engine.dispose();
+        throwIfAborted(loadOptions.signal);
+      }
       const embedders = embedderHost('cpu');
       const services: RunnerServices = { embed: (request, onProgress) => embedders.embed(request, onProgress), dispose: () => embedders.dispose() };
-      // In-process the load cannot be cut short; a cancelled one is freed as soon as it is done.
-      if (options.signal?.aborted) {
-        await engine.dispose();
-        throwIfAborted(options.signal);
-      }
       return new NexusChat(inRealmRunner(engine, services), chatOptions);
     }
     return new NexusChat(await startWorkerRunner(source, loadOptions), chatOptions);
@@ -324,9 +332,9 @@ export class NexusChat {
   async prepareTools(): Promise<ToolSearchStatus> {
     const { threshold } = this.toolSelection;
     if (threshold <= 0 || this.tools.size <= threshold) return this.searchStatus;
-    const index = await this.indexFor(this.tools);
-    const ranking = await index.rank('tools', 1);
-    if (ranking.semanticError) this.setSearchStatus({ state: 'failed', error: ranking.semanticError });
+    const { index } = await this.indexFor(this.tools);
+    // One query loads the model and embeds the tools; a failure is already in the status.
+    await index.rank('tools', 1);
     this.refreshVectorCounts();
     return this.searchStatus;
   }
@@ -469,11 +477,10 @@ export class NexusChat {
       if (!options.isolated) this.lastSelection = undefined;
       return { options, registry, effects: {} };
     }
-    const index = await this.indexFor(registry);
+    const indexed = await this.indexFor(registry);
+    const { index } = indexed;
     const history = options.isolated ? [] : this.conversation;
-    const selection = await selectTools(index, registry, prompt, history, this.toolSelection, this.groupChooser(registry, prompt, options.signal));
-    if (index.semanticError && this.searchStatus.state !== 'failed') this.setSearchStatus({ state: 'failed', error: index.semanticError });
-    else if (this.searchStatus.state === 'loading' && index.hasSemantic && !index.semanticError) this.setSearchStatus({ state: 'ready' });
+    const selection = await selectTools(index, registry, prompt, history, this.toolSelection, this.groupChooser(indexed, prompt, options.signal));
     this.refreshVectorCounts();
     if (selection.group) this.events.emit('step', 'group', selection.group.chosen, selection.group.chosen);
     const offeredNow = new Set(selection.offered);
@@ -496,15 +503,16 @@ export class NexusChat {
    * either changes. The semantic ranking is an injected embedder, or `toolSelection.semantic`
    * run beside the chat model; tool vectors are kept in the vector store.
    */
-  private async indexFor(registry: ToolRegistry): Promise<ToolIndex> {
+  private async indexFor(registry: ToolRegistry): Promise<IndexedTools> {
     const model = this.embedder ? undefined : this.toolSelection.semantic || undefined;
+    if (model !== undefined) assertEmbeddingModel(model);
     const semanticKey = this.embedder ? 'custom' : model && this.runner.embed ? embeddingModelKey(model) : '';
-    const key = `${semanticKey}\u0002${registry.schemas.map((s) => `${s.function.name}\u0000${s.function.description}`).join('\u0001')}`;
-    if (this.toolIndexCache?.key === key) return this.toolIndexCache.index;
+    const tools = registry.snapshot().tools;
+    const key = `${semanticKey}\u0002${tools.map((t) => `${t.name}\u0000${t.description}\u0000${t.group ?? ''}`).join('\u0001')}`;
+    if (this.toolIndexCache?.key === key) return this.toolIndexCache;
     let encoder: SemanticEncoder | undefined;
-    const store = await this.openVectorStore();
     if (this.embedder) {
-      encoder = cachedEncoder(this.embedder, { store: this.vectorStore ? store : undefined, modelKey: 'custom' });
+      encoder = cachedEncoder(this.watched(this.embedder), { store: this.vectorStore ?? undefined, modelKey: 'custom' });
       this.setSearchStatus({ state: 'ready', model: 'custom' });
     } else if (model && this.runner.embed) {
       const embed = this.runner.embed.bind(this.runner);
@@ -519,11 +527,24 @@ export class NexusChat {
         if (this.searchStatus.state !== 'ready') this.setSearchStatus({ state: 'ready', info: reply.info });
         return reply.vectors;
       };
-      encoder = cachedEncoder(embedder, { store, modelKey: semanticKey, queryPrefix: model.queryPrefix, documentPrefix: model.documentPrefix });
-      this.setSearchStatus({ state: 'idle', model: embeddingModelKey(model).split('|')[0] });
+      const store = await this.openVectorStore();
+      encoder = cachedEncoder(this.watched(embedder), { store, modelKey: semanticKey, queryPrefix: model.queryPrefix, documentPrefix: model.documentPrefix });
+      this.setSearchStatus({ state: 'idle', model: describeSource(model.source) });
     } else this.setSearchStatus({ state: 'off' });
-    this.toolIndexCache = { key, index: new ToolIndex(registry.schemas, encoder), ...(encoder ? { encoder } : {}) };
-    return this.toolIndexCache.index;
+    this.toolIndexCache = { key, index: new ToolIndex(registry.schemas, encoder), tools, ...(encoder ? { encoder } : {}) };
+    return this.toolIndexCache;
+  }
+
+  /** An embedder whose failure shows in the tool-search status (the index then ranks by words). */
+  private watched(embed: Embedder): Embedder {
+    return async (texts) => {
+      try {
+        return await embed(texts);
+      } catch (error) {
+        this.setSearchStatus({ state: 'failed', error: errorMessage(error) });
+        throw error;
+      }
+    };
   }
 
   /** The store tool vectors are kept in: the given one, IndexedDB in a page, memory in Node. */
@@ -536,14 +557,14 @@ export class NexusChat {
 
   /**
    * Asks the chat model which group of tools fits, when the rankings are unsure: a constrained
-   * choice among the groups (declared in `tools.js`, or derived from the names) and `none`.
+   * choice among the groups (declared in `tools.js`, or derived from the names, once per tool set) and `none`.
    */
-  private groupChooser(registry: ToolRegistry, prompt: string, signal?: AbortSignal): { groups: ReturnType<typeof toolGroups>; chooser: GroupChooser } | undefined {
+  private groupChooser(indexed: IndexedTools, prompt: string, signal?: AbortSignal): { groups: readonly ToolGroup[]; chooser: GroupChooser } | undefined {
     const choose = this.runner.choose?.bind(this.runner);
-    if (!choose || this.toolSelection.askGroup === false) return undefined;
-    const groups = toolGroups(registry.snapshot().tools.filter((t) => t.name !== FIND_TOOLS));
+    if (!choose) return undefined;
+    indexed.groups ??= toolGroups(indexed.tools.filter((t) => t.name !== FIND_TOOLS));
     return {
-      groups,
+      groups: indexed.groups,
       chooser: async (given) => {
         const result = await choose(
           { messages: [{ role: 'system', content: groupQuestion(given) }, { role: 'user', content: prompt }], choices: groupChoices(given) },

@@ -406,9 +406,7 @@ export class AppStore {
     chat.systemPrompt = settings.systemPrompt;
     chat.answerPrompt = settings.answerPrompt;
     chat.maxRounds = settings.maxRounds;
-    // The same model spec keeps the same index: switching the setting back and forth re-embeds nothing.
-    chat.toolSelection.semantic = settings.semanticToolSearch ? { ...DEFAULT_EMBEDDING_MODEL } : false;
-    chat.toolSelection.threshold = settings.toolSelectionThreshold;
+    this.applyToolSettings(chat);
     const controller = new AbortController();
     this.stopController = controller;
     this.answeringId = answerId;
@@ -696,9 +694,15 @@ export class AppStore {
       this.set({ tools: { ...this.keptToolState(), url: this.deps.toolsUrl, loading: false, list: describeTools(chat.tools), error: (error as Error).message } });
     }
     // Many tools: the tool-search model loads and the tools are embedded now, not at the first answer.
-    chat.toolSelection.semantic = this.current.settings.semanticToolSearch ? { ...DEFAULT_EMBEDDING_MODEL } : false;
-    chat.toolSelection.threshold = this.current.settings.toolSelectionThreshold;
+    this.applyToolSettings(chat);
     void chat.prepareTools();
+  }
+
+  /** The tool-selection settings onto the chat. The same model spec keeps the same index: toggling re-embeds nothing. */
+  private applyToolSettings(chat: NexusChat): void {
+    const { semanticToolSearch, toolSelectionThreshold } = this.current.settings;
+    chat.toolSelection.semantic = semanticToolSearch ? { ...DEFAULT_EMBEDDING_MODEL } : false;
+    chat.toolSelection.threshold = toolSelectionThreshold;
   }
 
   /** What the tools state keeps across a reload of `tools.js`: where tool search stands. */

@@ -1,3 +1,4 @@
+import { NexusError } from '../shared/errors.ts';
 import { describeSource, type ModelSource } from './model-source.ts';
 
 /** A sentence-embedding model for the tool index's semantic ranking, run through transformers.js. */
@@ -73,4 +74,21 @@ export interface ToolSearchStatus {
   error?: string;
   /** Tool vectors computed and reused from the store, so far. */
   vectors: { computed: number; reused: number };
+}
+
+/** Thrown for a `toolSelection.semantic` that is neither `false` nor an {@link EmbeddingModel}. */
+export class EmbeddingModelError extends NexusError {
+  override readonly name = 'EmbeddingModelError';
+}
+
+/** Checks a `toolSelection.semantic` given at run time (plain JS callers write a hub id string, say). */
+export function assertEmbeddingModel(value: unknown): asserts value is EmbeddingModel {
+  const source = (value as { source?: unknown } | null)?.source;
+  const known = typeof source === 'object' && source !== null && ['hub', 'url', 'path', 'files'].some((k) => k in source);
+  if (typeof value === 'object' && value !== null && known) return;
+  const shown = typeof value === 'string' ? `the string "${value}"` : JSON.stringify(value) ?? String(value);
+  throw new EmbeddingModelError(
+    `toolSelection.semantic must be false or an embedding model such as { source: { hub: 'Xenova/all-MiniLM-L6-v2' }, dtype: 'q8' }, got ${shown}. ` +
+      'Its source is { hub }, { url }, { path } or { files }, as for the chat model.',
+  );
 }

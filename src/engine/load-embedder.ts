@@ -1,4 +1,5 @@
 import { pipeline } from '@huggingface/transformers';
+import { errorMessage } from '../shared/errors.ts';
 import { describeSource, ModelLoadError } from './model-source.ts';
 import { useSource } from './use-source.ts';
 import type { LoadProgress } from './transformers-engine.ts';
@@ -47,21 +48,19 @@ export async function loadEmbedder(model: EmbeddingModel, options: LoadEmbedderO
       },
     });
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
     throw new ModelLoadError(
-      `The tool-search model ${describeSource(model.source)} (${dtype}) could not be loaded: ${why}. ` +
-        'Answers rank tools by their words alone until it loads. Check the address (or the hub mirror), or turn semantic tool search off.',
+      `The tool-search model ${describeSource(model.source)} (${dtype}) could not be loaded: ${errorMessage(error)}. ` +
+        'Answers rank tools by their words alone until it loads. Check the address (or the hub mirror), or turn semantic tool search off ' +
+        '(toolSelection.semantic = false; in the page: Settings, Find tools by meaning).',
     );
   }
   const pooling = model.pooling ?? 'mean';
-  let dimensions = 0;
   const embed = async (texts: readonly string[]): Promise<number[][]> => {
     const vectors: number[][] = [];
     for (let at = 0; at < texts.length; at += BATCH) {
       const output = await extractor([...texts.slice(at, at + BATCH)], { pooling, normalize: true });
       vectors.push(...(output.tolist() as number[][]));
     }
-    dimensions = vectors[0]?.length ?? dimensions;
     return vectors;
   };
   const probe = await embed(['tools']);

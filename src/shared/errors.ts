@@ -48,3 +48,8 @@ export function serializeError(error: unknown): SerializedError {
 export class ModelWorkerError extends NexusError {
   override readonly name = 'ModelWorkerError';
 }
+
+/** The message of anything thrown (an Error's message, else its string form). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

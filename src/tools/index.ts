@@ -43,7 +43,6 @@ export {
   FIND_TOOLS,
   GROUP_LIMIT,
   addFindTools,
-  groupChoices,
   selectTools,
   type GroupChoice,
   type GroupChooser,
@@ -52,7 +51,7 @@ export {
   type ToolSelection,
   type ToolSelectionSettings,
 } from './tool-selection.ts';
-export { NO_GROUP, groupQuestion, toolGroups, type ToolGroup } from './tool-groups.ts';
+export { NO_GROUP, groupChoices, groupQuestion, toolGroups, type ToolGroup } from './tool-groups.ts';
 export {
   TOOL_VECTOR_DB,
   cachedEncoder,

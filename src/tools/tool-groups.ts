@@ -46,3 +46,8 @@ export function groupQuestion(groups: readonly ToolGroup[]): string {
   const lines = groups.map((g) => `- ${g.name}: ${g.tools.slice(0, 6).map(nameWords).join(', ')}`);
   return `Which kind of tool would help with the user's message? Kinds:\n${lines.join('\n')}\nAnswer with the kind's name only, or ${NO_GROUP} if no kind fits.`;
 }
+
+/** The answers the group question allows: each group's name, and {@link NO_GROUP}. */
+export function groupChoices(groups: readonly ToolGroup[]): string[] {
+  return [...groups.map((g) => g.name), NO_GROUP];
+}

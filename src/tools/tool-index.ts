@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
+import { errorMessage } from '../shared/errors.ts';
 import type { SemanticEncoder } from './tool-vectors.ts';
 /** What the index reads of a tool: any OpenAI-shaped schema (the registry's, the engine's). */
 export interface IndexedTool {
@@ -28,6 +29,14 @@ export interface ToolRanking {
   /** Why the semantic ranking was not used for this query (its model failed to load or run). */
   semanticError?: string;
 }
+
+/**
+ * Below these, a ranking is unsure: the best lexical score (BM25-style) and the best cosine of the
+ * semantic one. On the 155 labelled messages, a best lexical score of 12 or more had the right tool
+ * in the top 5 for 82 % (76 of 93), below it for 13 % (8 of 62). The semantic figure follows
+ * all-MiniLM-L6-v2's usual range for a relevant pair (about 0.4–0.7, normalised vectors).
+ */
+export const DEFAULT_CONFIDENCE: Readonly<{ lexical: number; semantic: number }> = Object.freeze({ lexical: 12, semantic: 0.5 });
 
 /** The text a tool is embedded as: its name's words and its description. */
 export function embeddingText(schema: IndexedTool): string {
@@ -81,8 +90,6 @@ export class ToolIndex {
   constructor(
     private readonly tools: readonly IndexedTool[],
     semantic?: Embedder | SemanticEncoder,
-    /** A lexical score at or above which the words alone are trusted in the fusion (see `DEFAULT_CONFIDENCE`). */
-    private readonly sureLexicalScore = 12,
   ) {
     this.lexical = new MiniSearch({
       fields: ['name', 'description', 'parameters'],
@@ -122,7 +129,7 @@ export class ToolIndex {
       await this.vectors();
       return true;
     } catch (error) {
-      this.failure = messageOf(error);
+      this.failure = errorMessage(error);
       return false;
     }
   }
@@ -148,10 +155,11 @@ export class ToolIndex {
 
   /**
    * Both rankings fused by reciprocal rank (k = 60, the usual constant), the lexical one weighted
-   * by how well the words matched: a tool both put high comes first; one ranking alone still counts. Without an encoder, or once it failed, the
-   * lexical ranking alone — a tool-search model that cannot load never costs the answer.
+   * by how well the words matched (fully from `sureLexicalScore` up): a tool both put high comes
+   * first; one ranking alone still counts. Without an encoder, or once it failed, the lexical
+   * ranking alone — a tool-search model that cannot load never costs the answer.
    */
-  async rank(query: string, limit = 5): Promise<ToolRanking> {
+  async rank(query: string, limit = 5, sureLexicalScore = DEFAULT_CONFIDENCE.lexical): Promise<ToolRanking> {
     const lexical = this.searchLexical(query, 20);
     const lexicalTop = lexical[0]?.score ?? 0;
     if (!this.encoder || this.failure) return { hits: lexical.slice(0, limit), lexicalTop, ...(this.failure ? { semanticError: this.failure } : {}) };
@@ -159,13 +167,13 @@ export class ToolIndex {
     try {
       semantic = await this.searchSemantic(query, 20);
     } catch (error) {
-      this.failure = messageOf(error);
+      this.failure = errorMessage(error);
       return { hits: lexical.slice(0, limit), lexicalTop, semanticError: this.failure };
     }
     const fused = new Map<string, { score: number; lexical: boolean; semantic: boolean }>();
     // Words that barely match are weak evidence: below a sure lexical score the lexical ranking
     // counts less, so it does not push noise above what the meaning found.
-    const lexicalWeight = Math.min(1, lexicalTop / this.sureLexicalScore) ** 2;
+    const lexicalWeight = Math.min(1, lexicalTop / sureLexicalScore) ** 2;
     const add = (list: readonly RankedTool[], kind: 'lexical' | 'semantic') =>
       list.forEach((hit, rank) => {
         const entry = fused.get(hit.name) ?? { score: 0, lexical: false, semantic: false };
@@ -189,15 +197,10 @@ export class ToolIndex {
 
   private vectors(): Promise<number[][]> {
     if (!this.encoder) return Promise.resolve([]);
+    // A failure is latched by the callers (`failure`): this index does not ask the encoder again.
     this.toolVectors ??= this.encoder.documents(this.tools.map(embeddingText));
-    // A failed batch is not kept: the next query may try again only if the caller clears the failure.
-    this.toolVectors.catch(() => (this.toolVectors = undefined));
     return this.toolVectors;
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function cosine(a: readonly number[], b: readonly number[]): number {

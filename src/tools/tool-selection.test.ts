@@ -146,6 +146,15 @@ describe('many tools in an answer (issue 17)', () => {
     expect(embedded.map((batch) => batch.length)).toEqual([60, 1, 1]);
   });
 
+  it('refuses a semantic setting that is not an embedding model, saying what one looks like, before the answer starts', async () => {
+    const { chat } = manyToolChat([{ when: () => true, output: 'Hi.', repeat: true }]);
+    (chat.toolSelection as { semantic: unknown }).semantic = 'Xenova/all-MiniLM-L6-v2';
+    await expect(chat.chat('Turn off the lights')).rejects.toThrow(
+      /toolSelection\.semantic must be false or an embedding model such as \{ source: \{ hub: 'Xenova\/all-MiniLM-L6-v2' \}, dtype: 'q8' \}, got the string "Xenova\/all-MiniLM-L6-v2"/,
+    );
+    expect(chat.history).toEqual([]);
+  });
+
   it('changes nothing below the threshold, with an explicit tool list, or a forced tool', async () => {
     const few = NexusChat.withEngine(new ScriptedEngine([{ when: () => true, output: 'Hi.', repeat: true }]));
     few.tool('get_weather', 'Weather', { city: 'string' }, () => 'sunny');

@@ -1,6 +1,6 @@
-import { ToolIndex, nameWords, type RankedTool } from './tool-index.ts';
+import { DEFAULT_CONFIDENCE, ToolIndex, nameWords, type RankedTool } from './tool-index.ts';
 import type { ToolRegistry } from './tool-registry.ts';
-import { NO_GROUP, type ToolGroup } from './tool-groups.ts';
+import type { ToolGroup } from './tool-groups.ts';
 
 /** The tool a model calls to see more tools than the answer offered. */
 export const FIND_TOOLS = 'find_tools';
@@ -17,12 +17,7 @@ export interface ToolSelectionSettings {
   confidence?: { lexical: number; semantic: number };
 }
 
-/**
- * Confidence defaults: on the 155 labelled messages, a best lexical score of 12 or more had the
- * right tool in the top 5 for 82 % (76 of 93), below it for 13 % (8 of 62). The semantic figure
- * follows all-MiniLM-L6-v2's usual range for a relevant pair (about 0.4–0.7, normalised vectors).
- */
-export const DEFAULT_CONFIDENCE: Readonly<{ lexical: number; semantic: number }> = Object.freeze({ lexical: 12, semantic: 0.5 });
+export { DEFAULT_CONFIDENCE };
 
 export const DEFAULT_TOOL_SELECTION: Readonly<ToolSelectionSettings> = Object.freeze({ threshold: 12, topK: 5, askGroup: true, confidence: DEFAULT_CONFIDENCE });
 
@@ -86,8 +81,8 @@ export async function selectTools(
   const userText = [...history.filter((m) => m.role === 'user').map((m) => m.content ?? ''), prompt].join('\n').toLowerCase();
   for (const name of registry.names) if (userText.includes(name.toLowerCase()) || userText.includes(nameWords(name))) offer(name, 'named');
   const previous = history.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-  const ranking = await index.rank(previous ? `${prompt}\n${previous}` : prompt, settings.topK);
   const confidence = settings.confidence ?? DEFAULT_CONFIDENCE;
+  const ranking = await index.rank(previous ? `${prompt}\n${previous}` : prompt, settings.topK, confidence.lexical);
   const confident = ranking.lexicalTop >= confidence.lexical || (ranking.semanticTop ?? -1) >= confidence.semantic;
   let group: GroupChoice | undefined;
   if (!confident && choose && settings.askGroup !== false && choose.groups.length > 1) {
@@ -103,11 +98,6 @@ export async function selectTools(
   reasons[FIND_TOOLS] = 'finder';
   const { hits: _hits, ...scores } = ranking;
   return { offered: Object.keys(reasons), reasons, ranking: { ...scores, confident }, ...(group ? { group } : {}) };
-}
-
-/** The question the chat model answers when the rankings are unsure; {@link NO_GROUP} is always a choice. */
-export function groupChoices(groups: readonly ToolGroup[]): string[] {
-  return [...groups.map((g) => g.name), NO_GROUP];
 }
 
 /**

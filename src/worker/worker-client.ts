@@ -130,15 +130,17 @@ class WorkerRunner implements AnswerRunner {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.requests.set(id, { resolve: resolve as (value: unknown) => void, reject, onProgress });
-      signal?.addEventListener(
-        'abort',
-        () => {
-          // The worker's reply, when it comes, is dropped: the caller has moved on.
-          if (this.requests.delete(id)) reject(abortError(signal));
-        },
-        { once: true },
-      );
+      // The worker's reply after an abort is dropped: the caller has moved on.
+      const onAbort = () => {
+        if (this.requests.delete(id)) reject(abortError(signal));
+      };
+      const settled = <V>(finish: (value: V) => void) => (value: V) => {
+        signal?.removeEventListener('abort', onAbort);
+        finish(value);
+      };
+      this.requests.set(id, { resolve: settled(resolve as (value: unknown) => void), reject: settled(reject), onProgress });
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
       send(this.worker, make(id));
     });
   }
