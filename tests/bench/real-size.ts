@@ -20,11 +20,14 @@ import { startAppServer } from '../../src/server/app-server.ts';
 import { launchChromium } from '../e2e/chromium.ts';
 import { prepareFixtureModels } from '../fixtures/prepare-models.ts';
 import { conversation } from './engine-bench.ts';
+import { measureDecodeAnatomy, printDecodeAnatomy } from './wasm-decode-anatomy.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CACHE = join(ROOT, '.cache');
 const MODEL = 'real-size-qwen3';
 const FOLDER = join(CACHE, MODEL);
+/** Where the real-size benchmark model is built (git-ignored). */
+export const REAL_SIZE_FOLDER = FOLDER;
 const DTYPES = ['q4', 'q8'] as const;
 /** Decode steps timed per measurement: enough to average, few enough for one WASM thread (~1 s a token). */
 const DECODE_TOKENS = 8;
@@ -179,6 +182,7 @@ export async function runRealSizeBench(): Promise<void> {
     const q4 = browser.filter((f) => f.threads === cores);
     const fastest = [...q4].sort((a, b) => b.decodePerSecond - a.decodePerSecond)[0];
     if (fastest) console.log(`fastest on WASM here: ${fastest.dtype} (the ladder's order on WASM: ${q4.sort((a, b) => b.decodePerSecond - a.decodePerSecond).map((f) => f.dtype).join(' then ')})`);
+    printDecodeAnatomy(await measureDecodeAnatomy(FOLDER, cores));
     const { transcript, naive } = await coldTranscript();
     console.log(
       `cold 4-round tool conversation, q4 Node: prefilled ${transcript.prefilledTokens} vs ${naive.prefilledTokens} tokens (${fmt(transcript.prefilledTokens / naive.prefilledTokens, 3)}), ` +

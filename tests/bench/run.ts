@@ -11,6 +11,15 @@ import { benchParse, benchScaling } from './parse-bench.ts';
 
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
+if (process.argv.includes('--anatomy')) {
+  // Only the WASM decode anatomy at real size (part of --real-size; about two minutes).
+  const { ensureRealSizeModel, REAL_SIZE_FOLDER } = await import('./real-size.ts');
+  const { measureDecodeAnatomy, printDecodeAnatomy } = await import('./wasm-decode-anatomy.ts');
+  ensureRealSizeModel();
+  printDecodeAnatomy(await measureDecodeAnatomy(REAL_SIZE_FOLDER, (await import('node:os')).availableParallelism()));
+  process.exit(0);
+}
+
 if (process.argv.includes('--real-size')) {
   // Its own run: it builds a 1.1 GB model once and takes minutes (src: tests/bench/real-size.ts).
   const { runRealSizeBench } = await import('./real-size.ts');
