@@ -29,8 +29,14 @@ const FOLDER = join(CACHE, MODEL);
 /** Where the real-size benchmark model is built (git-ignored). */
 export const REAL_SIZE_FOLDER = FOLDER;
 const DTYPES = ['q4', 'q8'] as const;
-/** Decode steps timed per measurement: enough to average, few enough for one WASM thread (~1 s a token). */
-const DECODE_TOKENS = 8;
+/** Decode steps timed per measurement: enough to average, few enough for q4 on one WASM thread (~2 s a token). */
+const DECODE_TOKENS = 16;
+/**
+ * Untimed decode steps first: Chromium compiles WASM in tiers, and the first passes after a load
+ * run the baseline code (8 steps timed straight after the prefill read q8 at 3.1 tok/s on one
+ * thread; after this warm-up 5.2).
+ */
+const WARMUP_TOKENS = 4;
 
 /** Prefill and decode speed of one model × dtype × place. */
 export interface SpeedFigure {
@@ -57,10 +63,11 @@ export function ensureRealSizeModel(): void {
   }
 }
 
-/** Times a prefill (one new token) and then decode steps on the same prompt, whose KV is then cached. */
+/** Times a prefill (one new token), warms up, then times decode steps on the same prompt, whose KV is then cached. */
 async function speedOf(chat: { chat: NexusChat['chat'] }): Promise<{ promptTokens: number; prefillPerSecond: number; decodePerSecond: number }> {
   const ask = (maxNewTokens: number) => chat.chat(PROMPT, { maxNewTokens, toolChoice: 'none', isolated: true, repetitionPenalty: 1 });
   const prefill = await ask(1);
+  await ask(WARMUP_TOKENS + 1);
   const decode = await ask(DECODE_TOKENS + 1);
   const steps = Math.max(decode.metrics.newTokens - 1, 1);
   return {
@@ -107,18 +114,19 @@ export async function browserSpeeds(threadCounts: readonly number[]): Promise<Sp
         await page.goto(new URL('tests/e2e/harness/index.html', app.url).href);
         await page.waitForFunction(() => document.body.dataset.ready === 'true');
         const measured = await page.evaluate(
-          async ({ url, dtype, numThreads, prompt, decodeTokens }) => {
+          async ({ url, dtype, numThreads, prompt, decodeTokens, warmupTokens }) => {
             const started = performance.now();
             const chat = await window.nexus.NexusChat.load({ url }, { dtype, device: 'wasm', numThreads });
             const loadMs = performance.now() - started;
             // No inner named functions here: tsx would wrap them in a helper the page does not have.
             const prefill = await chat.chat(prompt, { maxNewTokens: 1, toolChoice: 'none', isolated: true, repetitionPenalty: 1 });
+            await chat.chat(prompt, { maxNewTokens: warmupTokens + 1, toolChoice: 'none', isolated: true, repetitionPenalty: 1 });
             const decode = await chat.chat(prompt, { maxNewTokens: decodeTokens + 1, toolChoice: 'none', isolated: true, repetitionPenalty: 1 });
             const threads = chat.info.threads ?? 1;
             await chat.dispose();
             return { loadMs, threads, prefill: prefill.metrics, decode: decode.metrics };
           },
-          { url: new URL(`models/${MODEL}`, app.url).href, dtype, numThreads, prompt: PROMPT, decodeTokens: DECODE_TOKENS },
+          { url: new URL(`models/${MODEL}`, app.url).href, dtype, numThreads, prompt: PROMPT, decodeTokens: DECODE_TOKENS, warmupTokens: WARMUP_TOKENS },
         );
         const steps = Math.max(measured.decode.newTokens - 1, 1);
         figures.push({
