@@ -20,6 +20,7 @@ import { startAppServer } from '../../src/server/app-server.ts';
 import { launchChromium } from '../e2e/chromium.ts';
 import { prepareFixtureModels } from '../fixtures/prepare-models.ts';
 import { conversation } from './engine-bench.ts';
+import { profileEngineDecode, printEngineDecodeProfile } from './engine-decode-profile.ts';
 import { measureDecodeAnatomy, printDecodeAnatomy } from './wasm-decode-anatomy.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -191,6 +192,7 @@ export async function runRealSizeBench(): Promise<void> {
     const fastest = [...q4].sort((a, b) => b.decodePerSecond - a.decodePerSecond)[0];
     if (fastest) console.log(`fastest on WASM here: ${fastest.dtype} (the ladder's order on WASM: ${q4.sort((a, b) => b.decodePerSecond - a.decodePerSecond).map((f) => f.dtype).join(' then ')})`);
     printDecodeAnatomy(await measureDecodeAnatomy(FOLDER, cores));
+    for (const threads of new Set([1, cores])) printEngineDecodeProfile(await profileEngineDecode(FOLDER, threads));
     const { transcript, naive } = await coldTranscript();
     console.log(
       `cold 4-round tool conversation, q4 Node: prefilled ${transcript.prefilledTokens} vs ${naive.prefilledTokens} tokens (${fmt(transcript.prefilledTokens / naive.prefilledTokens, 3)}), ` +

@@ -12,11 +12,14 @@ import { benchParse, benchScaling } from './parse-bench.ts';
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
 if (process.argv.includes('--anatomy')) {
-  // Only the WASM decode anatomy at real size (part of --real-size; about two minutes).
+  // Only the WASM decode anatomy at real size, ONNX Runtime alone and inside the engine (part of --real-size; about two minutes).
   const { ensureRealSizeModel, REAL_SIZE_FOLDER } = await import('./real-size.ts');
   const { measureDecodeAnatomy, printDecodeAnatomy } = await import('./wasm-decode-anatomy.ts');
+  const { profileEngineDecode, printEngineDecodeProfile } = await import('./engine-decode-profile.ts');
   ensureRealSizeModel();
-  printDecodeAnatomy(await measureDecodeAnatomy(REAL_SIZE_FOLDER, (await import('node:os')).availableParallelism()));
+  const cores = (await import('node:os')).availableParallelism();
+  printDecodeAnatomy(await measureDecodeAnatomy(REAL_SIZE_FOLDER, cores));
+  for (const threads of new Set([1, cores])) printEngineDecodeProfile(await profileEngineDecode(REAL_SIZE_FOLDER, threads));
   process.exit(0);
 }
 
