@@ -33,9 +33,9 @@ const DTYPES = ['q4', 'q8'] as const;
 /** Decode steps timed per measurement: enough to average, few enough for q4 on one WASM thread (~2 s a token). */
 const DECODE_TOKENS = 16;
 /**
- * Untimed decode steps first: Chromium compiles WASM in tiers, and the first passes after a load
- * run the baseline code (8 steps timed straight after the prefill read q8 at 3.1 tok/s on one
- * thread; after this warm-up 5.2).
+ * Untimed decode steps first: the first passes after a load are slower (Chromium compiles WASM in
+ * tiers, and on a small machine the previous page is still being torn down). Timed straight after
+ * the prefill, q8 read 3.1–3.6 tok/s on one thread in the bench; after this warm-up 5.0.
  */
 const WARMUP_TOKENS = 4;
 
