@@ -48,14 +48,15 @@ export class UnsupportedDtypeError extends NexusError {
 /**
  * Decode speed measured at Qwen3-0.6B's real size on this project's 2-core machine by
  * `npm run bench -- --real-size` (random weights of the exact shape, in the published exports'
- * layout), tokens/s: the ladder tries the faster quantization first on each CPU device. On WASM
- * (2 threads) ONNX Runtime Web's 4-bit MatMulNBits path decodes 7× slower than dynamic int8
- * (MatMulInteger), so q8 goes first there. In Node the two are within noise of each other
- * (q4 6.4 and q8 5.7–8.0 over runs), and q4 stays first: its file is 30% smaller.
+ * layout; decode timed after a warm-up), tokens/s: the ladder tries the faster quantization first on
+ * each CPU device. On WASM (2 threads) ONNX Runtime Web's 4-bit MatMulNBits path decodes 6× slower
+ * than dynamic int8 (MatMulInteger): it dequantizes every weight on every pass. So q8 goes first
+ * there. In Node the two are close (q4 6.4–9.9 and q8 5.7–8.0 over runs), and q4 stays first: it is
+ * no slower and its file is 30% smaller.
  */
 export const MEASURED_DECODE: Readonly<Record<'wasm' | 'cpu', Readonly<Record<string, number>>>> = {
-  wasm: { q8: 4.46, q4: 0.62 },
-  cpu: { q4: 6.4, q8: 5.7 },
+  wasm: { q8: 5.94, q4: 0.96 },
+  cpu: { q4: 9.87, q8: 8.04 },
 };
 
 /** Candidates of one CPU device, fastest measured first. */
