@@ -107,8 +107,8 @@ async function workerProfiler(browser: import('playwright-core').Browser, urlPat
   return { send, detach: () => cdp.detach() };
 }
 
-/** Profiles `decodeTokens` decode steps of the engine on `threads` WASM threads, after a warm-up. */
-export async function profileEngineDecode(modelFolder: string, threads: number, decodeTokens = 16): Promise<EngineDecodeProfile> {
+/** Profiles `decodeTokens` decode steps of the engine on `threads` WASM threads answering `prompt`, after a warm-up. */
+export async function profileEngineDecode(modelFolder: string, threads: number, prompt: string, decodeTokens = 16): Promise<EngineDecodeProfile> {
   const outDir = mkdtempSync(join(tmpdir(), 'nexus-engine-profile-'));
   await build({
     configFile: join(ROOT, 'vite.config.ts'),
@@ -149,7 +149,6 @@ export async function profileEngineDecode(modelFolder: string, threads: number, 
     const page = await browser.newPage();
     await page.goto(new URL('tests/e2e/harness/index.html', app.url).href);
     await page.waitForFunction(() => document.body.dataset.ready === 'true');
-    const prompt = `Here is a long note to read before answering. ${'The weather in the northern valleys stays cool through the spring, with rain most afternoons and clear, cold nights. '.repeat(10)}Summarise it in one line.`;
     const url = new URL(`models/${modelFolder.split('/').pop()}`, app.url).href;
     type BenchWindow = { nexus: { NexusChat: { load(s: { url: string }, o: object): Promise<unknown> } }; benchChat?: { chat(p: string, o: object): Promise<{ metrics: { ms: number; newTokens: number } }> } };
     await page.evaluate(
@@ -191,7 +190,7 @@ export async function profileEngineDecode(modelFolder: string, threads: number, 
 /** Prints the profile as the real-size bench does. */
 export function printEngineDecodeProfile(profiled: EngineDecodeProfile): void {
   const fmt = (n: number) => n.toFixed(1);
-  console.log(`\n== The engine's decode step in the model worker (q8, WASM, ${profiled.threads} thread${profiled.threads === 1 ? '' : 's'}, ${profiled.passes} passes at about 300 tokens of context; CPU profile of the worker)`);
+  console.log(`\n== The engine's decode step in the model worker (q8, WASM, ${profiled.threads} thread${profiled.threads === 1 ? '' : 's'}, ${profiled.passes} passes after the real-size prompt; CPU profile of the worker)`);
   console.log(
     `${fmt(profiled.msPerPass)} ms a pass: ` +
       Object.entries(profiled.buckets)

@@ -50,8 +50,8 @@ export interface SpeedFigure {
   decodePerSecond: number;
 }
 
-/** A prompt of about 250 tokens, the size of a system prompt with a few tools. */
-const PROMPT = `Here is a long note to read before answering. ${'The weather in the northern valleys stays cool through the spring, with rain most afternoons and clear, cold nights. '.repeat(10)}Summarise it in one line.`;
+/** A prompt of about 300 tokens (292 with Qwen3's template), the size of a system prompt with a few tools. */
+export const REAL_SIZE_PROMPT = `Here is a long note to read before answering. ${'The weather in the northern valleys stays cool through the spring, with rain most afternoons and clear, cold nights. '.repeat(10)}Summarise it in one line.`;
 
 /** Builds the benchmark model unless it is there; says what to install when it cannot. */
 export function ensureRealSizeModel(): void {
@@ -66,7 +66,7 @@ export function ensureRealSizeModel(): void {
 
 /** Times a prefill (one new token), warms up, then times decode steps on the same prompt, whose KV is then cached. */
 async function speedOf(chat: { chat: NexusChat['chat'] }): Promise<{ promptTokens: number; prefillPerSecond: number; decodePerSecond: number }> {
-  const ask = (maxNewTokens: number) => chat.chat(PROMPT, { maxNewTokens, toolChoice: 'none', isolated: true, repetitionPenalty: 1 });
+  const ask = (maxNewTokens: number) => chat.chat(REAL_SIZE_PROMPT, { maxNewTokens, toolChoice: 'none', isolated: true, repetitionPenalty: 1 });
   const prefill = await ask(1);
   await ask(WARMUP_TOKENS + 1);
   const decode = await ask(DECODE_TOKENS + 1);
@@ -127,7 +127,7 @@ export async function browserSpeeds(threadCounts: readonly number[]): Promise<Sp
             await chat.dispose();
             return { loadMs, threads, prefill: prefill.metrics, decode: decode.metrics };
           },
-          { url: new URL(`models/${MODEL}`, app.url).href, dtype, numThreads, prompt: PROMPT, decodeTokens: DECODE_TOKENS, warmupTokens: WARMUP_TOKENS },
+          { url: new URL(`models/${MODEL}`, app.url).href, dtype, numThreads, prompt: REAL_SIZE_PROMPT, decodeTokens: DECODE_TOKENS, warmupTokens: WARMUP_TOKENS },
         );
         const steps = Math.max(measured.decode.newTokens - 1, 1);
         figures.push({
@@ -192,7 +192,7 @@ export async function runRealSizeBench(): Promise<void> {
     const fastest = [...q4].sort((a, b) => b.decodePerSecond - a.decodePerSecond)[0];
     if (fastest) console.log(`fastest on WASM here: ${fastest.dtype} (the ladder's order on WASM: ${q4.sort((a, b) => b.decodePerSecond - a.decodePerSecond).map((f) => f.dtype).join(' then ')})`);
     printDecodeAnatomy(await measureDecodeAnatomy(FOLDER, cores));
-    for (const threads of new Set([1, cores])) printEngineDecodeProfile(await profileEngineDecode(FOLDER, threads));
+    for (const threads of new Set([1, cores])) printEngineDecodeProfile(await profileEngineDecode(FOLDER, threads, REAL_SIZE_PROMPT));
     const { transcript, naive } = await coldTranscript();
     console.log(
       `cold 4-round tool conversation, q4 Node: prefilled ${transcript.prefilledTokens} vs ${naive.prefilledTokens} tokens (${fmt(transcript.prefilledTokens / naive.prefilledTokens, 3)}), ` +
