@@ -508,7 +508,8 @@ export class NexusChat {
     if (model !== undefined) assertEmbeddingModel(model);
     const semanticKey = this.embedder ? 'custom' : model && this.runner.embed ? embeddingModelKey(model) : '';
     const tools = registry.snapshot().tools;
-    const key = `${semanticKey}\u0002${tools.map((t) => `${t.name}\u0000${t.description}\u0000${t.group ?? ''}`).join('\u0001')}`;
+    // Everything the index reads (names, descriptions, parameters) and the groups derived with it.
+    const key = `${semanticKey}\u0002${JSON.stringify(tools.map((t) => [t.name, t.description, t.parameters, t.group ?? '']))}`;
     if (this.toolIndexCache?.key === key) return this.toolIndexCache;
     let encoder: SemanticEncoder | undefined;
     if (this.embedder) {

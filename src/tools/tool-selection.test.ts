@@ -155,6 +155,22 @@ describe('many tools in an answer (issue 17)', () => {
     expect(chat.history).toEqual([]);
   });
 
+  it('indexes the tools again when only a parameter changes (a tools.js reload that edits an enum)', async () => {
+    const { chat } = manyToolChat([{ when: () => true, output: 'Hi.', repeat: true }]);
+    await chat.chat('Zorblax, please');
+    expect(chat.lastToolSelection?.reasons.set_lights).toBeUndefined();
+    // Registered again in the same order with one parameter more, as a reload of an edited tools.js does.
+    chat.tools.clear();
+    for (const schema of MANY_TOOLS) {
+      const { name, description } = schema.function;
+      const parameters = schema.function.parameters as { properties: Record<string, unknown> };
+      const edited = name === 'set_lights' ? { ...parameters, properties: { ...parameters.properties, scene: { type: 'string', enum: ['zorblax'] } } } : parameters;
+      chat.tool(name, description, edited as never, () => ({ from: name }), name === 'web_search' ? { alwaysOffer: true } : {});
+    }
+    await chat.chat('Zorblax, please');
+    expect(chat.lastToolSelection?.reasons.set_lights).toBe('lexical');
+  });
+
   it('changes nothing below the threshold, with an explicit tool list, or a forced tool', async () => {
     const few = NexusChat.withEngine(new ScriptedEngine([{ when: () => true, output: 'Hi.', repeat: true }]));
     few.tool('get_weather', 'Weather', { city: 'string' }, () => 'sunny');
