@@ -7,14 +7,12 @@
  * The worker is the thread that calls ONNX Runtime; the pool's other threads are workers of their
  * own and are not in this profile, so its WASM share is the calling thread's part of the kernels.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
-import { build } from 'vite';
-import { startAppServer } from '../../src/server/app-server.ts';
 import { launchChromium } from '../e2e/chromium.ts';
+import { serveBenchHarness } from './bench-harness.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -107,19 +105,18 @@ async function workerProfiler(browser: import('playwright-core').Browser, urlPat
   return { send, detach: () => cdp.detach() };
 }
 
-/** Profiles `decodeTokens` decode steps of the engine on `threads` WASM threads answering `prompt`, after a warm-up. */
-export async function profileEngineDecode(modelFolder: string, threads: number, prompt: string, decodeTokens = 16): Promise<EngineDecodeProfile> {
-  const outDir = mkdtempSync(join(tmpdir(), 'nexus-engine-profile-'));
-  await build({
-    configFile: join(ROOT, 'vite.config.ts'),
-    logLevel: 'error',
-    build: { outDir, emptyOutDir: true, sourcemap: true, rolldownOptions: { input: { harness: join(ROOT, 'tests/e2e/harness/index.html') } } },
-  });
+type Resolver = Parameters<typeof attributeProfile>[1];
+
+/**
+ * Maps a frame of the bundle in `outDir` to its original source and name through the bundle's
+ * source maps; a prebuilt dependency (ONNX Runtime Web ships minified) maps once more through its
+ * own map, to its sources' files.
+ */
+function bundleResolver(outDir: string): Resolver {
   const maps = new Map<string, SourceMapConsumer>();
   for (const file of readdirSync(join(outDir, 'assets'))) {
     if (file.endsWith('.js.map')) maps.set(file.slice(0, -'.map'.length), new SourceMapConsumer(JSON.parse(readFileSync(join(outDir, 'assets', file), 'utf8')) as RawSourceMap));
   }
-  // A prebuilt dependency (ONNX Runtime Web ships minified) maps once more through its own map, to its sources' names.
   const dependencyMaps = new Map<string, SourceMapConsumer | null>();
   const dependencyMap = (source: string) => {
     const at = source.indexOf('node_modules/');
@@ -136,55 +133,73 @@ export async function profileEngineDecode(modelFolder: string, threads: number, 
     }
     return dependencyMaps.get(file) ?? null;
   };
-  const resolve = (url: string, line: number, column: number) => {
+  return (url, line, column) => {
     const map = maps.get(url.split('/').pop() ?? '');
     if (!map) return undefined;
     const original = map.originalPositionFor({ line: line + 1, column });
     const inner = original.source && original.line ? dependencyMap(original.source)?.originalPositionFor({ line: original.line, column: original.column }) : undefined;
     return { source: original.source, name: inner?.name ?? original.name ?? null, innerSource: inner?.source ?? null };
   };
-  const app = await startAppServer({ root: outDir, port: 0, mounts: { '/models/': join(modelFolder, '..') } });
+}
+
+type BenchWindow = {
+  nexus: { NexusChat: { load(s: { url: string }, o: object): Promise<unknown> } };
+  benchChat?: { chat(p: string, o: object): Promise<{ metrics: { ms: number; newTokens: number } }>; dispose(): Promise<void> };
+};
+
+/**
+ * Profiles `decodeTokens` decode steps of the engine answering `prompt`, after a warm-up, once for
+ * each of `threadCounts` WASM threads (one build and one browser for all of them).
+ */
+export async function profileEngineDecode(modelFolder: string, threadCounts: readonly number[], prompt: string, decodeTokens = 16): Promise<EngineDecodeProfile[]> {
+  const harness = await serveBenchHarness(dirname(modelFolder), { sourcemap: true });
+  const resolve = bundleResolver(harness.outDir);
+  const url = `${harness.modelsUrl}${basename(modelFolder)}`;
   const browser = await launchChromium({ webgpu: false });
+  const profiles: EngineDecodeProfile[] = [];
   try {
-    const page = await browser.newPage();
-    await page.goto(new URL('tests/e2e/harness/index.html', app.url).href);
-    await page.waitForFunction(() => document.body.dataset.ready === 'true');
-    const url = new URL(`models/${modelFolder.split('/').pop()}`, app.url).href;
-    type BenchWindow = { nexus: { NexusChat: { load(s: { url: string }, o: object): Promise<unknown> } }; benchChat?: { chat(p: string, o: object): Promise<{ metrics: { ms: number; newTokens: number } }> } };
-    await page.evaluate(
-      async ({ url, threads, prompt }) => {
-        const w = window as unknown as BenchWindow;
-        w.benchChat = (await w.nexus.NexusChat.load({ url }, { dtype: 'q8', device: 'wasm', numThreads: threads })) as BenchWindow['benchChat'];
-        await w.benchChat!.chat(prompt, { maxNewTokens: 1, toolChoice: 'none', isolated: true, repetitionPenalty: 1 });
-        await w.benchChat!.chat(prompt, { maxNewTokens: 9, toolChoice: 'none', isolated: true, repetitionPenalty: 1 });
-      },
-      { url, threads, prompt },
-    );
-    const profiler = await workerProfiler(browser, /worker-entry/);
-    await profiler.send('Profiler.enable');
-    await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
-    await profiler.send('Profiler.start');
-    const metrics = await page.evaluate(
-      async ({ prompt, decodeTokens }) => (await (window as unknown as BenchWindow).benchChat!.chat(prompt, { maxNewTokens: decodeTokens + 1, toolChoice: 'none', isolated: true, repetitionPenalty: 1 })).metrics,
-      { prompt, decodeTokens },
-    );
-    const { profile } = await profiler.send<{ profile: CpuProfile }>('Profiler.stop');
-    await profiler.detach();
-    const { buckets, ortWebFunctions } = attributeProfile(profile, resolve);
-    const passes = metrics.newTokens;
-    const perPass = (us: number) => us / 1000 / passes;
-    return {
-      threads,
-      passes,
-      msPerPass: metrics.ms / passes,
-      buckets: Object.fromEntries(Object.entries(buckets).map(([k, us]) => [k, perPass(us)])) as Record<ProfileBucket, number>,
-      ortWebFunctions: [...ortWebFunctions.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([name, us]) => ({ name, ms: perPass(us) })),
-    };
+    for (const threads of threadCounts) {
+      // A page of its own each time, so the one model worker in the browser is this load's.
+      const page = await browser.newPage();
+      await page.goto(harness.pageUrl);
+      await page.waitForFunction(() => document.body.dataset.ready === 'true');
+      await page.evaluate(
+        async ({ url, threads, prompt }) => {
+          const w = window as unknown as BenchWindow;
+          w.benchChat = (await w.nexus.NexusChat.load({ url }, { dtype: 'q8', device: 'wasm', numThreads: threads })) as BenchWindow['benchChat'];
+          await w.benchChat!.chat(prompt, { maxNewTokens: 1, toolChoice: 'none', isolated: true, repetitionPenalty: 1 });
+          await w.benchChat!.chat(prompt, { maxNewTokens: 9, toolChoice: 'none', isolated: true, repetitionPenalty: 1 });
+        },
+        { url, threads, prompt },
+      );
+      const profiler = await workerProfiler(browser, /worker-entry/);
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
+      await profiler.send('Profiler.start');
+      const metrics = await page.evaluate(
+        async ({ prompt, decodeTokens }) => (await (window as unknown as BenchWindow).benchChat!.chat(prompt, { maxNewTokens: decodeTokens + 1, toolChoice: 'none', isolated: true, repetitionPenalty: 1 })).metrics,
+        { prompt, decodeTokens },
+      );
+      const { profile } = await profiler.send<{ profile: CpuProfile }>('Profiler.stop');
+      await profiler.detach();
+      await page.evaluate(() => (window as unknown as BenchWindow).benchChat!.dispose());
+      await page.close();
+      const { buckets, ortWebFunctions } = attributeProfile(profile, resolve);
+      const passes = metrics.newTokens;
+      const perPass = (us: number) => us / 1000 / passes;
+      profiles.push({
+        threads,
+        passes,
+        msPerPass: metrics.ms / passes,
+        buckets: Object.fromEntries(Object.entries(buckets).map(([k, us]) => [k, perPass(us)])) as Record<ProfileBucket, number>,
+        ortWebFunctions: [...ortWebFunctions.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([name, us]) => ({ name, ms: perPass(us) })),
+      });
+    }
   } finally {
     await browser.close();
-    await app.close();
-    rmSync(outDir, { recursive: true, force: true });
+    await harness.close();
   }
+  return profiles;
 }
 
 /** Prints the profile as the real-size bench does. */

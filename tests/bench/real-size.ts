@@ -8,17 +8,15 @@
  * time; the KV transcript against a naive re-prefill on a cold 4-round tool conversation; peak memory.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
 import { NexusChat } from '../../src/nexus.ts';
 import { TransformersEngine } from '../../src/engine/transformers-engine.ts';
 import { useSource } from '../../src/engine/use-source.ts';
-import { startAppServer } from '../../src/server/app-server.ts';
 import { launchChromium } from '../e2e/chromium.ts';
 import { prepareFixtureModels } from '../fixtures/prepare-models.ts';
+import { serveBenchHarness } from './bench-harness.ts';
 import { conversation } from './engine-bench.ts';
 import { profileEngineDecode, printEngineDecodeProfile } from './engine-decode-profile.ts';
 import { measureDecodeAnatomy, printDecodeAnatomy } from './wasm-decode-anatomy.ts';
@@ -98,21 +96,14 @@ export async function nodeSpeeds(threadCounts: readonly number[]): Promise<Speed
 
 /** The same measurement in headless Chromium, WASM, in the library's worker, with the given thread counts. */
 export async function browserSpeeds(threadCounts: readonly number[]): Promise<SpeedFigure[]> {
-  const outDir = mkdtempSync(join(tmpdir(), 'nexus-bench-dist-'));
-  await build({
-    configFile: join(ROOT, 'vite.config.ts'),
-    logLevel: 'warn',
-    build: { outDir, emptyOutDir: true, rolldownOptions: { input: { harness: join(ROOT, 'tests/e2e/harness/index.html') } } },
-  });
-  // Served as `npm start` serves the page: cross-origin isolated, so more than one thread is possible.
-  const app = await startAppServer({ root: outDir, port: 0, mounts: { '/models/': CACHE } });
+  const harness = await serveBenchHarness(CACHE);
   const browser = await launchChromium({ webgpu: false });
   const figures: SpeedFigure[] = [];
   try {
     for (const dtype of DTYPES) {
       for (const numThreads of threadCounts) {
         const page = await browser.newPage();
-        await page.goto(new URL('tests/e2e/harness/index.html', app.url).href);
+        await page.goto(harness.pageUrl);
         await page.waitForFunction(() => document.body.dataset.ready === 'true');
         const measured = await page.evaluate(
           async ({ url, dtype, numThreads, prompt, decodeTokens, warmupTokens }) => {
@@ -127,7 +118,7 @@ export async function browserSpeeds(threadCounts: readonly number[]): Promise<Sp
             await chat.dispose();
             return { loadMs, threads, prefill: prefill.metrics, decode: decode.metrics };
           },
-          { url: new URL(`models/${MODEL}`, app.url).href, dtype, numThreads, prompt: REAL_SIZE_PROMPT, decodeTokens: DECODE_TOKENS, warmupTokens: WARMUP_TOKENS },
+          { url: `${harness.modelsUrl}${MODEL}`, dtype, numThreads, prompt: REAL_SIZE_PROMPT, decodeTokens: DECODE_TOKENS, warmupTokens: WARMUP_TOKENS },
         );
         const steps = Math.max(measured.decode.newTokens - 1, 1);
         figures.push({
@@ -139,8 +130,7 @@ export async function browserSpeeds(threadCounts: readonly number[]): Promise<Sp
     }
   } finally {
     await browser.close();
-    await app.close();
-    rmSync(outDir, { recursive: true, force: true });
+    await harness.close();
   }
   return figures;
 }
@@ -192,7 +182,7 @@ export async function runRealSizeBench(): Promise<void> {
     const fastest = [...q4].sort((a, b) => b.decodePerSecond - a.decodePerSecond)[0];
     if (fastest) console.log(`fastest on WASM here: ${fastest.dtype} (the ladder's order on WASM: ${q4.sort((a, b) => b.decodePerSecond - a.decodePerSecond).map((f) => f.dtype).join(' then ')})`);
     printDecodeAnatomy(await measureDecodeAnatomy(FOLDER, cores));
-    for (const threads of new Set([1, cores])) printEngineDecodeProfile(await profileEngineDecode(FOLDER, threads, REAL_SIZE_PROMPT));
+    for (const profiled of await profileEngineDecode(FOLDER, [...new Set([1, cores])], REAL_SIZE_PROMPT)) printEngineDecodeProfile(profiled);
     const { transcript, naive } = await coldTranscript();
     console.log(
       `cold 4-round tool conversation, q4 Node: prefilled ${transcript.prefilledTokens} vs ${naive.prefilledTokens} tokens (${fmt(transcript.prefilledTokens / naive.prefilledTokens, 3)}), ` +

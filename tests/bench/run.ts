@@ -19,7 +19,7 @@ if (process.argv.includes('--anatomy')) {
   ensureRealSizeModel();
   const cores = (await import('node:os')).availableParallelism();
   printDecodeAnatomy(await measureDecodeAnatomy(REAL_SIZE_FOLDER, cores));
-  for (const threads of new Set([1, cores])) printEngineDecodeProfile(await profileEngineDecode(REAL_SIZE_FOLDER, threads, REAL_SIZE_PROMPT));
+  for (const profiled of await profileEngineDecode(REAL_SIZE_FOLDER, [...new Set([1, cores])], REAL_SIZE_PROMPT)) printEngineDecodeProfile(profiled);
   process.exit(0);
 }
 
