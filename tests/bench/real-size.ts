@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { NexusChat } from '../../src/nexus.ts';
 import { TransformersEngine } from '../../src/engine/transformers-engine.ts';
 import { useSource } from '../../src/engine/use-source.ts';
-import { launchChromium } from '../e2e/chromium.ts';
+import { CHROMIUM_PATH, launchChromium } from '../e2e/chromium.ts';
+import { ensureChromium } from '../setup/ensure-chromium.ts';
 import { prepareFixtureModels } from '../fixtures/prepare-models.ts';
 import { serveBenchHarness } from './bench-harness.ts';
 import { conversation } from './engine-bench.ts';
@@ -25,8 +26,6 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CACHE = join(ROOT, '.cache');
 const MODEL = 'real-size-qwen3';
 const FOLDER = join(CACHE, MODEL);
-/** Where the real-size benchmark model is built (git-ignored). */
-export const REAL_SIZE_FOLDER = FOLDER;
 const DTYPES = ['q4', 'q8'] as const;
 /** Decode steps timed per measurement: enough to average, few enough for q4 on one WASM thread (~2 s a token). */
 const DECODE_TOKENS = 16;
@@ -49,7 +48,7 @@ export interface SpeedFigure {
 }
 
 /** A prompt of about 300 tokens (292 with Qwen3's template), the size of a system prompt with a few tools. */
-export const REAL_SIZE_PROMPT = `Here is a long note to read before answering. ${'The weather in the northern valleys stays cool through the spring, with rain most afternoons and clear, cold nights. '.repeat(10)}Summarise it in one line.`;
+const REAL_SIZE_PROMPT = `Here is a long note to read before answering. ${'The weather in the northern valleys stays cool through the spring, with rain most afternoons and clear, cold nights. '.repeat(10)}Summarise it in one line.`;
 
 /** Builds the benchmark model unless it is there; says what to install when it cannot. */
 export function ensureRealSizeModel(): void {
@@ -149,9 +148,19 @@ async function coldTranscript(): Promise<{ transcript: { prefilledTokens: number
 
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
+/** The anatomy of a WASM decode step on `cores` threads and one: ONNX Runtime Web alone, then inside the engine. */
+export async function runDecodeAnatomy(cores: number): Promise<void> {
+  ensureRealSizeModel();
+  ensureChromium(CHROMIUM_PATH);
+  printDecodeAnatomy(await measureDecodeAnatomy(FOLDER, cores));
+  for (const profiled of await profileEngineDecode(FOLDER, [...new Set([1, cores])], REAL_SIZE_PROMPT)) printEngineDecodeProfile(profiled);
+}
+
 /** Runs the whole real-size bench and prints it. */
 export async function runRealSizeBench(): Promise<void> {
   ensureRealSizeModel();
+  // A fresh machine has no Chromium until the tests' setup installs it; the bench does the same.
+  ensureChromium(CHROMIUM_PATH);
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
   try {
@@ -181,8 +190,7 @@ export async function runRealSizeBench(): Promise<void> {
     const q4 = browser.filter((f) => f.threads === cores);
     const fastest = [...q4].sort((a, b) => b.decodePerSecond - a.decodePerSecond)[0];
     if (fastest) console.log(`fastest on WASM here: ${fastest.dtype} (the ladder's order on WASM: ${q4.sort((a, b) => b.decodePerSecond - a.decodePerSecond).map((f) => f.dtype).join(' then ')})`);
-    printDecodeAnatomy(await measureDecodeAnatomy(FOLDER, cores));
-    for (const profiled of await profileEngineDecode(FOLDER, [...new Set([1, cores])], REAL_SIZE_PROMPT)) printEngineDecodeProfile(profiled);
+    await runDecodeAnatomy(cores);
     const { transcript, naive } = await coldTranscript();
     console.log(
       `cold 4-round tool conversation, q4 Node: prefilled ${transcript.prefilledTokens} vs ${naive.prefilledTokens} tokens (${fmt(transcript.prefilledTokens / naive.prefilledTokens, 3)}), ` +

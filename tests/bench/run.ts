@@ -13,13 +13,8 @@ const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
 if (process.argv.includes('--anatomy')) {
   // Only the WASM decode anatomy at real size, ONNX Runtime alone and inside the engine (part of --real-size; about two minutes).
-  const { ensureRealSizeModel, REAL_SIZE_FOLDER, REAL_SIZE_PROMPT } = await import('./real-size.ts');
-  const { measureDecodeAnatomy, printDecodeAnatomy } = await import('./wasm-decode-anatomy.ts');
-  const { profileEngineDecode, printEngineDecodeProfile } = await import('./engine-decode-profile.ts');
-  ensureRealSizeModel();
-  const cores = (await import('node:os')).availableParallelism();
-  printDecodeAnatomy(await measureDecodeAnatomy(REAL_SIZE_FOLDER, cores));
-  for (const profiled of await profileEngineDecode(REAL_SIZE_FOLDER, [...new Set([1, cores])], REAL_SIZE_PROMPT)) printEngineDecodeProfile(profiled);
+  const { runDecodeAnatomy } = await import('./real-size.ts');
+  await runDecodeAnatomy((await import('node:os')).availableParallelism());
   process.exit(0);
 }
 
