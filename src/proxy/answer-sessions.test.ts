@@ -3,33 +3,52 @@ import { AnswerSessions } from './answer-sessions.ts';
 import { AnswerNotFoundError } from './errors.ts';
 
 describe('AnswerSessions', () => {
-  it('creates answers with random ids and the hosts of the user message already seen', () => {
+  it('creates answers with random ids and the addresses of the user message already seen', () => {
     const sessions = new AnswerSessions();
     const a = sessions.create('Summarise https://Docs.Example.org/guide and www.news.example/today please');
     const b = sessions.create('hi');
     expect(a.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(a.id).not.toBe(b.id);
-    expect(a.hasSeen('docs.example.org')).toBe(true);
-    expect(a.hasSeen('www.news.example')).toBe(true);
-    expect(a.hasSeen('news.example')).toBe(false);
-    expect(b.hasSeen('docs.example.org')).toBe(false);
+    expect(a.hasSeen('https://docs.example.org/guide')).toBe(true);
+    expect(a.hasSeen('https://www.news.example/today')).toBe(true);
+    expect(a.hasSeen('https://docs.example.org/')).toBe(false);
+    expect(a.hasSeen('https://news.example/today')).toBe(false);
+    expect(a.hasSeenHost('docs.example.org')).toBe(true);
+    expect(b.hasSeen('https://docs.example.org/guide')).toBe(false);
     expect(sessions.get(a.id)).toBe(a);
   });
 
-  it('rule 1: seen hosts are compared normalised, and only hosts added on purpose are seen', () => {
-    const session = new AnswerSessions().create('');
-    session.markSeen('Example.COM.');
-    expect(session.hasSeen('example.com')).toBe(true);
-    expect(session.hasSeen('EXAMPLE.com')).toBe(true);
-    expect(session.hasSeen('evil.example.com')).toBe(false);
-    expect(session.hasSeen('example.com.evil.net')).toBe(false);
+  it('a bare host the user wrote is its home page', () => {
+    const session = new AnswerSessions().create('what is new on example.com?');
+    expect(session.hasSeen('https://example.com/')).toBe(true);
+    expect(session.hasSeen('https://example.com/news')).toBe(false);
   });
 
-  it('bounds the seen hosts of one answer', () => {
-    const session = new AnswerSessions({ maxSeenHosts: 3 }).create('');
-    for (const host of ['a.example', 'b.example', 'c.example', 'd.example']) session.markSeen(host);
-    expect(session.seenHostCount).toBe(3);
-    expect(session.hasSeen('d.example')).toBe(false);
+  it('rule 1: seen addresses are compared normalised: scheme and host case, default port, trailing slash, fragment', () => {
+    const session = new AnswerSessions().create('');
+    session.markSeen('https://Example.COM./Docs/?page=2#intro');
+    for (const same of ['https://example.com/Docs?page=2', 'HTTPS://EXAMPLE.com:443/Docs/?page=2', 'http://example.com/Docs?page=2#other']) {
+      expect(session.hasSeen(same), same).toBe(true);
+    }
+    for (const other of [
+      'https://example.com/docs?page=2',
+      'https://example.com/Docs?page=3',
+      'https://example.com/Docs?page=2&q=secret',
+      'https://example.com/Docs',
+      'https://evil.example.com/Docs?page=2',
+      'https://example.com.evil.net/Docs?page=2',
+      'https://example.com:8443/Docs?page=2',
+    ]) {
+      expect(session.hasSeen(other), other).toBe(false);
+    }
+    expect(session.hasSeenHost('EXAMPLE.com')).toBe(true);
+  });
+
+  it('bounds the seen addresses of one answer', () => {
+    const session = new AnswerSessions({ maxSeenAddresses: 3 }).create('');
+    for (const host of ['a.example', 'b.example', 'c.example', 'd.example']) session.markSeen(`https://${host}/`);
+    expect(session.seenCount).toBe(3);
+    expect(session.hasSeen('https://d.example/')).toBe(false);
   });
 
   it('an unknown id is AnswerNotFoundError', () => {

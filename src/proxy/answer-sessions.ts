@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AnswerNotFoundError } from './errors.ts';
-import { hostsInMessage } from './message-hosts.ts';
+import { addressesInMessage } from './message-hosts.ts';
+import { SeenAddresses } from './seen-addresses.ts';
 import { SourceLedger } from './source-ledger.ts';
-import { hostKey } from './url-rules.ts';
 
 /** Per-answer budgets. */
 export interface Budgets {
@@ -29,14 +29,14 @@ export interface AnswerSessionsOptions {
   maxSessions?: number;
   /** Budgets of a new answer. */
   budgets?: Partial<Budgets>;
-  /** Most hosts one answer may accumulate (default 5,000). */
-  maxSeenHosts?: number;
+  /** Most addresses one answer may accumulate as seen (default 5,000). */
+  maxSeenAddresses?: number;
   /** Clock (default `Date.now`). */
   now?: () => number;
 }
 
 /**
- * One answer in progress: the hosts it has seen (rule 1), its source ledger and its budgets.
+ * One answer in progress: the addresses it has seen (rule 1), its source ledger and its budgets.
  */
 export class AnswerSession {
   /** The random id the browser sends back with every call. */
@@ -54,42 +54,53 @@ export class AnswerSession {
   lastUsed: number;
   #searchesUsed = 0;
   #pagesRead = 0;
-  readonly #seenHosts = new Set<string>();
-  readonly #maxSeenHosts: number;
+  readonly #seen: SeenAddresses;
 
   /** @internal Created by {@link AnswerSessions.create}. */
-  constructor(id: string, budgets: Readonly<Budgets>, now: number, maxSeenHosts: number) {
+  constructor(id: string, budgets: Readonly<Budgets>, now: number, maxSeenAddresses: number) {
     this.id = id;
     this.logTag = createHash('sha256').update(id).digest('hex').slice(0, 12);
     this.budgets = budgets;
     this.lastUsed = now;
-    this.#maxSeenHosts = maxSeenHosts;
+    this.#seen = new SeenAddresses({ maxAddresses: maxSeenAddresses });
   }
 
   /**
-   * Adds a host to the hosts this answer may read from (a search result's host or one the user wrote).
+   * Adds an address this answer may read: a search result's, one the user wrote, or a link on a page
+   * it read. Text that is not an absolute http(s) address is ignored.
+   * @param url - an absolute address.
+   */
+  markSeen(url: string): void {
+    this.#seen.markSeen(url);
+  }
+
+  /**
+   * Whether this exact address (normalised: scheme and host case, default port, trailing slash,
+   * fragment) appeared in this answer's search results, the user's message or the links of a page it
+   * read.
+   * @param url - an absolute address.
+   *
+   * @remarks Security: rule 1 (only addresses the answer has already seen, verbatim). Threat: data
+   * leaking out through the address — a page telling the model to open
+   * `https://attacker.example/?q=<the chat>`, or to put the chat in the query of an address on a host
+   * the answer has seen (an open redirect there, or the injecting page's own host). An address the
+   * model composed or changed is not in this set, whatever its host.
+   */
+  hasSeen(url: string): boolean {
+    return this.#seen.hasSeen(url);
+  }
+
+  /**
+   * Whether some address on this host was seen; only for wording a refusal, never for allowing a read.
    * @param host - a host name or IP literal.
    */
-  markSeen(host: string): void {
-    const key = hostKey(host);
-    if (key && this.#seenHosts.size < this.#maxSeenHosts) this.#seenHosts.add(key);
+  hasSeenHost(host: string): boolean {
+    return this.#seen.hasSeenHost(host);
   }
 
-  /**
-   * Whether the host appeared in this answer's search results or the user's message.
-   * @param host - a host name or IP literal (normalised before comparing).
-   *
-   * @remarks Security: rule 1 (only addresses the answer has already seen). Threat: data leaking out
-   * through the address — a page telling the model to open `https://attacker.example/?q=<the chat>`.
-   * A host the model invented or found inside a page is not in this set.
-   */
-  hasSeen(host: string): boolean {
-    return this.#seenHosts.has(hostKey(host));
-  }
-
-  /** How many hosts are in the seen set. */
-  get seenHostCount(): number {
-    return this.#seenHosts.size;
+  /** How many addresses are in the seen set. */
+  get seenCount(): number {
+    return this.#seen.size;
   }
 
   /**
@@ -137,7 +148,7 @@ export class AnswerSessions {
   readonly #ttlMs: number;
   readonly #maxSessions: number;
   readonly #budgets: Readonly<Budgets>;
-  readonly #maxSeenHosts: number;
+  readonly #maxSeenAddresses: number;
   readonly #now: () => number;
 
   /** @param options - lifetime, bounds, budgets and clock. */
@@ -145,13 +156,13 @@ export class AnswerSessions {
     this.#ttlMs = options.ttlMs ?? 60 * 60 * 1000;
     this.#maxSessions = Math.max(1, options.maxSessions ?? 1000);
     this.#budgets = Object.freeze({ ...DEFAULT_BUDGETS, ...options.budgets });
-    this.#maxSeenHosts = options.maxSeenHosts ?? 5000;
+    this.#maxSeenAddresses = options.maxSeenAddresses ?? 5000;
     this.#now = options.now ?? Date.now;
   }
 
   /**
-   * Starts an answer for a user message: a fresh random id, the message's hosts already seen.
-   * @param message - the user's message (only its hosts are kept, not the text).
+   * Starts an answer for a user message: a fresh random id, the addresses the message holds already seen.
+   * @param message - the user's message (only its addresses are kept, not the text).
    */
   create(message: string): AnswerSession {
     this.#sweep();
@@ -160,8 +171,8 @@ export class AnswerSessions {
       if (oldest === undefined) break;
       this.#sessions.delete(oldest);
     }
-    const session = new AnswerSession(randomBytes(16).toString('base64url'), this.#budgets, this.#now(), this.#maxSeenHosts);
-    for (const host of hostsInMessage(message)) session.markSeen(host);
+    const session = new AnswerSession(randomBytes(16).toString('base64url'), this.#budgets, this.#now(), this.#maxSeenAddresses);
+    for (const address of addressesInMessage(message)) session.markSeen(address);
     this.#sessions.set(session.id, session);
     return session;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LINEAR_GROWTH_LIMIT, growthRatio } from '../../tests/proxy/helpers/growth.ts';
-import { hostsInMessage } from './message-hosts.ts';
+import { addressesInMessage, hostsInMessage } from './message-hosts.ts';
 
 describe('hostsInMessage', () => {
   it('finds full addresses and bare names, normalised and deduplicated', () => {
@@ -24,6 +24,22 @@ describe('hostsInMessage', () => {
   it('caps the number of hosts', () => {
     const message = Array.from({ length: 150 }, (_, i) => `h${i}.example`).join(' ');
     expect(hostsInMessage(message)).toHaveLength(100);
+  });
+});
+
+describe('addressesInMessage', () => {
+  it('keeps each address as written, bare names as https, both readings of a closing bracket', () => {
+    expect(addressesInMessage('Read (https://en.wikipedia.org/wiki/Rust_(language)), then example.com/jobs?x=1 and www.site.example.')).toEqual([
+      'https://en.wikipedia.org/wiki/Rust_(language',
+      'https://en.wikipedia.org/wiki/Rust_(language))',
+      'https://example.com/jobs?x=1',
+      'https://www.site.example',
+    ]);
+  });
+
+  it('caps the number of addresses', () => {
+    const message = Array.from({ length: 300 }, (_, i) => `https://h.example/${i}`).join(' ');
+    expect(addressesInMessage(message)).toHaveLength(200);
   });
 });
 

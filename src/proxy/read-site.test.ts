@@ -3,6 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { article, page, redirect, startTestWeb, type Handler, type TestWeb } from '../../tests/proxy/helpers/test-web.ts';
 import type { FetchLogEntry } from './fetch-log.ts';
 import { readSite, siteOf, type ReadSiteOptions } from './read-site.ts';
+import { SeenAddresses } from './seen-addresses.ts';
+import { hostKey } from './url-rules.ts';
 
 let web: TestWeb;
 const hits = new Map<string, number>();
@@ -22,8 +24,16 @@ function serve(host: string, path: string, handler: Handler): void {
 const words = (n: number, label: string): string[] => Array.from({ length: n }, (_, i) => `${label} paragraph ${i} has a few ordinary words in it for the reader.`);
 const links = (hrefs: readonly string[]): string => `<ul>${hrefs.map((h) => `<li><a href="${h}">${h}</a></li>`).join('')}</ul>`;
 
+/** Every address on these hosts counts as seen: for the tests of the other rules and of the crawl. */
 function seen(...hosts: string[]): ReadSiteOptions['seen'] {
-  return { hasSeen: (host: string) => hosts.includes(host) };
+  return { hasSeen: (url: string) => hosts.includes(hostKey(new URL(url).hostname)) };
+}
+
+/** Exactly these addresses are seen, as an answer keeps them (rule 1). */
+function seenAddresses(...addresses: string[]): SeenAddresses {
+  const set = new SeenAddresses();
+  for (const address of addresses) set.markSeen(address);
+  return set;
 }
 
 function options(extra: Partial<ReadSiteOptions> = {}): ReadSiteOptions {
@@ -81,6 +91,7 @@ beforeAll(async () => {
   serve('site.example', '/jump', redirect('https://other.example/off'));
   serve('site.example', '/hub2', page(article('Hub2', words(5, 'Hub2'), links(['/to-www']))));
   serve('site.example', '/to-www', redirect('https://www.site.example/p3'));
+  serve('site.example', '/short?lang=en', page('<html><head><title>Short</title></head><body><p>Only a few words, in English.</p></body></html>'));
   serve('site.example', '/short', page('<html><head><title>Short</title></head><body><p>Only a few words.</p></body></html>'));
   serve('site.example', '/deep', page(`<html><head><title>Deep</title></head><body>${'<div>'.repeat(150_000)}<p>Text under very deep markup.</p>${'</div>'.repeat(150_000)}</body></html>`));
   serve('site.example', '/huge', page(`<html><body><p>${'word '.repeat(600_000)}</p></body></html>`));
@@ -194,8 +205,19 @@ describe('readSite', () => {
     expect(result).toMatchObject({ ok: false, code: 'refused', reason: expect.stringContaining('10.0.0.7') });
   });
 
-  it('a redirect of the cited page may leave the site (the site chose it), but the crawl does not fan out on the new host', async () => {
-    const result = await readSite('https://site.example/moved', options());
+  it('rule 1 at every hop: a redirect of the cited page to an address on another site that the answer has not seen is not followed', async () => {
+    const result = await readSite('https://site.example/moved', options({ seen: seenAddresses('https://site.example/moved') }));
+    expect(result).toMatchObject({ ok: false, code: 'refused', contacted: true });
+    if (result.ok) return;
+    expect(result.reason).toContain('https://other.example/new-home');
+    expect(result.reason).toContain('has not seen');
+    expect(result.text).toContain('YOU DID NOT READ THAT PAGE');
+    expect(hits.get('other.example/new-home')).toBeUndefined();
+    expect(log.find((l) => l.url === 'https://site.example/moved')?.reason).toContain('has not seen');
+  });
+
+  it('a redirect of the cited page to an address the answer has seen is followed, and the crawl stays on the cited site', async () => {
+    const result = await readSite('https://site.example/moved', options({ seen: seenAddresses('https://site.example/moved', 'https://other.example/new-home') }));
     if (!result.ok) throw new Error(result.reason);
     expect(result.pages.map((p) => p.finalUrl)).toEqual([
       'https://other.example/new-home',
@@ -204,6 +226,28 @@ describe('readSite', () => {
       'https://site.example/start',
     ]);
     expect(hits.get('other.example/sub')).toBeUndefined();
+  });
+
+  it('rule 1: the cited address must have been seen exactly; a changed query or a composed path on a seen host is refused before any connection', async () => {
+    const known = seenAddresses('https://site.example/short?lang=en');
+    const connections = web.connections();
+    for (const composed of ['https://site.example/short?lang=en&d=the+conversation', 'https://site.example/short?lang=de', 'https://site.example/short', 'https://site.example/c?d=secret']) {
+      const result = await readSite(composed, options({ seen: known }));
+      expect(result, composed).toMatchObject({ ok: false, code: 'refused', contacted: false });
+      if (!result.ok) expect(result.reason).toContain('is not an address this answer has seen');
+    }
+    expect(web.connections()).toBe(connections);
+    expect(log).toEqual([]);
+    expect((await readSite('http://SITE.example:443/short?lang=en#top', options({ seen: known }))).ok).toBe(true);
+  });
+
+  it('rule 1: the links of a page read become addresses the answer may read next, exactly as the page wrote them', async () => {
+    const known = seenAddresses('https://site.example/hub');
+    const first = await readSite('https://site.example/hub', options({ seen: known, maxPages: 1 }));
+    expect(first.ok).toBe(true);
+    expect(known.hasSeen('https://site.example/p4')).toBe(true);
+    expect(known.hasSeen('https://site.example/p4?x=1')).toBe(false);
+    expect((await readSite('https://site.example/p4', options({ seen: known }))).ok).toBe(true);
   });
 
   it('rule 1 at every hop: a crawled same-site link that redirects to another site is not followed', async () => {

@@ -26,12 +26,22 @@ export interface CrawlLimits {
 
 /** Options of {@link readSite}. */
 export interface ReadSiteOptions extends CrawlLimits, Omit<SafeFetchOptions, 'signal'> {
-  /** The answer's seen hosts (rule 1). */
-  seen: { hasSeen(host: string): boolean };
+  /** The answer's seen addresses (rule 1); the links of every page read are added to them. */
+  seen: SeenSet;
   /** Caps for the HTML conversion. */
   htmlLimits?: HtmlToTextLimits;
   /** Numbers a page address in the answer's ledger (its source number). */
   number?: (url: string, title: string) => number | undefined;
+}
+
+/** What the reader needs of an answer's seen addresses (an `AnswerSession` is one). */
+export interface SeenSet {
+  /** Whether this exact address (normalised) was seen in this answer. */
+  hasSeen(url: string): boolean;
+  /** Adds an address: the reader adds the links of the pages it read, and where they came from. */
+  markSeen?(url: string): void;
+  /** Whether some address on this host was seen: only to word a refusal. */
+  hasSeenHost?(host: string): boolean;
 }
 
 /** One page that was read. */
@@ -98,11 +108,12 @@ export function siteOf(host: string): string {
  * @param url - the cited address.
  * @param options - the answer's seen hosts, the fetcher's options (resolver, TLS trust, log…), limits.
  *
- * @remarks Security: rule 1 — the cited page's host must be in this answer's seen hosts (search
- * results or the user's message), otherwise nothing is fetched ("not in this answer's search
- * results"); links are followed only on the cited page's own site (or the site its first redirect
- * landed on, which the cited site chose). Threat: the model, steered by a page, sending the
- * conversation to an attacker's address, or a page sending the crawl to another site. Every fetch
+ * @remarks Security: rule 1 — the cited address must be one this answer has seen, verbatim up to
+ * normalisation (a search result, the user's message, or a link on a page already read), otherwise
+ * nothing is fetched; its redirects stay on its site or go to addresses seen; links are followed only
+ * on the cited page's own site. Threat: the model, steered by a page, sending the conversation to an
+ * attacker's address — directly, in the query of an address on a host it has seen (the injecting
+ * page's own host, or an open redirect there) — or a page sending the crawl to another site. Every fetch
  * goes through {@link safeFetch} (rules 2–5, 7, 8) and every page through the fence (rule 6).
  */
 export async function readSite(url: string, options: ReadSiteOptions): Promise<ReadSiteResult> {
@@ -116,10 +127,8 @@ export async function readSite(url: string, options: ReadSiteOptions): Promise<R
 
   const rules = checkUrlRules(url);
   if (!rules.ok) return failed(url, 'refused', rules.reason, failures);
-  if (!options.seen.hasSeen(rules.host)) {
-    return failed(rules.url.href, 'refused', `${rules.host} is not in this answer's search results`, failures);
-  }
   const start = rules.url.href;
+  if (!options.seen.hasSeen(start)) return failed(start, 'refused', notSeenReason(start, rules.host, options.seen), failures);
 
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.overallTimeoutMs ?? 40_000);
@@ -131,9 +140,18 @@ export async function readSite(url: string, options: ReadSiteOptions): Promise<R
     let used = 0;
     let attempts = 0;
 
-    // The cited address may redirect anywhere public (the cited site chose it); the crawl that follows
-    // stays on the cited site, and so does every redirect of a crawled link.
-    const first = await readOne(start, fetchOptions, options.htmlLimits);
+    // The cited address may redirect within its own site, or to an address this answer has seen; a
+    // redirect elsewhere is not followed (an open redirect on a seen site must not carry a read to a
+    // host the answer never saw). The crawl that follows stays on the cited site, and so does every
+    // redirect of a crawled link.
+    const citedOptions: SafeFetchOptions = {
+      ...fetchOptions,
+      redirectAllowed: (next, from) =>
+        siteOf(next.hostname) === siteOf(from.hostname) || options.seen.hasSeen(next.href)
+          ? undefined
+          : `a redirect to ${oneLine(next.href, URL_CHARS)}, an address on another site (${hostKey(next.hostname)}) that this answer has not seen, which read_page does not follow`,
+    };
+    const first = await readOne(start, citedOptions, options.htmlLimits);
     attempts++;
     if (!first.ok) return failed(start, first.code, first.reason, failures, first.contacted);
     visited.add(first.page.finalUrl);
@@ -159,6 +177,9 @@ export async function readSite(url: string, options: ReadSiteOptions): Promise<R
         notes: fetched.notes,
       });
       pages.push({ n, url: requested, finalUrl: fetched.finalUrl, title: fetched.title, hop, text, omittedChars: omitted, fenced });
+      // A link on a page read in this answer may be read next, exactly as the page wrote it.
+      options.seen.markSeen?.(fetched.finalUrl);
+      for (const link of fetched.links) options.seen.markSeen?.(link);
       level.push({ url: fetched.finalUrl, links: fetched.links });
       return true;
     };
@@ -264,6 +285,12 @@ function cut(text: string, room: number): { text: string; omitted: number } {
   const code = text.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end--;
   return { text: text.slice(0, end), omitted: text.length - end };
+}
+
+/** Why an address that was not seen is refused, in words the model and the user can act on. */
+function notSeenReason(url: string, host: string, seen: SeenSet): string {
+  if (!seen.hasSeenHost?.(host)) return `${host} is not in this answer's search results`;
+  return `${oneLine(url, URL_CHARS)} is not an address this answer has seen: read_page opens an address only exactly as a search result, the user's message or a page already read gave it (an address that was composed or changed, its query included, is refused); read one of those addresses, or search again`;
 }
 
 function failed(url: string, code: 'refused' | 'fetch_failed', reason: string, failures: ReadFailure[], contacted = false): ReadSiteResult {

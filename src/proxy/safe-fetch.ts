@@ -59,7 +59,7 @@ export interface SafeFetchOptions {
    * (an {@link AddressRefusedError}, logged on the hop that answered with the redirect), undefined
    * lets it go on to the usual checks. The page reader keeps crawled links on the cited site this way.
    */
-  redirectAllowed?: (url: URL) => string | undefined;
+  redirectAllowed?: (url: URL, from: URL) => string | undefined;
 }
 
 /** A page that was fetched successfully. */
@@ -172,7 +172,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
       }
       if (outcome.kind === 'redirect') {
         const next = nextHop(outcome.location, current, redirects.length, maxRedirects);
-        const refusal = next.ok ? options.redirectAllowed?.(new URL(next.url)) : next.reason;
+        const refusal = next.ok ? options.redirectAllowed?.(new URL(next.url), new URL(current)) : next.reason;
         if (!next.ok || refusal !== undefined) {
           const reason = refusal ?? 'redirect refused';
           record(vetted.address, outcome.status, 0, reason);

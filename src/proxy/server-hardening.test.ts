@@ -82,7 +82,7 @@ describe('finding 7: a read that contacted a site spends its page', () => {
     ['more than 3 redirects', '/chain1', 'chain1'],
   ])('%s costs a page, and the site is not hit beyond the budget', async (_name, path, key) => {
     const app = proxy({ budgets: { pages: 2 } });
-    const answer = await newAnswer(app, 'read https://site.example/doc');
+    const answer = await newAnswer(app, `read https://site.example${path}`);
     const bodies = [];
     for (let i = 0; i < 50; i++) bodies.push((await post(app, '/api/read', { answer, url: `https://site.example${path}` })).body);
     expect(bodies[0]).toMatchObject({ ok: false, code: 'refused', budgetLine: 'Searches used 0 of 16; pages read 1 of 2' });

@@ -115,7 +115,7 @@ describe('search results', () => {
 
 describe('page reads', () => {
   let web: TestWeb;
-  const seen = (...hosts: string[]): ReadSiteOptions['seen'] => ({ hasSeen: (host) => hosts.includes(host) });
+  const seen = (...hosts: string[]): ReadSiteOptions['seen'] => ({ hasSeen: (url) => hosts.includes(new URL(url).hostname) });
   const options = (): ReadSiteOptions => ({ seen: seen('site.example'), resolve: web.resolve, ca: web.pki.ca, connectTo: web.connectTo });
   const words = Array.from({ length: 6 }, (_, i) => `Paragraph ${i} has enough ordinary words to be read as an article by the reader.`);
 

@@ -21,7 +21,7 @@ function fakeBackend(answers: Record<string, BackendResult | Error>, name: Searc
 const hit = (url: string, title = url, extra: Partial<BackendResult['hits'][number]> = {}) => ({ url, title, snippet: `about ${title}`, engine: 'duckduckgo', date: null, ...extra });
 
 describe('runSearch', () => {
-  it('numbers results through the ledger, deduplicates by address, and marks result hosts as seen (rule 1)', async () => {
+  it('numbers results through the ledger, deduplicates by address, and marks result addresses as seen (rule 1)', async () => {
     const session = new AnswerSessions().create('');
     const backend = fakeBackend({
       'rust jobs': { hits: [hit('https://a.example/1', 'One', { date: '2026-10-01' }), hit('https://b.example/2#x', 'Two')], answers: [], unresponsive: [] },
@@ -37,7 +37,8 @@ describe('runSearch', () => {
       { query: 'rust jobs', results: 2 },
       { query: 'remote', results: 1 },
     ]);
-    expect(session.hasSeen('a.example') && session.hasSeen('b.example') && session.hasSeen('c.example')).toBe(true);
+    for (const url of ['https://a.example/1', 'https://b.example/2', 'https://c.example/3']) expect(session.hasSeen(url), url).toBe(true);
+    expect(session.hasSeen('https://a.example/')).toBe(false);
     expect(response.unresponsive).toEqual([{ engine: 'brave', reason: 'too many requests' }]);
     expect(response.answers).toEqual(['an answer']);
     expect(response.budget.searches).toEqual({ used: 2, limit: 16 });

@@ -71,8 +71,8 @@ export const MAX_SUB_QUERIES = 3;
  * Runs one search call for an answer: the query (first), then each sub-question, then the `kind`
  * angles the query does not already cover; each is one backend query and one unit of the search
  * budget, run in that order until the budget is spent. Results are deduplicated by address across
- * the queries, numbered through the answer's ledger, and every result's host is added to the answer's
- * seen hosts (rule 1). Engines that did not answer are collected and named.
+ * the queries, numbered through the answer's ledger, and every result's address is added to the
+ * answer's seen addresses (rule 1). Engines that did not answer are collected and named.
  *
  * @param session - the answer.
  * @param args - the call's arguments.
@@ -121,11 +121,8 @@ export async function runSearch(session: AnswerSession, args: SearchArgs, backen
       const key = ledgerKey(hit.url);
       if (seenUrls.has(key)) continue;
       seenUrls.add(key);
-      try {
-        session.markSeen(new URL(key).hostname);
-      } catch {
-        continue;
-      }
+      if (!URL.canParse(key)) continue;
+      session.markSeen(key);
       // Every field came from the web: one line each, capped, before it reaches the ledger or the text.
       const title = cap(oneLine(hit.title, 2_000), TITLE_CHARS);
       results.push({

@@ -21,7 +21,7 @@ export interface WebToolState {
 /**
  * Registers `web_search` and `read_page`, which call the companion proxy for the current answer.
  * Their descriptions tell a small model when to use which: search for anything it would otherwise
- * answer from memory; read only an address that came from this answer's results or the user.
+ * answer from memory; read only an address copied from this answer's results, its pages or the user.
  */
 export function registerWebTools(registry: ToolRegistry, client: ProxyClient, state: WebToolState): void {
   registry.tool(
@@ -48,8 +48,8 @@ export function registerWebTools(registry: ToolRegistry, client: ProxyClient, st
   );
   registry.tool(
     READ_PAGE,
-    "Read a web page and the pages its own site links to. Only an https address from this answer's search results, or one the user wrote, can be opened; never invent an address.",
-    { url: { type: 'string', description: "An https address from this answer's search results" } },
+    "Read a web page and the pages its own site links to. Only an https address exactly as it appears in this answer's search results, in a page read in this answer, or in the user's message can be opened: copy it, never change or invent one.",
+    { url: { type: 'string', description: "An https address copied exactly from this answer's search results" } },
     async ({ url }, context) => {
       const reply = await client.read({ answer: state.answer, url }, context.signal);
       state.last.set(READ_PAGE, reply);

@@ -104,4 +104,34 @@ describe('the proxy with a real searx behind it', () => {
     expect(body.text).toContain('No results — but these search engines did not answer');
     await app.close();
   });
+
+  it('rule 1 on exact addresses: research questions still read every result as searx returned it, and a link on it; a changed one is refused', async () => {
+    const questions = ['kotlin jobs', 'rust release notes', 'c++ compiler flags', 'weather in São Paulo', 'python 3.14 changes', 'linux kernel 7.0', 'best tea in Darjeeling', 'node 24 fetch api'];
+    const app = createProxy({ searxngUrl: searx.url, resolve: web.resolve, ca: web.pki.ca, connectTo: web.connectTo, log: false, rateLimit: false });
+    let needed = 0;
+    let read = 0;
+    for (const question of questions) {
+      const created = await app.inject({ method: 'POST', url: '/api/answers', payload: { message: `${question}?` }, headers: { host: '127.0.0.1' } });
+      const { answer } = created.json() as { answer: string };
+      const search = await app.inject({ method: 'POST', url: '/api/search', payload: { answer, query: question }, headers: { host: '127.0.0.1' } });
+      const results = (search.json() as { results: Array<{ url: string }> }).results;
+      expect(results.length, question).toBeGreaterThan(0);
+      for (const { url } of results) {
+        // The test web serves each result's page as searx wrote its address, with a link to a second page.
+        const parsed = new URL(url);
+        web.route(parsed.hostname, parsed.pathname + parsed.search, page(article(question, [`About ${question}, in words long enough to read. `.repeat(4)], '<p><a href="more">More</a></p>')));
+        web.route(parsed.hostname, new URL('more', url).pathname, page(article(`${question}, more`, [`More about ${question}, in words long enough to read. `.repeat(4)])));
+        for (const target of [url, new URL('more', url).href]) {
+          needed++;
+          const response = await app.inject({ method: 'POST', url: '/api/read', payload: { answer, url: target }, headers: { host: '127.0.0.1' } });
+          if ((response.json() as { ok: boolean }).ok) read++;
+        }
+        const changed = await app.inject({ method: 'POST', url: '/api/read', payload: { answer, url: `${url}?q=${encodeURIComponent(question)}` }, headers: { host: '127.0.0.1' } });
+        expect(changed.json(), url).toMatchObject({ ok: false, code: 'refused' });
+      }
+    }
+    console.log(`rule 1 on exact addresses through searx: ${read} of ${needed} needed pages read (${questions.length} questions)`);
+    expect(read).toBe(needed);
+    await app.close();
+  });
 });
