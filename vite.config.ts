@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
 import { proxyVitePlugin } from './src/proxy/vite-plugin.ts';
 import { CROSS_ORIGIN_ISOLATION } from './src/server/app-server.ts';
+import { connectOriginsFromEnv, pageSecurityHeaders } from './src/server/page-policy.ts';
 
 const toolsFile = new URL('./tools.js', import.meta.url);
 
@@ -28,12 +29,12 @@ function serveToolsFile(): Plugin {
   };
 }
 
-/** The same cross-origin isolation `npm start` serves: WASM threads need it. */
-const isolation = { ...CROSS_ORIGIN_ISOLATION };
+/** The same headers `npm start` serves: cross-origin isolation (WASM threads need it) and the page's CSP. */
+const pageHeaders = { ...CROSS_ORIGIN_ISOLATION, ...pageSecurityHeaders({ connectOrigins: connectOriginsFromEnv() }) };
 
 export default defineConfig({
-  server: { headers: isolation },
-  preview: { headers: isolation },
+  server: { headers: pageHeaders },
+  preview: { headers: pageHeaders },
   build: {
     target: 'es2022',
     // The page; the library's own build (`npm run build:lib`) writes the rest of dist/.

@@ -68,4 +68,4 @@ export { NoToolCallingDtypeError, type LoadForToolsOptions, type ToolAttempt } f
 export { memoryVerdictStore, verdictKey, type ToolVerdict, type VerdictStore } from './check/verdict-store.ts';
 export { freshToken, modelCheckQuestions, selfCheckQuestion, type CheckQuestion } from './check/check-questions.ts';
 export * from './web/index.ts';
-export { filesFromZip, forgetPickedModel, listPickedModels, pickedModel, rememberPickedModel } from './engine/picked-models.ts';
+export { filesFromZip, forgetPickedModel, listPickedModels, modelSourceFromZip, pickedModel, rememberPickedModel, ZipReadError, type ZipLimits, type ZipReadFailure } from './engine/picked-models.ts';

@@ -34,7 +34,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
 const NPM_MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   shared: [],
   toolcalls: ['jsonrepair'],
-  tools: ['@cfworker/json-schema', 'minisearch', 'stemmer', 'idb-keyval'],
+  // acorn: only to find a syntax error's line when tools.js runs as a module (no eval to bisect with).
+  tools: ['@cfworker/json-schema', 'minisearch', 'stemmer', 'idb-keyval', 'acorn'],
   loop: [],
   // node: built-ins only behind a dynamic import, on the Node path (model folders).
   engine: ['@huggingface/transformers', 'idb-keyval', 'fflate', 'node:fs', 'node:fs/promises', 'node:path'],

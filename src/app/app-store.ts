@@ -42,6 +42,11 @@ export interface StoreDeps {
   research: ResearchFactory;
   /** Where `tools.js` is fetched from. */
   toolsUrl: string;
+  /**
+   * How `tools.js` runs (see `LoadToolsOptions.evaluate`): the page imports it as a module, which its
+   * Content-Security-Policy (no `eval`) allows; default `'function'`, for Node.
+   */
+  toolsEvaluate?: 'function' | 'module';
   /** Mirrors the model in use into the page address (`?model=`); no-op where there is no address bar. */
   setAddress?: (model: string | undefined) => void;
   /** The page's origin, so a folder it serves is named by its path (`/models/x`); default `location.origin`. */
@@ -688,7 +693,7 @@ export class AppStore {
   private async loadToolsInto(chat: NexusChat): Promise<void> {
     this.set({ tools: { ...this.current.tools, loading: true } });
     try {
-      await chat.loadTools(this.deps.toolsUrl);
+      await chat.loadTools(this.deps.toolsUrl, this.toolsOptions());
       this.set({ tools: { ...this.keptToolState(), url: this.deps.toolsUrl, loading: false, list: describeTools(chat.tools) } });
     } catch (error) {
       this.set({ tools: { ...this.keptToolState(), url: this.deps.toolsUrl, loading: false, list: describeTools(chat.tools), error: (error as Error).message } });
@@ -705,6 +710,10 @@ export class AppStore {
     chat.toolSelection.threshold = toolSelectionThreshold;
   }
 
+  private toolsOptions(): { evaluate?: 'function' | 'module' } {
+    return this.deps.toolsEvaluate ? { evaluate: this.deps.toolsEvaluate } : {};
+  }
+
   /** What the tools state keeps across a reload of `tools.js`: where tool search stands. */
   private keptToolState(): { search?: AppState['tools']['search'] } {
     const search = this.current.tools.search;
@@ -715,7 +724,7 @@ export class AppStore {
   private async previewTools(): Promise<void> {
     const registry = new ToolRegistry();
     try {
-      await loadTools(registry, this.deps.toolsUrl);
+      await loadTools(registry, this.deps.toolsUrl, this.toolsOptions());
       if (!this.chat) this.set({ tools: { url: this.deps.toolsUrl, loading: false, list: describeTools(registry) } });
     } catch (error) {
       if (!this.chat) this.set({ tools: { ...this.current.tools, loading: false, error: (error as Error).message } });

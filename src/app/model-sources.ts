@@ -1,4 +1,4 @@
-import { describeSource, type FamilyId, type ModelFile, type ModelSource } from '../index.ts';
+import { describeSource, modelSourceFromZip, type FamilyId, type ModelFile, type ModelSource } from '../index.ts';
 
 /** A model the picker offers by name. */
 export interface KnownModel {
@@ -62,19 +62,12 @@ export function sourceFromFolder(files: readonly File[]): ModelSource {
   return { files: stripTop(picked, top), name: top || 'picked folder' };
 }
 
-/** A picked `.zip` as a model source; unzipped off the main thread so the page stays responsive. */
-export async function sourceFromZip(file: File): Promise<ModelSource> {
-  // fflate is loaded only when someone picks a .zip.
-  const [{ unzip }, bytes] = await Promise.all([import('fflate'), file.arrayBuffer().then((b) => new Uint8Array(b))]);
-  const entries = await new Promise<Record<string, Uint8Array>>((resolve, reject) => {
-    unzip(bytes, (error, data) => (error ? reject(new Error(`${file.name} is not a readable .zip: ${error.message}`)) : resolve(data)));
-  });
-  const picked: ModelFile[] = Object.entries(entries)
-    .filter(([path]) => !path.endsWith('/') && !path.startsWith('__MACOSX/'))
-    .map(([path, data]) => ({ path, data: new Blob([data as Uint8Array<ArrayBuffer>]) }));
-  if (picked.length === 0) throw new Error(`${file.name} holds no files.`);
-  const top = commonTopFolder(picked.map((f) => f.path));
-  return { files: stripTop(picked, top), name: top || file.name.replace(/\.zip$/i, '') };
+/**
+ * A picked `.zip` as a model source: read entry by entry within a size limit (see `filesFromZip`),
+ * a single top folder dropped.
+ */
+export function sourceFromZip(file: File): Promise<ModelSource> {
+  return modelSourceFromZip(file);
 }
 
 /** The one folder every path starts with, when the model files are not at the top already. */

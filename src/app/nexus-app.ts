@@ -477,6 +477,8 @@ function defaultStore(): AppStore {
     opener: workerModelOpener(persistence.verdicts, () => ({ allowFallbackAdapter: store?.state.settings.softwareWebgpu ?? false, ...(store ? { hubUrl: store.state.settings.hubUrl } : {}) })),
     research: createResearch,
     toolsUrl: TOOLS_URL,
+    // The page's Content-Security-Policy has no 'unsafe-eval': tools.js is imported as a module.
+    toolsEvaluate: 'module',
     setAddress: (model) => {
       const url = new URL(location.href);
       if (model) url.searchParams.set('model', model);

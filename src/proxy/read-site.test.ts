@@ -1,4 +1,5 @@
 import '../../tests/proxy/helpers/no-egress.ts';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { article, page, redirect, startTestWeb, type Handler, type TestWeb } from '../../tests/proxy/helpers/test-web.ts';
 import type { FetchLogEntry } from './fetch-log.ts';
@@ -279,6 +280,16 @@ describe('readSite', () => {
     const result = await readSite('https://site.example/huge', options({ maxBytes: 64 * 1024 }));
     if (!result.ok) throw new Error(result.reason);
     expect(result.pages[0]?.fenced).toContain('larger than the 64 KB read limit');
+  });
+
+  it('issue 28, N13: a gzip body sent as text/html without Content-Encoding is refused as not text, never fenced as a page', async () => {
+    serve('site.example', '/gz', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(gzipSync(article('Hidden', words(20, 'Hidden'))));
+    });
+    const result = await readSite('https://site.example/gz', options());
+    expect(result).toMatchObject({ ok: false, code: 'fetch_failed', reason: 'the page is not text: it was sent as text/html but its body is gzip-compressed data' });
+    expect(result.text).not.toContain('Untrusted text');
   });
 
   it('siteOf strips only a leading www.', () => {

@@ -4,6 +4,7 @@ import { fencePage, isBlockPage, NOTE_CHARS, notReadNote, TITLE_CHARS, URL_CHARS
 import { htmlToText, plainBodyToText, type HtmlToTextLimits } from './html-to-text.ts';
 import { oneLine } from './one-line.ts';
 import { safeFetch, type FetchedPage, type SafeFetchOptions } from './safe-fetch.ts';
+import { sniffBinary } from './sniff-binary.ts';
 import { checkUrlRules, hostKey } from './url-rules.ts';
 
 /** The crawl's limits (the design's numbers are the defaults). */
@@ -244,6 +245,10 @@ async function readOne(url: string, options: SafeFetchOptions, htmlLimits: HtmlT
     if (error instanceof AddressRefusedError) return { ok: false, code: 'refused', reason: oneLine(error.message, NOTE_CHARS), contacted: error.contacted };
     if (error instanceof ProxyError) return { ok: false, code: 'fetch_failed', reason: oneLine(error.message, NOTE_CHARS), contacted: true };
     return { ok: false, code: 'fetch_failed', reason: 'the page could not be read', contacted: true };
+  }
+  const binary = sniffBinary(fetched.body);
+  if (binary) {
+    return { ok: false, code: 'fetch_failed', reason: `the page is not text: it was sent as ${fetched.mediaType} but its body is ${binary}`, contacted: true };
   }
   const notes: string[] = [];
   if (fetched.capped) notes.push(`the page is larger than the ${formatBytes(fetched.body.length)} read limit; only its beginning was read.`);

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -53,6 +53,15 @@ describe('startAppServer', () => {
     }
   });
 
+  it('issue 28, N3: every page file carries the Content-Security-Policy and anti-framing headers', async () => {
+    for (const path of ['/', '/tools.js', '/assets/ort.wasm']) {
+      const response = await fetch(new URL(path, app.url));
+      expect(response.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('content-security-policy'), path).toContain("script-src 'self' 'wasm-unsafe-eval'");
+      expect(response.headers.get('x-frame-options'), path).toBe('DENY');
+    }
+  });
+
   it('serves the page at / with its content type', async () => {
     const res = await rawGet(app, '/?model=onnx-community/Qwen3-0.6B-ONNX');
     expect(res.status).toBe(200);
@@ -92,6 +101,43 @@ describe('startAppServer', () => {
     expect((await rawGet(app, '/models/')).status).toBe(404);
     expect((await rawGet(app, '/', 'GET', { Accept: 'application/json' })).type).toContain('text/html');
     expect((await rawGet(app, '/models/tiny/', 'GET', { Accept: 'application/json' })).status).toBe(404);
+  });
+
+  it('issue 28, N4: files in a model folder are data — never HTML or SVG, sandboxed, not sniffed', async () => {
+    const folder = join(dir, 'models', 'tiny');
+    await writeFile(join(folder, 'readme.html'), '<script>parent.postMessage(document.cookie, "*")</script>');
+    await writeFile(join(folder, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>');
+    await writeFile(join(folder, 'notes.htm'), '<script>alert(1)</script>');
+    await writeFile(join(folder, 'chat_template.jinja'), '{{ messages }}');
+    await writeFile(join(folder, 'onnx', 'model.onnx'), Buffer.from([8, 1]));
+    const expected: Array<[string, string]> = [
+      ['/models/tiny/readme.html', 'application/octet-stream'],
+      ['/models/tiny/logo.svg', 'application/octet-stream'],
+      ['/models/tiny/notes.htm', 'application/octet-stream'],
+      ['/models/tiny/chat_template.jinja', 'application/octet-stream'],
+      ['/models/tiny/onnx/model.onnx', 'application/octet-stream'],
+      ['/models/tiny/config.json', 'application/json; charset=utf-8'],
+    ];
+    for (const [path, type] of expected) {
+      const response = await fetch(new URL(path, app.url));
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toBe(type);
+      expect(response.headers.get('content-security-policy'), path).toBe('sandbox');
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+    // The page's own files keep their types.
+    expect((await fetch(new URL('/', app.url))).headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+
+  it('issue 28, N11: a FIFO in a model folder is not opened, and does not tie up the threads other files need', async () => {
+    const fifo = join(dir, 'models', 'tiny', 'weights.fifo');
+    const made = spawnSync('mkfifo', [fifo]);
+    if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr}`);
+    // More requests at once than libuv has threads (4): a blocking open of each would leave none.
+    const fifoStatuses = await Promise.all(Array.from({ length: 8 }, () => rawGet(app, '/models/tiny/weights.fifo').then((r) => r.status)));
+    expect(fifoStatuses).toEqual(Array(8).fill(404));
+    expect((await rawGet(app, '/models/tiny/config.json')).status).toBe(200);
+    await rm(fifo);
   });
 
   it('answers 404 for a missing file and 405 for a POST', async () => {

@@ -1,8 +1,10 @@
+import { constants } from 'node:fs';
 import { open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { isAllowedHost } from '../proxy/request-guard.ts';
+import { pageSecurityHeaders } from './page-policy.ts';
 
 /** Content types for what a Vite build of the page emits (and model files served from a folder). */
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -20,6 +22,26 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.txt': 'text/plain; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
 };
+
+/**
+ * What a model folder's files are served as: JSON as JSON and everything else as bytes, never as a
+ * document a browser would render (HTML, SVG) or run.
+ */
+const DATA_TYPES: Readonly<Record<string, string>> = {
+  '.json': 'application/json; charset=utf-8',
+};
+
+/**
+ * The headers of every file under a mount (model folders): whatever a folder holds is data. A file
+ * opened directly in a tab is sandboxed (no script, its own opaque origin), and not sniffed.
+ */
+const DATA_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': 'sandbox',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/** How long a file may take to open before the request is answered 503 (a stuck disk or mount). */
+const DEFAULT_FS_TIMEOUT_MS = 10_000;
 
 /** Options of {@link startAppServer}. */
 export interface AppServerOptions {
@@ -44,6 +66,13 @@ export interface AppServerOptions {
    * Returns true when it answered.
    */
   before?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+  /**
+   * Headers added to every page response (not to mounted data); default {@link pageSecurityHeaders}
+   * with no extra origins: the Content-Security-Policy and anti-framing.
+   */
+  pageHeaders?: Readonly<Record<string, string>>;
+  /** How long opening a file may take before the request gets a 503 (default 10 s). */
+  fsTimeoutMs?: number;
 }
 
 /** A running app server. */
@@ -90,8 +119,9 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const roots: ServedRoot[] = [];
   for (const [prefix, folder] of Object.entries(options.mounts ?? {})) roots.push({ prefix, real: await realRoot(folder) });
   roots.push({ prefix: '/', real: await realRoot(options.root) });
+  const settings: AppServerOptions = { ...options, pageHeaders: options.pageHeaders ?? pageSecurityHeaders() };
   const server = createServer((req, res) => {
-    void handle(roots, options, req, res).catch(() => {
+    void handle(roots, settings, req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Internal error');
     });
@@ -137,18 +167,27 @@ async function handle(roots: readonly ServedRoot[], options: AppServerOptions, r
     res.end('Method not allowed');
     return;
   }
-  const file = await openFile(roots, req.url ?? '/');
+  const opened = await withTimeout(openFile(roots, req.url ?? '/'), options.fsTimeoutMs ?? DEFAULT_FS_TIMEOUT_MS);
+  if (opened === 'timeout') {
+    res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '5' });
+    res.end('The file could not be read in time.');
+    return;
+  }
+  const file = opened;
   if (!file && (await listMount(roots, req, res))) return;
   if (!file) {
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('Not found');
     return;
   }
+  const isData = file.root.prefix !== '/';
+  const type = isData ? (DATA_TYPES[extname(file.path)] ?? 'application/octet-stream') : (CONTENT_TYPES[extname(file.path)] ?? 'application/octet-stream');
   res.writeHead(200, {
-    'Content-Type': CONTENT_TYPES[extname(file.path)] ?? 'application/octet-stream',
+    'Content-Type': type,
     'Content-Length': file.size,
     'X-Content-Type-Options': 'nosniff',
     ...CROSS_ORIGIN_ISOLATION,
+    ...(isData ? DATA_HEADERS : options.pageHeaders),
     // Hashed build assets never change; the page and tools.js must be re-read on every visit.
     'Cache-Control': file.path.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
   });
@@ -192,6 +231,8 @@ async function listMount(roots: readonly ServedRoot[], req: IncomingMessage, res
 
 /** An open file ready to stream: its real path, size and handle (closed when the stream ends). */
 interface OpenFile {
+  /** The served folder it is in. */
+  root: ServedRoot;
   path: string;
   size: number;
   handle: FileHandle;
@@ -221,15 +262,34 @@ async function openFile(roots: readonly ServedRoot[], url: string): Promise<Open
   if (real !== root.real && !real.startsWith(root.real + sep)) return undefined;
   let handle: FileHandle | undefined;
   try {
-    handle = await open(real, 'r');
+    // Only regular files: opening a FIFO (or a device) would wait for a writer and hold one of the
+    // few threads every file read of the process shares. stat() does not open it; O_NONBLOCK keeps
+    // an open that races a swap of the path from waiting all the same.
+    if (!(await stat(real)).isFile()) return undefined;
+    handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK);
     const info = await handle.stat();
     if (!info.isFile()) {
       await handle.close();
       return undefined;
     }
-    return { path: real, size: info.size, handle };
+    return { root, path: real, size: info.size, handle };
   } catch {
     await handle?.close().catch(() => undefined);
     return undefined;
+  }
+}
+
+/** The promise's value, or `'timeout'` when it takes longer than `ms`; a late file handle is closed. */
+async function withTimeout(opening: Promise<OpenFile | undefined>, ms: number): Promise<OpenFile | undefined | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((done) => {
+    timer = setTimeout(() => done('timeout'), ms);
+  });
+  try {
+    const outcome = await Promise.race([opening, timeout]);
+    if (outcome === 'timeout') void opening.then((late) => late?.handle.close()).catch(() => undefined);
+    return outcome;
+  } finally {
+    clearTimeout(timer);
   }
 }

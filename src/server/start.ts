@@ -1,16 +1,20 @@
 /**
  * `npm start`: serves the built page and the companion proxy (`/api/*`) on one local port.
  * Environment: `PORT` (default 4173), `HOST` (default 127.0.0.1), `MODELS_DIR` (a folder of model
- * folders served at `/models/`, e.g. `MODELS_DIR=tests/fixtures/models` then `?model=/models/tiny-random-qwen3`).
+ * folders served at `/models/`, e.g. `MODELS_DIR=tests/fixtures/models` then `?model=/models/tiny-random-qwen3`),
+ * `CONNECT_ORIGINS` (more origins the page may fetch from, for its Content-Security-Policy).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { assertSafeBind, createProxy, mountProxy, proxyOptionsFromEnv, type ProxyOptions } from '../proxy/index.ts';
 import { startAppServer } from './app-server.ts';
+import { connectOriginsFromEnv, pageSecurityHeaders } from './page-policy.ts';
 
 const host = process.env.HOST ?? '127.0.0.1';
 let proxyOptions: ProxyOptions;
+let pageHeaders: Record<string, string>;
 try {
+  pageHeaders = pageSecurityHeaders({ connectOrigins: connectOriginsFromEnv() });
   proxyOptions = proxyOptionsFromEnv();
   // Listening beyond this machine without a token would make it an open search-and-fetch proxy.
   assertSafeBind(host, proxyOptions.token);
@@ -31,6 +35,7 @@ const proxy = createProxy(proxyOptions);
 const app = await startAppServer({
   before: mountProxy(proxy),
   root,
+  pageHeaders,
   host,
   port,
   // The page answers the same hosts as the proxy: this machine's names, and PROXY_ORIGINS.

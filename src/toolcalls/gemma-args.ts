@@ -1,3 +1,5 @@
+import { setOwn } from './own-property.ts';
+
 /**
  * The argument syntax of FunctionGemma and Gemma 4 calls: `{key:value,…}` with bare keys, strings
  * between `<escape>` (FunctionGemma) or `<|"|>` (Gemma 4) delimiters, plain JSON strings too,
@@ -49,7 +51,7 @@ class GemmaReader {
       this.space();
       const value = this.value();
       if (value === INVALID) return undefined;
-      out[key] = value;
+      setOwn(out, key, value);
       this.space();
       const c = this.text[this.pos];
       if (c === ',') {

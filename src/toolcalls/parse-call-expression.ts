@@ -1,4 +1,5 @@
 import { parseLenientJson } from './lenient-json.ts';
+import { setOwn } from './own-property.ts';
 
 /**
  * A call written as code: `brave_search.call(query="rust jobs")` (Llama's built-in tools after
@@ -33,7 +34,7 @@ export function parseCallExpression(text: string): { name: string; arguments: Re
     if (key === undefined || raw === undefined) return undefined;
     const value = parseLenientJson(raw);
     if (value === undefined) return undefined;
-    args[key] = value;
+    setOwn(args, key, value);
   }
   return { name, arguments: args };
 }

@@ -4,6 +4,7 @@ import { decodeJsonLiteral, parseLenientJson } from './lenient-json.ts';
 import { memoEntry, memoLookup } from './memo.ts';
 import { TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from './parse-hermes.ts';
 import { MORE_BLOCK, NONE, NextIndex, findFirst, sharedFinder, isNameChar, isNameStart, skipSpace, type BlockReading, type CallSite, type SiteContext, type SiteScan, type ToolCallFormat } from './site.ts';
+import { setOwn } from './own-property.ts';
 
 const ARG_KEY = '<arg_key>';
 const ARG_KEY_CLOSE = '</arg_key>';
@@ -144,7 +145,7 @@ function readPairs(body: string): Record<string, unknown> {
     if (valueStart < 0) break;
     const close = valueCloses.from(valueStart + ARG_VALUE.length);
     const valueEnd = close < 0 ? body.length : close;
-    if (key !== '') args[key] = decodeJsonLiteral(body.slice(valueStart + ARG_VALUE.length, valueEnd));
+    if (key !== '') setOwn(args, key, decodeJsonLiteral(body.slice(valueStart + ARG_VALUE.length, valueEnd)));
     i = close < 0 ? -1 : keys.from(close);
   }
   return args;

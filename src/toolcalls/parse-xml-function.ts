@@ -5,6 +5,7 @@ import { memoEntry } from './memo.ts';
 import { TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from './parse-hermes.ts';
 import { MORE_BLOCK, NONE, NextIndex, findFirst, matchLiteral, sharedFinder, skipSpace, type BlockReading, type CallSite, type SiteContext, type SiteScan, type ToolCallFormat } from './site.ts';
 import type { RejectedCall, ToolCall } from './types.ts';
+import { setOwn } from './own-property.ts';
 
 /**
  * The tag vocabulary of one XML call dialect. Qwen3-Coder writes `<function=NAME>` with
@@ -345,7 +346,7 @@ function parseParameters(block: string, from: number, dialect: XmlDialect, close
       valueEnd = limit.index < 0 ? block.length : limit.index;
       next = valueEnd;
     }
-    if (key !== '') args[key] = decodeJsonLiteral(stripLayoutNewlines(block.slice(keyEnd + 1, valueEnd)));
+    if (key !== '') setOwn(args, key, decodeJsonLiteral(stripLayoutNewlines(block.slice(keyEnd + 1, valueEnd))));
     i = next;
   }
 }

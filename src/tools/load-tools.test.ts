@@ -265,3 +265,41 @@ describe('loadTools', () => {
     ).rejects.toBe(reason);
   });
 });
+
+describe("loadTools with evaluate: 'module' (a page whose CSP forbids eval)", () => {
+  /** Serves `source` from a temporary `.mjs` file: the fetch answers it, the import reads the file. */
+  async function moduleFile(source: string): Promise<{ url: string; fetch: (url: string) => Promise<Response> }> {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { pathToFileURL } = await import('node:url');
+    const dir = await mkdtemp(join(tmpdir(), 'nexus-tools-module-'));
+    const file = join(dir, 'tools.mjs');
+    await writeFile(file, source);
+    return { url: pathToFileURL(file).href, fetch: async () => new Response(source, { headers: { 'content-type': 'text/javascript' } }) };
+  }
+
+  it('imports the file as a module, with top-level await, and leaves no global behind', async () => {
+    const { url, fetch } = await moduleFile(`const unit = await Promise.resolve('C');\n${TOOLS_JS}\ntool('get_unit', 'The unit', {}, () => unit);`);
+    const tools = new ToolRegistry();
+    await expect(loadTools(tools, url, { fetch, evaluate: 'module' })).resolves.toEqual(['get_weather', 'get_time', 'get_unit']);
+    expect('tool' in globalThis).toBe(false);
+    // A second load of the same address is a fresh module run.
+    await expect(loadTools(new ToolRegistry(), url, { fetch, evaluate: 'module' })).resolves.toHaveLength(3);
+  });
+
+  it('reports a syntax error with its line, and a throw at the top level with its line; the previous tools stay', async () => {
+    const broken = await moduleFile("tool('a', 'A', {}, () => 1);\n\ntool('b', 'B', {, () => 2);\n");
+    const tools = existing();
+    const syntax = await failure(loadTools(tools, broken.url, { fetch: broken.fetch, evaluate: 'module' }));
+    expect(syntax).toMatchObject({ failure: 'syntax', line: 3 });
+    const throwing = await moduleFile("tool('a', 'A', {}, () => 1);\nJSON.parse('{');\n");
+    const runtime = await failure(loadTools(tools, throwing.url, { fetch: throwing.fetch, evaluate: 'module' }));
+    expect(runtime).toMatchObject({ failure: 'runtime', line: 2 });
+    expect(tools.names).toEqual(['old_tool']);
+  });
+
+  it('refuses an unknown evaluate option, naming the valid ones', async () => {
+    await expect(loadTools(new ToolRegistry(), 'https://x.example/tools.js', { evaluate: 'eval' as never })).rejects.toThrow("use one of 'function', 'module'");
+  });
+});

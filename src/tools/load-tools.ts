@@ -18,7 +18,18 @@ export interface LoadToolsOptions {
   readonly fetch?: (url: string, init?: RequestInit) => Promise<Response>;
   /** Aborts the request; an abort is rethrown as is, not reported as a broken file. */
   readonly signal?: AbortSignal;
+  /**
+   * How the file is run: `'function'` (default) compiles it with the `Function` constructor, which a
+   * Content-Security-Policy without `'unsafe-eval'` forbids; `'module'` imports it from its address
+   * as a JavaScript module (same privileges, no `eval`: what a page with a strict policy uses; the
+   * file must then be served as JavaScript from an origin its `script-src` allows, and runs in strict
+   * mode).
+   */
+  readonly evaluate?: 'function' | 'module';
 }
+
+/** The ways {@link loadTools} can run a file. */
+export const TOOLS_EVALUATION_MODES = ['function', 'module'] as const;
 
 /** What a tools file calls `tool(...)` on, and what each call returns so that calls chain. */
 interface ToolChain {
@@ -90,6 +101,20 @@ export async function evalTools(registry: ToolRegistry, source: string, options:
     throw compileFailure(sourceName, source, error);
   }
 
+  return collectTools(registry, sourceName, source, (tool) => body(tool), fileLine);
+}
+
+/**
+ * Runs a tools file through `run`, which hands it the `tool` function, and collects what it
+ * registers; only a whole file that registered at least one tool replaces the registry's set.
+ */
+async function collectTools(
+  registry: ToolRegistry,
+  sourceName: string,
+  source: string,
+  run: (tool: ToolChain['tool']) => Promise<unknown>,
+  fileLine: (stack: unknown) => number | undefined,
+): Promise<string[]> {
   const staging = new ToolRegistry();
   let running = true;
   let rejected: ToolsFileError | undefined;
@@ -122,9 +147,10 @@ export async function evalTools(registry: ToolRegistry, source: string, options:
   };
 
   try {
-    await body(chain.tool);
+    await run(chain.tool);
   } catch (error) {
     if (rejected !== undefined) throw rejected;
+    if (error instanceof ToolsFileError) throw error;
     const what = error instanceof Error ? `${error.name}: ${withoutPeriod(error.message)}` : `the value ${String(error)}`;
     const line = fileLine(error instanceof Error ? error.stack : undefined);
     throw new ToolsFileError(sourceName, 'runtime', `the file threw ${what}. Fix the file and load it again.`, { line, cause: error });
@@ -159,6 +185,9 @@ export async function evalTools(registry: ToolRegistry, source: string, options:
  */
 export async function loadTools(registry: ToolRegistry, url: string | URL, options: LoadToolsOptions = {}): Promise<string[]> {
   const path = String(url);
+  if (options.evaluate !== undefined && !(TOOLS_EVALUATION_MODES as readonly unknown[]).includes(options.evaluate)) {
+    throw new TypeError(`loadTools: unknown evaluate option ${JSON.stringify(options.evaluate)}; use one of ${TOOLS_EVALUATION_MODES.map((m) => `'${m}'`).join(', ')}.`);
+  }
   const fetchFile = options.fetch ?? ((input: string, init?: RequestInit) => globalThis.fetch(input, init));
   const init: RequestInit = options.signal === undefined ? {} : { signal: options.signal };
 
@@ -182,7 +211,66 @@ export async function loadTools(registry: ToolRegistry, url: string | URL, optio
   }
   // Some servers send their error page without a content type, or as text/plain.
   if (/^\uFEFF?\s*<(?:!doctype\b|html\b|head\b|body\b)/i.test(text)) throw htmlFailure(path, 'a body that starts like HTML');
+  if (options.evaluate === 'module') return importTools(registry, text, path);
   return evalTools(registry, text, { sourceName: path });
+}
+
+let moduleLoads = 0;
+/** Module loads run one at a time: each puts its own `tool` on the global object while it runs. */
+let moduleTurn: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs a tools file as a JavaScript module imported from its own address (with a query that makes
+ * each load a fresh module), `tool` being a global while it runs: no `Function` constructor, so a
+ * page whose Content-Security-Policy forbids `eval` can load it.
+ */
+function importTools(registry: ToolRegistry, source: string, path: string): Promise<string[]> {
+  const address = new URL(path, globalThis.location?.href);
+  moduleLoads += 1;
+  address.searchParams.set('nexus-tools', String(moduleLoads));
+  const moduleUrl = address.href;
+  const turn = moduleTurn.then(() =>
+    collectTools(
+      registry,
+      path,
+      source,
+      (tool) => importWithTool(moduleUrl, tool, source, path),
+      // Stack frames name the module by its address; some loaders write only its path and query.
+      (stack) => lineInStack(stack, moduleUrl) ?? lineInStack(stack, `${address.pathname}${address.search}`),
+    ),
+  );
+  moduleTurn = turn.catch(() => undefined);
+  return turn;
+}
+
+async function importWithTool(moduleUrl: string, tool: ToolChain['tool'], source: string, path: string): Promise<unknown> {
+  const holder = globalThis as Record<string, unknown>;
+  const previous = Object.getOwnPropertyDescriptor(holder, 'tool');
+  holder.tool = tool;
+  try {
+    return await import(/* @vite-ignore */ moduleUrl);
+  } catch (error) {
+    // A module that does not parse rejects without a line (a browser's SyntaxError, or a bundler's
+    // own error): a parser finds it. A file that parses failed while it ran (JSON.parse, say).
+    const syntax = await syntaxError(source);
+    if (syntax) throw new ToolsFileError(path, 'syntax', `SyntaxError: ${withoutPeriod(syntax.message)}. Fix the syntax and load it again.`, { line: syntax.line, cause: error });
+    throw error;
+  } finally {
+    if (previous) Object.defineProperty(holder, 'tool', previous);
+    else delete holder.tool;
+  }
+}
+
+/** The first syntax error of a module source (its message without acorn's position, and its line), or undefined when it parses. */
+async function syntaxError(source: string): Promise<{ message: string; line: number | undefined } | undefined> {
+  const { parse } = await import('acorn');
+  try {
+    parse(source, { ecmaVersion: 'latest', sourceType: 'module' });
+    return undefined;
+  } catch (error) {
+    const loc = (error as { loc?: { line?: number } }).loc;
+    return { message: String((error as Error).message).replace(/\s*\(\d+:\d+\)$/, ''), line: typeof loc?.line === 'number' ? loc.line : undefined };
+  }
 }
 
 function httpFailure(path: string, response: Response): ToolsFileError {
@@ -213,7 +301,7 @@ function compileFailure(sourceName: string, source: string, error: unknown): Too
   return new ToolsFileError(
     sourceName,
     'runtime',
-    `this page may not evaluate code (${describeCause(error)}). Allow 'unsafe-eval' in its Content Security Policy, or register tools with tool() in code.`,
+    `this page may not evaluate code (${describeCause(error)}). Load the file with loadTools(url, { evaluate: 'module' }), allow 'unsafe-eval' in its Content Security Policy, or register tools with tool() in code.`,
     { cause: error },
   );
 }

@@ -1,6 +1,7 @@
 import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { ToolArgumentsError } from './errors.ts';
 import { describeValue, isPlainObject, type ExpandedProperty, type JsonType, type ObjectSchema } from './tool-schema.ts';
+import { findProtoKey, setOwn } from '../toolcalls/own-property.ts';
 
 /** What {@link validateArguments} needs to know about a tool. A registered tool satisfies it. */
 export interface ArgumentsTarget {
@@ -53,6 +54,15 @@ export function validateArguments(tool: ArgumentsTarget, raw: unknown): Argument
     return {
       ok: false,
       message: `Invalid arguments for ${tool.name}: the arguments must be a JSON object, got ${describeValue(raw)}. Call ${tool.name} again with ${callTemplate(tool.parameters, {}, new Set())}.`,
+    };
+  }
+
+  // An argument named __proto__ would set a prototype wherever the object is copied by assignment.
+  const protoKey = findProtoKey(decoded);
+  if (protoKey !== undefined) {
+    return {
+      ok: false,
+      message: `Invalid arguments for ${tool.name}: ${protoKey} is not allowed as an argument name. Call ${tool.name} again with ${callTemplate(tool.parameters, {}, new Set())}.`,
     };
   }
 
@@ -240,7 +250,7 @@ function coerceObject(input: Record<string, unknown>, schema: ObjectLikeSchema):
     if (name === undefined) {
       // Models add keys of their own (`"reason": …`, `"units": …`); refusing the call over them
       // would cost a round for no benefit, and the handler never sees them.
-      if (keepUnknown) output[key] = value;
+      if (keepUnknown) setOwn(output, key, value);
       continue;
     }
     const property = properties[name];

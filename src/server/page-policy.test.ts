@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { connectOriginsFromEnv, pageSecurityHeaders } from './page-policy.ts';
+
+/** The policy's directives by name. */
+function directives(policy: string): Map<string, string[]> {
+  return new Map(policy.split(';').map((part) => part.trim().split(/\s+/)).map(([name = '', ...values]) => [name, values]));
+}
+
+describe('pageSecurityHeaders', () => {
+  it('is strict: own scripts and WebAssembly only, no eval, no inline script, no framing, no base, no forms', () => {
+    const headers = pageSecurityHeaders();
+    const policy = directives(headers['Content-Security-Policy'] ?? '');
+    expect(policy.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    expect(policy.get('worker-src')).toEqual(["'self'", 'blob:']);
+    expect(policy.get('img-src')).toEqual(["'self'", 'data:', 'blob:']);
+    expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(policy.get('base-uri')).toEqual(["'none'"]);
+    expect(policy.get('form-action')).toEqual(["'none'"]);
+    expect(policy.get('object-src')).toEqual(["'none'"]);
+    expect(policy.get('default-src')).toEqual(["'self'"]);
+    expect(headers['X-Frame-Options']).toBe('DENY');
+    const connect = policy.get('connect-src') ?? [];
+    expect(connect[0]).toBe("'self'");
+    expect(connect).toContain('https://huggingface.co');
+    expect(connect.some((source) => source === '*' || source === 'https:' || source.includes("'unsafe"))).toBe(false);
+  });
+
+  it('adds the configured origins to connect-src, and refuses an entry that is not an origin, naming it', () => {
+    const connect = directives(pageSecurityHeaders({ connectOrigins: ['https://models.example.org/', 'http://127.0.0.1:8080'] })['Content-Security-Policy'] ?? '').get('connect-src');
+    expect(connect).toContain('https://models.example.org');
+    expect(connect).toContain('http://127.0.0.1:8080');
+    for (const bad of ['*', 'https:', "'unsafe-inline'", 'https://x.example/path', 'models.example.org; script-src *']) {
+      expect(() => pageSecurityHeaders({ connectOrigins: [bad] }), bad).toThrow(/CONNECT_ORIGINS: .* is not an origin/);
+    }
+  });
+
+  it('reads CONNECT_ORIGINS separated by commas or spaces', () => {
+    expect(connectOriginsFromEnv({ CONNECT_ORIGINS: 'https://a.example, https://b.example  https://c.example' })).toEqual(['https://a.example', 'https://b.example', 'https://c.example']);
+    expect(connectOriginsFromEnv({})).toEqual([]);
+  });
+});
