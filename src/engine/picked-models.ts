@@ -103,7 +103,7 @@ export async function filesFromZip(zip: Blob, limits: ZipLimits = {}): Promise<M
  * @param limits - the inflated-size and entry caps.
  * @throws ZipReadError as {@link filesFromZip} does.
  */
-export async function modelSourceFromZip(zip: File, limits: ZipLimits = {}): Promise<ModelSource & { files: readonly ModelFile[] }> {
+export async function modelSourceFromZip(zip: File, limits: ZipLimits = {}): Promise<{ files: readonly ModelFile[]; name: string }> {
   const { files, top } = await readZip(zip, limits);
   return { files, name: top || zip.name.replace(/\.zip$/i, '') || 'picked .zip' };
 }
