@@ -16,7 +16,8 @@ import {
 import type { Source, WebActivity, WebStatus } from './web-research.ts';
 
 /** Where loading the model stands. `checking` is the self-check that the model calls tools. */
-export type ModelPhase = 'idle' | 'loading' | 'warming' | 'checking' | 'ready' | 'error';
+/** `confirm`: a link (`?model=`) named a model from elsewhere; nothing is downloaded until the user says so. */
+export type ModelPhase = 'idle' | 'confirm' | 'loading' | 'warming' | 'checking' | 'ready' | 'error';
 
 /** One file's download, as the progress bars show it. */
 export interface FileProgress {
@@ -70,6 +71,16 @@ export interface ModelState {
   checkSkipped?: boolean;
   /** Why the model could not be loaded, and what to do. */
   error?: string;
+  /** In `confirm`: where the linked model would be downloaded from, and about how much. */
+  linked?: LinkedModel;
+}
+
+/** What a link asks the page to download, shown before anything is fetched. */
+export interface LinkedModel {
+  /** The full address the files come from (the hub and the id, or a folder's URL). */
+  from: string;
+  /** Approximate download size, when the model is one the picker knows. */
+  approxBytes?: number;
 }
 
 /** One tool use under an answer, in the order it happened. */

@@ -122,6 +122,42 @@ describe('AppStore', () => {
     expect(opened).toHaveLength(count + 1);
   });
 
+  it('issue 28, N5: a link naming a model from elsewhere shows where it comes from and downloads nothing until Load', async () => {
+    const persistence = memoryPersistence();
+    const opened: string[] = [];
+    const addresses: Array<string | undefined> = [];
+    const opener = openerWith(async (source) => {
+      opened.push('url' in source ? source.url : 'hub' in source ? source.hub : 'files');
+      return { chat: NexusChat.withEngine(new ScriptedEngine([])), verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false } };
+    });
+    const make = () => new AppStore({ persistence, opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch, setAddress: (model) => addresses.push(model) });
+
+    const hub = make();
+    await hub.start({ search: '?model=onnx-community/Qwen3-0.6B-ONNX', href: 'http://localhost/?model=onnx-community/Qwen3-0.6B-ONNX' });
+    expect(opened).toEqual([]);
+    expect(hub.state.model).toMatchObject({ phase: 'confirm', label: expect.stringContaining('Qwen3-0.6B'), linked: { from: 'https://huggingface.co/onnx-community/Qwen3-0.6B-ONNX', approxBytes: 600e6 } });
+    await hub.confirmLinkedModel();
+    expect(opened).toEqual(['onnx-community/Qwen3-0.6B-ONNX']);
+    expect(hub.state.model.phase).toBe('ready');
+
+    // The model this browser used last loads again from its link without asking (a reload).
+    await make().start({ search: '?model=onnx-community/Qwen3-0.6B-ONNX', href: 'http://localhost/?model=onnx-community/Qwen3-0.6B-ONNX' });
+    expect(opened).toHaveLength(2);
+
+    // A folder on another server is asked about; declining downloads nothing and clears the address.
+    const other = make();
+    await other.start({ search: '?model=https://models.example.org/evil', href: 'http://localhost/?model=https://models.example.org/evil' });
+    expect(other.state.model).toMatchObject({ phase: 'confirm', linked: { from: 'https://models.example.org/evil' } });
+    other.declineLinkedModel();
+    expect(other.state.model.phase).toBe('idle');
+    expect(addresses.at(-1)).toBeUndefined();
+    expect(opened).toHaveLength(2);
+
+    // A folder this app serves is its operator's own: it loads at once.
+    await make().start({ search: '?model=/models/x', href: 'http://localhost/?model=/models/x' });
+    expect(opened.at(-1)).toBe('http://localhost/models/x');
+  });
+
   it('keeps a draft the user watched stream in view when a tool then answers, and says it is checking (issue 13, item 5)', async () => {
     const draft = 'Chennai is usually hot this time of year.';
     const { store } = storeWith([

@@ -27,11 +27,11 @@ import {
   type ToolInfo,
   type Turn,
 } from './app-state.ts';
-import { conversationToJson, conversationToMarkdown, readConversationFile, type ConversationFile } from './conversation-files.ts';
+import { conversationToJson, conversationToMarkdown, importConversationFile, type ConversationFile } from './conversation-files.ts';
 import { deviceLabel, threadWords, titleFrom } from './format.ts';
 import { explainLoadError, type ModelOpener } from './model-loader.ts';
 import { modelFromAddress } from './model-param.ts';
-import { modelAddress, modelLabel } from './model-sources.ts';
+import { linkedModelOrigin, modelAddress, modelLabel } from './model-sources.ts';
 import type { Persistence } from './persistence.ts';
 import { READ_PAGE, WEB_TOOL_NAMES, type Research, type ResearchFactory, type Source, type WebActivity } from './web-research.ts';
 
@@ -133,12 +133,21 @@ export class AppStore {
     void this.previewTools();
     void this.refreshWebStatus();
     const named = modelFromAddress(address.search, address.href);
-    const last = named ? undefined : await persistence.loadLastModel().catch(() => undefined);
+    const last = await persistence.loadLastModel().catch(() => undefined);
     const source = named ?? (last ? modelFromAddress(`?model=${encodeURIComponent(last)}`, address.href) : undefined);
     if (!source) return;
+    const origin = this.deps.origin ?? globalThis.location?.origin ?? 'http://localhost';
+    // A link may name any model anywhere: one from elsewhere that is not the model this browser last
+    // used is shown with where it comes from, and waits for a click before anything is downloaded.
+    const linked = named ? linkedModelOrigin(named, { origin, hubUrl: this.current.settings.hubUrl }) : undefined;
+    if (named && linked && modelAddress(named, origin) !== last) {
+      this.source = named;
+      this.set({ model: { phase: 'confirm', label: modelLabel(named), address: modelAddress(named, origin), files: {}, attempts: [], linked } });
+      return;
+    }
     // A model that failed last time is not fetched again on every reload: the failure is shown, with Try again.
     const failed = await persistence.loadFailedModel().catch(() => undefined);
-    const where = modelAddress(source, this.deps.origin ?? globalThis.location?.origin ?? 'http://localhost');
+    const where = modelAddress(source, origin);
     if (failed && where && failed.address === where) {
       this.source = source;
       this.set({ model: { phase: 'error', label: modelLabel(source), address: where, files: {}, attempts: [], error: `${failed.error}\nNot tried again by itself: it failed on your last visit. Use Try again when it should work.` } });
@@ -154,6 +163,19 @@ export class AppStore {
   /** Loads a model (replacing the one in use), checks it calls tools, and makes it the chat's. */
   async loadModel(source: ModelSource): Promise<void> {
     await this.track(this.runLoad(source, 'open'));
+  }
+
+  /** Loads the model a link named, after the user saw where it comes from. */
+  async confirmLinkedModel(): Promise<void> {
+    if (this.current.model.phase === 'confirm' && this.source) await this.loadModel(this.source);
+  }
+
+  /** Declines the model a link named: nothing is downloaded, the picker is shown, the address forgets it. */
+  declineLinkedModel(): void {
+    if (this.current.model.phase !== 'confirm') return;
+    this.source = undefined;
+    this.set({ model: { phase: 'idle', files: {}, attempts: [] } });
+    this.deps.setAddress?.(undefined);
   }
 
   /** Tries the last model again (after a failed load). */
@@ -601,8 +623,9 @@ export class AppStore {
    */
   async importConversation(name: string, text: string): Promise<void> {
     let imported: Conversation;
+    let notes: string[];
     try {
-      imported = readConversationFile(name, text, newId);
+      ({ conversation: imported, notes } = importConversationFile(name, text, newId));
     } catch (error) {
       this.notify(`Could not import ${name}: ${(error as Error).message}`);
       this.set({ importError: `Could not import ${name}: ${(error as Error).message}` });
@@ -611,7 +634,7 @@ export class AppStore {
     const conversation = { ...imported, id: newId() };
     const conversations = await this.deps.persistence.saveConversation(conversation).catch(() => this.current.conversations);
     this.set({ conversations, importError: undefined });
-    this.notify(`Imported “${conversation.title}”.`);
+    this.notify([`Imported “${conversation.title}”.`, ...notes].join(' '));
     if (!this.current.busy) await this.selectConversation(conversation.id);
   }
 

@@ -142,7 +142,7 @@ export class ChatComposer extends LitElement {
           name="prompt"
           rows="1"
           data-testid="prompt"
-          placeholder=${this.ready ? 'Ask something…' : this.phase === 'idle' || this.phase === 'error' ? 'Choose a model to start…' : 'Type while the model loads…'}
+          placeholder=${this.ready ? 'Ask something…' : this.phase === 'idle' || this.phase === 'error' || this.phase === 'confirm' ? 'Choose a model to start…' : 'Type while the model loads…'}
           @keydown=${this.handleKeydown}
           @input=${this.handleInput}
         ></textarea>
@@ -170,7 +170,7 @@ export class ChatComposer extends LitElement {
   private renderHint() {
     if (this.stopping) return 'Stopping…';
     if (this.busy) return 'Esc to stop';
-    if (this.phase === 'idle' || this.phase === 'error') return 'Load a model above to chat';
+    if (this.phase === 'idle' || this.phase === 'error' || this.phase === 'confirm') return 'Load a model above to chat';
     if (!this.ready) return 'Send is available once the model is ready';
     if (this.phase === 'checking') return 'Sending skips the self-check';
     return 'Enter to send · Shift+Enter for a new line';

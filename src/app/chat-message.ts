@@ -3,6 +3,7 @@ import type { AnswerMetrics } from '../index.ts';
 import type { Activity, DiagnosticEntry, Turn } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
 import { formatArgs, formatResult } from './format.ts';
+import { describeLink, type LinkDestination } from './link-check.ts';
 import { isWebAddress, renderMarkdown } from './markdown.ts';
 import { controls } from './styles.ts';
 import type { Source } from './web-research.ts';
@@ -33,6 +34,7 @@ export class ChatMessage extends LitElement {
     busy: { type: Boolean },
     showDiagnostics: { state: true },
     copied: { state: true },
+    pendingLink: { state: true },
   };
 
   /** The page's store, for regenerate. */
@@ -47,6 +49,8 @@ export class ChatMessage extends LitElement {
   declare showDiagnostics: boolean;
   /** The answer was just copied. */
   declare copied: boolean;
+  /** A link in the answer that was clicked, shown with its destination until the user opens it or not. */
+  declare pendingLink: LinkDestination | undefined;
 
   private rendered: { text: string; sources: readonly Source[] | undefined; element: HTMLElement } | undefined;
 
@@ -55,6 +59,37 @@ export class ChatMessage extends LitElement {
     css`
       :host {
         display: block;
+      }
+      .link-dialog {
+        border: 1px solid var(--border);
+        border-radius: var(--radius);
+        background: var(--surface);
+        color: var(--text);
+        box-shadow: var(--shadow);
+        padding: 1.2rem 1.3rem 1rem;
+        width: min(34rem, calc(100vw - 2rem));
+      }
+      .link-dialog::backdrop {
+        background: rgb(10 12 16 / 45%);
+      }
+      .link-dialog h3 {
+        margin: 0 0 0.5rem;
+        font-size: 1.05rem;
+      }
+      .link-dialog .url code {
+        display: block;
+        overflow-wrap: anywhere;
+        max-height: 10rem;
+        overflow: auto;
+      }
+      .link-dialog .warning {
+        color: var(--danger, #b42318);
+        font-weight: 600;
+      }
+      .link-dialog .buttons {
+        display: flex;
+        justify-content: flex-end;
+        gap: 0.5rem;
       }
       .turn {
         display: grid;
@@ -413,6 +448,7 @@ export class ChatMessage extends LitElement {
         ${this.renderNote()} ${this.renderActivity()} ${this.renderSources()} ${this.renderMeta()} ${this.renderActions()}
         ${this.showDiagnostics ? this.renderDiagnostics() : nothing}
       </div>
+      ${this.renderLinkDialog()}
     </article>`;
   }
 
@@ -555,8 +591,61 @@ export class ChatMessage extends LitElement {
     setTimeout(() => (this.copied = false), 1500);
   }
 
-  /** The copy buttons inside rendered Markdown are plain DOM, so their clicks are handled here. */
+  /** Before a link the model wrote opens: where it goes, in full, and a warning when its address carries much data. */
+  private renderLinkDialog() {
+    const link = this.pendingLink;
+    return html`<dialog class="link-dialog" data-testid="link-dialog" aria-labelledby="link-title" @close=${this.handleLinkClosed}>
+      ${link
+        ? html`<h3 id="link-title">${link.mail ? 'Write an e-mail from a link in this answer?' : 'Open a link from this answer?'}</h3>
+            <p>The model wrote this link. It ${link.mail ? 'addresses' : 'goes to'} <strong data-testid="link-destination">${link.destination}</strong>:</p>
+            <p class="url"><code data-testid="link-href">${link.href}</code></p>
+            ${link.longData
+              ? html`<p class="warning" role="alert" data-testid="link-warning">
+                  Its address carries ${link.dataChars} characters of data. A web page the model read could have told it to put
+                  parts of this conversation there; opening the link would send them to ${link.destination}.
+                </p>`
+              : nothing}
+            <div class="buttons">
+              <button class="primary" data-testid="link-cancel" @click=${() => this.closeLinkDialog()}>Cancel</button>
+              <button data-testid="link-open" @click=${this.handleOpenLink}>${link.mail ? 'Write the e-mail' : 'Open in a new tab'}</button>
+            </div>`
+        : nothing}
+    </dialog>`;
+  }
+
+  private handleOpenLink(): void {
+    const link = this.pendingLink;
+    this.closeLinkDialog();
+    if (link) window.open(link.href, '_blank', 'noopener,noreferrer');
+  }
+
+  private closeLinkDialog(): void {
+    this.renderRoot.querySelector<HTMLDialogElement>('dialog.link-dialog')?.close();
+  }
+
+  private handleLinkClosed(): void {
+    this.pendingLink = undefined;
+  }
+
+  /**
+   * Rendered Markdown is plain DOM, so its clicks are handled here: the copy buttons, and the links
+   * the model wrote, which show their destination before they open (citations to the answer's own
+   * sources open at once).
+   */
   private async handleMarkdownClick(event: Event): Promise<void> {
+    const anchor = (event.target as Element).closest?.('a[href]');
+    if (anchor instanceof HTMLAnchorElement && !anchor.classList.contains('cite')) {
+      event.preventDefault();
+      const link = describeLink(anchor.href);
+      if (!link) return;
+      this.pendingLink = link;
+      await this.updateComplete;
+      const dialog = this.renderRoot.querySelector<HTMLDialogElement>('dialog.link-dialog');
+      if (dialog && !dialog.open) dialog.showModal();
+      // Cancel is the safe choice, so it gets the focus.
+      this.renderRoot.querySelector<HTMLButtonElement>('[data-testid="link-cancel"]')?.focus();
+      return;
+    }
     const button = (event.target as Element).closest?.('button.copy');
     const code = button?.closest('.code-block')?.querySelector('pre')?.textContent;
     if (!button || code == null) return;

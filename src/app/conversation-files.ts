@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../index.ts';
 import type { Conversation, Turn } from './app-state.ts';
+import { checkImportedConversation, ConversationFileError, hiddenInHistory, historyFromTurns, IMPORT_LIMITS } from './conversation-schema.ts';
 import { titleFrom } from './format.ts';
 
 /** What an export is saved as: a file name, its type, its text. */
@@ -13,10 +14,7 @@ export interface ConversationFile {
 const FORMAT = 'nexus-chat/conversation';
 const VERSION = 1;
 
-/** Thrown when a file is not a conversation this page can read; the message says what is wrong. */
-export class ConversationFileError extends Error {
-  override readonly name = 'ConversationFileError';
-}
+export { ConversationFileError };
 
 const slug = (title: string) =>
   title
@@ -45,41 +43,52 @@ export function conversationToMarkdown(conversation: Conversation): Conversation
   return { filename: `${slug(conversation.title)}.md`, type: 'text/markdown', text: `${lines.join('\n').trimEnd()}\n` };
 }
 
-function isTurn(value: unknown): value is Turn {
-  const turn = value as Partial<Turn>;
-  return typeof turn === 'object' && turn !== null && (turn.role === 'user' || turn.role === 'assistant') && typeof turn.text === 'string' && typeof turn.id === 'string';
+/** An imported conversation, and what the import changed that the user should hear about. */
+export interface ImportedConversation {
+  conversation: Conversation;
+  /** Said after the import: e.g. that the model's memory was rebuilt from what the conversation shows. */
+  notes: string[];
 }
 
-function isMessage(value: unknown): value is ChatMessage {
-  const message = value as Partial<ChatMessage>;
-  return typeof message === 'object' && message !== null && typeof message.role === 'string' && (typeof message.content === 'string' || message.content === undefined || message.content === null);
-}
-
-/** Reads a JSON export back. */
-export function conversationFromJson(text: string): Conversation {
+/**
+ * Reads a JSON export back: checked against the conversation schema (turn kinds, fields, sizes;
+ * see `checkImportedConversation`). When the file's history for the model holds anything the
+ * conversation does not show (a system message, a user message, a tool result…), that history is
+ * not used: the model's memory is rebuilt from the visible turns, and a note says so.
+ *
+ * @throws ConversationFileError naming what is wrong.
+ */
+export function importConversationJson(text: string): ImportedConversation {
+  if (text.length > IMPORT_LIMITS.fileChars) throw new ConversationFileError(`This file is larger than ${IMPORT_LIMITS.fileChars / 1_000_000} million characters; a conversation export is far smaller.`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
     throw new ConversationFileError(`This file is not JSON (${(error as Error).message}). Import a .json file exported by Nexus Chat, or a .md export.`);
   }
-  const file = parsed as { format?: unknown; conversation?: Partial<Conversation> };
+  const file = parsed as { format?: unknown; conversation?: unknown };
   if (file?.format !== FORMAT || typeof file.conversation !== 'object' || file.conversation === null) {
     throw new ConversationFileError('This JSON file is not a Nexus Chat conversation export (it has no "format": "nexus-chat/conversation"). Import a file exported with "Export JSON".');
   }
-  const c = file.conversation;
-  if (!Array.isArray(c.turns) || !c.turns.every(isTurn)) throw new ConversationFileError('The conversation in this file has no readable turns: each needs an id, a role (user or assistant) and a text.');
-  if (!Array.isArray(c.history) || !c.history.every(isMessage)) throw new ConversationFileError('The conversation in this file has no readable history for the model: each message needs a role and a content.');
+  const c = checkImportedConversation(file.conversation);
   const now = new Date().toISOString();
-  return {
-    id: typeof c.id === 'string' ? c.id : '',
-    title: typeof c.title === 'string' && c.title ? c.title : titleFrom(c.turns.find((t) => t.role === 'user')?.text ?? ''),
-    createdAt: typeof c.createdAt === 'string' ? c.createdAt : now,
-    updatedAt: typeof c.updatedAt === 'string' ? c.updatedAt : now,
-    // An answer that was running when it was exported is shown as interrupted, never as still running.
-    turns: c.turns.map((t) => (t.state === 'streaming' || t.state === 'stopping' ? { ...t, state: 'stopped' as const } : t)),
-    history: c.history,
+  const conversation: Conversation = {
+    ...c,
+    title: c.title || titleFrom(c.turns.find((t) => t.role === 'user')?.text ?? ''),
+    createdAt: c.createdAt ?? now,
+    updatedAt: c.updatedAt ?? now,
   };
+  const hidden = hiddenInHistory(conversation);
+  if (hidden === undefined) return { conversation, notes: [] };
+  return {
+    conversation: { ...conversation, history: historyFromTurns(conversation.turns) },
+    notes: [`The model's memory was rebuilt from the messages the conversation shows: the file's own held text it does not show (${hidden}).`],
+  };
+}
+
+/** Reads a JSON export back; see {@link importConversationJson}. */
+export function conversationFromJson(text: string): Conversation {
+  return importConversationJson(text).conversation;
 }
 
 /**
@@ -102,17 +111,19 @@ export function conversationFromMarkdown(text: string, newId: () => string): Con
   if (!turns.some((t) => t.role === 'user')) {
     throw new ConversationFileError('This Markdown file has no "## You" section: import a .md file exported by Nexus Chat, or a .json export.');
   }
-  const history: ChatMessage[] = [];
-  for (const turn of turns) {
-    if (turn.role === 'user') turn.historyIndex = history.length;
-    history.push({ role: turn.role, content: turn.text });
-  }
   const now = new Date().toISOString();
-  return { id: '', title: title || titleFrom(turns[0]?.text ?? ''), createdAt: now, updatedAt: now, turns, history };
+  return { id: '', title: title || titleFrom(turns[0]?.text ?? ''), createdAt: now, updatedAt: now, turns, history: historyFromTurns(turns) };
 }
 
-/** Reads either export, chosen by the file's name or, failing that, its first character. */
-export function readConversationFile(name: string, text: string, newId: () => string): Conversation {
+/** Reads either export, chosen by the file's name or, failing that, its first character, with the import's notes. */
+export function importConversationFile(name: string, text: string, newId: () => string): ImportedConversation {
   const json = /\.json$/i.test(name) || (!/\.(md|markdown)$/i.test(name) && text.trimStart().startsWith('{'));
-  return json ? conversationFromJson(text) : conversationFromMarkdown(text, newId);
+  if (json) return importConversationJson(text);
+  if (text.length > IMPORT_LIMITS.fileChars) throw new ConversationFileError(`This file is larger than ${IMPORT_LIMITS.fileChars / 1_000_000} million characters; a conversation export is far smaller.`);
+  return { conversation: conversationFromMarkdown(text, newId), notes: [] };
+}
+
+/** Reads either export; see {@link importConversationFile}. */
+export function readConversationFile(name: string, text: string, newId: () => string): Conversation {
+  return importConversationFile(name, text, newId).conversation;
 }

@@ -373,6 +373,7 @@ export class ModelPanel extends LitElement {
     const { phase } = this.model;
     if (phase === 'idle' || (this.picking && phase !== 'loading' && phase !== 'warming' && phase !== 'checking')) return this.renderPicker();
     if (phase === 'error') return this.renderError();
+    if (phase === 'confirm') return this.renderLinked();
     if (phase === 'ready') return this.renderVerdict();
     return this.renderProgress();
   }
@@ -562,6 +563,25 @@ export class ModelPanel extends LitElement {
     this.picking = true;
     // The picker replaces the card where the user is: show it from its top, however far down they were.
     void this.updateComplete.then(() => this.renderRoot.querySelector('[data-testid="model-picker"]')?.scrollIntoView({ block: 'start' }));
+  }
+
+  /** A link named a model from elsewhere: where it comes from, and nothing fetched until Load. */
+  private renderLinked() {
+    const { label, linked } = this.model;
+    return html`<section class="card" data-testid="linked-model">
+      <h2>Load ${label ?? 'this model'}?</h2>
+      <p class="lead">The link you opened asks this page to download a model. Nothing has been downloaded yet.</p>
+      <dl class="facts">
+        <dt>From</dt>
+        <dd><code data-testid="linked-model-from">${linked?.from ?? ''}</code></dd>
+        <dt>Size</dt>
+        <dd>${linked?.approxBytes ? `about ${formatBytes(linked.approxBytes)}` : 'unknown until the download starts (the progress shows each file)'}</dd>
+      </dl>
+      <div class="actions">
+        <button class="primary" data-testid="confirm-linked-model" @click=${() => this.store.confirmLinkedModel()}>Load it</button>
+        <button data-testid="decline-linked-model" @click=${() => this.store.declineLinkedModel()}>Choose another model</button>
+      </div>
+    </section>`;
   }
 
   private renderError() {

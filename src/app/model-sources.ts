@@ -80,3 +80,23 @@ function commonTopFolder(paths: readonly string[]): string {
 function stripTop(files: readonly ModelFile[], top: string): ModelFile[] {
   return top ? files.map((f) => ({ path: f.path.slice(top.length + 1), data: f.data })) : [...files];
 }
+
+/**
+ * Where a model named by a link would be downloaded from, and about how much, or undefined for a
+ * folder this app serves itself (its operator's own files: nothing comes from elsewhere).
+ *
+ * @param source - the model a `?model=` names.
+ * @param options - the page's origin and the model hub in use.
+ */
+export function linkedModelOrigin(source: ModelSource, options: { origin: string; hubUrl: string }): { from: string; approxBytes?: number } | undefined {
+  if ('url' in source) {
+    const url = new URL(source.url, options.origin);
+    return url.origin === options.origin ? undefined : { from: url.href };
+  }
+  if ('hub' in source) {
+    const known = KNOWN_MODELS.find((m) => m.id === source.hub);
+    const from = `${new URL(`${source.hub}${source.revision ? `/tree/${source.revision}` : ''}`, options.hubUrl.endsWith('/') ? options.hubUrl : `${options.hubUrl}/`).href}`;
+    return { from, ...(known ? { approxBytes: known.approxBytes } : {}) };
+  }
+  return undefined;
+}

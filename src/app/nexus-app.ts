@@ -385,7 +385,7 @@ export class NexusApp extends LitElement {
   private renderStatus() {
     const { model } = this.state;
     const text = statusText(this.state);
-    const dot = model.phase === 'ready' ? (model.verdict?.ok === false ? 'warn' : this.state.busy ? 'busy' : 'ready') : model.phase === 'error' ? 'error' : model.phase === 'idle' ? '' : 'busy';
+    const dot = model.phase === 'ready' ? (model.verdict?.ok === false ? 'warn' : this.state.busy ? 'busy' : 'ready') : model.phase === 'error' ? 'error' : model.phase === 'idle' || model.phase === 'confirm' ? '' : 'busy';
     return html`<div class="status" title=${text}><span class="dot ${dot}" aria-hidden="true"></span><span class="text" data-testid="model-status">${text}</span></div>`;
   }
 
@@ -454,6 +454,8 @@ function statusText({ model }: AppState): string {
   switch (model.phase) {
     case 'idle':
       return 'No model loaded';
+    case 'confirm':
+      return `Waiting for you: load ${model.label}?`;
     case 'loading':
       return model.searching ? `Searching quantizations of ${model.label}…` : `Loading ${model.label}…`;
     case 'warming':

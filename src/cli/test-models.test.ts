@@ -30,8 +30,11 @@ describe('npm run test:models', () => {
   it('passes the model trained to call tools with a USE verdict, and exits 0', async () => {
     // Asked in the words it was trained on, so the product's prompts may change without retraining it.
     const { code, out } = await testModels('--models', `${FIXTURE_MODELS_DIR}tiny-tools-qwen3`, '--dtypes', 'q4,q8', '--prompts', trainedPromptsFile('tiny-tools-qwen3'), '--seed', '11');
-    expect(out).toContain("USE dtype 'q4' — 3/3 tool calls correct");
-    expect(out).toContain("await NexusChat.load({ url: '/models/tiny-tools-qwen3' }, { dtype: 'q4' });");
+    // Both dtypes pass; which one is named depends on which measured clearly faster in this run (the
+    // verdict prefers the fastest passing dtype), so the test reads the choice instead of a clock.
+    const chosen = /USE dtype '(q4|q8)' — 3\/3 tool calls correct/.exec(out)?.[1];
+    expect(chosen, out).toBeDefined();
+    expect(out).toContain(`await NexusChat.load({ url: '/models/tiny-tools-qwen3' }, { dtype: '${chosen}' });`);
     expect(code).toBe(0);
   }, 240_000);
 

@@ -69,6 +69,10 @@ export function resolveWasmPaths(wasmPaths: ModelWorkerOptions['wasmPaths'], bas
 export function serveModelWorker(scope: ModelWorkerScope = self as unknown as ModelWorkerScope, options: ModelWorkerOptions = {}): void {
   // The ONNX Runtime files come from where the app says (its own origin by default), never a CDN.
   env.backends.onnx.wasm!.wasmPaths = resolveWasmPaths(options.wasmPaths, scope.location.href);
+  // transformers.js would otherwise re-serve ONNX Runtime's .mjs from a blob: URL (to keep it in Cache
+  // Storage), which a Content-Security-Policy whose script-src is 'self' refuses; importing it from
+  // its own address made no difference to the first answer when measured (issue 16).
+  env.useWasmCache = false;
   const defaultThreads = wasmThreads(scope, options.numThreads);
   env.backends.onnx.wasm!.numThreads = defaultThreads;
 

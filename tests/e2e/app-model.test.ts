@@ -365,6 +365,11 @@ describe('load failures, said once with what to do (WASM path)', () => {
     const hubUrl = new URL('no-hub/', inject('appUrl')).href;
     await useHub(hubUrl);
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent('nobody/no-such-model')}`);
+    // A link to a hub model asks first (issue 28, N5), saying from where; nothing is fetched before the click.
+    await page.getByTestId('linked-model').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('linked-model-from').textContent()).toBe(`${hubUrl}nobody/no-such-model`);
+    expect(requested.filter((url) => url.includes('no-such-model'))).toEqual([]);
+    await page.getByTestId('confirm-linked-model').click();
     await page.getByTestId('model-error').waitFor({ timeout: 60_000 });
     const error = (await page.getByTestId('model-error').textContent()) ?? '';
     expect(error).toContain('There is no model nobody/no-such-model on the hub');
@@ -376,6 +381,7 @@ describe('load failures, said once with what to do (WASM path)', () => {
   it('says the hub cannot be reached, once, when it is offline', async () => {
     await useHub(await closedPort());
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent('onnx-community/Qwen3-0.6B-ONNX')}`);
+    await page.getByTestId('confirm-linked-model').click({ timeout: 30_000 });
     await page.getByTestId('model-error').waitFor({ timeout: 60_000 });
     const error = (await page.getByTestId('model-error').textContent()) ?? '';
     expect(error.match(/Cannot reach the model hub/g) ?? []).toHaveLength(1);

@@ -81,10 +81,26 @@ describe('the chat page over a scripted model', () => {
     // The raw HTML is shown as text, not parsed.
     expect(await markdown.textContent()).toContain('<img src=x onerror=');
     const hrefs = await markdown.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
-    expect(hrefs.filter((h) => h !== null)).toEqual(['https://example.org/safe']);
+    expect(hrefs.filter((h) => h !== null)).toEqual(['https://example.org/safe', expect.stringMatching(/^https:\/\/attacker\.example\/c\?d=/)]);
     const safe = markdown.locator('a[href="https://example.org/safe"]');
     expect(await safe.getAttribute('target')).toBe('_blank');
     expect(await safe.getAttribute('rel')).toBe('noopener noreferrer');
+    // Issue 28, N6: a link the model wrote shows its whole destination before it opens, and a long
+    // query is flagged; Cancel opens nothing. (Open is never clicked here: it would leave this machine.)
+    const tabs = page.context().pages().length;
+    await safe.click();
+    const dialog = answer.getByTestId('link-dialog');
+    await dialog.getByTestId('link-cancel').waitFor();
+    expect(await dialog.getByTestId('link-destination').textContent()).toBe('example.org');
+    expect(await dialog.getByTestId('link-warning').count()).toBe(0);
+    await dialog.getByTestId('link-cancel').click();
+    await markdown.locator('a[href^="https://attacker.example/"]').click();
+    await dialog.getByTestId('link-warning').waitFor();
+    expect(await dialog.getByTestId('link-destination').textContent()).toBe('attacker.example');
+    expect(await dialog.getByTestId('link-href').textContent()).toContain('4111+1111+1111+1111');
+    await screenshot(page, 'link-dialog');
+    await page.keyboard.press('Escape');
+    expect(page.context().pages().length).toBe(tabs);
     await markdown.locator('a:not([href])').first().click();
     expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(await markdown.locator('.code-block button.copy').count()).toBe(1);

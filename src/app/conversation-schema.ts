@@ -1,0 +1,226 @@
+import type { ChatMessage } from '../index.ts';
+import type { Activity, Conversation, DiagnosticEntry, Turn, TurnState } from './app-state.ts';
+
+/** Limits on an imported conversation: generous for real ones, small enough that a crafted file cannot stall the page. */
+export const IMPORT_LIMITS = {
+  /** Characters of the whole file. */
+  fileChars: 20_000_000,
+  turns: 5_000,
+  historyMessages: 10_000,
+  /** Characters of one turn's text, one draft, one tool result or one history message. */
+  textChars: 500_000,
+  titleChars: 200,
+  activitiesPerTurn: 200,
+  draftsPerTurn: 50,
+  diagnosticsPerTurn: 200,
+  /** Characters of a short field: an id, a model label, a note, a tool name. */
+  shortChars: 2_000,
+} as const;
+
+/** Thrown when a file is not a conversation this page can read; the message says what is wrong. */
+export class ConversationFileError extends Error {
+  override readonly name = 'ConversationFileError';
+}
+
+const STATES: readonly TurnState[] = ['done', 'stopped', 'failed', 'streaming', 'stopping'];
+const CALL_STATUSES = ['ok', 'duplicate', 'error', 'invalid', 'unknown', 'refused', 'aborted'];
+const CALL_SOURCES = ['inline', 'primed', 'stepwise', 'answer-round'];
+const DIAGNOSTIC_KINDS = ['raw', 'step', 'forced', 'round'];
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isString = (value: unknown, max: number = IMPORT_LIMITS.shortChars): value is string => typeof value === 'string' && value.length <= max;
+
+/** A refusal naming the turn and the field. */
+function refuse(where: string, problem: string): never {
+  throw new ConversationFileError(`${where} ${problem}. Import a file exported by Nexus Chat, unchanged.`);
+}
+
+function checkActivity(value: unknown, where: string): Activity {
+  if (!isObject(value)) refuse(where, 'is not an object');
+  if (value.kind === 'call') {
+    if (!isString(value.id) || !isString(value.name)) refuse(where, 'needs an id and a tool name');
+    if (!isObject(value.arguments)) refuse(where, 'needs its arguments as an object');
+    if (!isString(value.status) || !CALL_STATUSES.includes(value.status)) refuse(where, `has a status that is not one of ${CALL_STATUSES.join(', ')}`);
+    if (!isString(value.source) || !CALL_SOURCES.includes(value.source)) refuse(where, `has a source that is not one of ${CALL_SOURCES.join(', ')}`);
+    if (!isString(value.result, IMPORT_LIMITS.textChars)) refuse(where, `needs a result of at most ${IMPORT_LIMITS.textChars} characters`);
+    return { kind: 'call', id: value.id, name: value.name, arguments: value.arguments, source: value.source as never, status: value.status as never, result: value.result };
+  }
+  const source = isString(value.source) && CALL_SOURCES.includes(value.source) ? { source: value.source as never } : {};
+  const detail = isString(value.detail) ? { detail: value.detail } : {};
+  if (value.kind === 'search') {
+    if (!Array.isArray(value.queries) || value.queries.length > 20 || !value.queries.every((q) => isString(q))) refuse(where, 'needs its queries as a list of texts');
+    if (typeof value.ok !== 'boolean' || typeof value.results !== 'number') refuse(where, 'needs ok and results');
+    return { kind: 'search', queries: value.queries as string[], ok: value.ok, results: value.results, ...detail, ...source };
+  }
+  if (value.kind === 'read') {
+    if (!isString(value.url) || typeof value.ok !== 'boolean') refuse(where, 'needs a url and ok');
+    const pages = Array.isArray(value.pages) ? value.pages : [];
+    if (pages.length > 50 || !pages.every((p) => isObject(p) && isString(p.url) && isString(p.title))) refuse(where, 'has pages that are not {url, title}');
+    return { kind: 'read', url: value.url, pages: pages as { url: string; title: string }[], ok: value.ok, ...detail, ...source };
+  }
+  return refuse(where, 'is not a tool use (kind call, search or read)');
+}
+
+function checkDiagnostic(value: unknown, where: string): DiagnosticEntry {
+  if (!isObject(value) || !isString(value.kind) || !DIAGNOSTIC_KINDS.includes(value.kind)) refuse(where, `is not a diagnostic (kind ${DIAGNOSTIC_KINDS.join(', ')})`);
+  const long = (key: string): void => {
+    if (!isString(value[key], IMPORT_LIMITS.textChars)) refuse(where, `needs ${key} as text`);
+  };
+  if (value.kind === 'raw') long('text');
+  if (value.kind === 'step') ['which', 'raw', 'resolved'].forEach(long);
+  if (value.kind === 'forced' && !isObject(value.event)) refuse(where, 'needs its event');
+  return structuredClone(value) as unknown as DiagnosticEntry;
+}
+
+function list<T>(value: unknown, max: number, where: string, check: (item: unknown, where: string) => T): T[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) refuse(where, 'is not a list');
+  if (value.length > max) refuse(where, `holds more than ${max} entries`);
+  return value.map((item, i) => check(item, `${where} ${i + 1}`));
+}
+
+function checkTurn(value: unknown, index: number, historyLength: number): Turn {
+  const where = `Turn ${index + 1}`;
+  if (!isObject(value)) refuse(where, 'is not an object');
+  if (!isString(value.id) || value.id === '') refuse(where, 'needs an id');
+  if (value.role !== 'user' && value.role !== 'assistant') refuse(where, 'needs a role: user or assistant');
+  if (typeof value.text !== 'string') refuse(where, 'needs a text');
+  if (value.text.length > IMPORT_LIMITS.textChars) refuse(where, `has a text longer than ${IMPORT_LIMITS.textChars} characters`);
+  const state = value.state ?? 'done';
+  if (!isString(state) || !STATES.includes(state as TurnState)) refuse(where, `has a state that is not one of done, stopped, failed`);
+  const turn: Turn = {
+    id: value.id,
+    role: value.role,
+    text: value.text,
+    // An answer that was running when it was exported is shown as interrupted, never as still running.
+    state: state === 'streaming' || state === 'stopping' ? 'stopped' : (state as TurnState),
+  };
+  if (value.historyIndex !== undefined) {
+    if (!Number.isInteger(value.historyIndex) || (value.historyIndex as number) < 0 || (value.historyIndex as number) > historyLength) refuse(where, 'has a historyIndex outside the history');
+    turn.historyIndex = value.historyIndex as number;
+  }
+  const activity = list(value.activity, IMPORT_LIMITS.activitiesPerTurn, `${where}, tool use`, checkActivity);
+  if (activity) turn.activity = activity;
+  const sources = list(value.sources, 500, `${where}, source`, (item, at) => {
+    if (!isObject(item) || typeof item.n !== 'number' || !isString(item.url) || !isString(item.title)) refuse(at, 'is not {n, url, title}');
+    return { n: item.n, url: item.url, title: item.title, ...(isString(item.date) ? { date: item.date } : {}) };
+  });
+  if (sources) turn.sources = sources;
+  const diagnostics = list(value.diagnostics, IMPORT_LIMITS.diagnosticsPerTurn, `${where}, diagnostic`, checkDiagnostic);
+  if (diagnostics) turn.diagnostics = diagnostics;
+  const drafts = list(value.drafts, IMPORT_LIMITS.draftsPerTurn, `${where}, draft`, (item, at) => (isString(item, IMPORT_LIMITS.textChars) ? item : refuse(at, 'is not a text')));
+  if (drafts) turn.drafts = drafts;
+  if (value.metrics !== undefined) {
+    if (!isObject(value.metrics) || !Object.values(value.metrics).every((v) => v === null || ['number', 'string', 'boolean'].includes(typeof v))) refuse(where, 'has metrics that are not a flat record');
+    turn.metrics = structuredClone(value.metrics) as unknown as NonNullable<Turn['metrics']>;
+  }
+  if (value.web !== undefined) turn.web = value.web === true;
+  if (value.model !== undefined) turn.model = isString(value.model) ? value.model : refuse(where, 'has a model label that is not a short text');
+  if (value.note !== undefined) turn.note = isString(value.note) ? value.note : refuse(where, 'has a note that is not a short text');
+  // `checking` describes a live answer; an imported one is never mid-check.
+  return turn;
+}
+
+function checkMessage(value: unknown, index: number): ChatMessage {
+  const where = `Message ${index + 1} of the model's memory`;
+  if (!isObject(value) || !isString(value.role) || !['system', 'user', 'assistant', 'tool'].includes(value.role)) refuse(where, 'needs a role: user, assistant, tool or system');
+  if (!(value.content === undefined || value.content === null || isString(value.content, IMPORT_LIMITS.textChars))) refuse(where, `needs a content of at most ${IMPORT_LIMITS.textChars} characters`);
+  if (value.tool_calls !== undefined && (!Array.isArray(value.tool_calls) || value.tool_calls.length > IMPORT_LIMITS.activitiesPerTurn || !value.tool_calls.every((c) => isObject(c) && isObject(c.function) && isString(c.function.name)))) {
+    refuse(where, 'has tool calls that are not {function: {name, arguments}}');
+  }
+  // Chat templates need a string content (Qwen3's throws on null).
+  return { ...(structuredClone(value) as object), content: value.content ?? '' } as unknown as ChatMessage;
+}
+
+/**
+ * Checks an imported conversation against the page's schema: each turn's kind, fields and sizes,
+ * each history message's shape; an answer that was running is marked stopped, and live flags are
+ * dropped. Returns a fresh object built from the checked fields only.
+ *
+ * @param raw - the `conversation` of a JSON export.
+ * @throws ConversationFileError naming the turn (or message) and the field that is wrong.
+ *
+ * @remarks Security: an import is a file from anywhere. Threat: a crafted file that hides an
+ * answer on every visit (a turn that never stops "running", a malformed tool row that breaks the
+ * thread) or floods storage and the page.
+ */
+export function checkImportedConversation(raw: unknown): Omit<Conversation, 'title' | 'createdAt' | 'updatedAt'> & { title?: string; createdAt?: string; updatedAt?: string } {
+  if (!isObject(raw)) refuse('The conversation', 'is not an object');
+  if (!Array.isArray(raw.turns) || raw.turns.length === 0) refuse('The conversation', 'has no turns');
+  if (raw.turns.length > IMPORT_LIMITS.turns) refuse('The conversation', `has more than ${IMPORT_LIMITS.turns} turns`);
+  if (!Array.isArray(raw.history)) refuse('The conversation', "has no history for the model (each message needs a role and a content)");
+  if (raw.history.length > IMPORT_LIMITS.historyMessages) refuse('The conversation', `has more than ${IMPORT_LIMITS.historyMessages} messages in its history`);
+  const history = raw.history.map(checkMessage);
+  const turns = raw.turns.map((turn, i) => checkTurn(turn, i, history.length));
+  const ids = new Set(turns.map((t) => t.id));
+  if (ids.size !== turns.length) refuse('The conversation', 'has two turns with the same id');
+  return {
+    id: isString(raw.id) ? raw.id : '',
+    turns,
+    history,
+    ...(isString(raw.title) && raw.title ? { title: raw.title.slice(0, IMPORT_LIMITS.titleChars) } : {}),
+    ...(isString(raw.createdAt, 40) ? { createdAt: raw.createdAt } : {}),
+    ...(isString(raw.updatedAt, 40) ? { updatedAt: raw.updatedAt } : {}),
+    ...(isString(raw.instructions, IMPORT_LIMITS.textChars) ? { instructions: raw.instructions } : {}),
+  };
+}
+
+/**
+ * The first thing in a conversation's history that the conversation does not show, or undefined when
+ * every message is visible: its user messages and answers are turns, its tool calls and results are
+ * tool rows. A system message is never visible.
+ *
+ * @param conversation - turns and history.
+ *
+ * @remarks Security: an imported history reaches the model. Threat: a file whose visible turns look
+ * harmless while its history carries instructions (a system message, a user message or a tool result
+ * nobody sees).
+ */
+export function hiddenInHistory(conversation: Pick<Conversation, 'turns' | 'history'>): string | undefined {
+  const shown = (text: unknown) => (typeof text === 'string' ? text.trim() : '');
+  const userTexts = new Set(conversation.turns.filter((t) => t.role === 'user').map((t) => shown(t.text)));
+  const answerTexts = new Set(conversation.turns.filter((t) => t.role === 'assistant').flatMap((t) => [shown(t.text), ...(t.drafts ?? []).map(shown)]));
+  const calls = conversation.turns.flatMap((t) => (t.activity ?? []).filter((a): a is Extract<Activity, { kind: 'call' }> => a.kind === 'call'));
+  const callKeys = new Set(calls.map((c) => `${c.name}\u0000${canonical(c.arguments)}`));
+  const results = new Set(calls.map((c) => c.result));
+  for (const [i, message] of conversation.history.entries()) {
+    const at = `message ${i + 1} (${message.role})`;
+    const content = shown(message.content);
+    if (message.role === 'user' && !userTexts.has(content)) return `${at}: a user message the conversation does not show`;
+    if (message.role === 'assistant') {
+      if (content !== '' && !answerTexts.has(content)) return `${at}: an answer the conversation does not show`;
+      if (shown(message.reasoning_content) !== '') return `${at}: reasoning the conversation does not show`;
+      for (const call of message.tool_calls ?? []) {
+        let args: unknown = call.function?.arguments;
+        try {
+          if (typeof args === 'string') args = JSON.parse(args);
+        } catch {
+          return `${at}: a tool call whose arguments are not JSON`;
+        }
+        if (!callKeys.has(`${call.function?.name}\u0000${canonical(args)}`)) return `${at}: a tool call the conversation does not show`;
+      }
+    }
+    if (message.role === 'tool' && !results.has(typeof message.content === 'string' ? message.content : '')) return `${at}: a tool result the conversation does not show`;
+    if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'tool') return `${at}: a ${message.role} message, which the conversation never shows`;
+  }
+  return undefined;
+}
+
+/** JSON with sorted keys, so the same arguments compare equal whatever order they were written in. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
+}
+
+/**
+ * The model's memory rebuilt from what the conversation shows: each user turn and each answer's text,
+ * in order (tool calls and results are not kept).
+ * @param turns - the conversation's turns; their user turns' `historyIndex` is set to match.
+ */
+export function historyFromTurns(turns: Turn[]): ChatMessage[] {
+  const history: ChatMessage[] = [];
+  for (const turn of turns) {
+    if (turn.role === 'user') turn.historyIndex = history.length;
+    history.push({ role: turn.role, content: turn.text });
+  }
+  return history;
+}
