@@ -53,6 +53,8 @@ export class ChatMessage extends LitElement {
   declare pendingLink: LinkDestination | undefined;
 
   private rendered: { text: string; sources: readonly Source[] | undefined; element: HTMLElement } | undefined;
+  /** The answer's finished Markdown blocks, reused while it streams. */
+  private readonly renderedBlocks = new Map<string, DocumentFragment>();
 
   static override styles = [
     controls,
@@ -151,6 +153,10 @@ export class ChatMessage extends LitElement {
       }
       .markdown a {
         color: var(--accent);
+      }
+      .markdown p.plain {
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
       }
       .markdown a:not([href]) {
         color: inherit;
@@ -424,7 +430,7 @@ export class ChatMessage extends LitElement {
   override willUpdate(): void {
     const { text, sources } = this.turn;
     if (!this.rendered || this.rendered.text !== text || this.rendered.sources !== sources) {
-      this.rendered = { text, sources, element: renderMarkdown(text, sources) };
+      this.rendered = { text, sources, element: renderMarkdown(text, sources, this.renderedBlocks) };
     }
   }
 

@@ -1,5 +1,6 @@
 import DOMPurify, { type Config } from 'dompurify';
 import { Marked } from 'marked';
+import { planMarkdown, type MarkdownBlock } from './markdown-blocks.ts';
 import type { Source } from './web-research.ts';
 
 /**
@@ -42,6 +43,25 @@ const SANITIZE: Config = {
   ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
 };
 
+function renderBlock(block: MarkdownBlock): DocumentFragment {
+  if (block.kind === 'plain') {
+    const fragment = document.createDocumentFragment();
+    const plain = document.createElement('p');
+    plain.className = 'plain';
+    plain.textContent = block.text;
+    fragment.append(plain);
+    return fragment;
+  }
+  let html: string;
+  try {
+    html = marked.parse(block.text) as string;
+  } catch {
+    // A shape the bounds did not foresee (the parser's stack overflowed): plain text, never a broken page.
+    return renderBlock({ text: block.text, kind: 'plain' });
+  }
+  return purify.sanitize(html, { ...SANITIZE, RETURN_DOM_FRAGMENT: true }) as DocumentFragment;
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -50,12 +70,34 @@ function escapeHtml(text: string): string {
  * Renders an answer's Markdown into a detached element that is safe to insert: sanitized, links
  * opening in a new tab without access to this page, `[n]` turned into links to the answer's
  * sources, and a copy button on every code block.
+ *
+ * The answer is rendered block by block within `MARKDOWN_LIMITS` (see {@link planMarkdown}):
+ * a block too long or too deeply nested, and whatever comes past the character budget, is shown as
+ * plain text. Finished blocks are kept in `cache`, so while an answer streams only its last block is
+ * parsed again.
+ *
+ * @param text - the answer's Markdown.
+ * @param sources - the answer's sources, for `[n]` citations.
+ * @param cache - the message's rendered blocks, reused across calls (pass the same map each time).
  */
-export function renderMarkdown(text: string, sources: readonly Source[] = []): HTMLElement {
-  const html = marked.parse(text) as string;
+export function renderMarkdown(text: string, sources: readonly Source[] = [], cache?: Map<string, DocumentFragment>): HTMLElement {
   const container = document.createElement('div');
   container.className = 'markdown';
-  container.append(purify.sanitize(html, { ...SANITIZE, RETURN_DOM_FRAGMENT: true }) as DocumentFragment);
+  const blocks = planMarkdown(text);
+  const used = new Set<string>();
+  blocks.forEach((block, index) => {
+    const key = `${block.kind}\u0000${block.text}`;
+    const finished = index < blocks.length - 1;
+    let fragment = finished ? cache?.get(key) : undefined;
+    if (!fragment) {
+      fragment = renderBlock(block);
+      if (finished) cache?.set(key, fragment);
+    }
+    if (finished) used.add(key);
+    container.append(fragment.cloneNode(true));
+  });
+  // Only the blocks of this answer stay cached (a regenerated answer starts over).
+  if (cache) for (const key of cache.keys()) if (!used.has(key)) cache.delete(key);
   // Task-list checkboxes are the only inputs marked writes; they must not be editable.
   for (const input of container.querySelectorAll('input')) {
     if (input.type !== 'checkbox') input.remove();

@@ -1,7 +1,7 @@
-import { decodeBody } from './decode-body.ts';
 import { AddressRefusedError, ProxyError } from './errors.ts';
 import { fencePage, isBlockPage, NOTE_CHARS, notReadNote, TITLE_CHARS, URL_CHARS } from './fence.ts';
-import { htmlToText, plainBodyToText, type HtmlToTextLimits } from './html-to-text.ts';
+import type { HtmlToTextLimits } from './html-to-text.ts';
+import { inlinePageConverter, type PageConverter } from './page-converter.ts';
 import { oneLine } from './one-line.ts';
 import { safeFetch, type FetchedPage, type SafeFetchOptions } from './safe-fetch.ts';
 import { sniffBinary } from './sniff-binary.ts';
@@ -31,6 +31,8 @@ export interface ReadSiteOptions extends CrawlLimits, Omit<SafeFetchOptions, 'si
   seen: SeenSet;
   /** Caps for the HTML conversion. */
   htmlLimits?: HtmlToTextLimits;
+  /** Turns bodies into text (default: on this thread; the proxy passes its worker pool). */
+  converter?: PageConverter;
   /** Numbers a page address in the answer's ledger (its source number). */
   number?: (url: string, title: string) => number | undefined;
 }
@@ -152,7 +154,8 @@ export async function readSite(url: string, options: ReadSiteOptions): Promise<R
           ? undefined
           : `a redirect to ${oneLine(next.href, URL_CHARS)}, an address on another site (${hostKey(next.hostname)}) that this answer has not seen, which read_page does not follow`,
     };
-    const first = await readOne(start, citedOptions, options.htmlLimits);
+    const converter = options.converter ?? inlinePageConverter;
+    const first = await readOne(start, citedOptions, options.htmlLimits, converter);
     attempts++;
     if (!first.ok) return failed(start, first.code, first.reason, failures, first.contacted);
     visited.add(first.page.finalUrl);
@@ -206,7 +209,7 @@ export async function readSite(url: string, options: ReadSiteOptions): Promise<R
       for (let i = 0; i < batch.length && used < totalChars && !deadline.signal.aborted; i += concurrency) {
         const slice = batch.slice(i, i + concurrency);
         attempts += slice.length;
-        const outcomes = await Promise.all(slice.map((link) => readOne(link, crawlOptions, options.htmlLimits)));
+        const outcomes = await Promise.all(slice.map((link) => readOne(link, crawlOptions, options.htmlLimits, converter)));
         outcomes.forEach((outcome, k) => {
           const link = slice[k] ?? '';
           if (!outcome.ok) {
@@ -236,7 +239,7 @@ interface Fetched {
 
 type ReadOne = { ok: true; page: Fetched } | { ok: false; code: 'refused' | 'fetch_failed'; reason: string; contacted: boolean };
 
-async function readOne(url: string, options: SafeFetchOptions, htmlLimits: HtmlToTextLimits | undefined): Promise<ReadOne> {
+async function readOne(url: string, options: SafeFetchOptions, htmlLimits: HtmlToTextLimits | undefined, converter: PageConverter): Promise<ReadOne> {
   let fetched: FetchedPage;
   try {
     fetched = await safeFetch(url, options);
@@ -252,17 +255,13 @@ async function readOne(url: string, options: SafeFetchOptions, htmlLimits: HtmlT
   }
   const notes: string[] = [];
   if (fetched.capped) notes.push(`the page is larger than the ${formatBytes(fetched.body.length)} read limit; only its beginning was read.`);
-  const decoded = decodeBody(fetched.body, fetched.charset, fetched.mediaType);
-  let title = '';
+  let title: string;
   let text: string;
-  let links: string[] = [];
-  if (fetched.mediaType === 'text/html') {
-    const converted = htmlToText(decoded, fetched.finalUrl, htmlLimits);
-    title = converted.title;
-    text = converted.text;
-    links = converted.links;
-  } else {
-    text = plainBodyToText(decoded, htmlLimits);
+  let links: string[];
+  try {
+    ({ title, text, links } = await converter.convert({ body: fetched.body, charset: fetched.charset, mediaType: fetched.mediaType, url: fetched.finalUrl, ...(htmlLimits ? { limits: htmlLimits } : {}) }));
+  } catch (error) {
+    return { ok: false, code: 'fetch_failed', reason: error instanceof ProxyError ? oneLine(error.message, NOTE_CHARS) : 'the page could not be converted to text', contacted: true };
   }
   if (text.trim() === '') return { ok: false, code: 'fetch_failed', reason: 'the page has no readable text (it may need JavaScript)', contacted: true };
   if (isBlockPage(`${title}\n${text}`)) {

@@ -5,6 +5,7 @@ import { BudgetSpentError, ProxyError } from './errors.ts';
 import { notReadNote } from './fence.ts';
 import { createFetchLogSink, type FetchLogSink } from './fetch-log.ts';
 import type { HtmlToTextLimits } from './html-to-text.ts';
+import { createPageConverter, type PageConverter } from './page-converter.ts';
 import { readSite, type CrawlLimits } from './read-site.ts';
 import { checkRequestGuard } from './request-guard.ts';
 import { systemResolver, type Resolver } from './resolver.ts';
@@ -35,6 +36,11 @@ export interface ProxyOptions {
   crawl?: CrawlLimits;
   /** HTML conversion caps. */
   htmlLimits?: HtmlToTextLimits;
+  /**
+   * Where fetched pages are turned into text: a pool of worker threads with a time budget per page by
+   * default (`createPageConverter()`), so a hostile page cannot stall the server; the proxy closes it.
+   */
+  converter?: PageConverter;
   /** SearXNG/searx base address; without it the embedded Wikipedia search is used. */
   searxngUrl?: string;
   /** HTTP client for the search backend (default global `fetch`). Tests inject one. */
@@ -127,6 +133,10 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
       ? createSearxBackend({ baseUrl: options.searxngUrl, ...(options.searchFetch ? { fetch: options.searchFetch } : {}), ...(options.maxResultsPerQuery ? { maxResults: options.maxResultsPerQuery } : {}) })
       : createWikipediaBackend({ ...(options.wikipediaLang ? { lang: options.wikipediaLang } : {}), ...(options.searchFetch ? { fetch: options.searchFetch } : {}), ...(options.maxResultsPerQuery ? { maxResults: options.maxResultsPerQuery } : {}) }));
   const resolve = options.resolve ?? systemResolver;
+  const converter = options.converter ?? createPageConverter();
+  app.addHook('onClose', async () => {
+    await converter.close();
+  });
   const logSink = createFetchLogSink((record) => {
     const { time, ...rest } = record;
     app.log.info({ ...rest, started: time }, 'fetch');
@@ -263,6 +273,7 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
           ...(options.now ? { now: options.now } : {}),
           ...options.crawl,
           ...(options.htmlLimits ? { htmlLimits: options.htmlLimits } : {}),
+          converter,
           log: fetchLog,
           // The fetch log correlates the hops of one answer by its tag, never by its id (a capability).
           answer: session.logTag,

@@ -106,6 +106,17 @@ describe('the chat page over a scripted model', () => {
     expect(await markdown.locator('.code-block button.copy').count()).toBe(1);
   });
 
+  it('renders an answer built to freeze or crash the Markdown parser within bounds, as plain text where it must', async () => {
+    await sendMessage(page, QUESTIONS.hostileMarkdown);
+    await waitIdle(page);
+    const markdown = lastAnswer(page).locator('.markdown');
+    expect(await markdown.locator('p.plain').count()).toBe(2);
+    expect(await markdown.locator('p.plain').first().textContent()).toContain('- item 19');
+    // Ordinary Markdown around them still renders.
+    expect(await markdown.locator('strong').last().textContent()).toBe('end');
+    expect(pageErrors).toEqual([]);
+  });
+
   it('asks before a confirm tool runs, and a refusal is respected', async () => {
     await sendMessage(page, QUESTIONS.email);
     const dialog = page.getByTestId('approval-dialog');

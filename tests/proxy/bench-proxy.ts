@@ -4,11 +4,23 @@
  *   forms, names resolving to private ranges), and whole `/api/read` requests refused by rule 1/2;
  * - the proxy's added latency on a local 200 KB HTML page over TLS: a plain node:https GET of the
  *   page versus `safeFetch` (vetting, pinning, limits) and versus a whole `/api/read` (fetch +
- *   HTML-to-text + fence), medians of the same run, and their ratios.
+ *   HTML-to-text + fence), medians of the same run, and their ratios;
+ * - the page server's answer time to a plain GET while a hostile read runs, pages converted on the
+ *   event loop and in the worker pool (issue 28, N9).
  *
  * Called by `npm run bench` through {@link benchProxy}; also runnable alone with tsx.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { mountProxy } from '../../src/proxy/mount.ts';
+import type { Resolver } from '../../src/proxy/resolver.ts';
+import type { ConnectTarget } from '../../src/proxy/safe-fetch.ts';
+import { createPageConverter, inlinePageConverter, type PageConverter } from '../../src/proxy/page-converter.ts';
+import { startAppServer } from '../../src/server/app-server.ts';
 import { createProxy } from '../../src/proxy/server.ts';
 import { safeFetch } from '../../src/proxy/safe-fetch.ts';
 import { vetAddress } from '../../src/proxy/vet-address.ts';
@@ -44,6 +56,46 @@ function median(values: number[]): number {
 function round(n: number, digits = 2): number {
   const f = 10 ** digits;
   return Math.round(n * f) / f;
+}
+
+/**
+ * Serves the proxy and a page from one app server (as `npm start` does), starts a read of the hostile
+ * site, and times a plain GET of the page every 25 ms until the read ends.
+ */
+/** Where the hostile site runs (another process) and how to reach it. */
+interface HostileWeb {
+  resolve: Resolver;
+  connectTo: (address: string) => ConnectTarget;
+  ca: string;
+}
+
+async function hostileReadProbe(web: HostileWeb, converter: PageConverter): Promise<{ readMs: number; maxMs: number; medianMs: number }> {
+  const root = await mkdtemp(join(tmpdir(), 'nexus-bench-page-'));
+  await writeFile(join(root, 'index.html'), '<!doctype html><title>page</title>');
+  const proxy = createProxy({ resolve: web.resolve, ca: web.ca, connectTo: web.connectTo, log: false, rateLimit: false, converter });
+  const server = await startAppServer({ root, before: mountProxy(proxy) });
+  try {
+    const post = (path: string, body: unknown) => fetch(new URL(path, server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, unknown>>);
+    const { answer } = await post('/api/answers', { message: 'read https://site.example/hostile https://site.example/hostile/0' });
+    // Warm up: the first read starts the converter (and its worker thread).
+    await post('/api/read', { answer, url: 'https://site.example/hostile/0' });
+    const started = performance.now();
+    let done = false;
+    const read = post('/api/read', { answer, url: 'https://site.example/hostile' }).finally(() => (done = true));
+    const probes: number[] = [];
+    while (!done && probes.length < 400) {
+      const t = performance.now();
+      await (await fetch(server.url)).text();
+      probes.push(performance.now() - t);
+      await new Promise((resume) => setTimeout(resume, 25));
+    }
+    await read;
+    return { readMs: performance.now() - started, maxMs: Math.max(0, ...probes), medianMs: median(probes) };
+  } finally {
+    await server.close();
+    await proxy.close();
+    await rm(root, { recursive: true, force: true });
+  }
 }
 
 /** Runs the proxy benchmarks and returns named figures (units in the names). */
@@ -130,6 +182,25 @@ export async function benchProxy(): Promise<Record<string, number>> {
     figures.read_vs_plain_ratio = round(figures.proxy_read_ms / figures.plain_get_ms);
     figures.read_added_ms = round(figures.proxy_read_ms - figures.plain_get_ms);
     await app.close();
+
+    // 4. The page server's answer to a plain request while a hostile read runs (issue 28, N9): a cited
+    // page and five same-site links of 2 MB of "<" each, converted on the event loop (before) and in
+    // the worker pool (now). Bounded: at most 400 probes per run.
+    const site = fork(fileURLToPath(new URL('./hostile-site.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'] });
+    const { port, ca } = await new Promise<{ port: number; ca: string }>((done) => site.once('message', (message) => done(message as { port: number; ca: string })));
+    const hostileWeb: HostileWeb = {
+      resolve: async (host) => (host === 'site.example' ? [{ address: PUBLIC.site, family: 4 }] : []),
+      connectTo: () => ({ host: '127.0.0.1', port }),
+      ca,
+    };
+    for (const [label, converter] of [['inline', inlinePageConverter], ['pool', createPageConverter()]] as const) {
+      const probe = await hostileReadProbe(hostileWeb, converter);
+      figures[`hostile_read_${label}_total_ms`] = round(probe.readMs, 0);
+      figures[`hostile_read_${label}_probe_max_ms`] = round(probe.maxMs, 1);
+      figures[`hostile_read_${label}_probe_median_ms`] = round(probe.medianMs, 1);
+    }
+    site.disconnect();
+    figures.hostile_probe_max_pool_vs_inline_ratio = round((figures.hostile_read_pool_probe_max_ms ?? 0) / (figures.hostile_read_inline_probe_max_ms ?? 1), 4);
   } finally {
     await web.close();
   }

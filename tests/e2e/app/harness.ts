@@ -61,6 +61,13 @@ const LONG_LINES = [
 const SCRIPT: ScriptedOutput[] = [
   // Lines a phone cannot fit: they wrap (or scroll inside their own box), never the chat sideways.
   { when: when.userAsked(QUESTIONS.longLines), output: LONG_LINES, repeat: true },
+  // Issue 28, N10: list items nested past the depth bound, and a run of emphasis delimiters past its
+  // bound (small versions of the review's 8 KB and 64 KB: a scripted answer is capped at 512 tokens).
+  {
+    when: when.userAsked(QUESTIONS.hostileMarkdown),
+    output: `Here:\n\n${Array.from({ length: 20 }, (_, i) => `${'  '.repeat(i)}- item ${i}`).join('\n')}\n\n${'_a'.repeat(2_400)}\n\nThe **end**.`,
+    repeat: true,
+  },
   // Inline call, then an answer from the result.
   { when: when.userAsked(QUESTIONS.weather), output: call('get_weather', { city: 'Chennai' }), repeat: true },
   { when: afterResult('Chennai'), output: 'It is **31 °C** and partly cloudy in Chennai right now, with 70% humidity.', repeat: true },

@@ -6,6 +6,7 @@ export const QUESTIONS = {
   email: 'Email Bob that I am running late.',
   research: 'Who won the 2022 World Cup?',
   longLines: 'Show me the long link and the long code.',
+  hostileMarkdown: 'Show me the markdown that freezes parsers.',
 } as const;
 
 /** The sources the fake proxy reports for the research question. */

@@ -1,0 +1,64 @@
+import '../../tests/proxy/helpers/no-egress.ts';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newAnswer, post } from '../../tests/proxy/helpers/inject.ts';
+import { article, page, startTestWeb, type TestWeb } from '../../tests/proxy/helpers/test-web.ts';
+import { convertPage } from './convert-page.ts';
+import { createPageConverter } from './page-converter.ts';
+import { createProxy } from './server.ts';
+
+// Issue 28, N9: the work a hostile page controls (2 MB of "<", about 2 s of conversion) runs in a
+// worker thread with a budget, so the process that serves the page and the proxy keeps answering.
+
+const HOSTILE = `<!doctype html><html><head><title>Hostile</title></head><body><p>${'<'.repeat(2_000_000)}</p></body></html>`;
+
+let web: TestWeb;
+
+beforeAll(async () => {
+  web = await startTestWeb();
+  web.route('site.example', '/hostile', page(HOSTILE));
+  web.route('site.example', '/fine', page(article('Fine', ['An ordinary page with ordinary words in it, long enough to read. '.repeat(4)])));
+});
+
+afterAll(async () => {
+  await web.close();
+});
+
+describe('the page converter', () => {
+  it('converts in a worker thread what the inline converter converts', async () => {
+    const converter = createPageConverter({ maxThreads: 1 });
+    const input = { body: new TextEncoder().encode(article('Same', ['The same text either way, with a link. <a href="/next">next</a>'])), charset: undefined, mediaType: 'text/html', url: 'https://site.example/a' };
+    try {
+      expect(await converter.convert(input)).toEqual(convertPage(input));
+    } finally {
+      await converter.close();
+    }
+  });
+
+  it('keeps the event loop free while a hostile page converts: its longest stall is a small part of the conversion', async () => {
+    const started = performance.now();
+    convertPage({ body: new TextEncoder().encode(HOSTILE), charset: undefined, mediaType: 'text/html', url: 'https://site.example/hostile' });
+    const inlineMs = performance.now() - started;
+
+    const app = createProxy({ resolve: web.resolve, ca: web.pki.ca, connectTo: web.connectTo, log: false, rateLimit: false, crawl: { maxPages: 1 } });
+    const answer = await newAnswer(app, 'read https://site.example/hostile');
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const read = await post(app, '/api/read', { answer, url: 'https://site.example/hostile' });
+    delay.disable();
+    await app.close();
+    expect(read.body.ok).toBe(true);
+    const longestStallMs = delay.max / 1e6;
+    console.log(`hostile page: ${Math.round(inlineMs)} ms to convert on the event loop; longest stall with the worker pool ${Math.round(longestStallMs)} ms`);
+    expect(longestStallMs).toBeLessThan(inlineMs / 4);
+  }, 30_000);
+
+  it('ends a conversion past its budget and says the page is too complex; other reads go on', async () => {
+    const app = createProxy({ resolve: web.resolve, ca: web.pki.ca, connectTo: web.connectTo, log: false, rateLimit: false, crawl: { maxPages: 1 }, converter: createPageConverter({ budgetMs: 100 }) });
+    const answer = await newAnswer(app, 'read https://site.example/hostile and https://site.example/fine');
+    const hostile = await post(app, '/api/read', { answer, url: 'https://site.example/hostile' });
+    expect(hostile.body).toMatchObject({ ok: false, code: 'fetch_failed', reason: 'the page is too complex to read: converting it took longer than 0.1 s' });
+    expect((await post(app, '/api/read', { answer, url: 'https://site.example/fine' })).body.ok).toBe(true);
+    await app.close();
+  }, 30_000);
+});
