@@ -179,7 +179,7 @@ export class SettingsPanel extends LitElement {
       <label>
         Model hub
         <input type="url" data-testid="hub-url" spellcheck="false" .value=${s.hubUrl} @change=${this.handleHubUrl} />
-        <span class="help">Where hub ids such as onnx-community/Qwen3-0.6B-ONNX are downloaded from (a mirror of huggingface.co works); applies to the next load.</span>
+        <span class="help">Where hub ids such as onnx-community/Qwen3-0.6B-ONNX are downloaded from (a mirror of huggingface.co works, if the server that serves this page lists it in CONNECT_ORIGINS: the page may fetch only from the origins it allows); applies to the next load.</span>
       </label>
       <p class="help">Research mode (the Web switch) sets its own tool choice and round limit.</p>
       <div class="actions">
