@@ -3,8 +3,9 @@
  *
  * @packageDocumentation
  */
-export { NexusChat, ChatBusyError, ChatDisposedError, InvalidHistoryError, ToolTemplateError, TOOL_FAMILIES, UnknownToolError, type NexusChatOptions, type NexusLoadOptions } from './nexus.ts';
+export { NexusChat, ChatBusyError, ChatDisposedError, InvalidHistoryError, STRATEGIES, TOOL_CHOICES, ToolTemplateError, TOOL_FAMILIES, UnknownToolError, type NexusChatOptions, type NexusLoadOptions } from './nexus.ts';
 export { DEFAULT_HUB_URL, DEFAULT_MODEL, ModelAccessError, ModelFilesError, ModelLoadError, ModelNotFoundError, ModelUnreachableError, SOURCE_FAILURES, describeSource, type ModelFile, type ModelSource } from './engine/model-source.ts';
+export { DEVICES, DTYPES, checkLoadOptions } from './engine/load-options.ts';
 export { UnsupportedDtypeError, describeRuntime, detectBrowserCapabilities, loadLadder, type DetectOptions, type LoadCandidate, type RuntimeCapabilities } from './engine/device-ladder.ts';
 export type { LoadProgress } from './engine/transformers-engine.ts';
 export {
@@ -21,7 +22,7 @@ export {
 } from './engine/embedding-model.ts';
 export type { LoadAttempt } from './engine/load-engine.ts';
 export type { AnswerRunner, AnswerRequest, AnswerBridge, AnswerOutcome } from './loop/answer-runner.ts';
-export { ModelWorkerError, NexusError, serializeError, type SerializedError } from './shared/errors.ts';
+export { InvalidOptionError, ModelWorkerError, NexusError, registerErrorClass, reviveError, serializeError, type SerializedError } from './shared/errors.ts';
 export type {
   ChatMessage,
   ChatToolCall,

@@ -1,6 +1,7 @@
 import type { ChatMessage, Engine, EngineInfo } from './engine/engine.ts';
 import { isAbortError, throwIfAborted } from './shared/abort.ts';
-import { NexusError, errorMessage } from './shared/errors.ts';
+import { checkOption, errorMessage, InvalidOptionError, NexusError, registerErrorClass } from './shared/errors.ts';
+import { checkLoadOptions } from './engine/load-options.ts';
 import { DEFAULT_MODEL, describeSource, type ModelSource } from './engine/model-source.ts';
 import { startWorkerRunner, type WorkerLoadOptions } from './worker/worker-client.ts';
 import { runSelfCheck, type ToolCallCheck } from './check/self-check.ts';
@@ -34,20 +35,32 @@ import { cachedEncoder, indexedDbToolVectorStore, memoryToolVectorStore, type Se
 import { groupChoices, groupQuestion, toolGroups, type ToolGroup } from './tools/tool-groups.ts';
 import type { ArgsOf, ParameterNames, ParametersInput, ToolSchema } from './tools/tool-schema.ts';
 
+/** The values of `chat()`'s `strategy` option. */
+export const STRATEGIES = ['auto', 'inline', 'stepwise'] as const;
+
+/** The values of `chat()`'s `toolChoice` option, as an error lists them. */
+export const TOOL_CHOICES = ['auto', 'required', 'none', '{ name }'] as const;
+
 /** Thrown when `chat()` is called while another answer is still running on the same chat. */
 export class ChatBusyError extends NexusError {
   override readonly name = 'ChatBusyError';
 }
+
+registerErrorClass(ChatBusyError, 'ChatBusyError');
 
 /** Thrown for a `toolChoice: { name }` that names no registered tool. */
 export class UnknownToolError extends NexusError {
   override readonly name = 'UnknownToolError';
 }
 
+registerErrorClass(UnknownToolError, 'UnknownToolError');
+
 /** Thrown by `setHistory` for messages that do not form a consistent conversation. */
 export class InvalidHistoryError extends NexusError {
   override readonly name = 'InvalidHistoryError';
 }
+
+registerErrorClass(InvalidHistoryError, 'InvalidHistoryError');
 
 /**
  * Thrown when tools are offered to a model whose chat template cannot hold a tool conversation
@@ -57,6 +70,8 @@ export class ToolTemplateError extends NexusError {
   override readonly name = 'ToolTemplateError';
 }
 
+registerErrorClass(ToolTemplateError, 'ToolTemplateError');
+
 /** The families whose templates the loop speaks, for messages. */
 export const TOOL_FAMILIES = 'Qwen3, Qwen2.5, Llama 3.2, Granite 4.0, LFM2, FunctionGemma';
 
@@ -64,6 +79,8 @@ export const TOOL_FAMILIES = 'Qwen3, Qwen2.5, Llama 3.2, Granite 4.0, LFM2, Func
 export class ChatDisposedError extends NexusError {
   override readonly name = 'ChatDisposedError';
 }
+
+registerErrorClass(ChatDisposedError, 'ChatDisposedError');
 
 /** Options of {@link NexusChat.load}. */
 export interface NexusLoadOptions extends NexusChatOptions, WorkerLoadOptions {}
@@ -216,6 +233,7 @@ export class NexusChat {
    * const chat = await NexusChat.load({ hub: 'onnx-community/Qwen3-0.6B-ONNX' });
    */
   static async load(source: ModelSource = DEFAULT_MODEL, options: NexusLoadOptions = {}): Promise<NexusChat> {
+    checkLoadOptions(options);
     const { fetch, approve, embedder, toolVectors, ...loadOptions } = options;
     const chatOptions: NexusChatOptions = {
       ...(fetch ? { fetch } : {}),
@@ -630,6 +648,9 @@ export class NexusChat {
 
   private settingsFor(options: ChatOptions, registry: ToolRegistry): Omit<AnswerSettings, 'signal'> {
     let toolChoice = options.toolChoice ?? 'auto';
+    const named = typeof toolChoice === 'object' && toolChoice !== null && typeof (toolChoice as { name?: unknown }).name === 'string';
+    if (!named && !(['auto', 'required', 'none'] as unknown[]).includes(toolChoice)) throw new InvalidOptionError('toolChoice', toolChoice, TOOL_CHOICES);
+    const strategy = checkOption('strategy', options.strategy ?? 'auto', STRATEGIES);
     if (typeof toolChoice === 'object') {
       const name = registry.resolveName(toolChoice.name);
       if (!name) {
@@ -639,7 +660,7 @@ export class NexusChat {
     }
     return {
       toolChoice,
-      strategy: options.strategy ?? 'auto',
+      strategy,
       maxRounds: options.maxRounds ?? this.maxRounds,
       repetitionPenalty: options.repetitionPenalty ?? 1.1,
       ...(options.sampling && options.sampling.temperature > 0 ? { sampling: options.sampling } : {}),

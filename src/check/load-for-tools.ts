@@ -1,4 +1,4 @@
-import { NexusError } from '../shared/errors.ts';
+import { NexusError, registerErrorClass } from '../shared/errors.ts';
 import { candidatesFor, type LoadCandidate, type RuntimeCapabilities } from '../engine/device-ladder.ts';
 import { SOURCE_FAILURES, describeSource, type ModelSource } from '../engine/model-source.ts';
 import type { CheckedChat } from './check-chat.ts';
@@ -9,6 +9,8 @@ import { verdictKey, type VerdictStore } from './verdict-store.ts';
 export class NoToolCallingDtypeError extends NexusError {
   override readonly name = 'NoToolCallingDtypeError';
 }
+
+registerErrorClass(NoToolCallingDtypeError, 'NoToolCallingDtypeError');
 
 /** One candidate's outcome, as `onAttempt` narrates it. */
 export interface ToolAttempt {

@@ -94,6 +94,33 @@ describe('npm run test:models', () => {
     expect(typo.out).toContain('Unknown command test-model.');
     const family = await testModels('--models', 'x', '--family', 'gemma7');
     expect(family.code).toBe(2);
-    expect(family.out).toContain('--family gemma7 is not a profile. Profiles: qwen3,');
+    expect(family.out).toContain("--family: 'gemma7' is not a valid value. Use one of: 'qwen3',");
   });
+
+  it('refuses an unknown dtype or device, naming the valid ones (issue 23, item 7)', async () => {
+    const dtype = await testModels('--models', 'x', '--dtypes', 'q4,q4_f16');
+    expect(dtype.code).toBe(2);
+    expect(dtype.out).toContain("--dtypes: 'q4_f16' is not a valid value. Use one of: 'fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'q4f16', 'bnb4'.");
+    const device = await testModels('--models', 'x', '--device', 'gpu');
+    expect(device.code).toBe(2);
+    expect(device.out).toContain("--device: 'gpu' is not a valid value. Use one of: 'webgpu', 'wasm', 'cpu'.");
+  });
+
+  it('judges the dtypes a folder has: a folder with only onnx/model.onnx is judged at fp32, and a dtype it lacks is said so (issue 23, item 7)', async () => {
+    const { cp, mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const folder = await mkdtemp(join(tmpdir(), 'nexus-fp32-only-'));
+    try {
+      await cp(`${FIXTURE_MODELS_DIR}tiny-random-qwen3`, folder, { recursive: true, filter: (path) => !/model_(q4|q4f16|fp16|quantized)\.onnx$/.test(path) });
+      const judged = await testModels('--models', folder, '--json', '--seed', '1');
+      const report = JSON.parse(judged.out.slice(judged.out.indexOf('{'))) as { verdicts: { dtypes: { dtype: string; error?: string }[] }[] };
+      expect(report.verdicts[0]?.dtypes.map((d) => [d.dtype, d.error])).toEqual([['fp32', undefined]]);
+      const missing = await testModels('--models', folder, '--dtypes', 'q4', '--json', '--seed', '1');
+      const missingReport = JSON.parse(missing.out.slice(missing.out.indexOf('{'))) as { verdicts: { dtypes: { error?: string }[] }[] };
+      expect(missingReport.verdicts[0]?.dtypes[0]?.error).toBe('the folder has no q4 file (onnx/model_q4.onnx); it has: fp32');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 240_000);
 });

@@ -7,11 +7,14 @@
  * answers only a tool call can give, score them, free it. Prints a table and a VERDICT per model
  * and exits non-zero when a listed model has no usable dtype — a CI gate before pinning a model.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { askModelQuestions, formatVerdict, speedOf, verdictFor, type DtypeReport, type ModelVerdict } from '../check/model-report.ts';
+import { DTYPE_FILES, dtypesInFiles } from '../engine/device-ladder.ts';
 import { MODEL_FAMILIES } from '../engine/families.ts';
+import { DEVICES, DTYPES } from '../engine/load-options.ts';
+import { checkOption } from '../shared/errors.ts';
 import type { FamilyId } from '../engine/model-family.ts';
 import { describeSource, type ModelSource } from '../engine/model-source.ts';
 import { freshSeed, seededRandom } from '../check/seeded-random.ts';
@@ -22,6 +25,7 @@ const USAGE =
   'Loads each model per dtype in Node (CPU), asks three questions only a tool call can answer, prints a table and a VERDICT,\n' +
   'and exits 0 when every model has a dtype that got all three right (1 otherwise, 2 for bad arguments).\n' +
   'Options: [--dtypes q4,q8] [--device cpu] [--prompts file.json] [--family id] [--seed n] [--json]\n' +
+  '  --dtypes: the quantizations to judge (default q4,q8; for a local folder, the ones it has of those, or every one it has).\n' +
   '  --seed: draw the questions\' values from this seed (every run prints its seed; give it back to replay that run exactly).\n' +
   '  --prompts: a JSON file with "systemPrompt" and/or "answerPrompt", to check a model with the prompts your app uses.\n' +
   `  --family: speak to every model through this profile instead of the detected one (${Object.keys(MODEL_FAMILIES).join(', ')}).`;
@@ -52,13 +56,34 @@ function sourceOf(model: string): ModelSource {
   return existsSync(path) || /^[./]/.test(model) ? { path } : { hub: model };
 }
 
+/** The quantizations judged by default, when the folder has them. */
+const DEFAULT_DTYPES = ['q4', 'q8'];
+
+/**
+ * The dtypes to judge for one model: those asked for; else, for a local folder, the default ones it
+ * has, or every one it has when it has none of them (a folder with only `onnx/model.onnx` is judged
+ * at fp32); else the defaults.
+ */
+function dtypesToJudge(source: ModelSource, asked: readonly string[] | undefined): string[] {
+  if (asked?.length) return [...asked];
+  if (!('path' in source)) return [...DEFAULT_DTYPES];
+  const folder = join(source.path, 'onnx');
+  const present = existsSync(folder) ? dtypesInFiles(readdirSync(folder)) : [];
+  const defaults = DEFAULT_DTYPES.filter((d) => present.includes(d));
+  return defaults.length ? defaults : present.length ? present : [...DEFAULT_DTYPES];
+}
+
 /** The cause in one line, with the hub's unreachability said plainly. */
-function causeOf(error: unknown, source: ModelSource): string {
+function causeOf(error: unknown, source: ModelSource, dtype?: string): string {
   const message = error instanceof Error ? error.message : String(error);
   if ('hub' in source && /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|network/i.test(message)) {
     return `cannot reach the model hub to download ${source.hub} (${message.split('\n')[0]}). Use a local folder, or run where the hub is reachable.`;
   }
   if ('path' in source && !existsSync(source.path)) return `no such folder: ${source.path}`;
+  if ('path' in source && dtype !== undefined && existsSync(join(source.path, 'onnx'))) {
+    const present = dtypesInFiles(readdirSync(join(source.path, 'onnx')));
+    if (!present.includes(dtype)) return `the folder has no ${dtype} file (onnx/${DTYPE_FILES[dtype] ?? '?'}); it has: ${present.join(', ') || 'no ONNX files'}`;
+  }
   return message.split('\n').slice(0, 3).join(' ');
 }
 
@@ -74,7 +99,7 @@ async function checkDtype(source: ModelSource, dtype: string, device: string, pr
     const scores = await askModelQuestions(chat, seededRandom(seed));
     return { dtype, device, ...(profile ? { family: profile } : {}), scores, correct: scores.filter((s) => s.called && s.grounded).length, ms: performance.now() - started, tokensPerSecond: speedOf(scores) };
   } catch (error) {
-    return { dtype, device, error: causeOf(error, source), scores: [], correct: 0, ms: performance.now() - started, tokensPerSecond: 0 };
+    return { dtype, device, error: causeOf(error, source, dtype), scores: [], correct: 0, ms: performance.now() - started, tokensPerSecond: 0 };
   } finally {
     await chat?.dispose();
   }
@@ -103,7 +128,7 @@ async function main(): Promise<number> {
   try {
     args = parseArgs({
       allowPositionals: true,
-      options: { models: { type: 'string' }, seed: { type: 'string' }, dtypes: { type: 'string', default: 'q4,q8' }, device: { type: 'string', default: 'cpu' }, prompts: { type: 'string' }, family: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+      options: { models: { type: 'string' }, seed: { type: 'string' }, dtypes: { type: 'string' }, device: { type: 'string', default: 'cpu' }, prompts: { type: 'string' }, family: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
     });
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
@@ -124,7 +149,15 @@ async function main(): Promise<number> {
     console.error(`No model named.\n${USAGE}`);
     return 2;
   }
-  const dtypes = (args.values.dtypes ?? 'q4,q8').split(',').map((d) => d.trim()).filter(Boolean);
+  const asked = args.values.dtypes?.split(',').map((d) => d.trim()).filter(Boolean);
+  try {
+    for (const dtype of asked ?? []) checkOption('--dtypes', dtype, DTYPES);
+    checkOption('--device', args.values.device ?? 'cpu', DEVICES);
+    if (args.values.family !== undefined) checkOption('--family', args.values.family, Object.keys(MODEL_FAMILIES));
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    return 2;
+  }
   let prompts: Prompts;
   try {
     prompts = readPrompts(args.values.prompts);
@@ -133,10 +166,6 @@ async function main(): Promise<number> {
     return 2;
   }
   const family = args.values.family;
-  if (family !== undefined && !(family in MODEL_FAMILIES)) {
-    console.error(`--family ${family} is not a profile. Profiles: ${Object.keys(MODEL_FAMILIES).join(', ')}.`);
-    return 2;
-  }
   const seedText = args.values.seed;
   if (seedText !== undefined && !/^\d{1,15}$/.test(seedText)) {
     console.error(`--seed ${seedText} is not a non-negative integer.\n${USAGE}`);
@@ -148,7 +177,7 @@ async function main(): Promise<number> {
   for (const model of models) {
     const source = sourceOf(model);
     const reports: DtypeReport[] = [];
-    for (const dtype of dtypes) reports.push(await checkDtype(source, dtype, args.values.device ?? 'cpu', prompts, family as FamilyId | undefined, seed));
+    for (const dtype of dtypesToJudge(source, asked)) reports.push(await checkDtype(source, dtype, args.values.device ?? 'cpu', prompts, family as FamilyId | undefined, seed));
     if (!args.values.json) printTable(describeSource(source), reports);
     verdicts.push(verdictFor(model, reports));
   }

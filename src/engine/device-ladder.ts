@@ -1,4 +1,4 @@
-import { NexusError } from '../shared/errors.ts';
+import { NexusError, registerErrorClass } from '../shared/errors.ts';
 
 /** What the runtime offers, found before anything is loaded. */
 export interface RuntimeCapabilities {
@@ -44,6 +44,8 @@ export interface LoadCandidate {
 export class UnsupportedDtypeError extends NexusError {
   override readonly name = 'UnsupportedDtypeError';
 }
+
+registerErrorClass(UnsupportedDtypeError, 'UnsupportedDtypeError');
 
 /**
  * Decode speed measured at Qwen3-0.6B's real size on this project's 2-core machine by

@@ -1,4 +1,4 @@
-import { NexusError } from '../shared/errors.ts';
+import { NexusError, registerErrorClass } from '../shared/errors.ts';
 import { describeSource, type ModelSource } from './model-source.ts';
 
 /** A sentence-embedding model for the tool index's semantic ranking, run through transformers.js. */
@@ -80,6 +80,8 @@ export interface ToolSearchStatus {
 export class EmbeddingModelError extends NexusError {
   override readonly name = 'EmbeddingModelError';
 }
+
+registerErrorClass(EmbeddingModelError, 'EmbeddingModelError');
 
 /** Checks a `toolSelection.semantic` given at run time (plain JS callers write a hub id string, say). */
 export function assertEmbeddingModel(value: unknown): asserts value is EmbeddingModel {

@@ -6,6 +6,7 @@ import { planDownload } from './download-plan.ts';
 import { ModelLoadError, describeSource, noCandidateLoaded, type ModelSource } from './model-source.ts';
 import { availableDtypes, useSource } from './use-source.ts';
 import { TransformersEngine, type LoadProgress } from './transformers-engine.ts';
+import { checkLoadOptions } from './load-options.ts';
 
 /** Options shared by every way of loading a model. */
 export interface LoadOptions {
@@ -40,6 +41,7 @@ export interface LoadAttempt extends LoadCandidate {
 
 /** The candidates to try, in order: the one asked for, or the ladder limited to what the source serves. */
 export async function planCandidates(source: ModelSource, caps: RuntimeCapabilities, options: LoadOptions): Promise<LoadCandidate[]> {
+  checkLoadOptions(options);
   if (options.dtype) return [candidateForDtype(caps, options.dtype, options.device)];
   const available = await availableDtypes(source, options.hubUrl);
   // The source answered and serves nothing: a missing model or folder is said as such. (Unknown —

@@ -1,4 +1,4 @@
-import { NexusError } from '../shared/errors.ts';
+import { NexusError, registerErrorClass } from '../shared/errors.ts';
 
 /**
  * Where a model comes from:
@@ -28,25 +28,35 @@ export class ModelLoadError extends NexusError {
   override readonly name: string = 'ModelLoadError';
 }
 
+registerErrorClass(ModelLoadError, 'ModelLoadError');
+
 /** The model does not exist where the source points: a hub id with no model, a folder the server does not have. */
 export class ModelNotFoundError extends ModelLoadError {
   override readonly name = 'ModelNotFoundError';
 }
+
+registerErrorClass(ModelNotFoundError, 'ModelNotFoundError');
 
 /** The hub or server cannot be reached at all (offline, blocked, not running). */
 export class ModelUnreachableError extends ModelLoadError {
   override readonly name = 'ModelUnreachableError';
 }
 
+registerErrorClass(ModelUnreachableError, 'ModelUnreachableError');
+
 /** The hub refuses the files (a private or gated model). */
 export class ModelAccessError extends ModelLoadError {
   override readonly name = 'ModelAccessError';
 }
 
+registerErrorClass(ModelAccessError, 'ModelAccessError');
+
 /** A file every quantization needs (config.json, the tokenizer) failed: no other quantization can do better. */
 export class ModelFilesError extends ModelLoadError {
   override readonly name = 'ModelFilesError';
 }
+
+registerErrorClass(ModelFilesError, 'ModelFilesError');
 
 /**
  * Failures of the source as a whole: trying the other quantizations would only repeat them, so a

@@ -1,4 +1,4 @@
-import { NexusError } from '../shared/errors.ts';
+import { NexusError, registerErrorClass } from '../shared/errors.ts';
 import type { ModelFile, ModelSource } from './model-source.ts';
 
 const PREFIX = 'picked-model:';
@@ -65,6 +65,8 @@ export class ZipReadError extends NexusError {
     this.failure = failure;
   }
 }
+
+registerErrorClass(ZipReadError, 'ZipReadError');
 
 const MIB = 1024 * 1024;
 

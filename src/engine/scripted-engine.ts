@@ -1,4 +1,4 @@
-import { NexusError } from '../shared/errors.ts';
+import { NexusError, registerErrorClass } from '../shared/errors.ts';
 import { throwIfAborted } from '../shared/abort.ts';
 import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
 import { MODEL_FAMILIES } from './families.ts';
@@ -31,6 +31,8 @@ export interface ScriptedGeneration {
 export class ScriptExhaustedError extends NexusError {
   override readonly name = 'ScriptExhaustedError';
 }
+
+registerErrorClass(ScriptExhaustedError, 'ScriptExhaustedError');
 
 /**
  * Splits text into pseudo-tokens: special tags whole, words, single punctuation marks and runs of

@@ -1,4 +1,4 @@
-import { NexusError } from '../shared/errors.ts';
+import { NexusError, registerErrorClass } from '../shared/errors.ts';
 
 /**
  * A `tool()` registration that cannot be accepted: a malformed or duplicate name, a handler that
@@ -22,6 +22,8 @@ export class ToolDefinitionError extends NexusError {
   }
 }
 
+registerErrorClass(ToolDefinitionError, 'ToolDefinitionError');
+
 /**
  * Arguments that do not satisfy a tool's parameters, even after the lenient coercions
  * (see {@link validateArguments}). The message is one line written for the model to act on.
@@ -40,6 +42,8 @@ export class ToolArgumentsError extends NexusError {
     this.toolName = toolName;
   }
 }
+
+registerErrorClass(ToolArgumentsError, 'ToolArgumentsError');
 
 /** Which stage of reading a tools file failed; lets the page pick an icon or a retry button. */
 export type ToolsFileFailure =
@@ -87,3 +91,5 @@ export class ToolsFileError extends NexusError {
     this.line = options.line;
   }
 }
+
+registerErrorClass(ToolsFileError, 'ToolsFileError');

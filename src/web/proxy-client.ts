@@ -1,4 +1,4 @@
-import { NexusError } from '../shared/errors.ts';
+import { NexusError, registerErrorClass } from '../shared/errors.ts';
 
 /** Searches and page reads left in an answer. */
 export interface Budget {
@@ -29,6 +29,8 @@ export interface ToolReply {
 export class ProxyUnavailableError extends NexusError {
   override readonly name = 'ProxyUnavailableError';
 }
+
+registerErrorClass(ProxyUnavailableError, 'ProxyUnavailableError');
 
 /** The proxy's API on the page's own origin (`/api` by default). The browser never fetches third-party pages itself. */
 export class ProxyClient {

@@ -3,7 +3,7 @@ import type { LoadCandidate } from '../engine/device-ladder.ts';
 import type { LoadOptions } from '../engine/load-engine.ts';
 import type { ModelSource } from '../engine/model-source.ts';
 import type { LoadProgress } from '../engine/transformers-engine.ts';
-import type { SerializedError } from '../shared/errors.ts';
+import { reviveError, type SerializedError } from '../shared/errors.ts';
 import type { AnswerRequest, ChoiceRequest, ChoiceResult } from '../loop/answer-runner.ts';
 import type { EmbedProgress, EmbedReply, EmbedRequest } from '../engine/embedding-model.ts';
 import type { ToolRunOutcome } from '../loop/toolbox.ts';
@@ -37,12 +37,13 @@ export type FromWorker =
   | { kind: 'request-failed'; id: number; error: SerializedError }
   | { kind: 'disposed' };
 
-/** Rebuilds an error that crossed the boundary as `{ name, message }`; an abort becomes a real `AbortError`. */
+/**
+ * Rebuilds an error that crossed the boundary: an instance of its named class where the class is
+ * registered (see `registerErrorClass`), so `instanceof` works in the page as in Node; an abort
+ * becomes a real `AbortError`.
+ */
 export function deserializeError(error: SerializedError): Error {
-  if (error.name === 'AbortError') return new DOMException(error.message, 'AbortError');
-  const rebuilt = new Error(error.message);
-  rebuilt.name = error.name;
-  return rebuilt;
+  return reviveError(error);
 }
 
 const FROM_WORKER_KINDS: ReadonlySet<string> = new Set([

@@ -19,6 +19,25 @@ describe('NexusChat.loadForTools in Chromium (WASM)', () => {
   });
   afterAll(() => browser?.close());
 
+  it('an error raised in the model worker keeps its class in the page (issue 24, item 5)', async () => {
+    const outcome = await page.evaluate(async (url) => {
+      try {
+        await window.nexus.NexusChat.load({ url });
+        return undefined;
+      } catch (error) {
+        const named = (window.nexus as unknown as Record<string, unknown>)[(error as Error).name];
+        return {
+          name: (error as Error).name,
+          ofItsClass: typeof named === 'function' && error instanceof (named as new () => Error),
+          ofModelLoadError: error instanceof window.nexus.ModelLoadError,
+          isNexusError: window.nexus.NexusError.isInstance(error),
+        };
+      }
+    }, new URL('models/no-such-model', inject('appUrl')).href);
+    expect(outcome).toMatchObject({ ofItsClass: true, ofModelLoadError: true, isNexusError: true });
+    expect(outcome?.name).toMatch(/^Model\w*Error$/);
+  });
+
   it('rejects a model that cannot call tools, naming every dtype it tried and why', async () => {
     const outcome = await page.evaluate(async (url) => {
       const attempts: { dtype: string; device: string; ok: boolean; detail: string }[] = [];
