@@ -97,4 +97,31 @@ describe('a side conversation (toolkit + isolated), as the checks run', () => {
     expect(prompt).not.toContain('Hello');
     expect(prompt).not.toContain('get_weather');
   });
+
+  it('stays isolated with more tools than the selection threshold: no events, no step, the chat\'s tool index and search state untouched (issue 24, item 6)', async () => {
+    const engine = new ScriptedEngine([{ output: 'Fine.', repeat: true }]);
+    const chat = NexusChat.withEngine(engine);
+    for (let i = 0; i < 14; i++) chat.tool(`chat_tool_${i}`, `Chat tool number ${i} for weather and time`, { city: 'string' }, () => 'x');
+    await chat.chat('weather in Paris');
+    const selection = chat.lastToolSelection;
+    const search = chat.toolSearch;
+    const heard: string[] = [];
+    chat.on('toolSearch', () => heard.push('toolSearch'));
+    chat.on('step', (kind) => heard.push(`step:${kind}`));
+    chat.on('token', () => heard.push('token'));
+
+    const side = new ToolRegistry();
+    for (let i = 0; i < 20; i++) side.tool(`side_tool_${i}`, `Side tool ${i} about calendars and events`, { day: 'string' }, () => 'y');
+    await chat.chat('What is on my calendar?', { toolkit: { tools: side }, isolated: true });
+
+    expect(heard).toEqual([]);
+    expect(chat.lastToolSelection).toBe(selection);
+    expect(chat.toolSearch).toEqual(search);
+    // The chat's own next answer ranks its own tools, not the side conversation's.
+    engine.generations.length = 0;
+    await chat.chat('weather in Rome');
+    expect(engine.generations[0]?.prompt).toContain('chat_tool_');
+    expect(engine.generations[0]?.prompt).not.toContain('side_tool_');
+    expect(chat.lastToolSelection?.offered.every((name) => name.startsWith('chat_tool_') || name === 'find_tools')).toBe(true);
+  });
 });

@@ -167,6 +167,8 @@ export class NexusChat {
     semantic?: EmbeddingModel | false;
   } = { ...DEFAULT_TOOL_SELECTION };
   private toolIndexCache: IndexedTools | undefined;
+  /** The index of the last side conversation's toolkit: kept apart, so it never replaces the chat's. */
+  private sideIndexCache: IndexedTools | undefined;
   private lastSelection: ToolSelection | undefined;
   private searchStatus: ToolSearchStatus = { state: 'off', vectors: { computed: 0, reused: 0 } };
   private readonly embedder: Embedder | undefined;
@@ -495,12 +497,16 @@ export class NexusChat {
       if (!options.isolated) this.lastSelection = undefined;
       return { options, registry, effects: {} };
     }
-    const indexed = await this.indexFor(registry);
+    const side = Boolean(options.isolated);
+    const indexed = await this.indexFor(registry, side);
     const { index } = indexed;
-    const history = options.isolated ? [] : this.conversation;
+    const history = side ? [] : this.conversation;
     const selection = await selectTools(index, registry, prompt, history, this.toolSelection, this.groupChooser(indexed, prompt, options.signal));
-    this.refreshVectorCounts();
-    if (selection.group) this.events.emit('step', 'group', selection.group.chosen, selection.group.chosen);
+    // A side conversation talks to nobody: no search status, no step to the chat's listeners.
+    if (!side) {
+      this.refreshVectorCounts();
+      if (selection.group) this.events.emit('step', 'group', selection.group.chosen, selection.group.chosen);
+    }
     const offeredNow = new Set(selection.offered);
     const withFinder = new ToolRegistry();
     withFinder.restore(registry.snapshot());
@@ -521,7 +527,7 @@ export class NexusChat {
    * either changes. The semantic ranking is an injected embedder, or `toolSelection.semantic`
    * run beside the chat model; tool vectors are kept in the vector store.
    */
-  private async indexFor(registry: ToolRegistry): Promise<IndexedTools> {
+  private async indexFor(registry: ToolRegistry, side = false): Promise<IndexedTools> {
     const model = this.embedder ? undefined : this.toolSelection.semantic || undefined;
     if (model !== undefined) assertEmbeddingModel(model);
     const semanticKey = this.embedder ? 'custom' : model && this.runner.embed ? embeddingModelKey(model) : '';
@@ -529,38 +535,44 @@ export class NexusChat {
     // Everything the index reads (names, descriptions, parameters) and the groups derived with it.
     const key = `${semanticKey}\u0002${JSON.stringify(tools.map((t) => [t.name, t.description, t.parameters, t.group ?? '']))}`;
     if (this.toolIndexCache?.key === key) return this.toolIndexCache;
+    if (side && this.sideIndexCache?.key === key) return this.sideIndexCache;
+    // The chat's search status follows the chat's own index only.
+    const setStatus = side ? () => undefined : (change: Partial<ToolSearchStatus>) => this.setSearchStatus(change);
+    const state = () => (side ? undefined : this.searchStatus.state);
     let encoder: SemanticEncoder | undefined;
     if (this.embedder) {
-      encoder = cachedEncoder(this.watched(this.embedder), { store: this.vectorStore ?? undefined, modelKey: 'custom' });
-      this.setSearchStatus({ state: 'ready', model: 'custom' });
+      encoder = cachedEncoder(this.watched(this.embedder, setStatus), { store: this.vectorStore ?? undefined, modelKey: 'custom' });
+      setStatus({ state: 'ready', model: 'custom' });
     } else if (model && this.runner.embed) {
       const embed = this.runner.embed.bind(this.runner);
       const request = { model, ...(this.hubUrl ? { hubUrl: this.hubUrl } : {}) };
       const embedder: Embedder = async (texts) => {
-        if (this.searchStatus.state !== 'ready') this.setSearchStatus({ state: 'loading' });
+        if (state() !== 'ready') setStatus({ state: 'loading' });
         const reply = await embed({ ...request, texts: [...texts] }, (event) => {
           if (event.status === 'progress' && typeof event.loaded === 'number' && typeof event.total === 'number') {
-            this.setSearchStatus({ state: 'loading', progress: { loaded: event.loaded, total: event.total } });
+            setStatus({ state: 'loading', progress: { loaded: event.loaded, total: event.total } });
           }
         });
-        if (this.searchStatus.state !== 'ready') this.setSearchStatus({ state: 'ready', info: reply.info });
+        if (state() !== 'ready') setStatus({ state: 'ready', info: reply.info });
         return reply.vectors;
       };
       const store = await this.openVectorStore();
-      encoder = cachedEncoder(this.watched(embedder), { store, modelKey: semanticKey, queryPrefix: model.queryPrefix, documentPrefix: model.documentPrefix });
-      this.setSearchStatus({ state: 'idle', model: describeSource(model.source) });
-    } else this.setSearchStatus({ state: 'off' });
-    this.toolIndexCache = { key, index: new ToolIndex(registry.schemas, encoder), tools, ...(encoder ? { encoder } : {}) };
-    return this.toolIndexCache;
+      encoder = cachedEncoder(this.watched(embedder, setStatus), { store, modelKey: semanticKey, queryPrefix: model.queryPrefix, documentPrefix: model.documentPrefix });
+      setStatus({ state: 'idle', model: describeSource(model.source) });
+    } else setStatus({ state: 'off' });
+    const indexed: IndexedTools = { key, index: new ToolIndex(registry.schemas, encoder), tools, ...(encoder ? { encoder } : {}) };
+    if (side) this.sideIndexCache = indexed;
+    else this.toolIndexCache = indexed;
+    return indexed;
   }
 
   /** An embedder whose failure shows in the tool-search status (the index then ranks by words). */
-  private watched(embed: Embedder): Embedder {
+  private watched(embed: Embedder, setStatus: (change: Partial<ToolSearchStatus>) => void): Embedder {
     return async (texts) => {
       try {
         return await embed(texts);
       } catch (error) {
-        this.setSearchStatus({ state: 'failed', error: errorMessage(error) });
+        setStatus({ state: 'failed', error: errorMessage(error) });
         throw error;
       }
     };

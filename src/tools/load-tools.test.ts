@@ -153,7 +153,7 @@ describe('evalTools', () => {
 
   it('throws an error that crosses the worker boundary by name', async () => {
     const error = await failure(evalTools(new ToolRegistry(), ''));
-    expect(serializeError(error)).toEqual({ name: 'ToolsFileError', message: expect.stringContaining('the file is empty') });
+    expect(serializeError(error)).toMatchObject({ name: 'ToolsFileError', message: expect.stringContaining('the file is empty'), fields: { failure: 'empty' } });
   });
 });
 

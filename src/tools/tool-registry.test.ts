@@ -144,7 +144,7 @@ describe('ToolRegistry.tool', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(ToolDefinitionError);
       expect(NexusError.isInstance(error)).toBe(true);
-      expect(serializeError(error)).toEqual({ name: 'ToolDefinitionError', message: expect.stringContaining("'bad name'") });
+      expect(serializeError(error)).toMatchObject({ name: 'ToolDefinitionError', message: expect.stringContaining("'bad name'") });
       expect((error as ToolDefinitionError).toolName).toBe('bad name');
     }
   });
