@@ -1,11 +1,12 @@
 /**
  * The layer table of DESIGN.md §2, enforced: every relative import of every source file (tests
- * and test fixtures aside) points to a layer its own layer may import. A new arrow that points up
- * the table fails here, naming the file and the import.
+ * and test fixtures aside), as the TypeScript parser reads it, points to a layer its own layer may
+ * import. A new arrow that points up the table fails here, naming the file and the import.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SRC = dirname(fileURLToPath(import.meta.url));
@@ -52,6 +53,48 @@ function sources(dir: string): string[] {
   });
 }
 
+/**
+ * Every module a source file depends on, read by the TypeScript parser (not a regex): static imports
+ * and re-exports (`import type` too, any quotes), `import()` with a literal, `require()`, and
+ * `new URL('…', import.meta.url)` (how workers and assets are referenced).
+ * @param fileName - for the parser's diagnostics.
+ * @param text - the source.
+ */
+export function importsOf(fileName: string, text: string): string[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const literal = (node: ts.Node | undefined): string | undefined => (node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined);
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
+      const specifier = literal(node.moduleSpecifier);
+      if (specifier !== undefined) found.push(specifier);
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      const specifier = literal(node.moduleReference.expression);
+      if (specifier !== undefined) found.push(specifier);
+    } else if (ts.isCallExpression(node)) {
+      const isDynamicImport = node.expression.kind === ts.SyntaxKind.ImportKeyword;
+      const isRequire = ts.isIdentifier(node.expression) && node.expression.text === 'require';
+      const specifier = literal(node.arguments[0]);
+      if ((isDynamicImport || isRequire) && specifier !== undefined) found.push(specifier);
+    } else if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'URL' && node.arguments?.length === 2) {
+      const base = node.arguments[1];
+      const specifier = literal(node.arguments[0]);
+      // Code referenced by address (a worker's module); a folder or data file is not an import.
+      const code = specifier !== undefined && /\.(?:[cm]?[jt]s)$/.test(specifier);
+      if (code && base && ts.isPropertyAccessExpression(base) && ts.isMetaProperty(base.expression) && base.name.text === 'url') found.push(specifier);
+    } else if (ts.isImportTypeNode(node)) {
+      const argument = node.argument;
+      if (ts.isLiteralTypeNode(argument)) {
+        const specifier = literal(argument.literal);
+        if (specifier !== undefined) found.push(specifier);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 /** The layer a path under src/ belongs to: its top folder, or the file name for src/nexus.ts and src/index.ts. */
 function layerOf(pathUnderSrc: string): string {
   return pathUnderSrc.split('/')[0]!.replace(/\.ts$/, '');
@@ -78,9 +121,7 @@ describe('the layer table', () => {
     const violations: string[] = [];
     for (const file of files) {
       const from = layerOf(relative(SRC, file));
-      const text = readFileSync(file, 'utf8');
-      for (const match of text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s+'(\.[^']+)'|\bimport\(\s*'(\.[^']+)'\s*\)/gm)) {
-        const specifier = match[1] ?? match[2] ?? '';
+      for (const specifier of importsOf(file, readFileSync(file, 'utf8')).filter((s) => s.startsWith('.'))) {
         const target = relative(SRC, resolve(dirname(file), specifier));
         if (target.startsWith('..')) violations.push(`${relative(SRC, file)} imports ${specifier}, outside src/`);
         else if (!allowed(from, target)) violations.push(`${relative(SRC, file)} (${from}) imports ${target}`);
@@ -95,13 +136,28 @@ describe('the layer table', () => {
       const from = layerOf(relative(SRC, file));
       const packages = NPM_MAY_IMPORT[from];
       if (!packages) continue;
-      for (const match of readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s+'([^.][^']*)'|\bimport\(\s*'([^.][^']*)'\s*\)/gm)) {
-        const specifier = match[1] ?? match[2] ?? '';
+      for (const specifier of importsOf(file, readFileSync(file, 'utf8')).filter((s) => !s.startsWith('.'))) {
         const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? '');
         if (!packages.includes(name)) violations.push(`${relative(SRC, file)} (${from}) imports ${specifier}`);
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it('reads imports as the compiler does: any quotes, re-exports, type-only, dynamic, require and worker URLs', () => {
+    const text = [
+      'import { a } from "../loop/prompts.ts";',
+      "import type { B } from '../engine/engine.ts';",
+      "export { c } from './c.ts';",
+      'export * from `./d.ts`;',
+      "const e = await import('./e.ts');",
+      "const f = require('./f.cjs');",
+      "new Worker(new URL('./g.ts', import.meta.url));",
+      "type H = import('./h.ts').H;",
+      "// import { z } from './commented-out.ts';",
+      "const text = \"import { y } from './in-a-string.ts'\";",
+    ].join('\n');
+    expect(importsOf('x.ts', text)).toEqual(['../loop/prompts.ts', '../engine/engine.ts', './c.ts', './d.ts', './e.ts', './f.cjs', './g.ts', './h.ts']);
   });
 
   it('would catch an arrow pointing up (the rule is not vacuous)', () => {
