@@ -16,7 +16,7 @@
 
 tool(
   'current_datetime',
-  'Get the current date, time and weekday, in the user\'s time zone or in a given IANA time zone.',
+  "Get the current date, time and weekday, in the user's time zone or in a given IANA time zone.",
   {
     time_zone: {
       type: 'string',
@@ -123,7 +123,7 @@ const CALC_FUNCTIONS = {
   min: [-1, Math.min], // -1: one or more arguments
   max: [-1, Math.max],
 };
-const CALC_CONSTANTS = { pi: Math.PI, 'π': Math.PI, e: Math.E };
+const CALC_CONSTANTS = { pi: Math.PI, π: Math.PI, e: Math.E };
 const CALC_MAX_LENGTH = 1000;
 const CALC_MAX_DEPTH = 100;
 
@@ -224,7 +224,7 @@ function calculate(expression) {
       }
       return fn(...args);
     }
-    return fail(token, 'a number, a name or \'(\'');
+    return fail(token, "a number, a name or '('");
   }
 
   const result = parseExpression();
@@ -329,8 +329,7 @@ async function findPlace(query, fetch, signal) {
     `https://geocoding-api.open-meteo.com/v1/search?name=${encodeURIComponent(name)}&count=${qualifier ? 10 : 1}&language=en&format=json`,
   );
   const results = Array.isArray(data.results) ? data.results : [];
-  const fits = (place) =>
-    [place.country, place.country_code, place.admin1].some((value) => typeof value === 'string' && value.toLowerCase() === qualifier);
+  const fits = (place) => [place.country, place.country_code, place.admin1].some((value) => typeof value === 'string' && value.toLowerCase() === qualifier);
   const place = (qualifier && results.find(fits)) || results[0];
   if (!place) {
     throw new Error(`No city called '${query}' was found. Check the spelling, or try the English name of the city or of a larger city nearby.`);
@@ -349,7 +348,10 @@ async function getJson(fetch, signal, url) {
   }
   if (!response.ok) {
     // Open-Meteo explains a rejected request in a JSON `reason`.
-    const reason = await response.json().then((body) => (typeof body?.reason === 'string' ? body.reason.replace(/\.\s*$/, '') : ''), () => '');
+    const reason = await response.json().then(
+      (body) => (typeof body?.reason === 'string' ? body.reason.replace(/\.\s*$/, '') : ''),
+      () => '',
+    );
     throw new Error(`The weather service (${service}) answered ${response.status}${reason ? `: ${reason}` : ''}. Try again later.`);
   }
   try {

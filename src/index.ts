@@ -3,10 +3,42 @@
  *
  * @packageDocumentation
  */
-export { NexusChat, ChatBusyError, ChatDisposedError, InvalidHistoryError, STRATEGIES, TOOL_CHOICES, ToolTemplateError, TOOL_FAMILIES, UnknownToolError, type NexusChatOptions, type NexusLoadOptions } from './nexus.ts';
-export { DEFAULT_HUB_URL, DEFAULT_MODEL, ModelAccessError, ModelFilesError, ModelLoadError, ModelNotFoundError, ModelUnreachableError, SOURCE_FAILURES, describeSource, type ModelFile, type ModelSource } from './engine/model-source.ts';
+export {
+  NexusChat,
+  ChatBusyError,
+  ChatDisposedError,
+  InvalidHistoryError,
+  STRATEGIES,
+  TOOL_CHOICES,
+  ToolTemplateError,
+  TOOL_FAMILIES,
+  UnknownToolError,
+  type NexusChatOptions,
+  type NexusLoadOptions,
+} from './nexus.ts';
+export {
+  DEFAULT_HUB_URL,
+  DEFAULT_MODEL,
+  ModelAccessError,
+  ModelFilesError,
+  ModelLoadError,
+  ModelNotFoundError,
+  ModelUnreachableError,
+  SOURCE_FAILURES,
+  describeSource,
+  type ModelFile,
+  type ModelSource,
+} from './engine/model-source.ts';
 export { DEVICES, DTYPES, checkLoadOptions } from './engine/load-options.ts';
-export { UnsupportedDtypeError, describeRuntime, detectBrowserCapabilities, loadLadder, type DetectOptions, type LoadCandidate, type RuntimeCapabilities } from './engine/device-ladder.ts';
+export {
+  UnsupportedDtypeError,
+  describeRuntime,
+  detectBrowserCapabilities,
+  loadLadder,
+  type DetectOptions,
+  type LoadCandidate,
+  type RuntimeCapabilities,
+} from './engine/device-ladder.ts';
 export type { LoadProgress } from './engine/transformers-engine.ts';
 export {
   DEFAULT_EMBEDDING_MODEL,
@@ -32,7 +64,14 @@ export type {
   GenerateResult,
   RenderOptions,
 } from './engine/engine.ts';
-export { ScriptedEngine, ScriptExhaustedError, estimateTokens, type PromptMatcher, type ScriptedGeneration, type ScriptedOutput } from './engine/scripted-engine.ts';
+export {
+  ScriptedEngine,
+  ScriptExhaustedError,
+  estimateTokens,
+  type PromptMatcher,
+  type ScriptedGeneration,
+  type ScriptedOutput,
+} from './engine/scripted-engine.ts';
 export { renderQwen3ChatML } from './engine/qwen3-chatml.ts';
 export { abortError, isAbortError } from './shared/abort.ts';
 export { NO_WORKER_MESSAGE, useModelWorker, type WorkerFactory, type WorkerLoadOptions } from './worker/worker-client.ts';
@@ -69,4 +108,14 @@ export { NoToolCallingDtypeError, type LoadForToolsOptions, type ToolAttempt } f
 export { memoryVerdictStore, verdictKey, type ToolVerdict, type VerdictStore } from './check/verdict-store.ts';
 export { freshToken, modelCheckQuestions, selfCheckQuestion, type CheckQuestion } from './check/check-questions.ts';
 export * from './web/index.ts';
-export { filesFromZip, forgetPickedModel, listPickedModels, modelSourceFromZip, pickedModel, rememberPickedModel, ZipReadError, type ZipLimits, type ZipReadFailure } from './engine/picked-models.ts';
+export {
+  filesFromZip,
+  forgetPickedModel,
+  listPickedModels,
+  modelSourceFromZip,
+  pickedModel,
+  rememberPickedModel,
+  ZipReadError,
+  type ZipLimits,
+  type ZipReadFailure,
+} from './engine/picked-models.ts';

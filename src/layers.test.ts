@@ -60,10 +60,11 @@ function sources(dir: string): string[] {
  * @param fileName - for the parser's diagnostics.
  * @param text - the source.
  */
-export function importsOf(fileName: string, text: string): string[] {
+function importsOf(fileName: string, text: string): string[] {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const found: string[] = [];
-  const literal = (node: ts.Node | undefined): string | undefined => (node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined);
+  const literal = (node: ts.Node | undefined): string | undefined =>
+    node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined;
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
       const specifier = literal(node.moduleSpecifier);
@@ -155,7 +156,7 @@ describe('the layer table', () => {
       "new Worker(new URL('./g.ts', import.meta.url));",
       "type H = import('./h.ts').H;",
       "// import { z } from './commented-out.ts';",
-      "const text = \"import { y } from './in-a-string.ts'\";",
+      'const text = "import { y } from \'./in-a-string.ts\'";',
     ].join('\n');
     expect(importsOf('x.ts', text)).toEqual(['../loop/prompts.ts', '../engine/engine.ts', './c.ts', './d.ts', './e.ts', './f.cjs', './g.ts', './h.ts']);
   });

@@ -37,7 +37,7 @@ describe('NexusChat.load in Node, over the real engine on the tiny fixture', () 
     expect(answer.metrics.cachedTokens).toBeGreaterThan(250);
   });
 
-  it('self-checks honestly: random weights do not call tools, and the user\'s tools survive the check', async () => {
+  it("self-checks honestly: random weights do not call tools, and the user's tools survive the check", async () => {
     chat.tool('get_weather', 'Get current weather for a city', { city: 'string' }, () => 'sunny');
     chat.tool('current_datetime', 'Current date and time', { time_zone: 'string' }, () => '2026-11-29T14:00:00Z');
     const check = await chat.selfCheck();
@@ -53,7 +53,12 @@ describe('NexusChat.load in Node, over the real engine on the tiny fixture', () 
 });
 
 describe('NexusChat with a model whose chat template cannot hold tools', () => {
-  const family = { id: 'generic' as const, label: 'generic (Hermes-style <tool_call>)', detectedBy: 'no known family', templateProblem: 'ignores the tools it is given (it has no tool support)' };
+  const family = {
+    id: 'generic' as const,
+    label: 'generic (Hermes-style <tool_call>)',
+    detectedBy: 'no known family',
+    templateProblem: 'ignores the tools it is given (it has no tool support)',
+  };
 
   it('refuses to offer tools with an error that names the cause and what to do, and still chats without them', async () => {
     const chat = NexusChat.withEngine(new ScriptedEngine([{ output: 'Hello!' }], { model: 'gemma-3-270m', family }));
@@ -68,13 +73,19 @@ describe('NexusChat with a model whose chat template cannot hold tools', () => {
     const chat = NexusChat.withEngine(new ScriptedEngine([], { model: 'gemma-3-270m', family }));
     const check = await chat.selfCheck();
     expect(check).toMatchObject({ ok: false, called: false, generations: 0, family });
-    expect(check.detail).toBe('gemma-3-270m (none on none, generic (Hermes-style <tool_call>) profile) cannot be offered tools: its chat template ignores the tools it is given (it has no tool support). Use a model of a family with tool support.');
+    expect(check.detail).toBe(
+      'gemma-3-270m (none on none, generic (Hermes-style <tool_call>) profile) cannot be offered tools: its chat template ignores the tools it is given (it has no tool support). Use a model of a family with tool support.',
+    );
   });
 });
 
 describe('a side conversation (toolkit + isolated), as the checks run', () => {
-  it('leaves the chat\'s history, tools, listeners and metrics as they were', async () => {
-    const engine = new ScriptedEngine([{ output: 'Hi there.' }, { output: '<tool_call>\n{"name": "lookup", "arguments": {"word": "ember"}}\n</tool_call>' }, { output: 'It means a glowing coal.' }]);
+  it("leaves the chat's history, tools, listeners and metrics as they were", async () => {
+    const engine = new ScriptedEngine([
+      { output: 'Hi there.' },
+      { output: '<tool_call>\n{"name": "lookup", "arguments": {"word": "ember"}}\n</tool_call>' },
+      { output: 'It means a glowing coal.' },
+    ]);
     const chat = NexusChat.withEngine(engine).tool('get_weather', 'Weather', { city: 'string' }, () => 'sunny');
     await chat.chat('Hello', { toolChoice: 'none' });
     const history = [...chat.history];
@@ -98,7 +109,7 @@ describe('a side conversation (toolkit + isolated), as the checks run', () => {
     expect(prompt).not.toContain('get_weather');
   });
 
-  it('stays isolated with more tools than the selection threshold: no events, no step, the chat\'s tool index and search state untouched (issue 24, item 6)', async () => {
+  it("stays isolated with more tools than the selection threshold: no events, no step, the chat's tool index and search state untouched (issue 24, item 6)", async () => {
     const engine = new ScriptedEngine([{ output: 'Fine.', repeat: true }]);
     const chat = NexusChat.withEngine(engine);
     for (let i = 0; i < 14; i++) chat.tool(`chat_tool_${i}`, `Chat tool number ${i} for weather and time`, { city: 'string' }, () => 'x');

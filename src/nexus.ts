@@ -283,7 +283,12 @@ export class NexusChat {
     const store = verdicts === undefined ? (isNode() ? null : await indexedDbVerdictStore().catch(() => null)) : verdicts;
     return loadForTools(
       source,
-      { ...(dtypes ? { dtypes } : {}), ...(dtype ? { dtype } : {}), ...(allowForcing === undefined ? {} : { allowForcing }), ...(onAttempt ? { onAttempt } : {}) },
+      {
+        ...(dtypes ? { dtypes } : {}),
+        ...(dtype ? { dtype } : {}),
+        ...(allowForcing === undefined ? {} : { allowForcing }),
+        ...(onAttempt ? { onAttempt } : {}),
+      },
       {
         caps,
         available: await probeDtypes(source, undefined, options.hubUrl),
@@ -431,10 +436,7 @@ export class NexusChat {
     const events = options.isolated ? new Emitter<ChatEvents>() : this.events;
     const history = options.isolated ? [] : this.conversation;
     const visibleTextOfRound: string[] = [];
-    const stopCollecting = [
-      events.on('token', (t) => visibleTextOfRound.push(t)),
-      events.on('round', () => (visibleTextOfRound.length = 0)),
-    ];
+    const stopCollecting = [events.on('token', (t) => visibleTextOfRound.push(t)), events.on('round', () => (visibleTextOfRound.length = 0))];
     const messages: ChatMessage[] = [
       { role: 'system', content: options.instructions ? `${system}\n\n${options.instructions}` : system },
       ...history,
@@ -557,7 +559,12 @@ export class NexusChat {
         return reply.vectors;
       };
       const store = await this.openVectorStore();
-      encoder = cachedEncoder(this.watched(embedder, setStatus), { store, modelKey: semanticKey, queryPrefix: model.queryPrefix, documentPrefix: model.documentPrefix });
+      encoder = cachedEncoder(this.watched(embedder, setStatus), {
+        store,
+        modelKey: semanticKey,
+        queryPrefix: model.queryPrefix,
+        documentPrefix: model.documentPrefix,
+      });
       setStatus({ state: 'idle', model: describeSource(model.source) });
     } else setStatus({ state: 'off' });
     const indexed: IndexedTools = { key, index: new ToolIndex(registry.schemas, encoder), tools, ...(encoder ? { encoder } : {}) };
@@ -582,7 +589,9 @@ export class NexusChat {
   private openVectorStore(): Promise<ToolVectorStore | undefined> {
     if (this.vectorStore === null) return Promise.resolve(undefined);
     if (this.vectorStore) return Promise.resolve(this.vectorStore);
-    this.vectorStoreOpened ??= (isNode() || typeof indexedDB === 'undefined' ? Promise.resolve(memoryToolVectorStore()) : indexedDbToolVectorStore()).catch(() => memoryToolVectorStore());
+    this.vectorStoreOpened ??= (isNode() || typeof indexedDB === 'undefined' ? Promise.resolve(memoryToolVectorStore()) : indexedDbToolVectorStore()).catch(
+      () => memoryToolVectorStore(),
+    );
     return this.vectorStoreOpened;
   }
 
@@ -598,7 +607,13 @@ export class NexusChat {
       groups: indexed.groups,
       chooser: async (given) => {
         const result = await choose(
-          { messages: [{ role: 'system', content: groupQuestion(given) }, { role: 'user', content: prompt }], choices: groupChoices(given) },
+          {
+            messages: [
+              { role: 'system', content: groupQuestion(given) },
+              { role: 'user', content: prompt },
+            ],
+            choices: groupChoices(given),
+          },
           signal,
         );
         return { chosen: result.choice, promptTokens: result.promptTokens, newTokens: result.newTokens, ms: result.ms };

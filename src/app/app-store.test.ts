@@ -33,10 +33,17 @@ const CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Chenna
 function storeWith(script: ScriptedOutput[], research?: Research, verdictOk = true) {
   const persistence = memoryPersistence();
   const opener = openerWith(async () => ({
-      chat: NexusChat.withEngine(new ScriptedEngine(script, { model: 'scripted', device: 'wasm', dtype: 'q4' })),
-      verdict: { ok: verdictOk, needed_forcing: false, detail: verdictOk ? 'ok' : 'does not call tools', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
-    }),
-  );
+    chat: NexusChat.withEngine(new ScriptedEngine(script, { model: 'scripted', device: 'wasm', dtype: 'q4' })),
+    verdict: {
+      ok: verdictOk,
+      needed_forcing: false,
+      detail: verdictOk ? 'ok' : 'does not call tools',
+      dtype: 'q4',
+      device: 'wasm',
+      checkedAt: '2026-01-01T00:00:00Z',
+      remembered: false,
+    },
+  }));
   const store = new AppStore({
     persistence,
     opener,
@@ -77,8 +84,10 @@ describe('AppStore', () => {
       if (i === 1) store?.stop();
       states.push(store?.state.conversation.turns.at(-1)?.state ?? '');
     });
-    const opener = openerWith(async () => ({ chat: NexusChat.withEngine(engine), verdict: { ok: false, needed_forcing: false, detail: 'no tools', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false } }),
-    );
+    const opener = openerWith(async () => ({
+      chat: NexusChat.withEngine(engine),
+      verdict: { ok: false, needed_forcing: false, detail: 'no tools', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
+    }));
     store = new AppStore({ persistence, opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
     await store.loadModel({ url: 'http://localhost/models/x' });
     await store.send('Write a short essay on rain.');
@@ -96,11 +105,13 @@ describe('AppStore', () => {
     const persistence = memoryPersistence();
     const opened: string[] = [];
     const opener = openerWith(async (source) => {
-        opened.push('url' in source ? source.url : 'hub' in source ? source.hub : 'files');
-        if ('url' in source && source.url.endsWith('/broken')) throw new Error('no such folder');
-        return { chat: NexusChat.withEngine(new ScriptedEngine([])), verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false } };
-      },
-    );
+      opened.push('url' in source ? source.url : 'hub' in source ? source.hub : 'files');
+      if ('url' in source && source.url.endsWith('/broken')) throw new Error('no such folder');
+      return {
+        chat: NexusChat.withEngine(new ScriptedEngine([])),
+        verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
+      };
+    });
     const make = () => new AppStore({ persistence, opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
     await make().start({ search: '?model=/models/x', href: 'http://localhost/?model=/models/x' });
     const revisit = make();
@@ -128,14 +139,22 @@ describe('AppStore', () => {
     const addresses: Array<string | undefined> = [];
     const opener = openerWith(async (source) => {
       opened.push('url' in source ? source.url : 'hub' in source ? source.hub : 'files');
-      return { chat: NexusChat.withEngine(new ScriptedEngine([])), verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false } };
+      return {
+        chat: NexusChat.withEngine(new ScriptedEngine([])),
+        verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
+      };
     });
-    const make = () => new AppStore({ persistence, opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch, setAddress: (model) => addresses.push(model) });
+    const make = () =>
+      new AppStore({ persistence, opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch, setAddress: (model) => addresses.push(model) });
 
     const hub = make();
     await hub.start({ search: '?model=onnx-community/Qwen3-0.6B-ONNX', href: 'http://localhost/?model=onnx-community/Qwen3-0.6B-ONNX' });
     expect(opened).toEqual([]);
-    expect(hub.state.model).toMatchObject({ phase: 'confirm', label: expect.stringContaining('Qwen3-0.6B'), linked: { from: 'https://huggingface.co/onnx-community/Qwen3-0.6B-ONNX', approxBytes: 600e6 } });
+    expect(hub.state.model).toMatchObject({
+      phase: 'confirm',
+      label: expect.stringContaining('Qwen3-0.6B'),
+      linked: { from: 'https://huggingface.co/onnx-community/Qwen3-0.6B-ONNX', approxBytes: 600e6 },
+    });
     await hub.confirmLinkedModel();
     expect(opened).toEqual(['onnx-community/Qwen3-0.6B-ONNX']);
     expect(hub.state.model.phase).toBe('ready');
@@ -274,8 +293,10 @@ describe('AppStore', () => {
   it('shows which tools the last answer was offered, and why, when there are many (issue 17)', async () => {
     const names = ['get_weather', ...Array.from({ length: 14 }, (_, i) => `tool_${i}`)];
     const toolsJs = `data:text/javascript,${encodeURIComponent(names.map((n) => `tool('${n}', '${n === 'get_weather' ? 'Get the weather for a city' : `Does thing number ${n}`}', { city: 'string' }, () => 1);`).join('\n'))}`;
-    const opener = openerWith(async () => ({ chat: NexusChat.withEngine(new ScriptedEngine([{ when: () => true, output: 'It is sunny.', repeat: true }])), verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false } }),
-    );
+    const opener = openerWith(async () => ({
+      chat: NexusChat.withEngine(new ScriptedEngine([{ when: () => true, output: 'It is sunny.', repeat: true }])),
+      verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
+    }));
     const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: toolsJs, origin: 'http://localhost', research: noResearch });
     await store.loadModel({ url: 'http://localhost/models/x' });
     store.updateSettings({ strategy: 'inline' });
@@ -296,7 +317,10 @@ describe('AppStore', () => {
         throw new Error('The tool-search model Xenova/all-MiniLM-L6-v2 (q8) could not be loaded: offline.');
       },
     });
-    const opener = openerWith(async () => ({ chat: NexusChat.withRunner(runner), verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false } }));
+    const opener = openerWith(async () => ({
+      chat: NexusChat.withRunner(runner),
+      verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
+    }));
     const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: toolsJs, origin: 'http://localhost', research: noResearch });
     await store.loadModel({ url: 'http://localhost/models/x' });
     store.updateSettings({ strategy: 'inline' });
@@ -314,15 +338,20 @@ describe('AppStore', () => {
       const totals: number[] = [];
       let store: AppStore | undefined;
       const opener = openerWith(async (_source, hooks) => {
-          hooks.onProgress({ status: 'plan', files: [{ file: 'config.json', total: 1_000 }, { file: 'onnx/model_q4.onnx', total: 9_000 }] });
-          hooks.onProgress({ status: 'progress', file: 'config.json', loaded: 1_000, total: 1_000 });
-          hooks.onProgress({ status: 'done', file: 'config.json' });
-          hooks.onProgress({ status: 'progress', file: 'onnx/model_q4.onnx', loaded: 3_000, total: 9_000 });
-          totals.push(Object.values(store?.state.model.files ?? {}).reduce((n, f) => n + f.total, 0));
-          await new Promise<void>((_, reject) => hooks.loadSignal?.addEventListener('abort', () => reject(hooks.loadSignal?.reason), { once: true }));
-          throw new Error('unreachable');
-        },
-      );
+        hooks.onProgress({
+          status: 'plan',
+          files: [
+            { file: 'config.json', total: 1_000 },
+            { file: 'onnx/model_q4.onnx', total: 9_000 },
+          ],
+        });
+        hooks.onProgress({ status: 'progress', file: 'config.json', loaded: 1_000, total: 1_000 });
+        hooks.onProgress({ status: 'done', file: 'config.json' });
+        hooks.onProgress({ status: 'progress', file: 'onnx/model_q4.onnx', loaded: 3_000, total: 9_000 });
+        totals.push(Object.values(store?.state.model.files ?? {}).reduce((n, f) => n + f.total, 0));
+        await new Promise<void>((_, reject) => hooks.loadSignal?.addEventListener('abort', () => reject(hooks.loadSignal?.reason), { once: true }));
+        throw new Error('unreachable');
+      });
       store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
       const loading = store.loadModel({ url: 'http://localhost/models/x' });
       await expect.poll(() => totals.length).toBe(1);
@@ -341,12 +370,11 @@ describe('AppStore', () => {
     function slowCheckStore() {
       const script: ScriptedOutput[] = [{ when: when.userAsked('Hello?'), output: 'Hi! How can I help?' }];
       const opener = openerWith(async (_source, hooks) => {
-          const chat = NexusChat.withEngine(new ScriptedEngine(script, { model: 'scripted', device: 'wasm', dtype: 'q4' }));
-          hooks.onChecking();
-          await new Promise<void>((resolve) => hooks.checkSignal?.addEventListener('abort', () => resolve(), { once: true }));
-          return { chat, verdict: undefined };
-        },
-      );
+        const chat = NexusChat.withEngine(new ScriptedEngine(script, { model: 'scripted', device: 'wasm', dtype: 'q4' }));
+        hooks.onChecking();
+        await new Promise<void>((resolve) => hooks.checkSignal?.addEventListener('abort', () => resolve(), { once: true }));
+        return { chat, verdict: undefined };
+      });
       return new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
     }
 
@@ -395,7 +423,9 @@ describe('AppStore', () => {
     const [user, answer] = store.state.conversation.turns;
     expect(user).toMatchObject({ role: 'user', text: 'Weather in Chennai?', historyIndex: 0 });
     expect(answer).toMatchObject({ role: 'assistant', state: 'done', text: 'It is 31 °C.' });
-    expect(answer?.activity).toEqual([expect.objectContaining({ kind: 'call', name: 'get_weather', arguments: { city: 'Chennai' }, status: 'ok', source: 'inline' })]);
+    expect(answer?.activity).toEqual([
+      expect.objectContaining({ kind: 'call', name: 'get_weather', arguments: { city: 'Chennai' }, status: 'ok', source: 'inline' }),
+    ]);
     expect(answer?.metrics?.toolCalls).toBe(1);
     expect(answer?.diagnostics?.some((d) => d.kind === 'raw')).toBe(true);
 
@@ -406,7 +436,9 @@ describe('AppStore', () => {
   });
 
   it('stops an answer: the partial text stays, marked stopped, and Send is back', async () => {
-    const { store } = storeWith([{ when: when.userAsked('Tell me a story'), output: 'Once upon a time there was a very long story that goes on and on and on.' }]);
+    const { store } = storeWith([
+      { when: when.userAsked('Tell me a story'), output: 'Once upon a time there was a very long story that goes on and on and on.' },
+    ]);
     await store.loadModel({ hub: 'x/y' });
     let stopped = false;
     const off = store.subscribe((state) => {

@@ -150,7 +150,16 @@ export class AppStore {
     const where = modelAddress(source, origin);
     if (failed && where && failed.address === where) {
       this.source = source;
-      this.set({ model: { phase: 'error', label: modelLabel(source), address: where, files: {}, attempts: [], error: `${failed.error}\nNot tried again by itself: it failed on your last visit. Use Try again when it should work.` } });
+      this.set({
+        model: {
+          phase: 'error',
+          label: modelLabel(source),
+          address: where,
+          files: {},
+          attempts: [],
+          error: `${failed.error}\nNot tried again by itself: it failed on your last visit. Use Try again when it should work.`,
+        },
+      });
       return;
     }
     await this.loadModel(source);
@@ -256,7 +265,14 @@ export class AppStore {
     this.source = source;
     const address = modelAddress(source, this.deps.origin ?? globalThis.location?.origin ?? 'http://localhost');
     this.set({
-      model: { phase: 'loading', label: modelLabel(source), ...(address ? { address } : {}), files: {}, attempts: [], ...(how === 'search' ? { searching: true } : {}) },
+      model: {
+        phase: 'loading',
+        label: modelLabel(source),
+        ...(address ? { address } : {}),
+        files: {},
+        attempts: [],
+        ...(how === 'search' ? { searching: true } : {}),
+      },
     });
     this.deps.setAddress?.(address);
     // One model at a time: a second one would double the memory a small GPU has.
@@ -279,7 +295,10 @@ export class AppStore {
       const { searching: _searching, error: _error, verdict: _verdict, checkSkipped: _skipped, threads: _threads, ...model } = this.current.model;
       this.set({
         model: {
-          ...model, phase: 'ready', device: chat.info.device, dtype: chat.info.dtype,
+          ...model,
+          phase: 'ready',
+          device: chat.info.device,
+          dtype: chat.info.dtype,
           ...(chat.info.family ? { family: chat.info.family } : {}),
           ...(chat.info.threads ? { threads: chat.info.threads } : {}),
           ...(verdict ? { verdict } : { checkSkipped: true }),
@@ -365,7 +384,14 @@ export class AppStore {
     const user: Turn = { id: newId(), role: 'user', text: prompt, state: 'done', historyIndex: chat.history.length };
     const { label, device, dtype, threads } = this.current.model;
     const answer: Turn = {
-      id: newId(), role: 'assistant', text: '', state: 'streaming', activity: [], sources: [], diagnostics: [], web: this.current.web.enabled,
+      id: newId(),
+      role: 'assistant',
+      text: '',
+      state: 'streaming',
+      activity: [],
+      sources: [],
+      diagnostics: [],
+      web: this.current.web.enabled,
       ...(label ? { model: [label, deviceLabel(device, dtype), ...(threads ? [threadWords(threads)] : [])].join(' · ') } : {}),
     };
     const conversation = this.current.conversation;
@@ -455,13 +481,24 @@ export class AppStore {
       let result: ChatAnswer & { sources?: Source[] };
       if (web.enabled && this.research) {
         // Research mode sets its own tool choice and round limit (a hunt needs more than four).
-        result = await this.research.ask(prompt, { ...options, onActivity: (activity) => update((turn) => ({ activity: [...(turn.activity ?? []), activity] })) });
+        result = await this.research.ask(prompt, {
+          ...options,
+          onActivity: (activity) => update((turn) => ({ activity: [...(turn.activity ?? []), activity] })),
+        });
       } else {
         result = await chat.chat(prompt, { ...options, toolChoice: settings.toolChoice, maxRounds: settings.maxRounds });
       }
       // An answer that finished while Stop was on its way still stops where the user saw it stop.
       if (controller.signal.aborted) settle(() => ({ state: 'stopped', note: 'Stopped.', checking: false }));
-      else settle((turn) => ({ text: result.text, state: 'done', metrics: result.metrics, sources: result.sources ?? [], checking: false, drafts: draftsBesides(turn.drafts, result.text) }));
+      else
+        settle((turn) => ({
+          text: result.text,
+          state: 'done',
+          metrics: result.metrics,
+          sources: result.sources ?? [],
+          checking: false,
+          drafts: draftsBesides(turn.drafts, result.text),
+        }));
     } catch (error) {
       if (isAbortError(error) || controller.signal.aborted) settle(() => ({ state: 'stopped', note: 'Stopped.', checking: false }));
       else settle(() => ({ state: 'failed', checking: false, note: `The answer failed: ${error instanceof Error ? error.message : String(error)}` }));
@@ -500,8 +537,7 @@ export class AppStore {
 
   /** Subscribes the answer's turn to the chat's events; returns the unsubscribe function. */
   private listen(chat: NexusChat, update: (change: (turn: Turn) => Partial<Turn>) => void, web: boolean): () => void {
-    const diagnose = (entry: DiagnosticEntry) =>
-      update((turn) => ({ diagnostics: [...(turn.diagnostics ?? []), entry].slice(-MAX_DIAGNOSTICS) }));
+    const diagnose = (entry: DiagnosticEntry) => update((turn) => ({ diagnostics: [...(turn.diagnostics ?? []), entry].slice(-MAX_DIAGNOSTICS) }));
     const offs = [
       chat.on('token', (text) => update((turn) => ({ text: turn.text + text, checking: false }))),
       chat.on('round', (info) => {
@@ -516,7 +552,9 @@ export class AppStore {
       chat.on('step', (which, raw, resolved) => diagnose({ kind: 'step', which, raw: raw.slice(0, MAX_DIAGNOSTIC_CHARS), resolved })),
       chat.on('forced', (event) => diagnose({ kind: 'forced', event: { ...event, raw: event.raw.slice(0, MAX_DIAGNOSTIC_CHARS) } })),
     ];
-    return () => offs.forEach((off) => off());
+    return () => {
+      for (const off of offs) off();
+    };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -612,7 +650,8 @@ export class AppStore {
 
   /** A conversation as a file to save: JSON (restores exactly) or Markdown (to read). */
   async exportConversation(id: string, format: 'json' | 'markdown'): Promise<ConversationFile | undefined> {
-    const conversation = id === this.current.conversation.id ? this.current.conversation : await this.deps.persistence.loadConversation(id).catch(() => undefined);
+    const conversation =
+      id === this.current.conversation.id ? this.current.conversation : await this.deps.persistence.loadConversation(id).catch(() => undefined);
     if (!conversation) return undefined;
     return format === 'json' ? conversationToJson(conversation) : conversationToMarkdown(conversation);
   }
@@ -649,7 +688,8 @@ export class AppStore {
     const { persistence } = this.deps;
     const matches: ConversationSummary[] = [];
     for (const summary of this.current.conversations) {
-      const conversation = summary.id === this.current.conversation.id ? this.current.conversation : await persistence.loadConversation(summary.id).catch(() => undefined);
+      const conversation =
+        summary.id === this.current.conversation.id ? this.current.conversation : await persistence.loadConversation(summary.id).catch(() => undefined);
       const haystack = [summary.title, ...(conversation?.turns.map((t) => t.text) ?? [])].join('\n').toLowerCase();
       if (words.every((w) => haystack.includes(w))) matches.push(summary);
     }
@@ -684,7 +724,9 @@ export class AppStore {
 
   /** Asks again which device a load would use (the answer depends on the software-WebGPU setting). */
   private refreshRuntime(): void {
-    void this.deps.opener.runtime().then(({ webgpu, shaderF16, fallbackAdapter }) => this.set({ runtime: { webgpu, shaderF16, ...(fallbackAdapter ? { fallbackAdapter } : {}) } }));
+    void this.deps.opener
+      .runtime()
+      .then(({ webgpu, shaderF16, fallbackAdapter }) => this.set({ runtime: { webgpu, shaderF16, ...(fallbackAdapter ? { fallbackAdapter } : {}) } }));
   }
 
   /** Puts every setting back to the library's defaults. */
@@ -719,7 +761,9 @@ export class AppStore {
       await chat.loadTools(this.deps.toolsUrl, this.toolsOptions());
       this.set({ tools: { ...this.keptToolState(), url: this.deps.toolsUrl, loading: false, list: describeTools(chat.tools) } });
     } catch (error) {
-      this.set({ tools: { ...this.keptToolState(), url: this.deps.toolsUrl, loading: false, list: describeTools(chat.tools), error: (error as Error).message } });
+      this.set({
+        tools: { ...this.keptToolState(), url: this.deps.toolsUrl, loading: false, list: describeTools(chat.tools), error: (error as Error).message },
+      });
     }
     // Many tools: the tool-search model loads and the tools are embedded now, not at the first answer.
     this.applyToolSettings(chat);
@@ -815,7 +859,10 @@ function describeTools(registry: ToolRegistry): ToolInfo[] {
  */
 function addCall(activity: readonly Activity[], call: ToolCallRecord, web: boolean): Activity[] {
   if (!web || !WEB_TOOL_NAMES.has(call.name)) {
-    return [...activity, { kind: 'call', id: call.id, name: call.name, arguments: call.arguments, source: call.source, status: call.status, result: call.result }];
+    return [
+      ...activity,
+      { kind: 'call', id: call.id, name: call.name, arguments: call.arguments, source: call.source, status: call.status, result: call.result },
+    ];
   }
   const at = activity.findLastIndex((a) => a.kind !== 'call' && !a.source);
   if (at >= 0) return activity.map((a, i) => (i === at ? ({ ...(a as WebActivity), source: call.source } as Activity) : a));
@@ -823,7 +870,14 @@ function addCall(activity: readonly Activity[], call: ToolCallRecord, web: boole
   const failed: Activity =
     call.name === READ_PAGE
       ? { kind: 'read', url: String(args.url ?? ''), pages: [], ok: false, detail: call.result, source: call.source }
-      : { kind: 'search', queries: [args.query, ...(Array.isArray(args.queries) ? args.queries : [])].map(String), ok: false, results: 0, detail: call.result, source: call.source };
+      : {
+          kind: 'search',
+          queries: [args.query, ...(Array.isArray(args.queries) ? args.queries : [])].map(String),
+          ok: false,
+          results: 0,
+          detail: call.result,
+          source: call.source,
+        };
   return [...activity, failed];
 }
 

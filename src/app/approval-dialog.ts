@@ -85,8 +85,9 @@ export class ApprovalDialog extends LitElement {
   override render() {
     const a = this.approval;
     return html`<dialog data-testid="approval-dialog" aria-labelledby="approval-title" @cancel=${this.handleCancel}>
-      ${a
-        ? html`<h2 id="approval-title">Allow <code>${a.name}</code>?</h2>
+      ${
+        a
+          ? html`<h2 id="approval-title">Allow <code>${a.name}</code>?</h2>
             ${a.description ? html`<p class="description">${a.description}</p>` : nothing}
             <table data-testid="approval-arguments">
               ${Object.entries(a.arguments).map(([k, v]) => html`<tr><th scope="row">${k}</th><td>${typeof v === 'string' ? v : JSON.stringify(v, null, 2)}</td></tr>`)}
@@ -96,7 +97,8 @@ export class ApprovalDialog extends LitElement {
               <button class="danger" data-testid="refuse" @click=${() => this.store.resolveApproval(false)}>Refuse</button>
               <button class="primary" data-testid="approve" @click=${() => this.store.resolveApproval(true)}>Allow</button>
             </div>`
-        : nothing}
+          : nothing
+      }
     </dialog>`;
   }
 

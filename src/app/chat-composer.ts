@@ -188,11 +188,13 @@ export class ChatComposer extends LitElement {
     if (!enabled) return nothing;
     const unavailable = status !== undefined && !status.available;
     return html`<p class="web-status ${unavailable ? 'unavailable' : ''}" data-testid="web-status" role="status">
-      ${!status
-        ? 'Web research is on; checking the search service…'
-        : unavailable
-          ? `${status.detail} The model will be told it cannot browse.`
-          : `Web research is on: your question leaves this browser for the search engine. ${status.detail}`}
+      ${
+        !status
+          ? 'Web research is on; checking the search service…'
+          : unavailable
+            ? `${status.detail} The model will be told it cannot browse.`
+            : `Web research is on: your question leaves this browser for the search engine. ${status.detail}`
+      }
     </p>`;
   }
 

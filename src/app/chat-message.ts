@@ -16,10 +16,12 @@ const STATUS_WORDS: Readonly<Record<string, string>> = {
   unknown: 'no such tool',
 };
 
-
 /** A tool's name as words: `get_weather` → "get weather" (the exact call is in the row's title and the diagnostics). */
 function toolWords(name: string): string {
-  return name.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return name
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
 }
 
 /**
@@ -512,14 +514,17 @@ export class ChatMessage extends LitElement {
     }
     const [first, ...more] = a.pages;
     return html`<li class=${a.ok ? '' : 'failed'} data-testid="tool-row" data-kind="read">
-      ${a.ok && first
-        ? html`<span class="what">read: ${this.renderLink(first.url, first.title)}</span>${more.length
-              ? html` <span>and ${more.length} more page${more.length === 1 ? '' : 's'} of the site: ${more.map((p, i) => html`${i ? ', ' : ''}${this.renderLink(p.url, p.title)}`)}</span>`
-              : nothing}`
-        : html`<span class="what">could not read: ${this.renderLink(a.url, a.url)}</span> <span class="badge danger">${a.detail ?? 'failed'}</span>`}
+      ${
+        a.ok && first
+          ? html`<span class="what">read: ${this.renderLink(first.url, first.title)}</span>${
+              more.length
+                ? html` <span>and ${more.length} more page${more.length === 1 ? '' : 's'} of the site: ${more.map((p, i) => html`${i ? ', ' : ''}${this.renderLink(p.url, p.title)}`)}</span>`
+                : nothing
+            }`
+          : html`<span class="what">could not read: ${this.renderLink(a.url, a.url)}</span> <span class="badge danger">${a.detail ?? 'failed'}</span>`
+      }
     </li>`;
   }
-
 
   private renderLink(url: string, title: string) {
     return isWebAddress(url) ? html`<a href=${url} target="_blank" rel="noopener noreferrer">${title}</a>` : html`<span>${title}</span>`;
@@ -601,21 +606,25 @@ export class ChatMessage extends LitElement {
   private renderLinkDialog() {
     const link = this.pendingLink;
     return html`<dialog class="link-dialog" data-testid="link-dialog" aria-labelledby="link-title" @close=${this.handleLinkClosed}>
-      ${link
-        ? html`<h3 id="link-title">${link.mail ? 'Write an e-mail from a link in this answer?' : 'Open a link from this answer?'}</h3>
+      ${
+        link
+          ? html`<h3 id="link-title">${link.mail ? 'Write an e-mail from a link in this answer?' : 'Open a link from this answer?'}</h3>
             <p>The model wrote this link. It ${link.mail ? 'addresses' : 'goes to'} <strong data-testid="link-destination">${link.destination}</strong>:</p>
             <p class="url"><code data-testid="link-href">${link.href}</code></p>
-            ${link.longData
-              ? html`<p class="warning" role="alert" data-testid="link-warning">
+            ${
+              link.longData
+                ? html`<p class="warning" role="alert" data-testid="link-warning">
                   Its address carries ${link.dataChars} characters of data. A web page the model read could have told it to put
                   parts of this conversation there; opening the link would send them to ${link.destination}.
                 </p>`
-              : nothing}
+                : nothing
+            }
             <div class="buttons">
               <button class="primary" data-testid="link-cancel" @click=${() => this.closeLinkDialog()}>Cancel</button>
               <button data-testid="link-open" @click=${this.handleOpenLink}>${link.mail ? 'Write the e-mail' : 'Open in a new tab'}</button>
             </div>`
-        : nothing}
+          : nothing
+      }
     </dialog>`;
   }
 

@@ -126,9 +126,11 @@ export class ChatThread extends LitElement {
     return html`<div class="empty" data-testid="conversation">
       <h2>Ask anything</h2>
       <p>
-        ${this.toolsUnreliable
-          ? 'This model does not call tools reliably, so its answers come from the model alone. Switch models above for answers that use tools.'
-          : 'The model answers in this tab and calls the tools from tools.js when a question needs them. Turn on Web to let it search and read pages.'}
+        ${
+          this.toolsUnreliable
+            ? 'This model does not call tools reliably, so its answers come from the model alone. Switch models above for answers that use tools.'
+            : 'The model answers in this tab and calls the tools from tools.js when a question needs them. Turn on Web to let it search and read pages.'
+        }
       </p>
       <div class="suggestions">
         ${SUGGESTIONS.map((s) => html`<button ?disabled=${this.busy} @click=${() => this.store.send(s)}>${s}</button>`)}
@@ -151,9 +153,11 @@ export class ChatThread extends LitElement {
     }
     return html`<div class="user turn" data-role="user" data-state=${turn.state}>
       <div class="bubble">${turn.text}</div>
-      ${last && this.ready && !this.busy
-        ? html`<button class="ghost edit-link" data-testid="edit-last" @click=${() => (this.editing = turn.id)}>Edit</button>`
-        : nothing}
+      ${
+        last && this.ready && !this.busy
+          ? html`<button class="ghost edit-link" data-testid="edit-last" @click=${() => (this.editing = turn.id)}>Edit</button>`
+          : nothing
+      }
     </div>`;
   }
 

@@ -1,4 +1,3 @@
-import type { ChatMessage } from '../index.ts';
 import type { Conversation, Turn } from './app-state.ts';
 import { checkImportedConversation, ConversationFileError, hiddenInHistory, historyFromTurns, IMPORT_LIMITS } from './conversation-schema.ts';
 import { titleFrom } from './format.ts';
@@ -59,7 +58,10 @@ export interface ImportedConversation {
  * @throws ConversationFileError naming what is wrong.
  */
 export function importConversationJson(text: string): ImportedConversation {
-  if (text.length > IMPORT_LIMITS.fileChars) throw new ConversationFileError(`This file is larger than ${IMPORT_LIMITS.fileChars / 1_000_000} million characters; a conversation export is far smaller.`);
+  if (text.length > IMPORT_LIMITS.fileChars)
+    throw new ConversationFileError(
+      `This file is larger than ${IMPORT_LIMITS.fileChars / 1_000_000} million characters; a conversation export is far smaller.`,
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -68,7 +70,9 @@ export function importConversationJson(text: string): ImportedConversation {
   }
   const file = parsed as { format?: unknown; conversation?: unknown };
   if (file?.format !== FORMAT || typeof file.conversation !== 'object' || file.conversation === null) {
-    throw new ConversationFileError('This JSON file is not a Nexus Chat conversation export (it has no "format": "nexus-chat/conversation"). Import a file exported with "Export JSON".');
+    throw new ConversationFileError(
+      'This JSON file is not a Nexus Chat conversation export (it has no "format": "nexus-chat/conversation"). Import a file exported with "Export JSON".',
+    );
   }
   const c = checkImportedConversation(file.conversation);
   const now = new Date().toISOString();
@@ -119,7 +123,10 @@ export function conversationFromMarkdown(text: string, newId: () => string): Con
 export function importConversationFile(name: string, text: string, newId: () => string): ImportedConversation {
   const json = /\.json$/i.test(name) || (!/\.(md|markdown)$/i.test(name) && text.trimStart().startsWith('{'));
   if (json) return importConversationJson(text);
-  if (text.length > IMPORT_LIMITS.fileChars) throw new ConversationFileError(`This file is larger than ${IMPORT_LIMITS.fileChars / 1_000_000} million characters; a conversation export is far smaller.`);
+  if (text.length > IMPORT_LIMITS.fileChars)
+    throw new ConversationFileError(
+      `This file is larger than ${IMPORT_LIMITS.fileChars / 1_000_000} million characters; a conversation export is far smaller.`,
+    );
   return { conversation: conversationFromMarkdown(text, newId), notes: [] };
 }
 

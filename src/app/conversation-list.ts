@@ -160,16 +160,20 @@ export class ConversationList extends LitElement {
     return html`<button class="new" data-testid="new-conversation" ?disabled=${this.busy} @click=${() => this.store.newConversation()}>
         ${icons.plus} New conversation
       </button>
-      ${this.conversations.length > 1 || this.search
-        ? html`<input class="field search" type="search" data-testid="conversation-search" placeholder="Search conversations" aria-label="Search conversations" @input=${this.handleSearch} />`
-        : nothing}
+      ${
+        this.conversations.length > 1 || this.search
+          ? html`<input class="field search" type="search" data-testid="conversation-search" placeholder="Search conversations" aria-label="Search conversations" @input=${this.handleSearch} />`
+          : nothing
+      }
       <h2 id="list-title">${this.search ? `${shown.length} found` : 'Conversations'}</h2>
       ${this.renderUndo()}
-      ${shown.length
-        ? html`<ul data-testid="conversation-list" aria-labelledby="list-title">
+      ${
+        shown.length
+          ? html`<ul data-testid="conversation-list" aria-labelledby="list-title">
             ${shown.map((c) => this.renderItem(c))}
           </ul>`
-        : html`<p class="empty">${this.search ? 'No conversation has these words.' : 'Your conversations are kept in this browser.'}</p>`}
+          : html`<p class="empty">${this.search ? 'No conversation has these words.' : 'Your conversations are kept in this browser.'}</p>`
+      }
       ${this.renderFiles()}`;
   }
 
@@ -204,9 +208,11 @@ export class ConversationList extends LitElement {
         <span class="when">${formatWhen(c.updatedAt)}</span>
       </button>
       <button class="action" data-testid="rename" aria-label="Rename “${c.title}”" title="Rename" @click=${() => this.handleRenameStart(c.id)}>${icons.pencil}</button>
-      ${this.busy && current
-        ? nothing
-        : html`<button class="action delete" data-testid="delete" aria-label="Delete “${c.title}”" title="Delete" @click=${() => this.store.deleteConversation(c.id)}>${icons.close}</button>`}
+      ${
+        this.busy && current
+          ? nothing
+          : html`<button class="action delete" data-testid="delete" aria-label="Delete “${c.title}”" title="Delete" @click=${() => this.store.deleteConversation(c.id)}>${icons.close}</button>`
+      }
     </li>`;
   }
 

@@ -43,12 +43,21 @@ function checkActivity(value: unknown, where: string): Activity {
     if (!isString(value.status) || !CALL_STATUSES.includes(value.status)) refuse(where, `has a status that is not one of ${CALL_STATUSES.join(', ')}`);
     if (!isString(value.source) || !CALL_SOURCES.includes(value.source)) refuse(where, `has a source that is not one of ${CALL_SOURCES.join(', ')}`);
     if (!isString(value.result, IMPORT_LIMITS.textChars)) refuse(where, `needs a result of at most ${IMPORT_LIMITS.textChars} characters`);
-    return { kind: 'call', id: value.id, name: value.name, arguments: value.arguments, source: value.source as never, status: value.status as never, result: value.result };
+    return {
+      kind: 'call',
+      id: value.id,
+      name: value.name,
+      arguments: value.arguments,
+      source: value.source as never,
+      status: value.status as never,
+      result: value.result,
+    };
   }
   const source = isString(value.source) && CALL_SOURCES.includes(value.source) ? { source: value.source as never } : {};
   const detail = isString(value.detail) ? { detail: value.detail } : {};
   if (value.kind === 'search') {
-    if (!Array.isArray(value.queries) || value.queries.length > 20 || !value.queries.every((q) => isString(q))) refuse(where, 'needs its queries as a list of texts');
+    if (!Array.isArray(value.queries) || value.queries.length > 20 || !value.queries.every((q) => isString(q)))
+      refuse(where, 'needs its queries as a list of texts');
     if (typeof value.ok !== 'boolean' || typeof value.results !== 'number') refuse(where, 'needs ok and results');
     return { kind: 'search', queries: value.queries as string[], ok: value.ok, results: value.results, ...detail, ...source };
   }
@@ -62,7 +71,8 @@ function checkActivity(value: unknown, where: string): Activity {
 }
 
 function checkDiagnostic(value: unknown, where: string): DiagnosticEntry {
-  if (!isObject(value) || !isString(value.kind) || !DIAGNOSTIC_KINDS.includes(value.kind)) refuse(where, `is not a diagnostic (kind ${DIAGNOSTIC_KINDS.join(', ')})`);
+  if (!isObject(value) || !isString(value.kind) || !DIAGNOSTIC_KINDS.includes(value.kind))
+    refuse(where, `is not a diagnostic (kind ${DIAGNOSTIC_KINDS.join(', ')})`);
   const long = (key: string): void => {
     if (!isString(value[key], IMPORT_LIMITS.textChars)) refuse(where, `needs ${key} as text`);
   };
@@ -96,7 +106,8 @@ function checkTurn(value: unknown, index: number, historyLength: number): Turn {
     state: state === 'streaming' || state === 'stopping' ? 'stopped' : (state as TurnState),
   };
   if (value.historyIndex !== undefined) {
-    if (!Number.isInteger(value.historyIndex) || (value.historyIndex as number) < 0 || (value.historyIndex as number) > historyLength) refuse(where, 'has a historyIndex outside the history');
+    if (!Number.isInteger(value.historyIndex) || (value.historyIndex as number) < 0 || (value.historyIndex as number) > historyLength)
+      refuse(where, 'has a historyIndex outside the history');
     turn.historyIndex = value.historyIndex as number;
   }
   const activity = list(value.activity, IMPORT_LIMITS.activitiesPerTurn, `${where}, tool use`, checkActivity);
@@ -108,10 +119,13 @@ function checkTurn(value: unknown, index: number, historyLength: number): Turn {
   if (sources) turn.sources = sources;
   const diagnostics = list(value.diagnostics, IMPORT_LIMITS.diagnosticsPerTurn, `${where}, diagnostic`, checkDiagnostic);
   if (diagnostics) turn.diagnostics = diagnostics;
-  const drafts = list(value.drafts, IMPORT_LIMITS.draftsPerTurn, `${where}, draft`, (item, at) => (isString(item, IMPORT_LIMITS.textChars) ? item : refuse(at, 'is not a text')));
+  const drafts = list(value.drafts, IMPORT_LIMITS.draftsPerTurn, `${where}, draft`, (item, at) =>
+    isString(item, IMPORT_LIMITS.textChars) ? item : refuse(at, 'is not a text'),
+  );
   if (drafts) turn.drafts = drafts;
   if (value.metrics !== undefined) {
-    if (!isObject(value.metrics) || !Object.values(value.metrics).every((v) => v === null || ['number', 'string', 'boolean'].includes(typeof v))) refuse(where, 'has metrics that are not a flat record');
+    if (!isObject(value.metrics) || !Object.values(value.metrics).every((v) => v === null || ['number', 'string', 'boolean'].includes(typeof v)))
+      refuse(where, 'has metrics that are not a flat record');
     turn.metrics = structuredClone(value.metrics) as unknown as NonNullable<Turn['metrics']>;
   }
   if (value.web !== undefined) turn.web = value.web === true;
@@ -123,9 +137,16 @@ function checkTurn(value: unknown, index: number, historyLength: number): Turn {
 
 function checkMessage(value: unknown, index: number): ChatMessage {
   const where = `Message ${index + 1} of the model's memory`;
-  if (!isObject(value) || !isString(value.role) || !['system', 'user', 'assistant', 'tool'].includes(value.role)) refuse(where, 'needs a role: user, assistant, tool or system');
-  if (!(value.content === undefined || value.content === null || isString(value.content, IMPORT_LIMITS.textChars))) refuse(where, `needs a content of at most ${IMPORT_LIMITS.textChars} characters`);
-  if (value.tool_calls !== undefined && (!Array.isArray(value.tool_calls) || value.tool_calls.length > IMPORT_LIMITS.activitiesPerTurn || !value.tool_calls.every((c) => isObject(c) && isObject(c.function) && isString(c.function.name)))) {
+  if (!isObject(value) || !isString(value.role) || !['system', 'user', 'assistant', 'tool'].includes(value.role))
+    refuse(where, 'needs a role: user, assistant, tool or system');
+  if (!(value.content === undefined || value.content === null || isString(value.content, IMPORT_LIMITS.textChars)))
+    refuse(where, `needs a content of at most ${IMPORT_LIMITS.textChars} characters`);
+  if (
+    value.tool_calls !== undefined &&
+    (!Array.isArray(value.tool_calls) ||
+      value.tool_calls.length > IMPORT_LIMITS.activitiesPerTurn ||
+      !value.tool_calls.every((c) => isObject(c) && isObject(c.function) && isString(c.function.name)))
+  ) {
     refuse(where, 'has tool calls that are not {function: {name, arguments}}');
   }
   // Chat templates need a string content (Qwen3's throws on null).
@@ -144,11 +165,13 @@ function checkMessage(value: unknown, index: number): ChatMessage {
  * answer on every visit (a turn that never stops "running", a malformed tool row that breaks the
  * thread) or floods storage and the page.
  */
-export function checkImportedConversation(raw: unknown): Omit<Conversation, 'title' | 'createdAt' | 'updatedAt'> & { title?: string; createdAt?: string; updatedAt?: string } {
+export function checkImportedConversation(
+  raw: unknown,
+): Omit<Conversation, 'title' | 'createdAt' | 'updatedAt'> & { title?: string; createdAt?: string; updatedAt?: string } {
   if (!isObject(raw)) refuse('The conversation', 'is not an object');
   if (!Array.isArray(raw.turns) || raw.turns.length === 0) refuse('The conversation', 'has no turns');
   if (raw.turns.length > IMPORT_LIMITS.turns) refuse('The conversation', `has more than ${IMPORT_LIMITS.turns} turns`);
-  if (!Array.isArray(raw.history)) refuse('The conversation', "has no history for the model (each message needs a role and a content)");
+  if (!Array.isArray(raw.history)) refuse('The conversation', 'has no history for the model (each message needs a role and a content)');
   if (raw.history.length > IMPORT_LIMITS.historyMessages) refuse('The conversation', `has more than ${IMPORT_LIMITS.historyMessages} messages in its history`);
   const history = raw.history.map(checkMessage);
   const turns = raw.turns.map((turn, i) => checkTurn(turn, i, history.length));
@@ -200,15 +223,25 @@ export function hiddenInHistory(conversation: Pick<Conversation, 'turns' | 'hist
         if (!callKeys.has(`${call.function?.name}\u0000${canonical(args)}`)) return `${at}: a tool call the conversation does not show`;
       }
     }
-    if (message.role === 'tool' && !results.has(typeof message.content === 'string' ? message.content : '')) return `${at}: a tool result the conversation does not show`;
-    if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'tool') return `${at}: a ${message.role} message, which the conversation never shows`;
+    if (message.role === 'tool' && !results.has(typeof message.content === 'string' ? message.content : ''))
+      return `${at}: a tool result the conversation does not show`;
+    if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'tool')
+      return `${at}: a ${message.role} message, which the conversation never shows`;
   }
   return undefined;
 }
 
 /** JSON with sorted keys, so the same arguments compare equal whatever order they were written in. */
 function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
+  return JSON.stringify(value, (_key, v: unknown) =>
+    isObject(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, v[k]]),
+        )
+      : v,
+  );
 }
 
 /**

@@ -3,7 +3,13 @@ import { describeLink, LONG_QUERY_CHARS } from './link-check.ts';
 
 describe('describeLink (issue 28, N6)', () => {
   it('names the host and counts the data an address carries after ? and #', () => {
-    expect(describeLink('https://www.example.org/docs/guide')).toEqual({ href: 'https://www.example.org/docs/guide', destination: 'example.org', mail: false, dataChars: 0, longData: false });
+    expect(describeLink('https://www.example.org/docs/guide')).toEqual({
+      href: 'https://www.example.org/docs/guide',
+      destination: 'example.org',
+      mail: false,
+      dataChars: 0,
+      longData: false,
+    });
     expect(describeLink('https://news.example/item?id=42')).toMatchObject({ dataChars: 5, longData: false });
   });
 

@@ -4,9 +4,18 @@ import { MARKDOWN_LIMITS, nestingDepth, planMarkdown } from './markdown-blocks.t
 describe('planMarkdown (issue 28, N10)', () => {
   it('splits at blank lines before a line at the margin, keeping indented continuations and fenced code whole', () => {
     const text = ['# Title', '', '1. **Step**', '', '   Details of the step.', '2. Next', '', '```js', 'a();', '', 'b();', '```', '', 'The end.'].join('\n');
-    expect(planMarkdown(text).map((b) => b.text)).toEqual(['# Title\n', '1. **Step**\n\n   Details of the step.\n2. Next\n', '```js\na();\n\nb();\n```\n', 'The end.']);
+    expect(planMarkdown(text).map((b) => b.text)).toEqual([
+      '# Title\n',
+      '1. **Step**\n\n   Details of the step.\n2. Next\n',
+      '```js\na();\n\nb();\n```\n',
+      'The end.',
+    ]);
     expect(planMarkdown(text).every((b) => b.kind === 'markdown')).toBe(true);
-    expect(planMarkdown(text).map((b) => b.text).join('\n')).toBe(text);
+    expect(
+      planMarkdown(text)
+        .map((b) => b.text)
+        .join('\n'),
+    ).toBe(text);
   });
 
   it('measures nesting by list markers, quote marks and indentation', () => {
@@ -22,7 +31,7 @@ describe('planMarkdown (issue 28, N10)', () => {
     const nested = Array.from({ length: 400 }, (_, i) => `${'  '.repeat(i)}- item ${i}`).join('\n');
     expect(nested.length).toBeGreaterThan(8_000);
     expect(planMarkdown(nested)).toEqual([{ text: nested, kind: 'plain' }]);
-    expect(planMarkdown('- '.repeat(4_000) + 'x')[0]?.kind).toBe('plain');
+    expect(planMarkdown(`${'- '.repeat(4_000)}x`)[0]?.kind).toBe('plain');
   });
 
   it('renders Markdown up to the character budget, and the rest as plain text', () => {

@@ -60,7 +60,10 @@ export function nestingDepth(line: string): number {
  * (64 KB of pathological Markdown took seconds to parse; 8 KB of nested list items overflowed the
  * parser's stack).
  */
-export function planMarkdown(text: string, limits: { maxChars: number; maxBlockChars: number; maxDepth: number; maxDelimiters: number } = MARKDOWN_LIMITS): MarkdownBlock[] {
+export function planMarkdown(
+  text: string,
+  limits: { maxChars: number; maxBlockChars: number; maxDepth: number; maxDelimiters: number } = MARKDOWN_LIMITS,
+): MarkdownBlock[] {
   const lines = text.split('\n');
   const blocks: string[] = [];
   let current: string[] = [];

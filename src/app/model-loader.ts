@@ -125,7 +125,15 @@ export function workerModelOpener(verdicts: VerdictStore, prefs: () => OpenerPre
         });
         const check = chat.toolCheck;
         const verdict: Verdict = check
-          ? { ok: check.ok, needed_forcing: check.needed_forcing, detail: check.detail, dtype: chat.info.dtype, device: chat.info.device, checkedAt: new Date().toISOString(), remembered: false }
+          ? {
+              ok: check.ok,
+              needed_forcing: check.needed_forcing,
+              detail: check.detail,
+              dtype: chat.info.dtype,
+              device: chat.info.device,
+              checkedAt: new Date().toISOString(),
+              remembered: false,
+            }
           : fromCheck(await chat.selfCheck());
         return { chat, verdict };
       } catch (error) {

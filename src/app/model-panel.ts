@@ -440,19 +440,23 @@ export class ModelPanel extends LitElement {
       <ol class="steps" aria-label="Loading steps">
         ${steps.map((s, i) => html`<li class=${i < step ? 'done' : i === step ? 'now' : ''} aria-current=${i === step ? 'step' : 'false'}>${i < step ? '✓ ' : ''}${s}</li>`)}
       </ol>
-      ${entries.length
-        ? html`<ul class="files" data-testid="model-files">
+      ${
+        entries.length
+          ? html`<ul class="files" data-testid="model-files">
             ${entries.map(([file, p]) => this.renderFile(file, p))}
             ${entries.length > 1 ? this.renderFile('Total', { loaded, total, done: loaded >= total && total > 0 }, true) : nothing}
           </ul>`
-        : html`<p class="muted">Preparing the download…</p>`}
+          : html`<p class="muted">Preparing the download…</p>`
+      }
       ${phase === 'warming' ? html`<p class="phase"><span class="spinner" aria-hidden="true"></span>Warming up (compiling the model for this device)…</p>` : nothing}
       ${phase === 'checking' ? this.renderChecking() : nothing}
       ${phase === 'loading' ? this.renderRate(loaded, total) : nothing}
       ${attempts.length ? html`<ul class="notes" data-testid="model-notes">${attempts.map((a) => html`<li>${a}</li>`)}</ul>` : nothing}
-      ${phase === 'loading' || phase === 'warming'
-        ? html`<div class="actions"><button class="small" data-testid="cancel-load" @click=${() => this.store.cancelLoad()}>Cancel</button></div>`
-        : nothing}
+      ${
+        phase === 'loading' || phase === 'warming'
+          ? html`<div class="actions"><button class="small" data-testid="cancel-load" @click=${() => this.store.cancelLoad()}>Cancel</button></div>`
+          : nothing
+      }
       <div class="facts">${this.renderRuntime()}</div>
     </section>`;
   }
@@ -497,7 +501,12 @@ export class ModelPanel extends LitElement {
     const ok = verdict?.ok ?? false;
     const when = verdict ? new Date(verdict.checkedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '';
     const title = ok ? (verdict?.needed_forcing ? 'Calls tools when nudged' : 'Calls tools') : 'This model does not call tools reliably';
-    return this.renderVerdictFrame(ok ? 'ok' : 'bad', String(ok), ok ? '✓' : '!', title, html`
+    return this.renderVerdictFrame(
+      ok ? 'ok' : 'bad',
+      String(ok),
+      ok ? '✓' : '!',
+      title,
+      html`
       <p data-testid="verdict-detail">${verdict?.detail ?? 'Not checked.'}</p>
       <div class="meta">
         <span class="badge accent" data-testid="device">${deviceLabel(device, dtype)}</span>
@@ -508,18 +517,26 @@ export class ModelPanel extends LitElement {
       ${ok ? nothing : html`<p class="muted" data-testid="tool-policy">You can still chat with it. Answers are not forced into tool calls (no priming, no stepwise); it may still call a tool on its own.</p>`}
       <div class="actions">
         ${ok ? nothing : html`<button class="small" data-testid="search-quantizations" @click=${() => this.store.searchQuantizations()}>Try other quantizations</button>`}
-        ${ok || this.model.address === KNOWN_MODELS[0]?.id
-          ? nothing
-          : html`<button class="small" @click=${() => this.store.loadModel({ hub: KNOWN_MODELS[0]?.id ?? '' })}>Switch to ${KNOWN_MODELS[0]?.label}</button>`}
+        ${
+          ok || this.model.address === KNOWN_MODELS[0]?.id
+            ? nothing
+            : html`<button class="small" @click=${() => this.store.loadModel({ hub: KNOWN_MODELS[0]?.id ?? '' })}>Switch to ${KNOWN_MODELS[0]?.label}</button>`
+        }
         ${verdict?.remembered ? html`<button class="small ghost" data-testid="recheck" @click=${() => this.store.recheckModel()}>Check again</button>` : nothing}
         <button class="small ghost" data-testid="change-model" @click=${this.handleChangeModel}>Change model</button>
-      </div>`);
+      </div>`,
+    );
   }
 
   /** Ready without a verdict: the user skipped the check. */
   private renderUnchecked() {
     const { device, dtype, label } = this.model;
-    return this.renderVerdictFrame('unchecked', 'unknown', '?', 'Tool calling not checked', html`
+    return this.renderVerdictFrame(
+      'unchecked',
+      'unknown',
+      '?',
+      'Tool calling not checked',
+      html`
       <p data-testid="verdict-detail">You skipped the self-check. Tools are offered, but nothing has shown yet that this model calls them and answers from their results.</p>
       <div class="meta">
         <span class="badge accent" data-testid="device">${deviceLabel(device, dtype)}</span>
@@ -529,15 +546,18 @@ export class ModelPanel extends LitElement {
       <div class="actions">
         <button class="small" data-testid="recheck" @click=${() => this.store.recheckModel()}>Check now</button>
         <button class="small ghost" data-testid="change-model" @click=${this.handleChangeModel}>Change model</button>
-      </div>`);
+      </div>`,
+    );
   }
 
   private renderProfile() {
     const { family, threads } = this.model;
     return html`${family ? html`<span data-testid="profile" title=${family.detectedBy}>· ${family.label} profile</span>` : nothing}
-      ${threads
-        ? html`<span data-testid="threads" title=${threads === 1 ? 'One CPU thread: the page is not cross-origin isolated, or the device has one core.' : 'ONNX Runtime computes on this many CPU threads.'}>· ${threadWords(threads)}</span>`
-        : nothing}`;
+      ${
+        threads
+          ? html`<span data-testid="threads" title=${threads === 1 ? 'One CPU thread: the page is not cross-origin isolated, or the device has one core.' : 'ONNX Runtime computes on this many CPU threads.'}>· ${threadWords(threads)}</span>`
+          : nothing
+      }`;
   }
 
   /**

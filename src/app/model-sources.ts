@@ -25,12 +25,40 @@ export interface KnownModel {
  */
 export const KNOWN_MODELS: readonly KnownModel[] = [
   { id: 'onnx-community/Qwen3-0.6B-ONNX', label: 'Qwen3-0.6B', family: 'qwen3', dtype: 'q4f16', approxBytes: 600e6, note: 'default · calls tools reliably' },
-  { id: 'onnx-community/Qwen2.5-0.5B-Instruct', label: 'Qwen2.5-0.5B-Instruct', family: 'qwen2.5', dtype: 'q4f16', approxBytes: 500e6, note: 'smaller · same call format' },
-  { id: 'onnx-community/Llama-3.2-1B-Instruct', label: 'Llama-3.2-1B-Instruct', family: 'llama3.2', dtype: 'q4f16', approxBytes: 1.1e9, note: 'bare JSON calls · one call per turn' },
+  {
+    id: 'onnx-community/Qwen2.5-0.5B-Instruct',
+    label: 'Qwen2.5-0.5B-Instruct',
+    family: 'qwen2.5',
+    dtype: 'q4f16',
+    approxBytes: 500e6,
+    note: 'smaller · same call format',
+  },
+  {
+    id: 'onnx-community/Llama-3.2-1B-Instruct',
+    label: 'Llama-3.2-1B-Instruct',
+    family: 'llama3.2',
+    dtype: 'q4f16',
+    approxBytes: 1.1e9,
+    note: 'bare JSON calls · one call per turn',
+  },
   { id: 'onnx-community/granite-4.0-350m-ONNX-web', label: 'Granite-4.0-350m', family: 'granite4', dtype: 'fp16', approxBytes: 700e6, note: 'IBM · fp16 only' },
-  { id: 'onnx-community/LFM2-1.2B-Tool-ONNX', label: 'LFM2-1.2B-Tool', family: 'lfm2', dtype: 'q4', approxBytes: 750e6, note: 'tuned for tool use · pythonic calls' },
+  {
+    id: 'onnx-community/LFM2-1.2B-Tool-ONNX',
+    label: 'LFM2-1.2B-Tool',
+    family: 'lfm2',
+    dtype: 'q4',
+    approxBytes: 750e6,
+    note: 'tuned for tool use · pythonic calls',
+  },
   { id: 'onnx-community/LFM2.5-350M-ONNX', label: 'LFM2.5-350M', family: 'lfm2', dtype: 'q4', approxBytes: 250e6, note: 'small · pythonic calls' },
-  { id: 'onnx-community/functiongemma-270m-it-ONNX', label: 'FunctionGemma-270m', family: 'functiongemma', dtype: 'q4', approxBytes: 300e6, note: 'smallest · function calling only' },
+  {
+    id: 'onnx-community/functiongemma-270m-it-ONNX',
+    label: 'FunctionGemma-270m',
+    family: 'functiongemma',
+    dtype: 'q4',
+    approxBytes: 300e6,
+    note: 'smallest · function calling only',
+  },
 ];
 
 /** A short name for a source: the hub id, or the last folder of an address. */

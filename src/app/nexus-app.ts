@@ -291,7 +291,8 @@ export class NexusApp extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    const store = (this.store ??= defaultStore());
+    this.store ??= defaultStore();
+    const store = this.store;
     this.state = store.state;
     this.unsubscribe = store.subscribe((state) => (this.state = state));
     window.addEventListener('keydown', this.handleKeydown);
@@ -331,9 +332,11 @@ export class NexusApp extends LitElement {
             .undoDelete=${s.undoDelete}
             .importError=${s.importError}
           ></nexus-conversations>
-          <p class="foot" data-testid="privacy">${s.web.enabled
-            ? 'Web is on: your questions, and the pages the model reads, go through this site\'s server to the search engine. The model, your conversations and settings stay in this browser.'
-            : 'Everything stays in this browser: the model, your conversations and settings.'}</p>
+          <p class="foot" data-testid="privacy">${
+            s.web.enabled
+              ? "Web is on: your questions, and the pages the model reads, go through this site's server to the search engine. The model, your conversations and settings stay in this browser."
+              : 'Everything stays in this browser: the model, your conversations and settings.'
+          }</p>
         </aside>
         <div class="scrim" @click=${() => (this.navOpen = false)}></div>
         <div class="main">
@@ -385,7 +388,18 @@ export class NexusApp extends LitElement {
   private renderStatus() {
     const { model } = this.state;
     const text = statusText(this.state);
-    const dot = model.phase === 'ready' ? (model.verdict?.ok === false ? 'warn' : this.state.busy ? 'busy' : 'ready') : model.phase === 'error' ? 'error' : model.phase === 'idle' || model.phase === 'confirm' ? '' : 'busy';
+    const dot =
+      model.phase === 'ready'
+        ? model.verdict?.ok === false
+          ? 'warn'
+          : this.state.busy
+            ? 'busy'
+            : 'ready'
+        : model.phase === 'error'
+          ? 'error'
+          : model.phase === 'idle' || model.phase === 'confirm'
+            ? ''
+            : 'busy';
     return html`<div class="status" title=${text}><span class="dot ${dot}" aria-hidden="true"></span><span class="text" data-testid="model-status">${text}</span></div>`;
   }
 
@@ -399,9 +413,11 @@ export class NexusApp extends LitElement {
         <button class="ghost" aria-label="Close" data-testid="close-drawer" @click=${() => (this.panel = undefined)}>${icons.close}</button>
       </div>
       <div class="drawer-body">
-        ${this.panel === 'tools'
-          ? html`<nexus-tools-panel .store=${this.store} .tools=${s.tools}></nexus-tools-panel>`
-          : html`<nexus-settings-panel .store=${this.store} .settings=${s.settings} .toolNames=${(s.tools.list ?? []).map((t) => t.schema.function.name)} .instructions=${s.conversation.instructions}></nexus-settings-panel>`}
+        ${
+          this.panel === 'tools'
+            ? html`<nexus-tools-panel .store=${this.store} .tools=${s.tools}></nexus-tools-panel>`
+            : html`<nexus-settings-panel .store=${this.store} .settings=${s.settings} .toolNames=${(s.tools.list ?? []).map((t) => t.schema.function.name)} .instructions=${s.conversation.instructions}></nexus-settings-panel>`
+        }
       </div>
     </aside>`;
   }
@@ -441,10 +457,12 @@ export class NexusApp extends LitElement {
     // Sending a message, or opening another conversation, shows its end.
     if (before && ((this.state.busy && !before.busy) || this.state.conversation.id !== before.conversation.id)) {
       this.stuckToBottom = true;
-      void this.updateComplete.then(() => requestAnimationFrame(() => {
-        const scroller = this.renderRoot.querySelector<HTMLElement>('.scroller');
-        if (scroller) scroller.scrollTop = scroller.scrollHeight;
-      }));
+      void this.updateComplete.then(() =>
+        requestAnimationFrame(() => {
+          const scroller = this.renderRoot.querySelector<HTMLElement>('.scroller');
+          if (scroller) scroller.scrollTop = scroller.scrollHeight;
+        }),
+      );
     }
   }
 }
@@ -476,7 +494,10 @@ function defaultStore(): AppStore {
   let store: AppStore | undefined;
   store = new AppStore({
     persistence,
-    opener: workerModelOpener(persistence.verdicts, () => ({ allowFallbackAdapter: store?.state.settings.softwareWebgpu ?? false, ...(store ? { hubUrl: store.state.settings.hubUrl } : {}) })),
+    opener: workerModelOpener(persistence.verdicts, () => ({
+      allowFallbackAdapter: store?.state.settings.softwareWebgpu ?? false,
+      ...(store ? { hubUrl: store.state.settings.hubUrl } : {}),
+    })),
     research: createResearch,
     toolsUrl: TOOLS_URL,
     // The page's Content-Security-Policy has no 'unsafe-eval': tools.js is imported as a module.

@@ -193,7 +193,12 @@ export class SettingsPanel extends LitElement {
     this.store.updateSettings(change);
   }
 
-  private updateNumber(event: Event, key: 'maxRounds' | 'repetitionPenalty' | 'maxNewTokens' | 'temperature' | 'topP' | 'toolSelectionThreshold', min: number, max: number): void {
+  private updateNumber(
+    event: Event,
+    key: 'maxRounds' | 'repetitionPenalty' | 'maxNewTokens' | 'temperature' | 'topP' | 'toolSelectionThreshold',
+    min: number,
+    max: number,
+  ): void {
     const input = event.target as HTMLInputElement;
     const number = Number(input.value);
     if (!Number.isFinite(number)) {

@@ -127,11 +127,13 @@ export class ToolsPanel extends LitElement {
         <p class="muted">From <code>${url}</code>: edit the file, then reload.</p>
         <button class="small" data-testid="reload-tools" ?disabled=${loading} @click=${() => this.store.reloadTools()}>${loading ? 'Loading…' : 'Reload'}</button>
       </div>
-      ${error
-        ? html`<div class="error" role="alert" data-testid="tools-error">
+      ${
+        error
+          ? html`<div class="error" role="alert" data-testid="tools-error">
             <strong>${list?.length ? 'The file could not be loaded; the previous tools stay in use.' : 'The tools could not be loaded.'}</strong>${error}
           </div>`
-        : nothing}
+          : nothing
+      }
       ${this.renderToolSearch()}
       ${this.renderLastOffered()}
       ${list ? html`<ul data-testid="tools">${list.map((tool) => this.renderTool(tool))}</ul>` : loading ? html`<p class="muted">Loading tools…</p>` : nothing}`;
@@ -185,8 +187,9 @@ export class ToolsPanel extends LitElement {
         ${readOnly ? html`<span class="badge">read-only</span>` : nothing}
       </div>
       <p class="description">${fn.description}</p>
-      ${params.length
-        ? html`<table>
+      ${
+        params.length
+          ? html`<table>
             <thead><tr><th>parameter</th><th>type</th><th>description</th></tr></thead>
             <tbody>
               ${params.map(
@@ -198,7 +201,8 @@ export class ToolsPanel extends LitElement {
               )}
             </tbody>
           </table>`
-        : html`<p class="muted">No parameters.</p>`}
+          : html`<p class="muted">No parameters.</p>`
+      }
     </li>`;
   }
 }

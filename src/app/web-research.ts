@@ -2,7 +2,18 @@
  * The page's only contact with research mode. Everything the page needs from `src/web` goes
  * through this file, so a change in that module's shape is adjusted here and nowhere else.
  */
-import { READ_PAGE, WEB_SEARCH, WebResearch, type ChatAnswer, type ChatOptions, type NexusChat, type ResearchOptions, type Source, type WebActivity, type WebStatus } from '../index.ts';
+import {
+  READ_PAGE,
+  WEB_SEARCH,
+  WebResearch,
+  type ChatAnswer,
+  type ChatOptions,
+  type NexusChat,
+  type ResearchOptions,
+  type Source,
+  type WebActivity,
+  type WebStatus,
+} from '../index.ts';
 
 export type { Source, WebActivity, WebStatus };
 

@@ -13,8 +13,20 @@ const gpu = { runtime: 'browser', webgpu: true, shaderF16: true } as const;
 function fakeChat(candidate: LoadCandidate, outcome: Partial<ToolCallCheck>, disposed: string[]): NexusChat {
   const chat = NexusChat.withEngine(new ScriptedEngine([], { model: 'm', device: candidate.device, dtype: candidate.dtype }));
   const check: ToolCallCheck = {
-    ok: false, called: false, grounded: false, needed_forcing: false, model: 'm', device: candidate.device, dtype: candidate.dtype,
-    answer: '', detail: `m (${candidate.dtype}) does not call tools.`, generations: 2, promptTokens: 100, newTokens: 10, ms: 1, ...outcome,
+    ok: false,
+    called: false,
+    grounded: false,
+    needed_forcing: false,
+    model: 'm',
+    device: candidate.device,
+    dtype: candidate.dtype,
+    answer: '',
+    detail: `m (${candidate.dtype}) does not call tools.`,
+    generations: 2,
+    promptTokens: 100,
+    newTokens: 10,
+    ms: 1,
+    ...outcome,
   };
   vi.spyOn(chat, 'selfCheck').mockResolvedValue(check);
   vi.spyOn(chat, 'dispose').mockImplementation(async () => {
@@ -32,7 +44,13 @@ describe('loadForTools', () => {
     const load = async (_: unknown, c: LoadCandidate) => {
       loads.push(`${c.dtype}@${c.device}`);
       if (c.dtype === 'q4f16') throw new Error('model_q4f16.onnx is corrupt');
-      return fakeChat(c, c.dtype === 'q4' && c.device === 'wasm' ? { ok: true, called: true, grounded: true, detail: 'm (q4) calls tools.' } : { called: true, detail: 'm (q4) calls tools but reports something else.' }, disposed);
+      return fakeChat(
+        c,
+        c.dtype === 'q4' && c.device === 'wasm'
+          ? { ok: true, called: true, grounded: true, detail: 'm (q4) calls tools.' }
+          : { called: true, detail: 'm (q4) calls tools but reports something else.' },
+        disposed,
+      );
     };
     const chat = await loadForTools(source, { onAttempt: (a) => attempts.push(a) }, { caps: gpu, available: ['q4f16', 'q4'], load, verdicts });
 
@@ -60,7 +78,8 @@ describe('loadForTools', () => {
     const verdicts = memoryVerdictStore();
     const wasm = { runtime: 'browser', webgpu: false, shaderF16: false } as const;
     const speeds: Record<string, number> = { q4: 0.55, q8: 1.37 };
-    const load = async (_: unknown, c: LoadCandidate) => fakeChat(c, { ok: true, called: true, grounded: true, detail: `m (${c.dtype}) calls tools.`, tokensPerSecond: speeds[c.dtype] ?? 0 }, disposed);
+    const load = async (_: unknown, c: LoadCandidate) =>
+      fakeChat(c, { ok: true, called: true, grounded: true, detail: `m (${c.dtype}) calls tools.`, tokensPerSecond: speeds[c.dtype] ?? 0 }, disposed);
     const chat = await loadForTools(source, { dtypes: ['q4', 'q8'], pick: 'fastest' }, { caps: wasm, available: ['q4', 'q8'], load, verdicts });
     expect(chat.info.dtype).toBe('q8');
     expect(disposed).toEqual(['q4']);
@@ -72,16 +91,21 @@ describe('loadForTools', () => {
 
   it('with allowForcing false rejects a model that calls only when primed', async () => {
     const disposed: string[] = [];
-    const load = async (_: unknown, c: LoadCandidate) => fakeChat(c, { ok: true, called: true, grounded: true, needed_forcing: true, detail: 'm needs priming.' }, disposed);
-    await expect(loadForTools(source, { allowForcing: false, dtypes: ['q4', 'q8'] }, { caps: gpu, available: undefined, load, verdicts: null })).rejects.toThrow(
-      /Rejected: calls only when primed, and allowForcing is false/,
-    );
+    const load = async (_: unknown, c: LoadCandidate) =>
+      fakeChat(c, { ok: true, called: true, grounded: true, needed_forcing: true, detail: 'm needs priming.' }, disposed);
+    await expect(
+      loadForTools(source, { allowForcing: false, dtypes: ['q4', 'q8'] }, { caps: gpu, available: undefined, load, verdicts: null }),
+    ).rejects.toThrow(/Rejected: calls only when primed, and allowForcing is false/);
     expect(disposed).toEqual(['q4', 'q8']);
   });
 
   it('throws naming every dtype and why, with the hint about small models', async () => {
     const load = async (_: unknown, c: LoadCandidate) => fakeChat(c, {}, []);
-    const error = await loadForTools(source, { dtypes: ['q4', 'q8'] }, { caps: { runtime: 'node', webgpu: false, shaderF16: false }, available: ['q4', 'q8'], load, verdicts: null }).catch((e: unknown) => e);
+    const error = await loadForTools(
+      source,
+      { dtypes: ['q4', 'q8'] },
+      { caps: { runtime: 'node', webgpu: false, shaderF16: false }, available: ['q4', 'q8'], load, verdicts: null },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NoToolCallingDtypeError);
     expect((error as Error).message).toBe(
       'No dtype of http://127.0.0.1:1/models/m could call a tool on cpu. Tried:\n  q4: m (q4) does not call tools.\n  q8: m (q8) does not call tools.\n' +
@@ -95,7 +119,9 @@ describe('loadForTools', () => {
       loads.push(c.dtype);
       return fakeChat(c, {}, []);
     };
-    await expect(loadForTools(source, { dtype: 'q8' }, { caps: gpu, available: ['q4', 'q8'], load, verdicts: null })).rejects.toBeInstanceOf(NoToolCallingDtypeError);
+    await expect(loadForTools(source, { dtype: 'q8' }, { caps: gpu, available: ['q4', 'q8'], load, verdicts: null })).rejects.toBeInstanceOf(
+      NoToolCallingDtypeError,
+    );
     expect(loads).toEqual(['q8']);
   });
 });

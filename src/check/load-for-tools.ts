@@ -116,7 +116,15 @@ export async function loadForTools<C extends CheckedChat>(source: ModelSource, o
   }
   if (kept) {
     const { candidate, needed_forcing, detail, tokensPerSecond } = kept;
-    await deps.verdicts?.set(key, { dtype: candidate.dtype, device: candidate.device, ok: true, needed_forcing, detail, checkedAt: new Date().toISOString(), ...(tokensPerSecond ? { tokensPerSecond } : {}) });
+    await deps.verdicts?.set(key, {
+      dtype: candidate.dtype,
+      device: candidate.device,
+      ok: true,
+      needed_forcing,
+      detail,
+      checkedAt: new Date().toISOString(),
+      ...(tokensPerSecond ? { tokensPerSecond } : {}),
+    });
     return kept.chat;
   }
   const where = deps.caps.runtime === 'node' ? 'cpu' : deps.caps.webgpu ? 'WebGPU' : 'WASM';

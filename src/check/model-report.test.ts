@@ -2,10 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { PREFER_FASTER_BY, formatVerdict, speedOf, verdictFor, type DtypeReport, type QuestionScore } from './model-report.ts';
 
 const score = (ok: boolean, newTokens: number, tokensPerSecond: number): QuestionScore => ({
-  question: 'q', tool: 't', called: ok, argumentsCorrect: ok, grounded: ok, needed_forcing: false, answer: '', generations: 2, promptTokens: 100, newTokens, tokensPerSecond, ms: 10,
+  question: 'q',
+  tool: 't',
+  called: ok,
+  argumentsCorrect: ok,
+  grounded: ok,
+  needed_forcing: false,
+  answer: '',
+  generations: 2,
+  promptTokens: 100,
+  newTokens,
+  tokensPerSecond,
+  ms: 10,
 });
 const report = (dtype: string, correct: number, tokensPerSecond: number): DtypeReport => ({
-  dtype, device: 'wasm', scores: [score(correct > 0, 30, tokensPerSecond)], correct, ms: 1000, tokensPerSecond,
+  dtype,
+  device: 'wasm',
+  scores: [score(correct > 0, 30, tokensPerSecond)],
+  correct,
+  ms: 1000,
+  tokensPerSecond,
 });
 
 describe('the verdict over dtypes', () => {

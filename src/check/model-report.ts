@@ -73,7 +73,9 @@ export async function askModelQuestions(chat: CheckChat, random: () => number = 
   const questions = modelCheckQuestions(random);
   const tokens = questions.map(() => freshToken(random));
   const tools = new ToolRegistry();
-  questions.forEach((q, i) => tools.tool(q.tool.name, q.tool.description, q.tool.parameters, (args: Record<string, unknown>) => q.result(tokens[i] ?? '', args)));
+  for (const [i, q] of questions.entries()) {
+    tools.tool(q.tool.name, q.tool.description, q.tool.parameters, (args: Record<string, unknown>) => q.result(tokens[i] ?? '', args));
+  }
   const scores: QuestionScore[] = [];
   for (const [i, q] of questions.entries()) {
     const token = tokens[i] ?? '';
@@ -83,15 +85,33 @@ export async function askModelQuestions(chat: CheckChat, random: () => number = 
       const answer = await chat.chat(q.question, { maxNewTokens: CHECK_MAX_NEW_TOKENS, toolkit: { tools }, isolated: true });
       const score = scoreAnswer(q, token, answer);
       scores.push({
-        question: q.id, tool: q.tool.name, called: score.called, grounded: score.grounded, needed_forcing: score.needed_forcing,
+        question: q.id,
+        tool: q.tool.name,
+        called: score.called,
+        grounded: score.grounded,
+        needed_forcing: score.needed_forcing,
         argumentsCorrect: score.call ? argumentsMatch(q.expected, score.call.arguments) : false,
-        answer: answer.text, generations: answer.metrics.generations, promptTokens: answer.metrics.promptTokens,
-        newTokens: answer.metrics.newTokens, tokensPerSecond: answer.metrics.tokensPerSecond, ms: performance.now() - started,
+        answer: answer.text,
+        generations: answer.metrics.generations,
+        promptTokens: answer.metrics.promptTokens,
+        newTokens: answer.metrics.newTokens,
+        tokensPerSecond: answer.metrics.tokensPerSecond,
+        ms: performance.now() - started,
       });
     } catch (error) {
       scores.push({
-        question: q.id, tool: q.tool.name, called: false, grounded: false, needed_forcing: false, argumentsCorrect: false,
-        answer: `(failed: ${error instanceof Error ? error.message : String(error)})`, generations: 0, promptTokens: 0, newTokens: 0, tokensPerSecond: 0, ms: performance.now() - started,
+        question: q.id,
+        tool: q.tool.name,
+        called: false,
+        grounded: false,
+        needed_forcing: false,
+        argumentsCorrect: false,
+        answer: `(failed: ${error instanceof Error ? error.message : String(error)})`,
+        generations: 0,
+        promptTokens: 0,
+        newTokens: 0,
+        tokensPerSecond: 0,
+        ms: performance.now() - started,
       });
     }
   }

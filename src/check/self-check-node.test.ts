@@ -37,10 +37,12 @@ for (const { model, family } of TRAINED) {
       expect(check.generations).toBe(2);
     });
 
-    it('calls in its own family\'s syntax, and the call reaches the parser with its markers intact', async () => {
+    it("calls in its own family's syntax, and the call reaches the parser with its markers intact", async () => {
       const question = selfCheckQuestion(seededRandom(70_000_050));
       const token = freshToken(seededRandom(70_000_051));
-      const tools = new ToolRegistry().tool(question.tool.name, question.tool.description, question.tool.parameters, (args: Record<string, unknown>) => question.result(token, args));
+      const tools = new ToolRegistry().tool(question.tool.name, question.tool.description, question.tool.parameters, (args: Record<string, unknown>) =>
+        question.result(token, args),
+      );
       const raw: string[] = [];
       const stop = chat.on('raw', (text) => raw.push(text));
       const answer = await chat.chat(question.question, { toolkit: { tools }, maxNewTokens: 96 });

@@ -46,12 +46,17 @@ export function checkDetail(who: string, outcome: { called: boolean; grounded: b
   if (!outcome.grounded) {
     return `${who} calls tools but reports something else than their result, so its answers would look right and be wrong. Do not use it for tools. ${HINT}`;
   }
-  if (outcome.needed_forcing) return `${who} calls tools and answers from their results, but only once the call is primed; it is closer to the edge than a model that calls on its own.`;
+  if (outcome.needed_forcing)
+    return `${who} calls tools and answers from their results, but only once the call is primed; it is closer to the edge than a model that calls on its own.`;
   return `${who} calls tools and answers from their results.`;
 }
 
 /** Scores one answer to a check question. */
-export function scoreAnswer(question: CheckQuestion, token: string, answer: Pick<ChatAnswer, 'text' | 'calls'>): { called: boolean; grounded: boolean; needed_forcing: boolean; call?: ToolCallRecord } {
+export function scoreAnswer(
+  question: CheckQuestion,
+  token: string,
+  answer: Pick<ChatAnswer, 'text' | 'calls'>,
+): { called: boolean; grounded: boolean; needed_forcing: boolean; call?: ToolCallRecord } {
   const call = answer.calls.find((c) => c.name === question.tool.name && c.status === 'ok');
   return {
     called: Boolean(call),
@@ -76,11 +81,22 @@ export async function runSelfCheck(chat: CheckChat, random: () => number = Math.
   const base = { model, device, dtype, ...(family ? { family } : {}) };
   if (family?.templateProblem) {
     return {
-      ...base, ok: false, called: false, grounded: false, needed_forcing: false, answer: '', generations: 0, promptTokens: 0, newTokens: 0, ms: 0,
+      ...base,
+      ok: false,
+      called: false,
+      grounded: false,
+      needed_forcing: false,
+      answer: '',
+      generations: 0,
+      promptTokens: 0,
+      newTokens: 0,
+      ms: 0,
       detail: `${who} cannot be offered tools: its chat template ${family.templateProblem}. Use a model of a family with tool support.`,
     };
   }
-  const tools = new ToolRegistry().tool(question.tool.name, question.tool.description, question.tool.parameters, (args: Record<string, unknown>) => question.result(token, args));
+  const tools = new ToolRegistry().tool(question.tool.name, question.tool.description, question.tool.parameters, (args: Record<string, unknown>) =>
+    question.result(token, args),
+  );
   let answer: ChatAnswer;
   try {
     answer = await chat.chat(question.question, { maxNewTokens: CHECK_MAX_NEW_TOKENS, toolkit: { tools }, isolated: true, ...(signal ? { signal } : {}) });
@@ -89,8 +105,17 @@ export async function runSelfCheck(chat: CheckChat, random: () => number = Math.
     if (signal?.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);
     return {
-      ...base, ok: false, called: false, grounded: false, needed_forcing: false, answer: '',
-      detail: `${who} could not be checked: ${message}`, generations: 0, promptTokens: 0, newTokens: 0, ms: performance.now() - started,
+      ...base,
+      ok: false,
+      called: false,
+      grounded: false,
+      needed_forcing: false,
+      answer: '',
+      detail: `${who} could not be checked: ${message}`,
+      generations: 0,
+      promptTokens: 0,
+      newTokens: 0,
+      ms: performance.now() - started,
     };
   }
   const score = scoreAnswer(question, token, answer);

@@ -29,7 +29,16 @@ describe('npm run test:models', () => {
 
   it('passes the model trained to call tools with a USE verdict, and exits 0', async () => {
     // Asked in the words it was trained on, so the product's prompts may change without retraining it.
-    const { code, out } = await testModels('--models', `${FIXTURE_MODELS_DIR}tiny-tools-qwen3`, '--dtypes', 'q4,q8', '--prompts', trainedPromptsFile('tiny-tools-qwen3'), '--seed', '11');
+    const { code, out } = await testModels(
+      '--models',
+      `${FIXTURE_MODELS_DIR}tiny-tools-qwen3`,
+      '--dtypes',
+      'q4,q8',
+      '--prompts',
+      trainedPromptsFile('tiny-tools-qwen3'),
+      '--seed',
+      '11',
+    );
     // Both dtypes pass; which one is named depends on which measured clearly faster in this run (the
     // verdict prefers the fastest passing dtype), so the test reads the choice instead of a clock.
     const chosen = /USE dtype '(q4|q8)' — 3\/3 tool calls correct/.exec(out)?.[1];
@@ -70,7 +79,13 @@ describe('npm run test:models', () => {
   }, 240_000);
 
   it('reports a missing folder and a missing dtype per attempt, not as a stack trace', async () => {
-    const { code, out } = await testModels('--models', `${FIXTURE_MODELS_DIR}no-such-model,${FIXTURE_MODELS_DIR}tiny-random-qwen3`, '--dtypes', 'bnb4', '--json');
+    const { code, out } = await testModels(
+      '--models',
+      `${FIXTURE_MODELS_DIR}no-such-model,${FIXTURE_MODELS_DIR}tiny-random-qwen3`,
+      '--dtypes',
+      'bnb4',
+      '--json',
+    );
     expect(code).toBe(1);
     const report = JSON.parse(out.slice(out.indexOf('{'))) as { verdicts: { kind: string; dtypes: { error?: string }[] }[] };
     expect(report.verdicts.map((v) => v.kind)).toEqual(['never', 'never']);

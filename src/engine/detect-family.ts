@@ -76,7 +76,9 @@ export function detectFamily(files: ModelFiles): DetectedFamily {
   }
   const byType = files.modelType ? MODEL_TYPES[files.modelType] : undefined;
   if (byType) return result(byType, `config.json model_type "${files.modelType}" (the chat template has no known markers)`);
-  const what = [files.modelType && `model_type "${files.modelType}"`, files.architectures?.length && `architectures ${files.architectures.join(', ')}`].filter(Boolean).join(', ');
+  const what = [files.modelType && `model_type "${files.modelType}"`, files.architectures?.length && `architectures ${files.architectures.join(', ')}`]
+    .filter(Boolean)
+    .join(', ');
   return result('generic', `no known family (${what || 'no config'}${text ? '' : ', no chat template'}): generic profile`);
 }
 

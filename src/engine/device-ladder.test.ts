@@ -11,7 +11,10 @@ describe('the device and dtype ladder', () => {
     expect(loadLadder(gpuF16)[0]).toEqual({ device: 'webgpu', dtype: 'q4f16' });
     expect(loadLadder(gpuNoF16)[0]).toEqual({ device: 'webgpu', dtype: 'q4' });
     expect(loadLadder(noGpu)[0]).toEqual({ device: 'wasm', dtype: 'q8' });
-    expect(loadLadder(noGpu)).toEqual([{ device: 'wasm', dtype: 'q8' }, { device: 'wasm', dtype: 'q4' }]);
+    expect(loadLadder(noGpu)).toEqual([
+      { device: 'wasm', dtype: 'q8' },
+      { device: 'wasm', dtype: 'q4' },
+    ]);
     expect(loadLadder(node).map((c) => c.dtype)).toEqual(['q4', 'q8', 'fp32']);
     expect(loadLadder(node)[0]).toEqual({ device: 'cpu', dtype: 'q4' });
   });
@@ -34,7 +37,9 @@ describe('the device and dtype ladder', () => {
   it('checks an explicit dtype and says what to use instead', () => {
     expect(candidateForDtype(gpuF16, 'q8')).toEqual({ device: 'wasm', dtype: 'q8' });
     expect(() => candidateForDtype(gpuF16, 'q8', 'webgpu')).toThrow(/q8 on WebGPU is known to produce gibberish/);
-    expect(() => candidateForDtype(gpuNoF16, 'q4f16', 'webgpu')).toThrow("'q4f16' needs the WebGPU feature shader-f16, which this GPU lacks. Use 'q4' instead.");
+    expect(() => candidateForDtype(gpuNoF16, 'q4f16', 'webgpu')).toThrow(
+      "'q4f16' needs the WebGPU feature shader-f16, which this GPU lacks. Use 'q4' instead.",
+    );
     expect(candidateForDtype(gpuNoF16, 'q4f16')).toEqual({ device: 'wasm', dtype: 'q4f16' });
     expect(() => candidateForDtype(node, 'q4', 'webgpu')).toThrow(/Use device 'cpu'/);
   });
@@ -49,18 +54,32 @@ describe('detectBrowserCapabilities', () => {
   const features = (...names: string[]) => new Set(names);
 
   it('uses a hardware adapter, with its shader-f16', async () => {
-    expect(await detectBrowserCapabilities(navigatorWith({ features: features('shader-f16'), info: { isFallbackAdapter: false } }))).toEqual({ runtime: 'browser', webgpu: true, shaderF16: true });
+    expect(await detectBrowserCapabilities(navigatorWith({ features: features('shader-f16'), info: { isFallbackAdapter: false } }))).toEqual({
+      runtime: 'browser',
+      webgpu: true,
+      shaderF16: true,
+    });
   });
 
   it('treats a software (fallback) adapter as no GPU, however it is reported, unless asked to use it', async () => {
-    for (const adapter of [{ features: features(), info: { isFallbackAdapter: true } }, { features: features(), isFallbackAdapter: true }]) {
+    for (const adapter of [
+      { features: features(), info: { isFallbackAdapter: true } },
+      { features: features(), isFallbackAdapter: true },
+    ]) {
       expect(await detectBrowserCapabilities(navigatorWith(adapter))).toEqual({ runtime: 'browser', webgpu: false, shaderF16: false, fallbackAdapter: true });
-      expect(await detectBrowserCapabilities(navigatorWith(adapter), { allowFallbackAdapter: true })).toEqual({ runtime: 'browser', webgpu: true, shaderF16: false, fallbackAdapter: true });
+      expect(await detectBrowserCapabilities(navigatorWith(adapter), { allowFallbackAdapter: true })).toEqual({
+        runtime: 'browser',
+        webgpu: true,
+        shaderF16: false,
+        fallbackAdapter: true,
+      });
     }
   });
 
   it('says which device was chosen and why', () => {
-    expect(describeRuntime({ runtime: 'browser', webgpu: false, shaderF16: false, fallbackAdapter: true })).toMatch(/^Only a software WebGPU adapter is available here \(no GPU\): the model will run on WASM.*settings/);
+    expect(describeRuntime({ runtime: 'browser', webgpu: false, shaderF16: false, fallbackAdapter: true })).toMatch(
+      /^Only a software WebGPU adapter is available here \(no GPU\): the model will run on WASM.*settings/,
+    );
     expect(describeRuntime({ runtime: 'browser', webgpu: true, shaderF16: false, fallbackAdapter: true })).toMatch(/software WebGPU adapter you chose/);
     expect(describeRuntime({ runtime: 'browser', webgpu: true, shaderF16: true })).toBe('WebGPU is available: the model will run on the GPU (q4f16).');
     expect(describeRuntime({ runtime: 'browser', webgpu: false, shaderF16: false })).toMatch(/^No WebGPU adapter/);

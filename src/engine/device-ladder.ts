@@ -78,7 +78,12 @@ export function loadLadder(caps: RuntimeCapabilities): LoadCandidate[] {
   if (caps.runtime === 'node') return [...byMeasuredSpeed('cpu', ['q4', 'q8']), { device: 'cpu', dtype: 'fp32' }];
   const wasm = byMeasuredSpeed('wasm', ['q4', 'q8']);
   if (!caps.webgpu) return wasm;
-  const gpu: LoadCandidate[] = caps.shaderF16 ? [{ device: 'webgpu', dtype: 'q4f16' }, { device: 'webgpu', dtype: 'q4' }] : [{ device: 'webgpu', dtype: 'q4' }];
+  const gpu: LoadCandidate[] = caps.shaderF16
+    ? [
+        { device: 'webgpu', dtype: 'q4f16' },
+        { device: 'webgpu', dtype: 'q4' },
+      ]
+    : [{ device: 'webgpu', dtype: 'q4' }];
   return [...gpu, ...wasm];
 }
 
@@ -95,12 +100,13 @@ export function candidatesFor(caps: RuntimeCapabilities, available?: readonly st
 export function candidateForDtype(caps: RuntimeCapabilities, dtype: string, device?: string): LoadCandidate {
   const float16 = dtype === 'fp16' || dtype.endsWith('f16');
   if (caps.runtime === 'node') {
-    if (device && device !== 'cpu') throw new UnsupportedDtypeError(`In Node the model runs on the CPU; device '${device}' is not available. Use device 'cpu'.`);
+    if (device && device !== 'cpu')
+      throw new UnsupportedDtypeError(`In Node the model runs on the CPU; device '${device}' is not available. Use device 'cpu'.`);
     return { device: 'cpu', dtype };
   }
   const chosen = device ?? (caps.webgpu && dtype !== 'q8' && (!float16 || caps.shaderF16) ? 'webgpu' : 'wasm');
   if (chosen === 'webgpu') {
-    if (!caps.webgpu) throw new UnsupportedDtypeError('This browser has no WebGPU adapter. Use device \'wasm\' (slower), or enable WebGPU.');
+    if (!caps.webgpu) throw new UnsupportedDtypeError("This browser has no WebGPU adapter. Use device 'wasm' (slower), or enable WebGPU.");
     if (dtype === 'q8') throw new UnsupportedDtypeError("q8 on WebGPU is known to produce gibberish. Use 'q4' or 'q4f16' on WebGPU, or q8 on 'wasm'.");
     if (float16 && !caps.shaderF16) throw new UnsupportedDtypeError(`'${dtype}' needs the WebGPU feature shader-f16, which this GPU lacks. Use 'q4' instead.`);
   }
@@ -123,7 +129,9 @@ export const DTYPE_FILES: Readonly<Record<string, string>> = {
 /** The dtypes whose files are in a list of file names (paths under `onnx/` or bare names). */
 export function dtypesInFiles(files: Iterable<string>): string[] {
   const names = new Set([...files].map((f) => f.split('/').pop() ?? f));
-  return Object.entries(DTYPE_FILES).filter(([, file]) => names.has(file)).map(([dtype]) => dtype);
+  return Object.entries(DTYPE_FILES)
+    .filter(([, file]) => names.has(file))
+    .map(([dtype]) => dtype);
 }
 
 /** Asks the browser what WebGPU offers; never throws. */

@@ -14,7 +14,8 @@ beforeAll(async () => {
     if (path === '/models/' && req.headers.accept?.includes('application/json')) {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ folders: ['tiny-random-qwen3', 'tiny-tools-qwen3'] }));
     } else if (path.startsWith('/gated/')) res.writeHead(403).end();
-    else if (path === '/models/here/config.json' || path === '/owner/real/resolve/main/config.json') res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    else if (path === '/models/here/config.json' || path === '/owner/real/resolve/main/config.json')
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
     else if (path.startsWith('/spa/')) res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html>');
     else res.writeHead(404).end();
   });
@@ -36,7 +37,9 @@ describe('diagnoseSource', () => {
   it('says a hub id that does not exist is not on the hub, with how an id reads', async () => {
     const error = await diagnoseSource({ hub: 'nobody/nothing' }, { hubUrl: base });
     expect(error?.name).toBe('ModelNotFoundError');
-    expect(error?.message).toBe(`There is no model nobody/nothing on the hub (${new URL(base).host} answered 404 for config.json). Check the id: it reads owner/name, e.g. onnx-community/Qwen3-0.6B-ONNX.`);
+    expect(error?.message).toBe(
+      `There is no model nobody/nothing on the hub (${new URL(base).host} answered 404 for config.json). Check the id: it reads owner/name, e.g. onnx-community/Qwen3-0.6B-ONNX.`,
+    );
   });
 
   it('names the revision when the model exists but the revision does not', async () => {
@@ -47,7 +50,9 @@ describe('diagnoseSource', () => {
   it('says a served folder that does not exist was not found, and lists the folders the server serves', async () => {
     const error = await diagnoseSource({ url: `${base}models/no-such-model` });
     expect(error?.name).toBe('ModelNotFoundError');
-    expect(error?.message).toBe(`The model folder ${base}models/no-such-model was not found on this server (404 for config.json). This server serves: tiny-random-qwen3, tiny-tools-qwen3.`);
+    expect(error?.message).toBe(
+      `The model folder ${base}models/no-such-model was not found on this server (404 for config.json). This server serves: tiny-random-qwen3, tiny-tools-qwen3.`,
+    );
   });
 
   it('takes a web page where config.json should be (a development server) for a missing folder', async () => {
@@ -65,7 +70,9 @@ describe('diagnoseSource', () => {
     const hubUrl = await closedPort();
     const error = await diagnoseSource({ hub: 'onnx-community/Qwen3-0.6B-ONNX' }, { hubUrl, online: false });
     expect(error?.name).toBe('ModelUnreachableError');
-    expect(error?.message).toMatch(/^Cannot reach the model hub \(127\.0\.0\.1:\d+\) to download onnx-community\/Qwen3-0\.6B-ONNX: this device is offline \(.+\)\. Connect and load again, or load a model folder or \.zip from this computer\.$/);
+    expect(error?.message).toMatch(
+      /^Cannot reach the model hub \(127\.0\.0\.1:\d+\) to download onnx-community\/Qwen3-0\.6B-ONNX: this device is offline \(.+\)\. Connect and load again, or load a model folder or \.zip from this computer\.$/,
+    );
     expect((await diagnoseSource({ url: `${hubUrl}models/x` }))?.message).toMatch(/^Cannot reach 127\.0\.0\.1:\d+ to load .*: the connection failed/);
   });
 
@@ -78,7 +85,7 @@ describe('diagnoseSource', () => {
 });
 
 describe('sourceWideFailure', () => {
-  it('ends the load on a file every quantization shares, and lets a quantization\'s own failure go on down the ladder', async () => {
+  it("ends the load on a file every quantization shares, and lets a quantization's own failure go on down the ladder", async () => {
     const source = { url: `${base}models/here` };
     const shared = await sourceWideFailure(source, new Error(`Could not locate file: "${base}models/here/tokenizer.json".`));
     expect(shared?.name).toBe('ModelFilesError');

@@ -79,12 +79,16 @@ export async function diagnoseSource(source: ModelSource, options: DiagnoseOptio
         `Cannot reach the model hub (${hostOf(hubUrl)}) to download ${name}: ${offline} (${why}). Connect and load again, or load a model folder or .zip from this computer.`,
       );
     }
-    return new ModelUnreachableError(`Cannot reach ${hostOf(address)} to load ${name}: ${offline} (${why}). Check that the server is running, then load again.`);
+    return new ModelUnreachableError(
+      `Cannot reach ${hostOf(address)} to load ${name}: ${offline} (${why}). Check that the server is running, then load again.`,
+    );
   }
   const html = (response.headers.get('content-type') ?? '').includes('text/html');
   if (response.status === 401 || response.status === 403) {
     return 'hub' in source
-      ? new ModelAccessError(`${name} is private or gated on the hub (${response.status} for config.json): it cannot be downloaded without signing in. Use a public ONNX model such as onnx-community/Qwen3-0.6B-ONNX.`)
+      ? new ModelAccessError(
+          `${name} is private or gated on the hub (${response.status} for config.json): it cannot be downloaded without signing in. Use a public ONNX model such as onnx-community/Qwen3-0.6B-ONNX.`,
+        )
       : new ModelAccessError(`${hostOf(address)} refused ${name} (${response.status} for config.json). Check that the server allows reading this folder.`);
   }
   if (response.status === 404 || response.status === 410 || (response.ok && html)) {
@@ -113,7 +117,9 @@ export async function sourceWideFailure(source: ModelSource, error: unknown, opt
   if (diagnosed) return diagnosed;
   const message = error instanceof Error ? error.message : String(error);
   if (SHARED_FILES.test(message)) {
-    return new ModelFilesError(`Could not load ${describeSource(source)}: ${message.split('\n')[0]} Every quantization needs this file, so no other was tried. Check the model folder.`);
+    return new ModelFilesError(
+      `Could not load ${describeSource(source)}: ${message.split('\n')[0]} Every quantization needs this file, so no other was tried. Check the model folder.`,
+    );
   }
   return undefined;
 }

@@ -18,7 +18,9 @@ beforeAll(async () => {
   hub = createServer((req, res) => {
     hubRequests.push(`${req.method} ${req.url}`);
     if (req.url === '/o/m/resolve/main/config.json') {
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ 'transformers.js_config': { use_external_data_format: { 'model_q4.onnx': 2 } } }));
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ 'transformers.js_config': { use_external_data_format: { 'model_q4.onnx': 2 } } }));
     } else if (req.url?.startsWith('/o/m/resolve/main/onnx/')) res.writeHead(200, { 'Content-Length': '0', 'X-Linked-Size': '300000000' }).end();
     else if (req.url?.endsWith('generation_config.json')) res.writeHead(404).end();
     else res.writeHead(200, { 'Content-Length': '1000' }).end();
@@ -44,7 +46,7 @@ describe('planDownload', () => {
     ]);
   });
 
-  it('reads the hub\'s real sizes, the external-data chunks config.json names, and leaves out a file the hub lacks', async () => {
+  it("reads the hub's real sizes, the external-data chunks config.json names, and leaves out a file the hub lacks", async () => {
     hubRequests.length = 0;
     const plan = await planDownload({ hub: 'o/m' }, 'q4', { hubUrl });
     expect(plan).toEqual([
@@ -60,13 +62,22 @@ describe('planDownload', () => {
   });
 
   it('measures picked files directly, and says nothing it cannot know', async () => {
-    const files = [{ path: 'm/config.json', data: new Blob(['{}']) }, { path: 'm/onnx/model_q4.onnx', data: new Blob([new Uint8Array(1234)]) }];
-    expect(await planDownload({ files }, 'q4')).toEqual([{ file: 'config.json', total: 2 }, { file: 'onnx/model_q4.onnx', total: 1234 }]);
+    const files = [
+      { path: 'm/config.json', data: new Blob(['{}']) },
+      { path: 'm/onnx/model_q4.onnx', data: new Blob([new Uint8Array(1234)]) },
+    ];
+    expect(await planDownload({ files }, 'q4')).toEqual([
+      { file: 'config.json', total: 2 },
+      { file: 'onnx/model_q4.onnx', total: 1234 },
+    ]);
     expect(await planDownload({ path: '/somewhere' }, 'q4')).toBeUndefined();
   });
 
   it('lists the weights file for each dtype the way transformers.js names it', () => {
     expect(filesFor('q8').at(-1)).toBe('onnx/model_quantized.onnx');
-    expect(filesFor('fp16', { 'transformers.js_config': { use_external_data_format: true } }).slice(-2)).toEqual(['onnx/model_fp16.onnx', 'onnx/model_fp16.onnx_data']);
+    expect(filesFor('fp16', { 'transformers.js_config': { use_external_data_format: true } }).slice(-2)).toEqual([
+      'onnx/model_fp16.onnx',
+      'onnx/model_fp16.onnx_data',
+    ]);
   });
 });

@@ -19,7 +19,8 @@ const SMALL_FILES = ['config.json', 'generation_config.json', 'tokenizer.json', 
 
 /** How many external-data chunks a weights file has, as transformers.js reads `use_external_data_format`. */
 function externalChunks(config: unknown, weights: string): number {
-  const setting = (config as { 'transformers.js_config'?: { use_external_data_format?: unknown } } | undefined)?.['transformers.js_config']?.use_external_data_format;
+  const setting = (config as { 'transformers.js_config'?: { use_external_data_format?: unknown } } | undefined)?.['transformers.js_config']
+    ?.use_external_data_format;
   if (!setting) return 0;
   if (typeof setting === 'object') {
     const bySuffix = setting as Record<string, unknown>;
@@ -53,7 +54,8 @@ export async function planDownload(source: ModelSource, dtype: string, options: 
   if ('path' in source) return undefined;
   const fetchImpl = options.fetch ?? globalThis.fetch?.bind(globalThis);
   if (!fetchImpl) return undefined;
-  const address = (file: string) => ('hub' in source ? hubFileAddress(options.hubUrl ?? DEFAULT_HUB_URL, source.hub, source.revision, file) : `${source.url.replace(/\/+$/, '')}/${file}`);
+  const address = (file: string) =>
+    'hub' in source ? hubFileAddress(options.hubUrl ?? DEFAULT_HUB_URL, source.hub, source.revision, file) : `${source.url.replace(/\/+$/, '')}/${file}`;
   try {
     const configResponse = await fetchImpl(address('config.json'));
     const configText = configResponse.ok ? await configResponse.text() : undefined;

@@ -6,7 +6,10 @@ import { loadEmbedder, type LoadedEmbedder } from './load-embedder.ts';
  * that never has many tools never downloads it. Asking for another model frees the first. A
  * failed load is not kept, so a later request (after the user fixed the address) tries again.
  */
-export function embedderHost(device: 'cpu' | 'wasm'): { embed(request: EmbedRequest, onProgress?: (event: EmbedProgress) => void): Promise<EmbedReply>; dispose(): Promise<void> } {
+export function embedderHost(device: 'cpu' | 'wasm'): {
+  embed(request: EmbedRequest, onProgress?: (event: EmbedProgress) => void): Promise<EmbedReply>;
+  dispose(): Promise<void>;
+} {
   let current: { key: string; loaded: Promise<LoadedEmbedder> } | undefined;
   return {
     async embed(request, onProgress) {

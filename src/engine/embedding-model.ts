@@ -88,7 +88,7 @@ export function assertEmbeddingModel(value: unknown): asserts value is Embedding
   const source = (value as { source?: unknown } | null)?.source;
   const known = typeof source === 'object' && source !== null && ['hub', 'url', 'path', 'files'].some((k) => k in source);
   if (typeof value === 'object' && value !== null && known) return;
-  const shown = typeof value === 'string' ? `the string "${value}"` : JSON.stringify(value) ?? String(value);
+  const shown = typeof value === 'string' ? `the string "${value}"` : (JSON.stringify(value) ?? String(value));
   throw new EmbeddingModelError(
     `toolSelection.semantic must be false or an embedding model such as { source: { hub: 'Xenova/all-MiniLM-L6-v2' }, dtype: 'q8' }, got ${shown}. ` +
       'Its source is { hub }, { url }, { path } or { files }, as for the chat model.',

@@ -25,7 +25,10 @@ function hermes(id: FamilyId, label: string, rest: Pick<ModelFamily, 'endTokens'
 function gemmaValue(value: unknown): string {
   if (typeof value === 'string') return `<escape>${value}<escape>`;
   if (Array.isArray(value)) return `[${value.map(gemmaValue).join(',')}]`;
-  if (value && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${k}:${gemmaValue(v)}`).join(',')}}`;
+  if (value && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${k}:${gemmaValue(v)}`)
+      .join(',')}}`;
   return String(value ?? null);
 }
 
@@ -71,7 +74,9 @@ export const MODEL_FAMILIES: { readonly [id in FamilyId]: ModelFamily } = {
     forcedCallOpener: (name) => `<|tool_call_start|>[${name}(`,
     callClosers: ['<|tool_call_end|>'],
     formatCall: (name, args) =>
-      `<|tool_call_start|>[${name}(${Object.entries(args).map(([k, v]) => `${k}=${pythonLiteral(v)}`).join(', ')})]<|tool_call_end|>`,
+      `<|tool_call_start|>[${name}(${Object.entries(args)
+        .map(([k, v]) => `${k}=${pythonLiteral(v)}`)
+        .join(', ')})]<|tool_call_end|>`,
     endTokens: ['<|im_end|>'],
     keepTokens: ['<|tool_call_start|>', '<|tool_call_end|>'],
     thinking: { ...THINK, emptyBlockWhenOff: false },
@@ -119,8 +124,18 @@ export const MODEL_FAMILIES: { readonly [id in FamilyId]: ModelFamily } = {
  */
 export const KNOWN_CALL_MARKERS: readonly string[] = [
   ...new Set(Object.values(MODEL_FAMILIES).flatMap((f) => f.keepTokens)),
-  '<think>', '</think>', '[TOOL_CALLS]', '<|START_ACTION|>', '<|END_ACTION|>', '<|tool_call>', '<tool_call|>',
-  '<｜tool▁calls▁begin｜>', '<｜tool▁calls▁end｜>', '<｜tool▁call▁begin｜>', '<｜tool▁call▁end｜>', '<｜tool▁sep｜>',
+  '<think>',
+  '</think>',
+  '[TOOL_CALLS]',
+  '<|START_ACTION|>',
+  '<|END_ACTION|>',
+  '<|tool_call>',
+  '<tool_call|>',
+  '<｜tool▁calls▁begin｜>',
+  '<｜tool▁calls▁end｜>',
+  '<｜tool▁call▁begin｜>',
+  '<｜tool▁call▁end｜>',
+  '<｜tool▁sep｜>',
 ];
 
 /** The profile with this id; an unknown id (a newer page, an older worker) gets the generic one. */

@@ -5,7 +5,8 @@ import { cropCache } from './kv-cache.ts';
 /** A [1, heads, sequence, headDim] tensor whose every value says where it is: head·1000 + position·10 + dim. */
 function positional(heads: number, sequence: number, headDim: number): Tensor {
   const data = new Float32Array(heads * sequence * headDim);
-  for (let h = 0; h < heads; h++) for (let p = 0; p < sequence; p++) for (let d = 0; d < headDim; d++) data[(h * sequence + p) * headDim + d] = h * 1000 + p * 10 + d;
+  for (let h = 0; h < heads; h++)
+    for (let p = 0; p < sequence; p++) for (let d = 0; d < headDim; d++) data[(h * sequence + p) * headDim + d] = h * 1000 + p * 10 + d;
   return new Tensor('float32', data, [1, heads, sequence, headDim]);
 }
 

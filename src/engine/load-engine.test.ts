@@ -59,7 +59,9 @@ describe('a load that fails for the source as a whole', () => {
   it('says a served folder that does not exist was not found and lists what the server serves', async () => {
     const error = await NexusChat.load({ url: `${app.url}models/no-such-model` }).catch((e: Error) => e);
     expect(error).toMatchObject({ name: 'ModelNotFoundError' });
-    expect((error as Error).message).toBe(`The model folder ${app.url}models/no-such-model was not found on this server (404 for config.json). This server serves: no-tokenizer, tiny-random-qwen3.`);
+    expect((error as Error).message).toBe(
+      `The model folder ${app.url}models/no-such-model was not found on this server (404 for config.json). This server serves: no-tokenizer, tiny-random-qwen3.`,
+    );
   });
 
   it('does not retry other quantizations after a file every quantization shares failed', async () => {

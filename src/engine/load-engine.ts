@@ -54,7 +54,9 @@ export async function planCandidates(source: ModelSource, caps: RuntimeCapabilit
   if (candidates.length === 0) {
     throw new ModelLoadError(
       `${describeSource(source)} serves ${available?.length ? available.join(', ') : 'no ONNX model files'}, and none of them runs here. ` +
-        `This device can use: ${candidatesFor(caps).map((c) => `${c.dtype} on ${c.device}`).join(', ')}.`,
+        `This device can use: ${candidatesFor(caps)
+          .map((c) => `${c.dtype} on ${c.device}`)
+          .join(', ')}.`,
     );
   }
   return candidates;
@@ -67,13 +69,25 @@ export function diagnoseOptions(options: LoadOptions): { hubUrl?: string; online
 }
 
 /** Loads one candidate and runs a one-token warm-up (compiles shaders, allocates buffers). */
-export async function loadCandidate(source: ModelSource, candidate: LoadCandidate, onProgress?: (event: LoadProgress) => void, family?: FamilyId, hubUrl?: string, numThreads?: number): Promise<TransformersEngine> {
+export async function loadCandidate(
+  source: ModelSource,
+  candidate: LoadCandidate,
+  onProgress?: (event: LoadProgress) => void,
+  family?: FamilyId,
+  hubUrl?: string,
+  numThreads?: number,
+): Promise<TransformersEngine> {
   if (onProgress) {
     // The whole download's size up front, so progress is a fraction of something from the start.
     const files = await planDownload(source, candidate.dtype, hubUrl ? { hubUrl } : {});
     if (files?.length) onProgress({ status: 'plan', files });
   }
-  const engine = await TransformersEngine.load(useSource(source, hubUrl), { ...candidate, ...(onProgress ? { onProgress } : {}), ...(family ? { family } : {}), ...(numThreads ? { numThreads } : {}) });
+  const engine = await TransformersEngine.load(useSource(source, hubUrl), {
+    ...candidate,
+    ...(onProgress ? { onProgress } : {}),
+    ...(family ? { family } : {}),
+    ...(numThreads ? { numThreads } : {}),
+  });
   onProgress?.({ status: 'warmup' });
   // Rendered by the model's own template: a hard-coded dialect would warm up on the wrong tokens.
   const prompt = await engine.render([{ role: 'user', content: 'hi' }], { addGenerationPrompt: true });
@@ -85,7 +99,11 @@ export async function loadCandidate(source: ModelSource, candidate: LoadCandidat
  * Loads a model in this realm (Node), trying the ladder in order. For the browser, where a failed
  * session poisons the realm, the worker client retries in a fresh worker instead.
  */
-export async function loadEngine(source: ModelSource, caps: RuntimeCapabilities, options: LoadOptions = {}): Promise<{ engine: TransformersEngine; attempts: LoadAttempt[] }> {
+export async function loadEngine(
+  source: ModelSource,
+  caps: RuntimeCapabilities,
+  options: LoadOptions = {},
+): Promise<{ engine: TransformersEngine; attempts: LoadAttempt[] }> {
   const attempts: LoadAttempt[] = [];
   // A folder without its tokenizer fails deep inside transformers.js; say which file is missing instead.
   if ('path' in source) await checkModelFolder(source.path);

@@ -7,11 +7,7 @@ import { NexusError, registerErrorClass } from '../shared/errors.ts';
  * - `{ url }`: a folder served over HTTP (e.g. by the app);
  * - `{ files }`: files the user picked (a folder, with their relative paths).
  */
-export type ModelSource =
-  | { hub: string; revision?: string }
-  | { path: string }
-  | { url: string }
-  | { files: readonly ModelFile[]; name?: string };
+export type ModelSource = { hub: string; revision?: string } | { path: string } | { url: string } | { files: readonly ModelFile[]; name?: string };
 
 /** One picked file: its path inside the model folder (`onnx/model_q4.onnx`) and its bytes. */
 export interface ModelFile {
@@ -85,5 +81,7 @@ export interface LoadAttemptRecord {
 /** The error for a source none of whose candidates loaded, naming each and why. */
 export function noCandidateLoaded(source: ModelSource, attempts: readonly LoadAttemptRecord[]): ModelLoadError {
   const lines = attempts.map((a) => `  ${a.dtype} on ${a.device}: ${a.error ?? 'failed'}`);
-  return new ModelLoadError(`Could not load ${describeSource(source)}. Tried:\n${lines.join('\n')}\nCheck the model files, or pick another model or quantization.`);
+  return new ModelLoadError(
+    `Could not load ${describeSource(source)}. Tried:\n${lines.join('\n')}\nCheck the model files, or pick another model or quantization.`,
+  );
 }

@@ -25,7 +25,10 @@ describe('filesFromZip limits (issue 28, N12)', () => {
     expect(bomb.length).toBeLessThan(1024 * 1024);
     const error = await filesFromZip(new File([bomb], 'bomb.zip'), { maxTotalBytes: 8 * 1024 * 1024 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ZipReadError);
-    expect(error).toMatchObject({ failure: 'too-large', message: expect.stringMatching(/^bomb\.zip inflates to more than 8 MiB, .*unzip it yourself and pick the folder instead\.$/) });
+    expect(error).toMatchObject({
+      failure: 'too-large',
+      message: expect.stringMatching(/^bomb\.zip inflates to more than 8 MiB, .*unzip it yourself and pick the folder instead\.$/),
+    });
   });
 
   it('the default limit is a multiple of the archive size, within a floor and a ceiling', () => {
@@ -38,7 +41,10 @@ describe('filesFromZip limits (issue 28, N12)', () => {
   it('refuses too many entries, a file that is not a zip, and an empty archive, each by name', async () => {
     const many = zipSync(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`f${i}.txt`, new Uint8Array([1])])));
     await expect(filesFromZip(new File([many], 'many.zip'), { maxEntries: 10 })).rejects.toMatchObject({ failure: 'too-many-entries' });
-    await expect(filesFromZip(new File(['not a zip'], 'bad.zip'))).rejects.toMatchObject({ failure: 'not-zip', message: expect.stringContaining('bad.zip is not a readable .zip') });
+    await expect(filesFromZip(new File(['not a zip'], 'bad.zip'))).rejects.toMatchObject({
+      failure: 'not-zip',
+      message: expect.stringContaining('bad.zip is not a readable .zip'),
+    });
     await expect(filesFromZip(new File([zipSync({})], 'empty.zip'))).rejects.toMatchObject({ failure: 'empty' });
   });
 

@@ -128,12 +128,16 @@ async function readZip(zip: Blob, limits: ZipLimits): Promise<{ files: ModelFile
     failure ??= error;
   };
   const tooLarge = (): ZipReadError =>
-    new ZipReadError('too-large', `${label} inflates to more than ${Math.round(maxTotal / MIB)} MiB, the limit for an archive of ${formatMiB(zip.size)}; unzip it yourself and pick the folder instead.`);
+    new ZipReadError(
+      'too-large',
+      `${label} inflates to more than ${Math.round(maxTotal / MIB)} MiB, the limit for an archive of ${formatMiB(zip.size)}; unzip it yourself and pick the folder instead.`,
+    );
 
   const unzip = new Unzip((file) => {
     if (failure || file.name.endsWith('/') || file.name.startsWith('__MACOSX/')) return;
     entries += 1;
-    if (entries > maxEntries) return fail(new ZipReadError('too-many-entries', `${label} holds more than ${maxEntries} files; a model folder holds a few dozen.`));
+    if (entries > maxEntries)
+      return fail(new ZipReadError('too-many-entries', `${label} holds more than ${maxEntries} files; a model folder holds a few dozen.`));
     if (file.originalSize !== undefined && total + file.originalSize > maxTotal) return fail(tooLarge());
     const parts: Uint8Array<ArrayBuffer>[] = [];
     file.ondata = (error, chunk, final) => {

@@ -7,7 +7,11 @@ import { DEFAULT_HUB_URL, type ModelSource } from './model-source.ts';
  * when the files are at hand, else by asking for each candidate file's headers. Undefined when the
  * source cannot be asked (then every candidate is tried, and a missing file fails its attempt).
  */
-export async function probeDtypes(source: ModelSource, fetchImpl: typeof fetch = globalThis.fetch?.bind(globalThis), hubUrl: string = DEFAULT_HUB_URL): Promise<string[] | undefined> {
+export async function probeDtypes(
+  source: ModelSource,
+  fetchImpl: typeof fetch = globalThis.fetch?.bind(globalThis),
+  hubUrl: string = DEFAULT_HUB_URL,
+): Promise<string[] | undefined> {
   if ('files' in source) return dtypesInFiles(source.files.map((f) => f.path));
   if ('path' in source) {
     const { readdir } = await import('node:fs/promises');

@@ -30,7 +30,11 @@ export async function templateToolProblem(render: (messages: ChatMessage[], opti
   if (!plain.includes(PROBE_TOOL.function.name)) return 'ignores the tools it is given (it has no tool support)';
   const round: ChatMessage[] = [
     ...question,
-    { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', type: 'function', function: { name: PROBE_TOOL.function.name, arguments: { word: 'ember' } } }] },
+    {
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: PROBE_TOOL.function.name, arguments: { word: 'ember' } } }],
+    },
     { role: 'tool', content: PROBE_RESULT, tool_call_id: 'call_1', name: PROBE_TOOL.function.name },
   ];
   let withResult: string;

@@ -18,8 +18,6 @@ export function keepGeneratedThinkBlocks(messages: ChatMessage[], enableThinking
     if (m.role === 'user' && !(m.content.startsWith('<tool_response>') && m.content.endsWith('</tool_response>'))) lastQuery = i;
   });
   return messages.map((m, i) =>
-    m.role === 'assistant' && i > lastQuery && m.reasoning_content === undefined && !m.content.includes('</think>')
-      ? { ...m, reasoning_content: '\n' }
-      : m,
+    m.role === 'assistant' && i > lastQuery && m.reasoning_content === undefined && !m.content.includes('</think>') ? { ...m, reasoning_content: '\n' } : m,
   );
 }

@@ -35,7 +35,13 @@ describe('TokenTranscript', () => {
   it('records incrementally: only what differs from the last sequence is decoded, and plans come out as from scratch', () => {
     const codec = wordCodec();
     let decodedIds = 0;
-    const counting: TokenCodec = { encode: codec.encode, decode: (ids) => ((decodedIds += ids.length), codec.decode(ids)) };
+    const counting: TokenCodec = {
+      encode: codec.encode,
+      decode: (ids) => {
+        decodedIds += ids.length;
+        return codec.decode(ids);
+      },
+    };
     const transcript = new TokenTranscript(counting);
     const turn = (n: number) => `<user>question ${n} about the weather in town ${n}</user><assistant>`;
     let conversation = 'system: you are helpful. ';
@@ -107,7 +113,7 @@ describe('TokenTranscript', () => {
     expect(transcript.plan('<user>hi</user><assistant>Sure.</assistant>').keep).toBe(round.ids.length);
   });
 
-  it('with Qwen3\'s tokenizer, reuses a turn whose trailing newlines the template strips up to the token before them', { timeout: 60_000 }, async () => {
+  it("with Qwen3's tokenizer, reuses a turn whose trailing newlines the template strips up to the token before them", { timeout: 60_000 }, async () => {
     const codec = await qwen3Codec();
     const transcript = new TokenTranscript(codec);
     const prompt = '<|im_start|>user\nWeather?<|im_end|>\n<|im_start|>assistant\n';

@@ -7,7 +7,11 @@ import { TransformersEngine } from './transformers-engine.ts';
 
 const weather: ToolSchema = {
   type: 'function',
-  function: { name: 'get_weather', description: 'Get current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  function: {
+    name: 'get_weather',
+    description: 'Get current weather for a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
 };
 const messages: ChatMessage[] = [
   { role: 'system', content: 'You are helpful.' },
@@ -47,7 +51,7 @@ describe('TransformersEngine on the tiny Qwen3 fixture (Node, CPU)', () => {
     expect(wandering.some((text) => text !== greedy)).toBe(true);
   });
 
-  it('renders with the tokenizer\'s own chat template, tools included', () => {
+  it("renders with the tokenizer's own chat template, tools included", () => {
     expect(prompt).toBe(renderQwen3ChatML(messages, { tools: [weather], addGenerationPrompt: true, enableThinking: false }));
     expect(prompt).toContain('<tools>\n{"type": "function", "function": {"name": "get_weather"');
     expect(engine.info).toMatchObject({ model: `${FIXTURE_MODELS_DIR}${TINY_QWEN3}`, device: 'cpu', dtype: 'q4', family: { id: 'qwen3', label: 'Qwen3' } });
@@ -113,7 +117,12 @@ describe('TransformersEngine on the tiny Qwen3 fixture (Node, CPU)', () => {
   });
 
   it('decodes under a constraint: the output is always one of the choices', async () => {
-    for (const choices of [['get_weather', 'current_datetime', 'calculator'], ['Yes', 'No'], ['"kg"', '"lb"'], ['true', 'false']]) {
+    for (const choices of [
+      ['get_weather', 'current_datetime', 'calculator'],
+      ['Yes', 'No'],
+      ['"kg"', '"lb"'],
+      ['true', 'false'],
+    ]) {
       const result = await engine.generate(`${prompt}The answer is `, { maxNewTokens: 16, choices });
       expect(choices).toContain(result.text);
     }

@@ -100,7 +100,10 @@ class NucleusLogitsProcessor extends LogitsProcessor {
 
 /** Stops once the generated text contains one of the stop strings, or a choice is complete. */
 class TextStoppingCriteria extends StoppingCriteria {
-  constructor(private readonly done: (generated: number[]) => boolean, private readonly promptLength: number) {
+  constructor(
+    private readonly done: (generated: number[]) => boolean,
+    private readonly promptLength: number,
+  ) {
     super();
   }
 
@@ -119,7 +122,10 @@ class GenerationStreamer {
   private sent = 0;
   private promptSeen = false;
 
-  constructor(private readonly decode: (ids: number[]) => string, private readonly onText: (text: string) => void) {}
+  constructor(
+    private readonly decode: (ids: number[]) => string,
+    private readonly onText: (text: string) => void,
+  ) {}
 
   put(value: bigint[][]): void {
     if (!this.promptSeen) {
@@ -227,7 +233,13 @@ export class TransformersEngine implements Engine {
     const detected = options.family && options.family !== found.family.id ? chosenFamily(options.family, found) : found;
     const cores = threads ?? nodeCores();
     const cpu = options.device === 'cpu' && cores !== undefined ? { threads: cores } : {};
-    const engine = new TransformersEngine(tokenizer, loaded, { model: model.label, device: options.device, dtype: options.dtype, ...cpu }, detected, options.reuseCache ?? true);
+    const engine = new TransformersEngine(
+      tokenizer,
+      loaded,
+      { model: model.label, device: options.device, dtype: options.dtype, ...cpu },
+      detected,
+      options.reuseCache ?? true,
+    );
     const problem = await templateToolProblem((messages, renderOptions) => engine.render(messages, renderOptions));
     if (problem) engine.info.family.templateProblem = problem;
     return engine;
@@ -235,12 +247,15 @@ export class TransformersEngine implements Engine {
 
   async render(messages: ChatMessage[], options: RenderOptions): Promise<string> {
     const prepared = this.family.thinking?.emptyBlockWhenOff ? keepGeneratedThinkBlocks(messages, options.enableThinking) : messages;
-    const rendered = this.tokenizer.apply_chat_template(prepared as never, {
-      tools: options.tools?.length ? (options.tools as never) : undefined,
-      add_generation_prompt: options.addGenerationPrompt ?? false,
-      tokenize: false,
-      ...(options.enableThinking === undefined ? {} : { enable_thinking: options.enableThinking }),
-    } as never);
+    const rendered = this.tokenizer.apply_chat_template(
+      prepared as never,
+      {
+        tools: options.tools?.length ? (options.tools as never) : undefined,
+        add_generation_prompt: options.addGenerationPrompt ?? false,
+        tokenize: false,
+        ...(options.enableThinking === undefined ? {} : { enable_thinking: options.enableThinking }),
+      } as never,
+    );
     return rendered as unknown as string;
   }
 
@@ -276,7 +291,13 @@ export class TransformersEngine implements Engine {
     const decodeNew = (ids: number[]) => this.decodeGenerated(ids);
     const criteria: StoppingCriteria[] = [interrupt];
     if (stops.length) criteria.push(new TextStoppingCriteria(stopStringWatcher(decodeNew, stops), promptLength));
-    if (trie) criteria.push(new TextStoppingCriteria((ids) => { const n = trie.next(ids); return n.complete && n.allowed.size === 0; }, promptLength));
+    if (trie)
+      criteria.push(
+        new TextStoppingCriteria((ids) => {
+          const n = trie.next(ids);
+          return n.complete && n.allowed.size === 0;
+        }, promptLength),
+      );
 
     const streamer = options.onText ? new GenerationStreamer(decodeNew, (t) => options.onText?.(t)) : undefined;
     const inputIds = new Tensor('int64', BigInt64Array.from(plan.ids.map(BigInt)), [1, promptLength]);
@@ -292,7 +313,11 @@ export class TransformersEngine implements Engine {
         // Constrained choices are always greedy; sampling only when the caller asks (prose).
         ...(sampled ? { do_sample: true, temperature: sampled.temperature, top_k: 0 } : { do_sample: false }),
         repetition_penalty: options.repetitionPenalty ?? 1,
-        ...(trie ? { logits_processor: [new ChoiceLogitsProcessor(trie, promptLength, this.endTokens)] } : sampled && sampled.topP !== undefined && sampled.topP < 1 ? { logits_processor: [new NucleusLogitsProcessor(sampled.topP)] } : {}),
+        ...(trie
+          ? { logits_processor: [new ChoiceLogitsProcessor(trie, promptLength, this.endTokens)] }
+          : sampled && sampled.topP !== undefined && sampled.topP < 1
+            ? { logits_processor: [new NucleusLogitsProcessor(sampled.topP)] }
+            : {}),
         stopping_criteria: criteria,
         ...(streamer ? { streamer } : {}),
         return_dict_in_generate: true,

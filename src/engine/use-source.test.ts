@@ -9,7 +9,7 @@ describe('useSource with a { url } source', () => {
     else delete (globalThis as { location?: unknown }).location;
   });
 
-  it('resolves an address relative to the page (or worker), as the README writes it: { url: \'/models/x\' }', () => {
+  it("resolves an address relative to the page (or worker), as the README writes it: { url: '/models/x' }", () => {
     // transformers.js takes a relative remote host for a local path and never fetches: the load then
     // fails with "Cannot read properties of undefined (reading 'tokenizer_class')".
     Object.defineProperty(globalThis, 'location', { value: { href: 'http://127.0.0.1:4173/assets/nexus-worker.js' }, configurable: true });

@@ -21,7 +21,9 @@ export function guardedFetch(inner: typeof fetch = globalThis.fetch.bind(globalT
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const type = response.headers.get('content-type') ?? '';
     if (response.ok && type.includes('text/html') && !/\.html?(?:$|\?)/.test(url)) {
-      throw new ModelLoadError(`${url} answered with an HTML page instead of the file: the file is missing from the model folder. Check that the folder holds it.`);
+      throw new ModelLoadError(
+        `${url} answered with an HTML page instead of the file: the file is missing from the model folder. Check that the folder holds it.`,
+      );
     }
     return response;
   };

@@ -6,7 +6,12 @@ describe('yieldToEventLoop', () => {
     const order: string[] = [];
     setTimeout(() => order.push('task'), 0);
     await new Promise((resolve) => setTimeout(resolve, 1)); // the timer is due now
-    const queued = new Promise<void>((resolve) => setImmediate(() => { order.push('queued'); resolve(); }));
+    const queued = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        order.push('queued');
+        resolve();
+      }),
+    );
     await yieldToEventLoop();
     order.push('after yield');
     await queued;
@@ -17,7 +22,13 @@ describe('yieldToEventLoop', () => {
 describe('yieldBeforeEachStep', () => {
   it('gives a stop that arrives during a microtask-only generation a chance at every step', async () => {
     // A stand-in for ORT Web's WASM backend: each step resolves without leaving the microtask queue.
-    const model = { steps: 0, async forward() { this.steps++; return this.steps; } };
+    const model = {
+      steps: 0,
+      async forward() {
+        this.steps++;
+        return this.steps;
+      },
+    };
     const generate = async (stopped: () => boolean) => {
       for (let i = 0; i < 1_000 && !stopped(); i++) await model.forward();
       return model.steps;

@@ -133,12 +133,7 @@ export class AnswerRun implements AnswerView {
   }
 
   /** One generation, logged and reported as `raw` (with `prefix`, the primed part, in front). */
-  async generate(
-    prompt: string,
-    options: Omit<GenerateOptions, 'signal' | 'repetitionPenalty'>,
-    strategy: string,
-    prefix = '',
-  ): Promise<GenerateResult> {
+  async generate(prompt: string, options: Omit<GenerateOptions, 'signal' | 'repetitionPenalty'>, strategy: string, prefix = ''): Promise<GenerateResult> {
     const started = performance.now();
     const result = await this.engine.generate(prompt, {
       ...options,

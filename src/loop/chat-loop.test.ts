@@ -14,7 +14,16 @@ function setup(script: ScriptedOutput[], configure?: (chat: NexusChat) => void) 
   const weather = vi.fn(({ city }: { city: string }) => weatherOf(city));
   const chat = NexusChat.withEngine(engine).tool('get_weather', 'Get current weather for a city', { city: 'string' }, weather);
   configure?.(chat);
-  const events: { [K in keyof ChatEvents]: ChatEvents[K][] } = { token: [], toolCall: [], step: [], forced: [], raw: [], round: [], escalate: [], toolSearch: [] };
+  const events: { [K in keyof ChatEvents]: ChatEvents[K][] } = {
+    token: [],
+    toolCall: [],
+    step: [],
+    forced: [],
+    raw: [],
+    round: [],
+    escalate: [],
+    toolSearch: [],
+  };
   for (const name of Object.keys(events) as (keyof ChatEvents)[]) {
     chat.on(name, ((...args: never[]) => (events[name] as unknown[]).push(args)) as never);
   }
@@ -96,7 +105,9 @@ describe('the tool loop on a scripted Qwen3', () => {
     );
     const answer = await chat.chat('Weather in Paris?');
 
-    expect(events.forced).toEqual([[{ strategy: 'primed', raw: PRIMED_PREFIX + qwen3.primedHallucinated, name: 'weather_lookup', reason: "'weather_lookup' is not a registered tool." }]]);
+    expect(events.forced).toEqual([
+      [{ strategy: 'primed', raw: PRIMED_PREFIX + qwen3.primedHallucinated, name: 'weather_lookup', reason: "'weather_lookup' is not a registered tool." }],
+    ]);
     expect(weather).toHaveBeenCalledExactlyOnceWith({ city: 'Paris' }, expect.anything());
     expect(answer.calls[0]).toMatchObject({ source: 'stepwise', name: 'get_weather' });
     expect(answer.metrics).toMatchObject({ tool_calls_force_failed: 1, rescues: 1, forcedCalls: 1 });
@@ -414,7 +425,10 @@ describe('the tool loop on a scripted Qwen3', () => {
     ]);
     const answer = await chat.chat('Weather in Paris?', { strategy: 'stepwise' });
     expect(answer.calls[0]).toMatchObject({ source: 'stepwise', arguments: { city: 'Paris' } });
-    expect(events.step.slice(0, 2)).toEqual([['gate', 'Yes', 'yes'], ['select', '', 'get_weather']]);
+    expect(events.step.slice(0, 2)).toEqual([
+      ['gate', 'Yes', 'yes'],
+      ['select', '', 'get_weather'],
+    ]);
     // No free generation in the first round: the yes/no check, then already the argument question.
     expect(engine.generations[0]?.options.choices).toEqual(['Yes', 'No']);
     expect(engine.generations[1]?.prompt.endsWith('The tool needed is get_weather.\ncity = "')).toBe(true);
@@ -430,13 +444,7 @@ describe('the tool loop on a scripted Qwen3', () => {
         { when: when.argument('exact'), output: 'true' },
         { when: when.afterResults(), output: 'Done.' },
       ],
-      (c) =>
-        c.tool(
-          'convert',
-          'Convert an amount',
-          { amount: 'number', unit: { type: 'string', enum: ['kg', 'lb'] }, exact: 'boolean' },
-          convert,
-        ),
+      (c) => c.tool('convert', 'Convert an amount', { amount: 'number', unit: { type: 'string', enum: ['kg', 'lb'] }, exact: 'boolean' }, convert),
     );
     await chat.chat('Convert 42 kg', { strategy: 'stepwise', toolChoice: 'required' });
     expect(convert).toHaveBeenCalledExactlyOnceWith({ amount: 42, unit: 'kg', exact: true }, expect.anything());
@@ -533,7 +541,7 @@ describe('the tool loop on a scripted Qwen3', () => {
       expect(engine.generations[0]?.prompt).not.toContain('"name": "get_weather"');
     });
 
-    it('withdraws a tool and ends the tool rounds when a result says so, then asks with the page\'s answer-now turn', async () => {
+    it("withdraws a tool and ends the tool rounds when a result says so, then asks with the page's answer-now turn", async () => {
       const { chat, engine } = setup([
         { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
         { when: when.promptContains('Sources: [1] example'), output: 'Chennai is warm [1].' },
@@ -548,7 +556,7 @@ describe('the tool loop on a scripted Qwen3', () => {
     it('adds per-answer instructions after the system prompt', async () => {
       const { chat, engine } = setup([{ when: when.userAsked('hi'), output: qwen3.greeting }]);
       await chat.chat('hi', { strategy: 'inline', instructions: 'Plan first: list the sub-questions.' });
-      expect(engine.generations[0]?.prompt).toMatch(/<\|im_start\|>system\n[^]*Plan first: list the sub-questions\.\n\n# Tools/);
+      expect(engine.generations[0]?.prompt).toMatch(/<\|im_start\|>system\n[\s\S]*Plan first: list the sub-questions\.\n\n# Tools/);
     });
   });
 
@@ -562,8 +570,11 @@ describe('the tool loop on a scripted Qwen3', () => {
     chat.reset();
     chat.setHistory(stored);
     expect(chat.history).toEqual(stored);
-    expect(() => chat.setHistory([{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'call_9', content: 'y' }])).toThrow(
-      "Message 1 answers tool call 'call_9', which the assistant turn before it did not make.",
-    );
+    expect(() =>
+      chat.setHistory([
+        { role: 'user', content: 'x' },
+        { role: 'tool', tool_call_id: 'call_9', content: 'y' },
+      ]),
+    ).toThrow("Message 1 answers tool call 'call_9', which the assistant turn before it did not make.");
   });
 });

@@ -14,7 +14,10 @@ export class Emitter<E extends { [K in keyof E]: unknown[] }> {
   /** Subscribes; returns the function that unsubscribes. */
   on<K extends keyof E>(event: K, listener: Listener<E, K>): () => void {
     let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.listeners.set(event, set);
+    }
     set.add(listener as unknown as AnyListener);
     return () => this.off(event, listener);
   }

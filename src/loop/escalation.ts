@@ -88,7 +88,14 @@ export const ESCALATION_LADDER: readonly Rung[] = [
     id: 'gate',
     // Only before a forced rung that will run: in 'auto', when a call is expected but was not written.
     applies: (plan) => plan.gate && plan.strategy !== 'inline' && plan.expectCall,
-    attempt: async (run, _prompt, plan) => ({ source: 'inline', calls: [], unknown: [], order: [], raw: '', text: (await requestNeedsTool(run, plan.activeTools)) ? 'yes' : 'no' }),
+    attempt: async (run, _prompt, plan) => ({
+      source: 'inline',
+      calls: [],
+      unknown: [],
+      order: [],
+      raw: '',
+      text: (await requestNeedsTool(run, plan.activeTools)) ? 'yes' : 'no',
+    }),
     judge: judgeGate,
   },
   {

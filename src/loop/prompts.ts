@@ -7,12 +7,12 @@ import type { ModelFamily } from '../engine/model-family.ts';
  * far better than they follow a description of the format.
  */
 export const DEFAULT_SYSTEM_PROMPT =
-  'You are a helpful assistant running in the user\'s browser. When one of the tools below can answer, ' +
+  "You are a helpful assistant running in the user's browser. When one of the tools below can answer, " +
   'call it instead of guessing, by writing exactly:\n{tool_call_example}\n' +
-  'Use the real tool name and the user\'s values. When no tool fits, answer directly and briefly.';
+  "Use the real tool name and the user's values. When no tool fits, answer directly and briefly.";
 
 /** Used when no tool is offered. */
-export const DEFAULT_PLAIN_SYSTEM_PROMPT = 'You are a helpful assistant running in the user\'s browser. Answer directly and briefly.';
+export const DEFAULT_PLAIN_SYSTEM_PROMPT = "You are a helpful assistant running in the user's browser. Answer directly and briefly.";
 
 /** Added once per answer, after the first tool results, so the model answers from them. */
 export const DEFAULT_ANSWER_PROMPT =
@@ -39,7 +39,8 @@ export function unknownToolResult(name: string, available: readonly string[]): s
  */
 export function needsToolQuestion(tools: readonly ToolSchema[]): string {
   const [only] = tools;
-  if (tools.length === 1 && only) return `Does answering my previous message require calling the tool ${only.function.name} (${only.function.description})? Answer yes or no.`;
+  if (tools.length === 1 && only)
+    return `Does answering my previous message require calling the tool ${only.function.name} (${only.function.description})? Answer yes or no.`;
   return `Does answering my previous message require calling one of the tools (${tools.map((t) => t.function.name).join(', ')})? Answer yes or no.`;
 }
 

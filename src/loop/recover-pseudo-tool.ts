@@ -3,7 +3,19 @@
  * answer in one of its string arguments.
  */
 export const PSEUDO_TOOL_NAMES: ReadonlySet<string> = new Set([
-  'respond', 'response', 'answer', 'final_answer', 'reply', 'message', 'say', 'speak', 'tell', 'text', 'output', 'content', 'write',
+  'respond',
+  'response',
+  'answer',
+  'final_answer',
+  'reply',
+  'message',
+  'say',
+  'speak',
+  'tell',
+  'text',
+  'output',
+  'content',
+  'write',
 ]);
 
 /** Argument keys most likely to hold the reply, in priority order. */

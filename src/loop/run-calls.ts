@@ -12,7 +12,11 @@ export function callKey(call: ToolCall): string {
   const canonical = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(canonical);
     if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+      return Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+      );
     }
     return value;
   };
@@ -21,7 +25,13 @@ export function callKey(call: ToolCall): string {
 
 async function runOne(run: AnswerRun, call: ToolCall, known: boolean): Promise<{ status: CallStatus; result: string; value?: unknown }> {
   if (!known) {
-    return { status: 'unknown', result: unknownToolResult(call.name, run.offeredTools.map((t) => t.function.name)) };
+    return {
+      status: 'unknown',
+      result: unknownToolResult(
+        call.name,
+        run.offeredTools.map((t) => t.function.name),
+      ),
+    };
   }
   const key = callKey(call);
   if (run.calls.some((done) => done.status !== 'unknown' && callKey(done) === key)) {

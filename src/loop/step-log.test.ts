@@ -7,7 +7,15 @@ function call(round: number, name: string, status: CallStatus, source: CallSourc
   return { kind: 'call', round, record };
 }
 const round = (n: number, phase: 'tools' | 'answer' = 'tools'): Step => ({ kind: 'round', round: n, phase });
-const generation = (n: number, promptTokens: number, cachedTokens: number, newTokens: number, ms = 10): Step => ({ kind: 'generation', round: n, strategy: 'inline', promptTokens, cachedTokens, newTokens, ms });
+const generation = (n: number, promptTokens: number, cachedTokens: number, newTokens: number, ms = 10): Step => ({
+  kind: 'generation',
+  round: n,
+  strategy: 'inline',
+  promptTokens,
+  cachedTokens,
+  newTokens,
+  ms,
+});
 
 describe('the step log', () => {
   it('does not count a round that only named missing tools: a feedback retry', () => {
@@ -21,7 +29,7 @@ describe('the step log', () => {
     expect(toolRoundsRun([round(1), round(2, 'answer'), call(2, 'nope', 'unknown')])).toBe(1);
   });
 
-  it('folds the results\' effects over the offered tools, in order', () => {
+  it("folds the results' effects over the offered tools, in order", () => {
     const log: Step[] = [
       { kind: 'effects', round: 1, effects: { offer: ['read_page', 'not_registered'] } },
       { kind: 'effects', round: 2, effects: { withdraw: ['web_search'], endToolRounds: true } },

@@ -48,7 +48,11 @@ export function callsOf(log: readonly Step[]): ToolCallRecord[] {
  * their own and do not count as rounds.
  */
 export function feedbackRetries(log: readonly Step[]): number {
-  const toolRounds = new Set(stepsOf(log, 'round').filter((s) => s.phase === 'tools').map((s) => s.round));
+  const toolRounds = new Set(
+    stepsOf(log, 'round')
+      .filter((s) => s.phase === 'tools')
+      .map((s) => s.round),
+  );
   const byRound = new Map<number, ToolCallRecord[]>();
   for (const { round, record } of stepsOf(log, 'call')) if (toolRounds.has(round)) byRound.set(round, [...(byRound.get(round) ?? []), record]);
   return [...byRound.values()].filter((records) => records.every((r) => r.status === 'unknown')).length;

@@ -15,7 +15,16 @@ describe('stop rules as data', () => {
   });
 
   it('each rule reads the answer so far', () => {
-    const record = (name: string, status: CallStatus, round: number): ToolCallRecord => ({ id: `call_${round}`, name, arguments: {}, source: 'inline', round, status, result: '', ms: 0 });
+    const record = (name: string, status: CallStatus, round: number): ToolCallRecord => ({
+      id: `call_${round}`,
+      name,
+      arguments: {},
+      source: 'inline',
+      round,
+      status,
+      result: '',
+      ms: 0,
+    });
     const log: Step[] = [
       { kind: 'round', round: 1, phase: 'tools' },
       { kind: 'call', round: 1, record: record('web_search', 'ok', 1) },

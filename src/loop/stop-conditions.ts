@@ -20,10 +20,7 @@ export function shouldStop(run: AnswerView, conditions: readonly StopCondition[]
  * `tool-called` — a call of this tool ran in this answer; `tool-calls` — at least this many calls
  * ran; `rounds` — at least this many tool rounds ran.
  */
-export type StopRule =
-  | { kind: 'tool-called'; name: string }
-  | { kind: 'tool-calls'; atLeast: number }
-  | { kind: 'rounds'; atLeast: number };
+export type StopRule = { kind: 'tool-called'; name: string } | { kind: 'tool-calls'; atLeast: number } | { kind: 'rounds'; atLeast: number };
 
 /** True for a {@link StopRule} (data), false for a {@link StopCondition} (a function). */
 export function isStopRule(value: unknown): value is StopRule {

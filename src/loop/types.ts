@@ -176,7 +176,16 @@ export interface ChatEvents {
 }
 
 /** Every event name, checked exhaustive by the compiler: relays (runner, worker) forward exactly these. */
-const EVENT_NAME_SET: Record<keyof ChatEvents, true> = { token: true, toolCall: true, step: true, forced: true, raw: true, round: true, escalate: true, toolSearch: true };
+const EVENT_NAME_SET: Record<keyof ChatEvents, true> = {
+  token: true,
+  toolCall: true,
+  step: true,
+  forced: true,
+  raw: true,
+  round: true,
+  escalate: true,
+  toolSearch: true,
+};
 
 /** The names of {@link ChatEvents}, for code that forwards every event. */
 export const CHAT_EVENT_NAMES = Object.keys(EVENT_NAME_SET) as (keyof ChatEvents)[];

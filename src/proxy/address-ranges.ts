@@ -2,9 +2,7 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /** Outcome of {@link classifyAddress}. */
-export type AddressVerdict =
-  | { public: true; address: string; family: 4 | 6 }
-  | { public: false; address: string; range: string };
+export type AddressVerdict = { public: true; address: string; family: 4 | 6 } | { public: false; address: string; range: string };
 
 /** Human names for ipaddr.js range labels, used in refusal reasons. */
 const RANGE_NAMES: Readonly<Record<string, string>> = {

@@ -28,7 +28,10 @@ export function proxyOptionsFromEnv(env: Record<string, string | undefined> = pr
     if (token.length < 16) throw new Error('PROXY_TOKEN must be at least 16 characters');
     options.token = token;
   }
-  const origins = (env.PROXY_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = (env.PROXY_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   for (const origin of origins) {
     try {
       new URL(origin);

@@ -28,7 +28,7 @@ describe('fencePage', () => {
   it('freshTag never returns a tag that occurs in the text', () => {
     for (let i = 0; i < 50; i++) {
       const text = freshTag('') + freshTag('');
-      expect(text).not.toContain(freshTag(text).repeat(1) + 'x');
+      expect(text).not.toContain(`${freshTag(text).repeat(1)}x`);
       expect(text.includes(freshTag(text))).toBe(false);
     }
   });
@@ -56,12 +56,16 @@ describe('fencePage', () => {
 });
 
 describe('isBlockPage', () => {
-  it.each(['Please verify you are human', 'Checking your browser before accessing', 'Access denied', 'Enable JavaScript and cookies to continue', 'Complete the CAPTCHA', 'Just a moment...'])(
-    'rule 6: "%s" on a short page is a block page',
-    (text) => {
-      expect(isBlockPage(`Site\n${text}\nRay ID 1234`)).toBe(true);
-    },
-  );
+  it.each([
+    'Please verify you are human',
+    'Checking your browser before accessing',
+    'Access denied',
+    'Enable JavaScript and cookies to continue',
+    'Complete the CAPTCHA',
+    'Just a moment...',
+  ])('rule 6: "%s" on a short page is a block page', (text) => {
+    expect(isBlockPage(`Site\n${text}\nRay ID 1234`)).toBe(true);
+  });
 
   it('a long article that discusses captchas is not a block page', () => {
     expect(isBlockPage(`How CAPTCHA works. ${'Explanation of the technique. '.repeat(80)}`)).toBe(false);

@@ -130,9 +130,7 @@ export function fencePage(page: FenceInput): string {
         'Do not conclude that something is missing from the page because it is not in this excerpt.',
     );
   } else if (page.text.length < THIN_PAGE_CHARS) {
-    lines.push(
-      `Note: this is a short page and it was read successfully — its whole text is ${page.text.length} characters, all of it below.`,
-    );
+    lines.push(`Note: this is a short page and it was read successfully — its whole text is ${page.text.length} characters, all of it below.`);
   }
   for (const note of page.notes ?? []) lines.push(`Note: ${oneLine(note, NOTE_CHARS)}`);
   lines.push(`<<<PAGE-${tag}`);

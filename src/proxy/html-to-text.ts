@@ -80,10 +80,7 @@ export function htmlToText(html: string, pageUrl: string, limits: HtmlToTextLimi
   const caps = { ...DEFAULTS, ...limits };
   const scan = scanMarkup(html, false);
   if (scan.elements > caps.maxElements || scan.maxDepth > caps.maxDepth) return plainText(html, pageUrl);
-  const result = withinBudget(
-    () => convertWithDom(html, pageUrl, scan.elements <= caps.readabilityMaxElements, caps.readabilityMaxDepth),
-    caps.timeBudgetMs,
-  );
+  const result = withinBudget(() => convertWithDom(html, pageUrl, scan.elements <= caps.readabilityMaxElements, caps.readabilityMaxDepth), caps.timeBudgetMs);
   return result ?? plainText(html, pageUrl);
 }
 
@@ -333,7 +330,8 @@ function isHeaderRow(row: HTMLTableRowElement): boolean {
   if (hasPrevious(row, (n) => n.nodeName === 'TR')) return false;
   if (parent.nodeName === 'TBODY' || parent.nodeName === 'TFOOT') {
     // Not the first row if an earlier section of the table holds rows.
-    if (hasPrevious(parent, (n) => (n.nodeName === 'THEAD' || n.nodeName === 'TBODY' || n.nodeName === 'TR') && (n.textContent ?? '').trim() !== '')) return false;
+    if (hasPrevious(parent, (n) => (n.nodeName === 'THEAD' || n.nodeName === 'TBODY' || n.nodeName === 'TR') && (n.textContent ?? '').trim() !== ''))
+      return false;
   } else if (parent.nodeName !== 'TABLE') {
     return false;
   }

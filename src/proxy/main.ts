@@ -10,7 +10,7 @@ import { createProxy } from './server.ts';
 
 const host = process.env.PROXY_HOST ?? '127.0.0.1';
 const port = Number(process.env.PORT ?? 8787);
-let options;
+let options: ReturnType<typeof proxyOptionsFromEnv>;
 try {
   options = proxyOptionsFromEnv(process.env);
 } catch (error) {

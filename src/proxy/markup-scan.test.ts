@@ -39,7 +39,13 @@ describe('scanMarkup', () => {
     ['unclosed raw-text elements', '<script>'],
     ['stray end tags', '<div></i>'],
   ])('is linear on %s: 8 times the input costs at most ~10 times the work', (_name, unit) => {
-    expect(growthRatio((html: string) => scanMarkup(html, true), (n: number) => unit.repeat(n), 2_000)).toBeLessThan(LINEAR_GROWTH_LIMIT);
+    expect(
+      growthRatio(
+        (html: string) => scanMarkup(html, true),
+        (n: number) => unit.repeat(n),
+        2_000,
+      ),
+    ).toBeLessThan(LINEAR_GROWTH_LIMIT);
   });
 
   it('reads the title and <base href>', () => {

@@ -4,17 +4,15 @@ import { addressesInMessage, hostsInMessage } from './message-hosts.ts';
 
 describe('hostsInMessage', () => {
   it('finds full addresses and bare names, normalised and deduplicated', () => {
-    expect(
-      hostsInMessage('Read (https://Blog.Rust-lang.org/releases/latest/), then example.com/jobs, "www.site.example". Also http://example.com!'),
-    ).toEqual(['blog.rust-lang.org', 'example.com', 'www.site.example']);
+    expect(hostsInMessage('Read (https://Blog.Rust-lang.org/releases/latest/), then example.com/jobs, "www.site.example". Also http://example.com!')).toEqual([
+      'blog.rust-lang.org',
+      'example.com',
+      'www.site.example',
+    ]);
   });
 
   it('handles IDNs and IP literals the user wrote', () => {
-    expect(hostsInMessage('bücher.de and https://[2606:4700::1]/x and https://93.184.216.34/')).toEqual([
-      'xn--bcher-kva.de',
-      '2606:4700::1',
-      '93.184.216.34',
-    ]);
+    expect(hostsInMessage('bücher.de and https://[2606:4700::1]/x and https://93.184.216.34/')).toEqual(['xn--bcher-kva.de', '2606:4700::1', '93.184.216.34']);
   });
 
   it('ignores e-mail addresses, numbers and plain words', () => {

@@ -10,7 +10,9 @@ const LINE_BREAKS = /[\n\v\f\r\u0085\u2028\u2029]+/g;
  * characters that reorder or hide text (bidirectional overrides and isolates, zero-width marks,
  * the byte-order mark), which let a string look like something it is not.
  */
-const INVISIBLE = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+const INVISIBLE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the control and format characters it removes.
+  /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
 
 /**
  * Makes a string that came from a page, a response header or a search engine safe to put on a line
@@ -28,7 +30,11 @@ const INVISIBLE = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u00ad\u
  */
 export function oneLine(text: unknown, max: number): string {
   if (typeof text !== 'string' || text === '') return '';
-  const flat = text.replace(LINE_BREAKS, ' ').replace(INVISIBLE, '').replace(/[\t \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+/g, ' ').trim();
+  const flat = text
+    .replace(LINE_BREAKS, ' ')
+    .replace(INVISIBLE, '')
+    .replace(/[\t \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+/g, ' ')
+    .trim();
   if (flat.length <= max) return flat;
   let end = Math.max(0, max - 1);
   const code = flat.charCodeAt(end - 1);

@@ -27,7 +27,12 @@ afterAll(async () => {
 describe('the page converter', () => {
   it('converts in a worker thread what the inline converter converts', async () => {
     const converter = createPageConverter({ maxThreads: 1 });
-    const input = { body: new TextEncoder().encode(article('Same', ['The same text either way, with a link. <a href="/next">next</a>'])), charset: undefined, mediaType: 'text/html', url: 'https://site.example/a' };
+    const input = {
+      body: new TextEncoder().encode(article('Same', ['The same text either way, with a link. <a href="/next">next</a>'])),
+      charset: undefined,
+      mediaType: 'text/html',
+      url: 'https://site.example/a',
+    };
     try {
       expect(await converter.convert(input)).toEqual(convertPage(input));
     } finally {
@@ -54,7 +59,15 @@ describe('the page converter', () => {
   }, 30_000);
 
   it('ends a conversion past its budget and says the page is too complex; other reads go on', async () => {
-    const app = createProxy({ resolve: web.resolve, ca: web.pki.ca, connectTo: web.connectTo, log: false, rateLimit: false, crawl: { maxPages: 1 }, converter: createPageConverter({ budgetMs: 100 }) });
+    const app = createProxy({
+      resolve: web.resolve,
+      ca: web.pki.ca,
+      connectTo: web.connectTo,
+      log: false,
+      rateLimit: false,
+      crawl: { maxPages: 1 },
+      converter: createPageConverter({ budgetMs: 100 }),
+    });
     const answer = await newAnswer(app, 'read https://site.example/hostile and https://site.example/fine');
     const hostile = await post(app, '/api/read', { answer, url: 'https://site.example/hostile' });
     expect(hostile.body).toMatchObject({ ok: false, code: 'fetch_failed', reason: 'the page is too complex to read: converting it took longer than 0.1 s' });

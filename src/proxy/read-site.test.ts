@@ -22,7 +22,8 @@ function serve(host: string, path: string, handler: Handler): void {
   web.route(host, path, counted(`${host}${path}`, handler));
 }
 
-const words = (n: number, label: string): string[] => Array.from({ length: n }, (_, i) => `${label} paragraph ${i} has a few ordinary words in it for the reader.`);
+const words = (n: number, label: string): string[] =>
+  Array.from({ length: n }, (_, i) => `${label} paragraph ${i} has a few ordinary words in it for the reader.`);
 const links = (hrefs: readonly string[]): string => `<ul>${hrefs.map((h) => `<li><a href="${h}">${h}</a></li>`).join('')}</ul>`;
 
 /** Every address on these hosts counts as seen: for the tests of the other rules and of the crawl. */
@@ -84,7 +85,11 @@ beforeAll(async () => {
   serve('site.example', '/big3', page(article('Big3', ['z'.repeat(20_000)])));
 
   serve('site.example', '/missing', page('gone', 'text/plain', 404));
-  serve('site.example', '/captcha', page('<html><head><title>Just a moment...</title></head><body><p>Please verify you are human to continue.</p></body></html>'));
+  serve(
+    'site.example',
+    '/captcha',
+    page('<html><head><title>Just a moment...</title></head><body><p>Please verify you are human to continue.</p></body></html>'),
+  );
   serve('site.example', '/moved', redirect('https://other.example/new-home'));
   serve('other.example', '/new-home', page(article('New home', words(5, 'Home'), links(['/sub', 'https://site.example/p1']))));
   serve('other.example', '/sub', page(article('Sub', words(5, 'Sub'))));
@@ -94,7 +99,11 @@ beforeAll(async () => {
   serve('site.example', '/to-www', redirect('https://www.site.example/p3'));
   serve('site.example', '/short?lang=en', page('<html><head><title>Short</title></head><body><p>Only a few words, in English.</p></body></html>'));
   serve('site.example', '/short', page('<html><head><title>Short</title></head><body><p>Only a few words.</p></body></html>'));
-  serve('site.example', '/deep', page(`<html><head><title>Deep</title></head><body>${'<div>'.repeat(150_000)}<p>Text under very deep markup.</p>${'</div>'.repeat(150_000)}</body></html>`));
+  serve(
+    'site.example',
+    '/deep',
+    page(`<html><head><title>Deep</title></head><body>${'<div>'.repeat(150_000)}<p>Text under very deep markup.</p>${'</div>'.repeat(150_000)}</body></html>`),
+  );
   serve('site.example', '/huge', page(`<html><body><p>${'word '.repeat(600_000)}</p></body></html>`));
   serve('site.example', '/notes.txt', page('plain text file\n\n\n\nwith lines', 'text/plain'));
 });
@@ -218,7 +227,10 @@ describe('readSite', () => {
   });
 
   it('a redirect of the cited page to an address the answer has seen is followed, and the crawl stays on the cited site', async () => {
-    const result = await readSite('https://site.example/moved', options({ seen: seenAddresses('https://site.example/moved', 'https://other.example/new-home') }));
+    const result = await readSite(
+      'https://site.example/moved',
+      options({ seen: seenAddresses('https://site.example/moved', 'https://other.example/new-home') }),
+    );
     if (!result.ok) throw new Error(result.reason);
     expect(result.pages.map((p) => p.finalUrl)).toEqual([
       'https://other.example/new-home',
@@ -232,7 +244,12 @@ describe('readSite', () => {
   it('rule 1: the cited address must have been seen exactly; a changed query or a composed path on a seen host is refused before any connection', async () => {
     const known = seenAddresses('https://site.example/short?lang=en');
     const connections = web.connections();
-    for (const composed of ['https://site.example/short?lang=en&d=the+conversation', 'https://site.example/short?lang=de', 'https://site.example/short', 'https://site.example/c?d=secret']) {
+    for (const composed of [
+      'https://site.example/short?lang=en&d=the+conversation',
+      'https://site.example/short?lang=de',
+      'https://site.example/short',
+      'https://site.example/c?d=secret',
+    ]) {
       const result = await readSite(composed, options({ seen: known }));
       expect(result, composed).toMatchObject({ ok: false, code: 'refused', contacted: false });
       if (!result.ok) expect(result.reason).toContain('is not an address this answer has seen');
@@ -255,9 +272,7 @@ describe('readSite', () => {
     const result = await readSite('https://site.example/hub', options());
     if (!result.ok) throw new Error(result.reason);
     expect(result.pages.map((p) => p.finalUrl)).toEqual(['https://site.example/hub', 'https://site.example/p4']);
-    expect(result.failures).toEqual([
-      { url: 'https://site.example/jump', hop: 1, reason: expect.stringContaining('redirect off the site') },
-    ]);
+    expect(result.failures).toEqual([{ url: 'https://site.example/jump', hop: 1, reason: expect.stringContaining('redirect off the site') }]);
     expect(hits.get('other.example/off')).toBeUndefined();
     expect(hits.get('evil.example/landing')).toBeUndefined();
     // The refused hop is logged (rule 8) and nothing on the other site was resolved or contacted.
@@ -288,7 +303,11 @@ describe('readSite', () => {
       res.end(gzipSync(article('Hidden', words(20, 'Hidden'))));
     });
     const result = await readSite('https://site.example/gz', options());
-    expect(result).toMatchObject({ ok: false, code: 'fetch_failed', reason: 'the page is not text: it was sent as text/html but its body is gzip-compressed data' });
+    expect(result).toMatchObject({
+      ok: false,
+      code: 'fetch_failed',
+      reason: 'the page is not text: it was sent as text/html but its body is gzip-compressed data',
+    });
     expect(result.text).not.toContain('Untrusted text');
   });
 

@@ -88,7 +88,8 @@ export type ReadSiteResult =
     };
 
 /** Path endings that are never text pages; such links are not followed. */
-const BINARY_PATH = /\.(pdf|zip|gz|tgz|bz2|xz|rar|7z|exe|msi|dmg|pkg|deb|rpm|iso|img|apk|png|jpe?g|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4a|ogg|wav|flac|avi|mov|mkv|webm|woff2?|ttf|otf|eot|css|js|mjs|json|xml|rss|atom|csv|xlsx?|docx?|pptx?)$/i;
+const BINARY_PATH =
+  /\.(pdf|zip|gz|tgz|bz2|xz|rar|7z|exe|msi|dmg|pkg|deb|rpm|iso|img|apk|png|jpe?g|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4a|ogg|wav|flac|avi|mov|mkv|webm|woff2?|ttf|otf|eot|css|js|mjs|json|xml|rss|atom|csv|xlsx?|docx?|pptx?)$/i;
 
 /**
  * The site a host belongs to, for the crawl's same-site rule: the host without a leading `www.`.
@@ -259,9 +260,20 @@ async function readOne(url: string, options: SafeFetchOptions, htmlLimits: HtmlT
   let text: string;
   let links: string[];
   try {
-    ({ title, text, links } = await converter.convert({ body: fetched.body, charset: fetched.charset, mediaType: fetched.mediaType, url: fetched.finalUrl, ...(htmlLimits ? { limits: htmlLimits } : {}) }));
+    ({ title, text, links } = await converter.convert({
+      body: fetched.body,
+      charset: fetched.charset,
+      mediaType: fetched.mediaType,
+      url: fetched.finalUrl,
+      ...(htmlLimits ? { limits: htmlLimits } : {}),
+    }));
   } catch (error) {
-    return { ok: false, code: 'fetch_failed', reason: error instanceof ProxyError ? oneLine(error.message, NOTE_CHARS) : 'the page could not be converted to text', contacted: true };
+    return {
+      ok: false,
+      code: 'fetch_failed',
+      reason: error instanceof ProxyError ? oneLine(error.message, NOTE_CHARS) : 'the page could not be converted to text',
+      contacted: true,
+    };
   }
   if (text.trim() === '') return { ok: false, code: 'fetch_failed', reason: 'the page has no readable text (it may need JavaScript)', contacted: true };
   if (isBlockPage(`${title}\n${text}`)) {
@@ -312,4 +324,3 @@ function readText(start: string, pages: readonly ReadPage[], failures: readonly 
   }
   return parts.join('\n\n');
 }
-

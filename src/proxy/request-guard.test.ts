@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProxyError } from './errors.ts';
+import type { ProxyError } from './errors.ts';
 import { checkRequestGuard, isLoopbackHost } from './request-guard.ts';
 
 function guard(headers: Record<string, string>, options = {}): string | undefined {

@@ -315,7 +315,10 @@ describe('safeFetch', () => {
     const [head = ''] = web.rawRequests;
     const lines = head.split('\r\n').filter(Boolean);
     expect(lines[0]).toBe('GET /some/path?q=1 HTTP/1.1');
-    const names = lines.slice(1).map((l) => l.slice(0, l.indexOf(':')).toLowerCase()).sort();
+    const names = lines
+      .slice(1)
+      .map((l) => l.slice(0, l.indexOf(':')).toLowerCase())
+      .sort();
     expect(names).toEqual(['accept', 'accept-encoding', 'connection', 'host', 'user-agent']);
     expect(head).toContain(`\r\nuser-agent: ${PROXY_USER_AGENT}\r\n`);
     expect(head).toContain('\r\nhost: raw.example\r\n');

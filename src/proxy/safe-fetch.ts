@@ -225,9 +225,7 @@ function requestHop(
       req.destroy();
     };
 
-    const target: ConnectTarget = options.connectTo
-      ? options.connectTo(vetted.address, vetted.family)
-      : { host: vetted.address, port: 443 };
+    const target: ConnectTarget = options.connectTo ? options.connectTo(vetted.address, vetted.family) : { host: vetted.address, port: 443 };
     const parsed = new URL(vetted.url);
     const literal = isIP(vetted.host) !== 0;
     const requestOptions: RequestOptions = {
@@ -293,9 +291,7 @@ function requestHop(
         chunks.push(chunk);
         bytes += chunk.length;
       });
-      res.on('end', () =>
-        finish({ kind: 'page', status: status ?? 0, mediaType, charset, body: Buffer.concat(chunks), capped: false }),
-      );
+      res.on('end', () => finish({ kind: 'page', status: status ?? 0, mediaType, charset, body: Buffer.concat(chunks), capped: false }));
       res.on('error', (error: Error) => fail(describeNetworkError(error)));
       res.on('aborted', () => fail('the connection closed before the page was complete'));
     });
@@ -317,7 +313,12 @@ export function parseContentType(header: string | undefined): { mediaType: strin
   for (const param of params) {
     const eq = param.indexOf('=');
     if (eq < 0) continue;
-    if (param.slice(0, eq).trim().toLowerCase() === 'charset') charset = param.slice(eq + 1).trim().replace(/^"|"$/g, '').toLowerCase();
+    if (param.slice(0, eq).trim().toLowerCase() === 'charset')
+      charset = param
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"|"$/g, '')
+        .toLowerCase();
   }
   return { mediaType: type.trim().toLowerCase(), charset };
 }

@@ -26,7 +26,11 @@ describe('searchAngles', () => {
   });
 
   it('leaves out an angle the query already covers', () => {
-    expect(searchAngles('acme is hiring rust', 'people')).toEqual(['acme is hiring rust', 'acme is hiring rust recruiter', 'acme is hiring rust site:linkedin.com']);
+    expect(searchAngles('acme is hiring rust', 'people')).toEqual([
+      'acme is hiring rust',
+      'acme is hiring rust recruiter',
+      'acme is hiring rust site:linkedin.com',
+    ]);
     expect(searchAngles('rust careers on LinkedIn', 'jobs')).toEqual(['rust careers on LinkedIn', 'rust careers on LinkedIn job posting']);
     expect(searchAngles('acme recruiters site:linkedin.com', 'people')).toEqual([
       'acme recruiters site:linkedin.com',

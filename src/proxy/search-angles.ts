@@ -44,9 +44,13 @@ export function parseSearchKind(value: unknown): SearchKind | undefined {
 export function searchAngles(query: string, kind: SearchKind | undefined): string[] {
   const base = query.trim();
   if (!kind) return [base];
-  const words = new Set(base.toLowerCase().split(/[\s"'()]+/).filter(Boolean));
+  const words = new Set(
+    base
+      .toLowerCase()
+      .split(/[\s"'()]+/)
+      .filter(Boolean),
+  );
   const lower = base.toLowerCase();
-  const covered = (angle: Angle): boolean =>
-    angle.coveredBy.some((w) => (w.includes(' ') || w.endsWith(':') ? lower.includes(w) : words.has(w)));
+  const covered = (angle: Angle): boolean => angle.coveredBy.some((w) => (w.includes(' ') || w.endsWith(':') ? lower.includes(w) : words.has(w)));
   return [base, ...ANGLES[kind].filter((angle) => !covered(angle)).map((angle) => `${base} ${angle.suffix}`)];
 }

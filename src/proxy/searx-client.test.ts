@@ -8,7 +8,15 @@ const SEARX_OLD = {
   query: 'rust jobs',
   number_of_results: 0,
   results: [
-    { url: 'https://jobs.example/rust', title: 'Rust engineer', content: 'We are hiring', engine: 'duckduckgo', engines: ['duckduckgo', 'brave'], publishedDate: 'Jan 5, 2023', pubdate: '2023-01-05 00:00:00+0000' },
+    {
+      url: 'https://jobs.example/rust',
+      title: 'Rust engineer',
+      content: 'We are hiring',
+      engine: 'duckduckgo',
+      engines: ['duckduckgo', 'brave'],
+      publishedDate: 'Jan 5, 2023',
+      pubdate: '2023-01-05 00:00:00+0000',
+    },
     { url: 'https://news.example/x', title: 'News', content: '', engine: 'bing', publishedDate: '3 hour(s), 2 minute(s) ago' },
     { url: 'ftp://files.example/x', title: 'not web', content: '', engine: 'x' },
     { url: 'javascript:alert(1)', title: 'bad', content: '', engine: 'x' },
@@ -28,7 +36,15 @@ const SEARX_OLD = {
 const SEARXNG_NEW = {
   query: 'rust jobs',
   results: [
-    { url: 'https://jobs.example/rust', title: 'Rust engineer', content: 'Apply now', engine: 'google', engines: ['google'], publishedDate: '2026-10-01T09:30:00', pubdate: '2026-10-01 09:30:00+0000' },
+    {
+      url: 'https://jobs.example/rust',
+      title: 'Rust engineer',
+      content: 'Apply now',
+      engine: 'google',
+      engines: ['google'],
+      publishedDate: '2026-10-01T09:30:00',
+      pubdate: '2026-10-01 09:30:00+0000',
+    },
     { url: 'https://blog.example/post', title: 'Post', content: 'c', engines: ['startpage'], publishedDate: null },
   ],
   answers: [{ answer: 'An answer object', url: 'https://a.example/' }],
@@ -104,7 +120,12 @@ describe('createSearxBackend', () => {
     await expect(backendWith(() => new Response('no', { status: 403 })).backend.search('x')).rejects.toThrow(/JSON output/);
     await expect(backendWith(() => new Response('x', { status: 500 })).backend.search('x')).rejects.toThrow(SearchFailedError);
     await expect(backendWith(() => new Response('<html>')).backend.search('x')).rejects.toThrow(/did not answer JSON/);
-    const unreachable = createSearxBackend({ baseUrl: 'http://127.0.0.1:1', fetch: async () => { throw new TypeError('fetch failed'); } });
+    const unreachable = createSearxBackend({
+      baseUrl: 'http://127.0.0.1:1',
+      fetch: async () => {
+        throw new TypeError('fetch failed');
+      },
+    });
     await expect(unreachable.search('x')).rejects.toThrow(/could not be reached/);
   });
 });

@@ -14,7 +14,8 @@ let web: TestWeb;
 let logLines: string[];
 const hits = new Map<string, number>();
 
-const searxFetch: FetchLike = async () => Response.json({ results: [{ url: 'https://site.example/doc', title: 'Doc', content: 'A document', engine: 'fixture' }] });
+const searxFetch: FetchLike = async () =>
+  Response.json({ results: [{ url: 'https://site.example/doc', title: 'Doc', content: 'A document', engine: 'fixture' }] });
 
 function proxy(extra: Partial<ProxyOptions> = {}): FastifyInstance {
   return createProxy({
@@ -28,10 +29,12 @@ function proxy(extra: Partial<ProxyOptions> = {}): FastifyInstance {
   });
 }
 
-const counted = (key: string, handler: Handler): Handler => (req, res) => {
-  hits.set(key, (hits.get(key) ?? 0) + 1);
-  handler(req, res);
-};
+const counted =
+  (key: string, handler: Handler): Handler =>
+  (req, res) => {
+    hits.set(key, (hits.get(key) ?? 0) + 1);
+    handler(req, res);
+  };
 
 beforeAll(async () => {
   web = await startTestWeb();
@@ -153,14 +156,17 @@ describe('finding 8: no open proxy on the LAN', () => {
 });
 
 describe('lower grade', () => {
-  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])('time_range "%s" is no range, not an Object.prototype member', async (range) => {
-    const app = proxy();
-    const answer = await newAnswer(app, 'x');
-    const search = await post(app, '/api/search', { answer, query: 'q', time_range: range });
-    expect(search.status).toBe(200);
-    expect(search.body).toMatchObject({ ok: true, timeRange: null });
-    await app.close();
-  });
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'time_range "%s" is no range, not an Object.prototype member',
+    async (range) => {
+      const app = proxy();
+      const answer = await newAnswer(app, 'x');
+      const search = await post(app, '/api/search', { answer, query: 'q', time_range: range });
+      expect(search.status).toBe(200);
+      expect(search.body).toMatchObject({ ok: true, timeRange: null });
+      await app.close();
+    },
+  );
 
   it('a body of exactly the byte cap is complete, not "larger than the limit"', async () => {
     const app = proxy({ maxBodyBytes: 1024 });

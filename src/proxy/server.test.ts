@@ -70,7 +70,13 @@ describe('createProxy', () => {
     expect(pages[0]).toMatchObject({ n: 2, title: 'The post' });
     expect(read.body.text).toContain('Untrusted text from https://other.example/post');
     const sources = await app.inject({ method: 'GET', url: `/api/answers/${answer}`, headers: { host: '127.0.0.1' } });
-    expect(sources.json()).toMatchObject({ ok: true, sources: [{ n: 1, url: 'https://site.example/doc' }, { n: 2, url: 'https://other.example/post' }] });
+    expect(sources.json()).toMatchObject({
+      ok: true,
+      sources: [
+        { n: 1, url: 'https://site.example/doc' },
+        { n: 2, url: 'https://other.example/post' },
+      ],
+    });
     await app.close();
   });
 
@@ -138,9 +144,19 @@ describe('createProxy', () => {
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ ok: false, code: 'invalid_request', reason: expect.any(String) });
     }
-    const notJson = await app.inject({ method: 'POST', url: '/api/answers', payload: 'message=hi', headers: { host: '127.0.0.1', 'content-type': 'text/plain' } });
+    const notJson = await app.inject({
+      method: 'POST',
+      url: '/api/answers',
+      payload: 'message=hi',
+      headers: { host: '127.0.0.1', 'content-type': 'text/plain' },
+    });
     expect(notJson.statusCode).toBe(415);
-    const broken = await app.inject({ method: 'POST', url: '/api/answers', payload: '{"message":', headers: { host: '127.0.0.1', 'content-type': 'application/json' } });
+    const broken = await app.inject({
+      method: 'POST',
+      url: '/api/answers',
+      payload: '{"message":',
+      headers: { host: '127.0.0.1', 'content-type': 'application/json' },
+    });
     expect(broken.statusCode).toBe(400);
     expect((await app.inject({ method: 'GET', url: '/api/nothing', headers: { host: '127.0.0.1' } })).json()).toMatchObject({ ok: false, code: 'not_found' });
     await app.close();
@@ -248,7 +264,11 @@ describe('createProxy', () => {
   it('a search backend that is down is a tool failure with the reason', async () => {
     const app = proxy({ searchFetch: async () => new Response('down', { status: 502 }) });
     const answer = await newAnswer(app);
-    expect((await post(app, '/api/search', { answer, query: 'x' })).body).toMatchObject({ ok: false, code: 'search_failed', reason: 'the search engine answered HTTP 502' });
+    expect((await post(app, '/api/search', { answer, query: 'x' })).body).toMatchObject({
+      ok: false,
+      code: 'search_failed',
+      reason: 'the search engine answered HTTP 502',
+    });
     await app.close();
   });
 });
@@ -263,7 +283,11 @@ describe('mounting', () => {
       const health = await fetch(`${server.url}api/health`);
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({ ok: true, backend: 'searxng' });
-      const created = await fetch(`${server.url}api/answers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'hi' }) });
+      const created = await fetch(`${server.url}api/answers`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'hi' }),
+      });
       expect(created.status).toBe(201);
       const pageResponse = await fetch(server.url);
       expect(await pageResponse.text()).toContain('<title>page</title>');

@@ -126,12 +126,24 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
   // JSON only: a text/plain body is what a cross-site form can send without a CORS preflight.
   app.removeContentTypeParser('text/plain');
 
-  const sessions = new AnswerSessions({ ...options.sessions, ...(options.budgets ? { budgets: options.budgets } : {}), ...(options.now ? { now: options.now } : {}) });
+  const sessions = new AnswerSessions({
+    ...options.sessions,
+    ...(options.budgets ? { budgets: options.budgets } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
   const backend =
     options.backend ??
     (options.searxngUrl
-      ? createSearxBackend({ baseUrl: options.searxngUrl, ...(options.searchFetch ? { fetch: options.searchFetch } : {}), ...(options.maxResultsPerQuery ? { maxResults: options.maxResultsPerQuery } : {}) })
-      : createWikipediaBackend({ ...(options.wikipediaLang ? { lang: options.wikipediaLang } : {}), ...(options.searchFetch ? { fetch: options.searchFetch } : {}), ...(options.maxResultsPerQuery ? { maxResults: options.maxResultsPerQuery } : {}) }));
+      ? createSearxBackend({
+          baseUrl: options.searxngUrl,
+          ...(options.searchFetch ? { fetch: options.searchFetch } : {}),
+          ...(options.maxResultsPerQuery ? { maxResults: options.maxResultsPerQuery } : {}),
+        })
+      : createWikipediaBackend({
+          ...(options.wikipediaLang ? { lang: options.wikipediaLang } : {}),
+          ...(options.searchFetch ? { fetch: options.searchFetch } : {}),
+          ...(options.maxResultsPerQuery ? { maxResults: options.maxResultsPerQuery } : {}),
+        }));
   const resolve = options.resolve ?? systemResolver;
   const converter = options.converter ?? createPageConverter();
   app.addHook('onClose', async () => {
@@ -181,8 +193,7 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
     void app.register(rateLimit, {
       max: limit.max,
       timeWindow: limit.timeWindowMs,
-      errorResponseBuilder: (_request, context) =>
-        new ProxyError(`too many requests; try again in ${context.after}`, 'rate_limited', 429),
+      errorResponseBuilder: (_request, context) => new ProxyError(`too many requests; try again in ${context.after}`, 'rate_limited', 429),
     });
   }
 
@@ -260,7 +271,9 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
       async (request) => {
         const session = sessions.get(request.body.answer);
         if (!session.takePage()) {
-          const spent = new BudgetSpentError(`The page budget is spent (${session.budgets.pages} of ${session.budgets.pages} read): answer from what you have.`);
+          const spent = new BudgetSpentError(
+            `The page budget is spent (${session.budgets.pages} of ${session.budgets.pages} read): answer from what you have.`,
+          );
           return toolFailure(session, spent.code, spent.message, spent.message);
         }
         const result = await readSite(request.body.url, {

@@ -2,16 +2,18 @@
 export type TimeRange = 'day' | 'week' | 'month' | 'year';
 
 // A Map, not an object literal: `ALIASES['constructor']` would be Object.prototype's.
-const ALIASES: ReadonlyMap<string, TimeRange> = new Map(Object.entries({
-  day: 'day',
-  today: 'day',
-  week: 'week',
-  '7d': 'week',
-  month: 'month',
-  '30d': 'month',
-  year: 'year',
-  '12m': 'year',
-}) as Array<[string, TimeRange]>);
+const ALIASES: ReadonlyMap<string, TimeRange> = new Map(
+  Object.entries({
+    day: 'day',
+    today: 'day',
+    week: 'week',
+    '7d': 'week',
+    month: 'month',
+    '30d': 'month',
+    year: 'year',
+    '12m': 'year',
+  }) as Array<[string, TimeRange]>,
+);
 
 /**
  * Reads a model's `time_range` argument: day/week/month/year, or the aliases today, 7d, 30d, 12m

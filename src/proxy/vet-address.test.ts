@@ -54,7 +54,11 @@ describe('vetAddress', () => {
   });
 
   it('rule 2: refuses when ANY resolved address is not public, wherever it is in the answer', async () => {
-    for (const answer of [['93.184.216.34', '127.0.0.1'], ['127.0.0.1', '93.184.216.34'], ['93.184.216.34', '2606:4700::1', 'fd00::1']]) {
+    for (const answer of [
+      ['93.184.216.34', '127.0.0.1'],
+      ['127.0.0.1', '93.184.216.34'],
+      ['93.184.216.34', '2606:4700::1', 'fd00::1'],
+    ]) {
       const resolve = resolverOf({ 'mixed.example': answer });
       const result = await vetAddress('https://mixed.example/', { resolve });
       expect(result.ok).toBe(false);
@@ -115,7 +119,13 @@ describe('vetAddress', () => {
     });
     expect(await vetAddress('https://empty.example/', { resolve: async () => [] })).toMatchObject({ ok: false, reason: expect.stringContaining('no address') });
     expect(await vetAddress('https://junk.example/', { resolve: async () => [{ address: 'not-an-ip', family: 4 }] })).toMatchObject({ ok: false });
-    expect(await vetAddress('https://sync-throw.example/', { resolve: () => { throw new Error('boom'); } })).toMatchObject({ ok: false });
+    expect(
+      await vetAddress('https://sync-throw.example/', {
+        resolve: () => {
+          throw new Error('boom');
+        },
+      }),
+    ).toMatchObject({ ok: false });
   });
 
   it('gives up when the deadline passes during the lookup', async () => {

@@ -4,7 +4,10 @@ import { BudgetSpentError, SearchFailedError } from './errors.ts';
 import type { BackendResult, SearchBackend } from './search-backend.ts';
 import { runSearch } from './web-search.ts';
 
-function fakeBackend(answers: Record<string, BackendResult | Error>, name: SearchBackend['name'] = 'searxng'): SearchBackend & { calls: Array<[string, unknown]> } {
+function fakeBackend(
+  answers: Record<string, BackendResult | Error>,
+  name: SearchBackend['name'] = 'searxng',
+): SearchBackend & { calls: Array<[string, unknown]> } {
   const calls: Array<[string, unknown]> = [];
   return {
     name,
@@ -18,14 +21,25 @@ function fakeBackend(answers: Record<string, BackendResult | Error>, name: Searc
   };
 }
 
-const hit = (url: string, title = url, extra: Partial<BackendResult['hits'][number]> = {}) => ({ url, title, snippet: `about ${title}`, engine: 'duckduckgo', date: null, ...extra });
+const hit = (url: string, title = url, extra: Partial<BackendResult['hits'][number]> = {}) => ({
+  url,
+  title,
+  snippet: `about ${title}`,
+  engine: 'duckduckgo',
+  date: null,
+  ...extra,
+});
 
 describe('runSearch', () => {
   it('numbers results through the ledger, deduplicates by address, and marks result addresses as seen (rule 1)', async () => {
     const session = new AnswerSessions().create('');
     const backend = fakeBackend({
       'rust jobs': { hits: [hit('https://a.example/1', 'One', { date: '2026-10-01' }), hit('https://b.example/2#x', 'Two')], answers: [], unresponsive: [] },
-      remote: { hits: [hit('https://b.example/2', 'Two again'), hit('https://c.example/3', 'Three')], answers: ['an answer'], unresponsive: [{ engine: 'brave', reason: 'too many requests' }] },
+      remote: {
+        hits: [hit('https://b.example/2', 'Two again'), hit('https://c.example/3', 'Three')],
+        answers: ['an answer'],
+        unresponsive: [{ engine: 'brave', reason: 'too many requests' }],
+      },
     });
     const response = await runSearch(session, { query: 'rust jobs', queries: ['remote'] }, backend);
     expect(response.results.map((r) => [r.n, r.url])).toEqual([
@@ -46,7 +60,11 @@ describe('runSearch', () => {
     expect(response.text).toContain('brave (too many requests)');
     expect(response.text.endsWith('Searches used 2 of 16; pages read 0 of 12')).toBe(true);
 
-    const again = await runSearch(session, { query: 'c again' }, fakeBackend({ 'c again': { hits: [hit('https://c.example/3')], answers: [], unresponsive: [] } }));
+    const again = await runSearch(
+      session,
+      { query: 'c again' },
+      fakeBackend({ 'c again': { hits: [hit('https://c.example/3')], answers: [], unresponsive: [] } }),
+    );
     expect(again.results[0]?.n).toBe(3);
   });
 
@@ -74,7 +92,11 @@ describe('runSearch', () => {
 
   it('says that no results from engines that did not answer is not proof of absence', async () => {
     const session = new AnswerSessions().create('');
-    const response = await runSearch(session, { query: 'x' }, fakeBackend({ x: { hits: [], answers: [], unresponsive: [{ engine: 'google', reason: 'timeout' }] } }));
+    const response = await runSearch(
+      session,
+      { query: 'x' },
+      fakeBackend({ x: { hits: [], answers: [], unresponsive: [{ engine: 'google', reason: 'timeout' }] } }),
+    );
     expect(response.text).toContain('No results — but these search engines did not answer');
     const plain = await runSearch(session, { query: 'y' }, fakeBackend({}));
     expect(plain.text).toContain('No results.');
@@ -86,7 +108,10 @@ describe('runSearch', () => {
     const partial = await runSearch(
       session,
       { query: 'ok', queries: ['broken'] },
-      fakeBackend({ ok: { hits: [hit('https://a.example/', 'A', { snippet: long })], answers: [], unresponsive: [] }, broken: new SearchFailedError('the search engine answered HTTP 500') }),
+      fakeBackend({
+        ok: { hits: [hit('https://a.example/', 'A', { snippet: long })], answers: [], unresponsive: [] },
+        broken: new SearchFailedError('the search engine answered HTTP 500'),
+      }),
     );
     expect(partial.results[0]?.snippet.length).toBeLessThanOrEqual(300);
     expect(partial.results[0]?.snippet.endsWith('…')).toBe(true);

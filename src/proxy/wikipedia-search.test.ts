@@ -9,7 +9,13 @@ const ANSWER = {
   query: {
     searchinfo: { totalhits: 2 },
     search: [
-      { ns: 0, title: 'Rust (programming language)', pageid: 1, snippet: '<span class="searchmatch">Rust</span> is a &quot;systems&quot; language', timestamp: '2026-09-30T12:00:00Z' },
+      {
+        ns: 0,
+        title: 'Rust (programming language)',
+        pageid: 1,
+        snippet: '<span class="searchmatch">Rust</span> is a &quot;systems&quot; language',
+        timestamp: '2026-09-30T12:00:00Z',
+      },
       { ns: 0, title: 'AC/DC', pageid: 2, snippet: 'band', timestamp: 'bad' },
     ],
   },
@@ -25,7 +31,7 @@ describe('Wikipedia search (the embedded default)', () => {
     expect(url.origin + url.pathname).toBe('https://de.wikipedia.org/w/api.php');
     expect(url.searchParams.get('list')).toBe('search');
     expect(url.searchParams.get('srsearch')).toBe('rust language');
-    expect((fetch.mock.calls[0]?.[1]?.headers as Record<string, string>)['user-agent']).toBe(PROXY_USER_AGENT);
+    expect(((fetch.mock.calls[0]?.[1]?.headers ?? {}) as Record<string, string>)['user-agent']).toBe(PROXY_USER_AGENT);
     expect(result.hits[0]).toEqual({
       title: 'Rust (programming language)',
       url: 'https://de.wikipedia.org/wiki/Rust_(programming_language)',

@@ -3,11 +3,17 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from './app-server.ts';
 
 /** A raw GET, so paths like `/../x` reach the server unnormalised (fetch would clean them). */
-function rawGet(app: AppServer | string, path: string, method = 'GET', headers: Record<string, string> = {}): Promise<{ status: number; type?: string; body: string }> {
+function rawGet(
+  app: AppServer | string,
+  path: string,
+  method = 'GET',
+  headers: Record<string, string> = {},
+): Promise<{ status: number; type?: string; body: string }> {
   const { hostname, port } = new URL(typeof app === 'string' ? app : app.url);
   return new Promise((done, fail) => {
     const req = request({ host: hostname, port, path, method, headers }, (res) => {
@@ -74,14 +80,11 @@ describe('startAppServer', () => {
     expect((await rawGet(app, '/assets/ort.wasm')).type).toBe('application/wasm');
   });
 
-  it.each(['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/%00'])(
-    'never serves a file outside its root (%s)',
-    async (path) => {
-      const res = await rawGet(app, path);
-      expect(res.status).toBe(404);
-      expect(res.body).not.toContain('outside the root');
-    },
-  );
+  it.each(['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/%00'])('never serves a file outside its root (%s)', async (path) => {
+    const res = await rawGet(app, path);
+    expect(res.status).toBe(404);
+    expect(res.body).not.toContain('outside the root');
+  });
 
   it('serves a mounted folder under its prefix, and nothing outside it', async () => {
     const res = await rawGet(app, '/models/tiny/config.json');
@@ -213,11 +216,18 @@ describe('startAppServer hardening (issue 12, findings 4 and 5)', () => {
     await chmod(join(unreadableRoot, 'locked.js'), 0o000);
     await chmod(dir, 0o755);
     const asRoot = process.getuid?.() === 0;
-    const script = `import { startAppServer } from ${JSON.stringify(new URL('./app-server.ts', import.meta.url).pathname)};
+    // The unprivileged user may not be able to enter this checkout (a clone under /root, say): the
+    // server it runs is bundled into the test's own world-readable folder, and runs without a loader.
+    const bundle = join(dir, 'app-server.mjs');
+    const { build } = await import('esbuild');
+    await build({ entryPoints: [fileURLToPath(new URL('./app-server.ts', import.meta.url))], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'silent' });
+    await chmod(bundle, 0o644);
+    const script = `import { startAppServer } from ${JSON.stringify(bundle)};
 const app = await startAppServer({ root: ${JSON.stringify(unreadableRoot)} });
 console.log(app.url);`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
       ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+      cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let exited = false;

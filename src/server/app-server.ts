@@ -218,13 +218,20 @@ async function listMount(roots: readonly ServedRoot[], req: IncomingMessage, res
   try {
     const entries = await readdir(root.real, { withFileTypes: true });
     const candidates = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
-    const withConfig = await Promise.all(candidates.map(async (name) => ((await stat(join(root.real, name, 'config.json')).catch(() => undefined))?.isFile() ? name : undefined)));
+    const withConfig = await Promise.all(
+      candidates.map(async (name) => ((await stat(join(root.real, name, 'config.json')).catch(() => undefined))?.isFile() ? name : undefined)),
+    );
     folders = withConfig.filter((name): name is string => name !== undefined).sort();
   } catch {
     folders = [];
   }
   const body = JSON.stringify({ folders });
-  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
+  res.writeHead(200, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-cache',
+    'X-Content-Type-Options': 'nosniff',
+  });
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;
 }

@@ -3,7 +3,12 @@ import { connectOriginsFromEnv, pageSecurityHeaders } from './page-policy.ts';
 
 /** The policy's directives by name. */
 function directives(policy: string): Map<string, string[]> {
-  return new Map(policy.split(';').map((part) => part.trim().split(/\s+/)).map(([name = '', ...values]) => [name, values]));
+  return new Map(
+    policy
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name = '', ...values]) => [name, values]),
+  );
 }
 
 describe('pageSecurityHeaders', () => {
@@ -26,7 +31,9 @@ describe('pageSecurityHeaders', () => {
   });
 
   it('adds the configured origins to connect-src, and refuses an entry that is not an origin, naming it', () => {
-    const connect = directives(pageSecurityHeaders({ connectOrigins: ['https://models.example.org/', 'http://127.0.0.1:8080'] })['Content-Security-Policy'] ?? '').get('connect-src');
+    const connect = directives(
+      pageSecurityHeaders({ connectOrigins: ['https://models.example.org/', 'http://127.0.0.1:8080'] })['Content-Security-Policy'] ?? '',
+    ).get('connect-src');
     expect(connect).toContain('https://models.example.org');
     expect(connect).toContain('http://127.0.0.1:8080');
     for (const bad of ['*', 'https:', "'unsafe-inline'", 'https://x.example/path', 'models.example.org; script-src *']) {
@@ -35,7 +42,11 @@ describe('pageSecurityHeaders', () => {
   });
 
   it('reads CONNECT_ORIGINS separated by commas or spaces', () => {
-    expect(connectOriginsFromEnv({ CONNECT_ORIGINS: 'https://a.example, https://b.example  https://c.example' })).toEqual(['https://a.example', 'https://b.example', 'https://c.example']);
+    expect(connectOriginsFromEnv({ CONNECT_ORIGINS: 'https://a.example, https://b.example  https://c.example' })).toEqual([
+      'https://a.example',
+      'https://b.example',
+      'https://c.example',
+    ]);
     expect(connectOriginsFromEnv({})).toEqual([]);
   });
 });
@@ -44,7 +55,11 @@ describe('npm run dev and vite preview send the same headers as npm start', () =
   it('the dev server answers the page with the Content-Security-Policy and cross-origin isolation', async () => {
     const { createServer } = await import('vite');
     const { fileURLToPath } = await import('node:url');
-    const server = await createServer({ configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)), logLevel: 'silent', server: { port: 0, host: '127.0.0.1', hmr: false } });
+    const server = await createServer({
+      configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
+      logLevel: 'silent',
+      server: { port: 0, host: '127.0.0.1', hmr: false },
+    });
     try {
       await server.listen();
       const url = server.resolvedUrls?.local[0] ?? '';
@@ -53,7 +68,10 @@ describe('npm run dev and vite preview send the same headers as npm start', () =
       expect(response.headers.get('content-security-policy')).toBe(expected['Content-Security-Policy']);
       expect(response.headers.get('x-frame-options')).toBe('DENY');
       expect(response.headers.get('cross-origin-embedder-policy')).toBe('credentialless');
-      expect(server.config.preview.headers).toMatchObject({ 'Content-Security-Policy': expected['Content-Security-Policy'], 'Cross-Origin-Opener-Policy': 'same-origin' });
+      expect(server.config.preview.headers).toMatchObject({
+        'Content-Security-Policy': expected['Content-Security-Policy'],
+        'Cross-Origin-Opener-Policy': 'same-origin',
+      });
     } finally {
       await server.close();
     }

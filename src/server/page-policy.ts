@@ -49,7 +49,9 @@ export function pageSecurityHeaders(options: PagePolicyOptions = {}): Record<str
   const extra = (options.connectOrigins ?? []).map((entry) => entry.trim().replace(/\/$/, '')).filter((entry) => entry !== '');
   for (const entry of extra) {
     if (!ORIGIN_SOURCE.test(entry)) {
-      throw new Error(`CONNECT_ORIGINS: "${entry}" is not an origin. Give origins such as https://models.example.org, https://*.example.org or http://127.0.0.1:8080, separated by commas.`);
+      throw new Error(
+        `CONNECT_ORIGINS: "${entry}" is not an origin. Give origins such as https://models.example.org, https://*.example.org or http://127.0.0.1:8080, separated by commas.`,
+      );
     }
   }
   const connect = [...new Set(["'self'", ...DEFAULT_CONNECT_ORIGINS, ...extra])];

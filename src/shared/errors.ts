@@ -20,11 +20,7 @@ export class NexusError extends Error {
 
   /** True for any NexusError, including one built in another bundle or realm. */
   static isInstance(value: unknown): value is NexusError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[NEXUS_ERROR] === true
-    );
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[NEXUS_ERROR] === true;
   }
 }
 

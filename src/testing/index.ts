@@ -5,6 +5,13 @@
  *
  * @packageDocumentation
  */
-export { ScriptedEngine, ScriptExhaustedError, estimateTokens, type PromptMatcher, type ScriptedGeneration, type ScriptedOutput } from '../engine/scripted-engine.ts';
+export {
+  ScriptedEngine,
+  ScriptExhaustedError,
+  estimateTokens,
+  type PromptMatcher,
+  type ScriptedGeneration,
+  type ScriptedOutput,
+} from '../engine/scripted-engine.ts';
 export { QWEN3_PRIMED_PREFIX, when } from './script-matchers.ts';
 export { DelegatingEngine } from './delegating-engine.ts';

@@ -19,9 +19,14 @@ export const when = {
   /** The free generation right after the user's message `text`. */
   userAsked: (text: string): PromptMatcher => endsWithTurn('user', text),
   /** A free generation after tool results are in context (any round). */
-  afterResults: (): PromptMatcher => (prompt) => prompt.endsWith(GENERATION_PROMPT) && /<\/tool_response><\|im_end\|>\n(?:<\|im_start\|>system\n[^]*?<\|im_end\|>\n)?<\|im_start\|>assistant\n<think>\n\n<\/think>\n\n$/.test(prompt),
+  afterResults: (): PromptMatcher => (prompt) =>
+    prompt.endsWith(GENERATION_PROMPT) &&
+    /<\/tool_response><\|im_end\|>\n(?:<\|im_start\|>system\n[\s\S]*?<\|im_end\|>\n)?<\|im_start\|>assistant\n<think>\n\n<\/think>\n\n$/.test(prompt),
   /** A free generation whose prompt contains `text` (e.g. a tool result). */
-  promptContains: (text: string): PromptMatcher => (prompt) => prompt.endsWith(GENERATION_PROMPT) && prompt.includes(text),
+  promptContains:
+    (text: string): PromptMatcher =>
+    (prompt) =>
+      prompt.endsWith(GENERATION_PROMPT) && prompt.includes(text),
   /** The primed generation (`<tool_call>\n{"name": "` already written). */
   primed: (): PromptMatcher => QWEN3_PRIMED_PREFIX,
   /** The primed generation for a `{ name }` tool choice. */
@@ -29,7 +34,10 @@ export const when = {
   /** Stepwise: picking the tool. */
   select: (): PromptMatcher => SELECT_PREFIX,
   /** Stepwise: the value of argument `key`. */
-  argument: (key: string): PromptMatcher => (prompt) => prompt.endsWith(`\n${key} = "`) || prompt.endsWith(`\n${key} = `),
+  argument:
+    (key: string): PromptMatcher =>
+    (prompt) =>
+      prompt.endsWith(`\n${key} = "`) || prompt.endsWith(`\n${key} = `),
   /** The yes/no check before a forced call. */
   gate: (): PromptMatcher => (prompt, options) => Boolean(options.choices?.includes('Yes')) && prompt.includes('Answer yes or no.<|im_end|>'),
   /** An answer round (no tools, told to answer now). */

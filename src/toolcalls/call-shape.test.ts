@@ -14,7 +14,14 @@ describe('readCallValue', () => {
   it('reads the OpenAI envelope and the tool_calls wrapper', () => {
     const envelope = { type: 'function', function: { name: 'get_time', arguments: '{"city": "Chennai"}' } };
     expect(readCallValue(envelope, bare).calls).toEqual([{ name: 'get_time', arguments: { city: 'Chennai' } }]);
-    const wrapper = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', ...envelope }, { name: 'get_weather', arguments: {} }] };
+    const wrapper = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'call_1', ...envelope },
+        { name: 'get_weather', arguments: {} },
+      ],
+    };
     expect(readCallValue(wrapper, bare).calls.map((c) => c.name)).toEqual(['get_time', 'get_weather']);
   });
 
@@ -52,11 +59,21 @@ describe('readCallValue', () => {
     it('is not a call when arguments are not an object, or are a tool schema', () => {
       expect(readCallValue({ name: 'x', arguments: 'Paris' }, bare).shaped).toBe(false);
       expect(readCallValue({ name: 'x', arguments: [1] }, bare).shaped).toBe(false);
-      expect(readCallValue({ name: 'x', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }, bare).shaped).toBe(false);
+      expect(readCallValue({ name: 'x', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }, bare).shaped).toBe(
+        false,
+      );
     });
 
     it('needs every element of an array to be a call', () => {
-      expect(readCallValue([{ name: 'a', arguments: {} }, { name: 'Bob', age: 4 }], bare).shaped).toBe(false);
+      expect(
+        readCallValue(
+          [
+            { name: 'a', arguments: {} },
+            { name: 'Bob', age: 4 },
+          ],
+          bare,
+        ).shaped,
+      ).toBe(false);
       expect(readCallValue([], bare).shaped).toBe(false);
     });
   });
@@ -103,7 +120,9 @@ describe('readCallValue', () => {
 
 describe('readCallParts', () => {
   it('applies the markup rules to a name and arguments found apart', () => {
-    expect(readCallParts('get_weather', { present: true, value: { city: 'Paris' } }, markup).calls).toEqual([{ name: 'get_weather', arguments: { city: 'Paris' } }]);
+    expect(readCallParts('get_weather', { present: true, value: { city: 'Paris' } }, markup).calls).toEqual([
+      { name: 'get_weather', arguments: { city: 'Paris' } },
+    ]);
     expect(readCallParts('get_weather', { present: false }, markup).calls).toEqual([{ name: 'get_weather', arguments: {} }]);
     expect(readCallParts('NAME', { present: false }, markup).rejected[0]?.reason).toBe('placeholder');
   });
@@ -117,6 +136,7 @@ describe('isPlaceholderName', () => {
   });
 
   it('leaves real names alone', () => {
-    for (const name of ['get_weather', 'web_search', 'fetch_page_content_recursive', 'brave_search', 'name_lookup']) expect(isPlaceholderName(name), name).toBe(false);
+    for (const name of ['get_weather', 'web_search', 'fetch_page_content_recursive', 'brave_search', 'name_lookup'])
+      expect(isPlaceholderName(name), name).toBe(false);
   });
 });

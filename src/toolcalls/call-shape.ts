@@ -191,7 +191,7 @@ function readCallObject(item: unknown, options: CallReadOptions, shapes: readonl
   const bare = options.mode === 'bare';
   if (shapes.includes('openai')) {
     if ('tool_calls' in item) {
-      const list = item['tool_calls'];
+      const list = item.tool_calls;
       if (!Array.isArray(list) || list.length === 0) return null;
       if (bare && !keysWithin(item, WRAPPER_KEYS)) return null;
       const outcomes: Outcome[] = [];
@@ -205,29 +205,29 @@ function readCallObject(item: unknown, options: CallReadOptions, shapes: readonl
       }
       return outcomes.length > 0 ? outcomes : null;
     }
-    const legacy = item['function_call'];
+    const legacy = item.function_call;
     if (isPlainObject(legacy) && !('tool_calls' in item)) {
       if (bare && (!keysWithin(item, WRAPPER_KEYS) || !keysWithin(legacy, FUNCTION_KEYS))) return null;
-      return fromParts(legacy['name'], argumentsOf(legacy), options);
+      return fromParts(legacy.name, argumentsOf(legacy), options);
     }
-    const fn = item['function'];
+    const fn = item.function;
     if (isPlainObject(fn)) {
       if (bare && (!keysWithin(item, ENVELOPE_KEYS) || !keysWithin(fn, FUNCTION_KEYS))) return null;
-      if (bare && 'type' in item && item['type'] !== 'function') return null;
-      return fromParts(fn['name'], argumentsOf(fn), options);
+      if (bare && 'type' in item && item.type !== 'function') return null;
+      return fromParts(fn.name, argumentsOf(fn), options);
     }
   }
   if (shapes.includes('named') && ('name' in item || 'tool_name' in item)) {
     if (bare && !keysWithin(item, NAMED_KEYS)) return null;
-    if (bare && 'type' in item && item['type'] !== 'function') return null;
-    return fromParts('name' in item ? item['name'] : item['tool_name'], argumentsOf(item), options);
+    if (bare && 'type' in item && item.type !== 'function') return null;
+    return fromParts('name' in item ? item.name : item.tool_name, argumentsOf(item), options);
   }
   return null;
 }
 
 function argumentsOf(object: Record<string, unknown>): { present: boolean; value?: unknown } {
-  if ('arguments' in object) return { present: true, value: object['arguments'] };
-  if ('parameters' in object) return { present: true, value: object['parameters'] };
+  if ('arguments' in object) return { present: true, value: object.arguments };
+  if ('parameters' in object) return { present: true, value: object.parameters };
   return { present: false };
 }
 
@@ -303,7 +303,7 @@ function isFillerValue(v: string): boolean {
 
 /** A JSON schema where arguments should be: the model echoed a tool definition instead of calling it. */
 function looksLikeSchema(args: Record<string, unknown>): boolean {
-  return args['type'] === 'object' && isPlainObject(args['properties']) && Object.keys(args).every((key) => SCHEMA_KEYS.has(key));
+  return args.type === 'object' && isPlainObject(args.properties) && Object.keys(args).every((key) => SCHEMA_KEYS.has(key));
 }
 
 function keysWithin(object: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {

@@ -38,7 +38,11 @@ export const toolCallResidueSite: CallSite = {
     if (content.trim() === '') return { claimed: true, calls: [], rejected: [] };
     const expression = parseCallExpression(content);
     if (expression === undefined) return { claimed: true, calls: [], rejected: [{ name: null, reason: 'unparseable', source }] };
-    const reading = readCallParts(expression.name, { present: true, value: expression.arguments }, { mode: 'markup', shapes: ['named'], names: context.names, source });
+    const reading = readCallParts(
+      expression.name,
+      { present: true, value: expression.arguments },
+      { mode: 'markup', shapes: ['named'], names: context.names, source },
+    );
     return { claimed: true, calls: reading.calls, rejected: reading.rejected };
   },
 };
@@ -120,6 +124,7 @@ export const callDebrisSites: readonly CallSite[] = [...CLOSERS].map((opener) =>
 /** Last in the list: call markup that yields no call is still markup, and leaves the text. */
 export const markupResidueFormat: ToolCallFormat = {
   id: 'markup-residue',
-  description: 'Unreadable <tool_call> blocks, stray </tool_call> tags, closing debris right after a call and other families\' leftover control tokens, removed from the text',
+  description:
+    "Unreadable <tool_call> blocks, stray </tool_call> tags, closing debris right after a call and other families' leftover control tokens, removed from the text",
   sites: [toolCallResidueSite, strayCloseSite, ...strayMarkerSites, ...callDebrisSites],
 };

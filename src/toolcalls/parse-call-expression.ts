@@ -65,4 +65,3 @@ export function splitTopLevel(text: string): string[] {
   parts.push(text.slice(start));
   return parts;
 }
-

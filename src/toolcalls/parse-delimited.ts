@@ -113,7 +113,11 @@ function readCallList(inner: string, { context, source, truncated }: ReaderOptio
     if (piece.trim() === '') continue;
     const expression = parseCallExpression(piece);
     if (expression === undefined) return unparseable();
-    const one = readCallParts(expression.name, { present: true, value: expression.arguments }, { mode: 'markup', shapes: ['named'], names: context.names, source, truncated });
+    const one = readCallParts(
+      expression.name,
+      { present: true, value: expression.arguments },
+      { mode: 'markup', shapes: ['named'], names: context.names, source, truncated },
+    );
     reading.shaped = true;
     reading.calls.push(...one.calls);
     reading.rejected.push(...one.rejected);
@@ -155,7 +159,11 @@ function kimiName(id: string): string {
 }
 
 /** Calls separated by `callOpen`, each `ID<sep>{json}` read by `part`. Strings in the JSON may hold any marker. */
-function readSeparatedCalls(body: string, callOpen: string, readOne: (segment: string, next: number) => { call: CallReading; end: number } | undefined): CallReading {
+function readSeparatedCalls(
+  body: string,
+  callOpen: string,
+  readOne: (segment: string, next: number) => { call: CallReading; end: number } | undefined,
+): CallReading {
   const reading: CallReading = { shaped: false, calls: [], rejected: [] };
   const opens = new NextIndex(body, callOpen);
   let i = opens.from(0);
@@ -206,7 +214,11 @@ const readKimiBody: BodyReader = (body, { context, source, truncated }) => {
     const name = kimiName(whole.slice(from, args));
     const value = jsonAt(whole, args + KIMI_ARGS.length, KIMI_STOPS);
     const parsed = value === undefined ? undefined : parseLenientJson(value.json);
-    const call = readCallParts(name, { present: true, value: parsed ?? [] }, { mode: 'markup', shapes: ['named'], names: context.names, source, truncated: truncated || value?.truncated === true });
+    const call = readCallParts(
+      name,
+      { present: true, value: parsed ?? [] },
+      { mode: 'markup', shapes: ['named'], names: context.names, source, truncated: truncated || value?.truncated === true },
+    );
     return { call, end: value?.end ?? args + KIMI_ARGS.length };
   });
 };
@@ -260,7 +272,11 @@ const readDeepSeekBody: BodyReader = (body, { context, source, truncated }) => {
     }
     const value = jsonAt(whole, k, [callClose, callOpen, '```']);
     const parsed = value === undefined ? undefined : parseLenientJson(value.json);
-    const call = readCallParts(name, { present: value !== undefined, value: parsed ?? [] }, { mode: 'markup', shapes: ['named'], names: context.names, source, truncated: truncated || value?.truncated === true });
+    const call = readCallParts(
+      name,
+      { present: value !== undefined, value: parsed ?? [] },
+      { mode: 'markup', shapes: ['named'], names: context.names, source, truncated: truncated || value?.truncated === true },
+    );
     const close = find(callClose).from(value?.end ?? nameEnd);
     return { call, end: close >= 0 ? close + callClose.length : (value?.end ?? whole.length) };
   });
@@ -294,10 +310,22 @@ export const gemma4Site = delimitedSite({
 });
 
 /** LFM2: `<|tool_call_start|>[get_time(city="Paris")]<|tool_call_end|>` (pythonic, or JSON when asked). */
-export const lfm2Site = delimitedSite({ opener: '<|tool_call_start|>', closers: ['<|tool_call_end|>'], endAtValue: true, firstChar: PYTHONIC_START, read: readPythonicBody });
+export const lfm2Site = delimitedSite({
+  opener: '<|tool_call_start|>',
+  closers: ['<|tool_call_end|>'],
+  endAtValue: true,
+  firstChar: PYTHONIC_START,
+  read: readPythonicBody,
+});
 
 /** Llama 4's pythonic calls between `<|python_start|>` and `<|python_end|>`. */
-export const llama4Site = delimitedSite({ opener: '<|python_start|>', closers: ['<|python_end|>', '<|eom|>', '<|eot|>'], endAtValue: true, firstChar: PYTHONIC_START, read: readPythonicBody });
+export const llama4Site = delimitedSite({
+  opener: '<|python_start|>',
+  closers: ['<|python_end|>', '<|eom|>', '<|eot|>'],
+  endAtValue: true,
+  firstChar: PYTHONIC_START,
+  read: readPythonicBody,
+});
 
 /** Granite 3 `<|tool_call|>[…]`, and llama.cpp's Phi-4-mini template `<|tool_call|>{…}<|/tool_call|>`. */
 export const graniteSite = delimitedSite({ opener: '<|tool_call|>', closers: ['<|/tool_call|>', '<|end_of_text|>'], ...JSON_LIST, read: readJsonBody });
@@ -358,7 +386,14 @@ export const kimiCallSite = delimitedSite({ opener: KIMI_CALL_OPEN, closers: [KI
 /** DeepSeek's section of calls, in every spelling of its markers. */
 export const deepSeekSites: CallSite[] = [
   ...DS_CALLS_OPEN.map((opener) => delimitedSite({ opener, closers: DS_CALLS_CLOSE, quotes: ['"'], read: readDeepSeekBody })),
-  ...DS_CALL_OPEN.map((opener) => delimitedSite({ opener, closers: [...DS_CALL_CLOSE, ...DS_CALLS_CLOSE], quotes: ['"'], read: (body, o) => readDeepSeekBody(`<｜tool▁call▁begin｜>${body}`, o) })),
+  ...DS_CALL_OPEN.map((opener) =>
+    delimitedSite({
+      opener,
+      closers: [...DS_CALL_CLOSE, ...DS_CALLS_CLOSE],
+      quotes: ['"'],
+      read: (body, o) => readDeepSeekBody(`<｜tool▁call▁begin｜>${body}`, o),
+    }),
+  ),
 ];
 
 /** Every marker that only closes one of these blocks: left over, it is removed like any stray markup. */
@@ -381,10 +416,24 @@ export const DELIMITED_CLOSERS: readonly string[] = [
 export const delimitedFormat: ToolCallFormat = {
   id: 'delimited',
   description:
-    'Calls between a family\'s own markers: FunctionGemma <start_function_call>, Gemma 4 <|tool_call>, LFM2 <|tool_call_start|>, Llama 4 <|python_start|>, Granite <|tool_call|>, Nemotron <TOOLCALL>, Command R <|START_ACTION|>, Phi-4-mini functools[…], Kimi <|tool_calls_section_begin|>, DeepSeek <｜tool▁calls▁begin｜>',
-  sites: [functionGemmaSite, gemma4Site, lfm2Site, llama4Site, graniteSite, nemotronSite, commandRSite, functoolsSite, internLmSite, apertusSite, olmoSite, kimiSectionSite, kimiCallSite, ...deepSeekSites],
+    "Calls between a family's own markers: FunctionGemma <start_function_call>, Gemma 4 <|tool_call>, LFM2 <|tool_call_start|>, Llama 4 <|python_start|>, Granite <|tool_call|>, Nemotron <TOOLCALL>, Command R <|START_ACTION|>, Phi-4-mini functools[…], Kimi <|tool_calls_section_begin|>, DeepSeek <｜tool▁calls▁begin｜>",
+  sites: [
+    functionGemmaSite,
+    gemma4Site,
+    lfm2Site,
+    llama4Site,
+    graniteSite,
+    nemotronSite,
+    commandRSite,
+    functoolsSite,
+    internLmSite,
+    apertusSite,
+    olmoSite,
+    kimiSectionSite,
+    kimiCallSite,
+    ...deepSeekSites,
+  ],
 };
-
 
 interface PythonicMemo {
   readonly scanner: BodyScanner;

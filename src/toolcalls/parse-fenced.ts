@@ -6,7 +6,18 @@ import { glmSite } from './parse-glm.ts';
 import { hermesSite } from './parse-hermes.ts';
 import { invokeBareSite, minimaxSite, xmlFunctionBareSite, xmlFunctionInToolCallSite, xmlFunctionNameSite } from './parse-xml-function.ts';
 import { toolCallResidueSite } from './markup-residue.ts';
-import { MORE_BLOCK, NONE, NOT_CLAIMED, isNameStart, skipSpace, type BlockReading, type CallSite, type SiteContext, type VerbatimRegion, type ToolCallFormat } from './site.ts';
+import {
+  MORE_BLOCK,
+  NONE,
+  NOT_CLAIMED,
+  isNameStart,
+  skipSpace,
+  type BlockReading,
+  type CallSite,
+  type SiteContext,
+  type VerbatimRegion,
+  type ToolCallFormat,
+} from './site.ts';
 import type { RejectedCall, ToolCall } from './types.ts';
 
 const FENCE = '```';
@@ -37,7 +48,16 @@ const LABEL_MODES: ReadonlyMap<string, CallMode> = new Map<string, CallMode>([
 const MARKUP_LABELS: ReadonlySet<string> = new Set(['xml', 'html']);
 
 /** The sites that can read markup wrapped in an ```` ```xml ```` fence, in priority order. */
-const WRAPPED_SITES: readonly CallSite[] = [hermesSite, xmlFunctionInToolCallSite, glmSite, toolCallResidueSite, xmlFunctionBareSite, xmlFunctionNameSite, minimaxSite, invokeBareSite];
+const WRAPPED_SITES: readonly CallSite[] = [
+  hermesSite,
+  xmlFunctionInToolCallSite,
+  glmSite,
+  toolCallResidueSite,
+  xmlFunctionBareSite,
+  xmlFunctionNameSite,
+  minimaxSite,
+  invokeBareSite,
+];
 
 interface FenceMemo {
   /** Index after the opening line. */
@@ -124,7 +144,12 @@ export const fencedSite: CallSite = {
         return MORE_BLOCK;
       }
       const contentStart = lineEnd < 0 ? text.length : lineEnd + 1;
-      const label = (text.slice(at + FENCE.length, lineEnd < 0 ? text.length : lineEnd).trim().split(/\s+/)[0] ?? '').toLowerCase();
+      const label = (
+        text
+          .slice(at + FENCE.length, lineEnd < 0 ? text.length : lineEnd)
+          .trim()
+          .split(/\s+/)[0] ?? ''
+      ).toLowerCase();
       const mode = LABEL_MODES.get(label) ?? (MARKUP_LABELS.has(label) ? 'wrapped' : undefined);
       if (mode === undefined) return { kind: 'verbatim', from: contentStart, region: new FenceCloser() };
       const k = skipSpace(text, contentStart);
@@ -169,7 +194,8 @@ function readFence(text: string, at: number, end: number, from: number, to: numb
     for (const line of text.slice(from, to).split('\n')) {
       if (line.trim() === '') continue;
       const expression = parseCallExpression(line);
-      if (expression === undefined) return mode === 'markup' ? { claimed: true, calls, rejected: [...rejected, { name: null, reason: 'unparseable', source }] } : NOT_CLAIMED;
+      if (expression === undefined)
+        return mode === 'markup' ? { claimed: true, calls, rejected: [...rejected, { name: null, reason: 'unparseable', source }] } : NOT_CLAIMED;
       const reading = readCallParts(expression.name, { present: true, value: expression.arguments }, options);
       calls.push(...reading.calls);
       rejected.push(...reading.rejected);

@@ -57,7 +57,13 @@ function scanFunctionary(text: string, from: number, context: SiteContext, requi
       while (j < text.length && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
       if (j >= text.length && !context.final) return { kind: 'more', phase: 'marker' };
       if (text.charCodeAt(j) === 123) {
-        memo = memoEntry<FunctionaryMemo>(context, MEMO, () => ({ name, bodyStart: j, kind: 'json', scanner: new JsonSpanScanner(j, { stopAt: [RECIPIENT] }), resume: j }));
+        memo = memoEntry<FunctionaryMemo>(context, MEMO, () => ({
+          name,
+          bodyStart: j,
+          kind: 'json',
+          scanner: new JsonSpanScanner(j, { stopAt: [RECIPIENT] }),
+          resume: j,
+        }));
       } else if (registered !== undefined && registered.toLowerCase() === 'python') {
         memo = memoEntry<FunctionaryMemo>(context, MEMO, () => ({ name, bodyStart, kind: 'code', resume: bodyStart }));
       } else {

@@ -3,7 +3,21 @@ import { JsonSpanScanner } from './json-scan.ts';
 import { decodeJsonLiteral, parseLenientJson } from './lenient-json.ts';
 import { memoEntry, memoLookup } from './memo.ts';
 import { TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from './parse-hermes.ts';
-import { MORE_BLOCK, NONE, NextIndex, findFirst, sharedFinder, isNameChar, isNameStart, skipSpace, type BlockReading, type CallSite, type SiteContext, type SiteScan, type ToolCallFormat } from './site.ts';
+import {
+  MORE_BLOCK,
+  NONE,
+  NextIndex,
+  findFirst,
+  sharedFinder,
+  isNameChar,
+  isNameStart,
+  skipSpace,
+  type BlockReading,
+  type CallSite,
+  type SiteContext,
+  type SiteScan,
+  type ToolCallFormat,
+} from './site.ts';
 import { setOwn } from './own-property.ts';
 
 const ARG_KEY = '<arg_key>';

@@ -102,13 +102,17 @@ function readHarmony(text: string, at: number, end: number, context: SiteContext
   const scanner = memo.scanner;
   const jsonEnd = scanner.status === 'open' ? end : scanner.end;
   const value = parseLenientJson(text.slice(memo.messageStart, jsonEnd));
-  const reading = readCallParts(memo.recipient, { present: true, value: value ?? [] }, {
-    mode: 'markup',
-    shapes: ['named'],
-    names: context.names,
-    source,
-    truncated: scanner.status !== 'closed' && scanner.inString,
-  });
+  const reading = readCallParts(
+    memo.recipient,
+    { present: true, value: value ?? [] },
+    {
+      mode: 'markup',
+      shapes: ['named'],
+      names: context.names,
+      source,
+      truncated: scanner.status !== 'closed' && scanner.inString,
+    },
+  );
   return { claimed: true, calls: reading.calls, rejected: reading.rejected };
 }
 
@@ -134,7 +138,8 @@ export const harmonyRecipientStartSite: CallSite = {
     let k = at;
     while (k < text.length && text.charCodeAt(k) === 32) k++;
     const prefix = `${RECIPIENT}functions.`;
-    if (k >= text.length || (text.length - k < prefix.length && prefix.startsWith(text.slice(k)))) return context.final ? NONE : { kind: 'more', phase: 'marker' };
+    if (k >= text.length || (text.length - k < prefix.length && prefix.startsWith(text.slice(k))))
+      return context.final ? NONE : { kind: 'more', phase: 'marker' };
     if (!text.startsWith(prefix, k)) return NONE;
     return scanHarmony(text, k, context, k + prefix.length);
   },

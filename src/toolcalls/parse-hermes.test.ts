@@ -5,11 +5,16 @@ const paris = { name: 'get_weather', arguments: { city: 'Paris' } };
 
 describe('Hermes / Qwen <tool_call> JSON', () => {
   it("reads Qwen3's layout", () => {
-    expect(parseToolCalls('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>')).toEqual({ calls: [paris], text: '', rejected: [] });
+    expect(parseToolCalls('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>')).toEqual({
+      calls: [paris],
+      text: '',
+      rejected: [],
+    });
   });
 
   it('reads calls with no newlines, several in a row, with prose around', () => {
-    const raw = 'Checking both.<tool_call>{"name":"get_weather","arguments":{"city":"Paris"}}</tool_call><tool_call>{"name":"get_time","arguments":{"city":"Paris"}}</tool_call> One moment.';
+    const raw =
+      'Checking both.<tool_call>{"name":"get_weather","arguments":{"city":"Paris"}}</tool_call><tool_call>{"name":"get_time","arguments":{"city":"Paris"}}</tool_call> One moment.';
     const result = parseToolCalls(raw);
     expect(result.calls.map((c) => c.name)).toEqual(['get_weather', 'get_time']);
     expect(result.text).toBe('Checking both. One moment.');
@@ -29,7 +34,8 @@ describe('Hermes / Qwen <tool_call> JSON', () => {
   });
 
   it('does not let a missing brace swallow the closing tag or the next call', () => {
-    const raw = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}\n</tool_call>\nDone.<tool_call>{"name": "get_time", "arguments": {"city": "Rome"}\n<tool_call>{"name": "x", "arguments": {}}</tool_call>';
+    const raw =
+      '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}\n</tool_call>\nDone.<tool_call>{"name": "get_time", "arguments": {"city": "Rome"}\n<tool_call>{"name": "x", "arguments": {}}</tool_call>';
     const result = parseToolCalls(raw);
     expect(result.calls).toEqual([paris, { name: 'get_time', arguments: { city: 'Rome' } }, { name: 'x', arguments: {} }]);
     expect(result.text).toBe('Done.');

@@ -11,12 +11,21 @@ describe('Llama', () => {
   });
 
   it('reads JSON after <|python_tag|>, several separated by semicolons, with the end token', () => {
-    expect(parseToolCalls('<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}}<|eom_id|>')).toEqual({ calls: [paris], text: '', rejected: [] });
-    expect(parseToolCalls('<|python_tag|>{"name": "a", "parameters": {}}; {"name": "b", "parameters": {}}<|eot_id|>').calls.map((c) => c.name)).toEqual(['a', 'b']);
+    expect(parseToolCalls('<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}}<|eom_id|>')).toEqual({
+      calls: [paris],
+      text: '',
+      rejected: [],
+    });
+    expect(parseToolCalls('<|python_tag|>{"name": "a", "parameters": {}}; {"name": "b", "parameters": {}}<|eot_id|>').calls.map((c) => c.name)).toEqual([
+      'a',
+      'b',
+    ]);
   });
 
   it('reads the built-in tool call style after <|python_tag|>', () => {
-    expect(parseToolCalls('<|python_tag|>brave_search.call(query="Menlo Park weather")').calls).toEqual([{ name: 'brave_search', arguments: { query: 'Menlo Park weather' } }]);
+    expect(parseToolCalls('<|python_tag|>brave_search.call(query="Menlo Park weather")').calls).toEqual([
+      { name: 'brave_search', arguments: { query: 'Menlo Park weather' } },
+    ]);
   });
 
   it('removes a python tag that nothing readable follows', () => {
@@ -30,6 +39,10 @@ describe('Llama', () => {
 
   it('keeps prose after a bare call, even when the call lost a brace', () => {
     expect(parseToolCalls('{"name": "get_weather", "parameters": {"city": "Paris"}} Hope this helps!').text).toBe('Hope this helps!');
-    expect(parseToolCalls('{"name": "get_weather", "parameters": {"city": "Paris"}\nHope this helps!')).toEqual({ calls: [paris], text: 'Hope this helps!', rejected: [] });
+    expect(parseToolCalls('{"name": "get_weather", "parameters": {"city": "Paris"}\nHope this helps!')).toEqual({
+      calls: [paris],
+      text: 'Hope this helps!',
+      rejected: [],
+    });
   });
 });

@@ -6,7 +6,18 @@ import { parseLenientJson } from './lenient-json.ts';
 import { memoLookup } from './memo.ts';
 import { parseCallExpression } from './parse-call-expression.ts';
 import { TOOL_CALL_OPEN } from './parse-hermes.ts';
-import { MORE_BLOCK, NONE, isNameStart, matchLiteral, skipSpace, type BlockReading, type CallSite, type SiteContext, type SiteScan, type ToolCallFormat } from './site.ts';
+import {
+  MORE_BLOCK,
+  NONE,
+  isNameStart,
+  matchLiteral,
+  skipSpace,
+  type BlockReading,
+  type CallSite,
+  type SiteContext,
+  type SiteScan,
+  type ToolCallFormat,
+} from './site.ts';
 import type { RejectedCall, ToolCall } from './types.ts';
 
 /** Llama 3.x's marker for a tool call (a special token, kept when special tokens are decoded). */
@@ -43,7 +54,8 @@ export const pythonTagSite: CallSite = {
       if (j >= text.length) return context.final ? { kind: 'block', end: after } : MORE_BLOCK;
       const c = text.charCodeAt(j);
       if (c === 123 || c === 91) memo = { kind: 'json', spans: [], scanner: new JsonSpanScanner(j, { stopAt: STOPS }), between: false, cutAt: undefined };
-      else if (isNameStart(c)) memo = { kind: 'expression', spans: [], scanner: new JsonSpanScanner(j, { stopAt: STOPS, parens: true }), between: false, cutAt: undefined };
+      else if (isNameStart(c))
+        memo = { kind: 'expression', spans: [], scanner: new JsonSpanScanner(j, { stopAt: STOPS, parens: true }), between: false, cutAt: undefined };
       else return { kind: 'block', end: after };
       context.memo.set(MEMO, memo);
     }

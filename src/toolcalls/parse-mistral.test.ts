@@ -23,7 +23,11 @@ describe('Mistral [TOOL_CALLS]', () => {
   });
 
   it('removes a marker that nothing readable follows, keeping the prose', () => {
-    expect(parseToolCalls('[TOOL_CALLS]Sure, the weather is fine.')).toEqual({ calls: [], text: 'Sure, the weather is fine.', rejected: [{ name: null, reason: 'unparseable', source: '[TOOL_CALLS]' }] });
+    expect(parseToolCalls('[TOOL_CALLS]Sure, the weather is fine.')).toEqual({
+      calls: [],
+      text: 'Sure, the weather is fine.',
+      rejected: [{ name: null, reason: 'unparseable', source: '[TOOL_CALLS]' }],
+    });
   });
 
   it('rejects unreadable arguments by name', () => {

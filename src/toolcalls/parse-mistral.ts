@@ -3,7 +3,18 @@ import { JsonSpanScanner } from './json-scan.ts';
 import { parseLenientJson } from './lenient-json.ts';
 import { memoLookup } from './memo.ts';
 import { TOOL_CALL_OPEN } from './parse-hermes.ts';
-import { MORE_BLOCK, isNameChar, isNameStart, matchLiteral, skipSpace, type BlockReading, type CallSite, type SiteContext, type SiteScan, type ToolCallFormat } from './site.ts';
+import {
+  MORE_BLOCK,
+  isNameChar,
+  isNameStart,
+  matchLiteral,
+  skipSpace,
+  type BlockReading,
+  type CallSite,
+  type SiteContext,
+  type SiteScan,
+  type ToolCallFormat,
+} from './site.ts';
 
 /** Mistral's call marker (a special token, kept when special tokens are decoded). */
 export const TOOL_CALLS_MARKER = '[TOOL_CALLS]';

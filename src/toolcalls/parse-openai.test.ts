@@ -8,7 +8,9 @@ describe('OpenAI-shaped JSON', () => {
     expect(parseToolCalls('{"function": {"name": "get_weather", "arguments": {"city": "Paris"}}}').calls).toEqual([paris]);
     expect(parseToolCalls('{"type": "function", "function": {"name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}}').calls).toEqual([paris]);
     expect(
-      parseToolCalls('{"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}}]}').calls,
+      parseToolCalls(
+        '{"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}}]}',
+      ).calls,
     ).toEqual([paris]);
   });
 
@@ -17,7 +19,8 @@ describe('OpenAI-shaped JSON', () => {
   });
 
   it('does not take a tool definition for a call', () => {
-    const definition = '{"type": "function", "function": {"name": "get_weather", "description": "Weather", "parameters": {"type": "object", "properties": {}}}}';
+    const definition =
+      '{"type": "function", "function": {"name": "get_weather", "description": "Weather", "parameters": {"type": "object", "properties": {}}}}';
     expect(parseToolCalls(definition)).toEqual({ calls: [], text: definition, rejected: [] });
   });
 

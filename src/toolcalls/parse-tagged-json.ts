@@ -2,7 +2,18 @@ import { readCallSpans, type CallMode } from './call-shape.ts';
 import { findJsonValues, JsonSpanScanner } from './json-scan.ts';
 import { memoEntry, memoLookup } from './memo.ts';
 import { TOOL_CALL_OPEN } from './parse-hermes.ts';
-import { MORE_BLOCK, NONE, NOT_CLAIMED, matchLiteral, skipSpace, type BlockReading, type CallSite, type SiteContext, type SiteScan, type ToolCallFormat } from './site.ts';
+import {
+  MORE_BLOCK,
+  NONE,
+  NOT_CLAIMED,
+  matchLiteral,
+  skipSpace,
+  type BlockReading,
+  type CallSite,
+  type SiteContext,
+  type SiteScan,
+  type ToolCallFormat,
+} from './site.ts';
 
 interface TaggedMemo {
   readonly close: string;
@@ -68,7 +79,11 @@ function scanValues(text: string, memo: TaggedMemo, context: SiteContext): SiteS
     if (status === 'open') return context.final ? { kind: 'block', end: text.length } : MORE_BLOCK;
     const valueEnd = memo.scanner.end;
     let k = valueEnd;
-    while (k < text.length && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 10 || text.charCodeAt(k) === 13 || text.charCodeAt(k) === 9 || text.charCodeAt(k) === 44)) k++;
+    while (
+      k < text.length &&
+      (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 10 || text.charCodeAt(k) === 13 || text.charCodeAt(k) === 9 || text.charCodeAt(k) === 44)
+    )
+      k++;
     if (k >= text.length && !context.final) return MORE_BLOCK;
     const closing = matchLiteral(text, k, memo.close, context.final);
     if (closing === 'maybe') return MORE_BLOCK;
@@ -103,7 +118,8 @@ const GENERIC_TAGS = ['tool', 'tools', 'tool_use', 'response', 'json', 'xml', 'J
 /** Format: JSON calls in tags other than `<tool_call>`. */
 export const taggedJsonFormat: ToolCallFormat = {
   id: 'tagged-json',
-  description: 'JSON calls in other tags: <tool_calls>, <function_call>, <longcat_tool_call>; and, read strictly, <tool>, <tools>, <tool_use>, <response>, <json>, <xml>',
+  description:
+    'JSON calls in other tags: <tool_calls>, <function_call>, <longcat_tool_call>; and, read strictly, <tool>, <tools>, <tool_use>, <response>, <json>, <xml>',
   sites: [...CALL_TAGS.map((tag) => taggedJsonSite(tag, 'markup')), ...GENERIC_TAGS.map((tag) => taggedJsonSite(tag, 'bare'))],
 };
 

@@ -11,7 +11,11 @@ describe('parseToolCalls', () => {
   });
 
   it('strips thinking first, so a call written while thinking is never returned', () => {
-    expect(parseToolCalls(`<think>I could call <tool_call>${CALL}</tool_call></think>No call needed.`)).toEqual({ calls: [], text: 'No call needed.', rejected: [] });
+    expect(parseToolCalls(`<think>I could call <tool_call>${CALL}</tool_call></think>No call needed.`)).toEqual({
+      calls: [],
+      text: 'No call needed.',
+      rejected: [],
+    });
     expect(parseToolCalls(`reasoning about ${CALL}\n</think>\n\nAnswer.`).calls).toEqual([]);
   });
 
@@ -29,7 +33,9 @@ describe('parseToolCalls', () => {
 
   describe('with tools', () => {
     it('keeps registered calls, in the registered spelling', () => {
-      expect(parseToolCalls('<tool_call>{"name": "Get_Weather", "arguments": {"city": "Paris"}}</tool_call>', { tools: ['get_weather'] }).calls).toEqual([paris]);
+      expect(parseToolCalls('<tool_call>{"name": "Get_Weather", "arguments": {"city": "Paris"}}</tool_call>', { tools: ['get_weather'] }).calls).toEqual([
+        paris,
+      ]);
       const envelope = { type: 'function', function: { name: 'get_weather', description: 'Current weather', parameters: {} } };
       expect(parseToolCalls(`<tool_call>${CALL}</tool_call>`, { tools: [envelope, { name: 'get_time' }] }).calls).toEqual([paris]);
     });
@@ -50,10 +56,10 @@ describe('parseToolCalls', () => {
       'I would call get_weather with city Paris.',
       'get_weather(city="Paris") is how you would call it.',
       '{"name": "Alice", "age": 3}',
-      '```python\n' + CALL + '\n```',
+      `\`\`\`python\n${CALL}\n\`\`\``,
       '{"name": "function_name", "arguments": {"arg1": "value1"}}',
-      '<think>' + CALL + '</think>',
-      '`' + CALL + '`',
+      `<think>${CALL}</think>`,
+      `\`${CALL}\``,
     ];
     for (const raw of negatives) expect(parseToolCalls(raw).calls, raw).toEqual([]);
   });

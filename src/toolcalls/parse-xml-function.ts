@@ -3,7 +3,20 @@ import { JsonSpanScanner } from './json-scan.ts';
 import { decodeJsonLiteral, isPlainObject, parseLenientJson } from './lenient-json.ts';
 import { memoEntry } from './memo.ts';
 import { TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from './parse-hermes.ts';
-import { MORE_BLOCK, NONE, NextIndex, findFirst, matchLiteral, sharedFinder, skipSpace, type BlockReading, type CallSite, type SiteContext, type SiteScan, type ToolCallFormat } from './site.ts';
+import {
+  MORE_BLOCK,
+  NONE,
+  NextIndex,
+  findFirst,
+  matchLiteral,
+  sharedFinder,
+  skipSpace,
+  type BlockReading,
+  type CallSite,
+  type SiteContext,
+  type SiteScan,
+  type ToolCallFormat,
+} from './site.ts';
 import type { RejectedCall, ToolCall } from './types.ts';
 import { setOwn } from './own-property.ts';
 
@@ -79,7 +92,12 @@ const ENDS = new WeakMap<XmlDialect, { fnEnds: readonly string[]; longest: numbe
 function endsOf(dialect: XmlDialect): { fnEnds: readonly string[]; longest: number } {
   let ends = ENDS.get(dialect);
   if (ends === undefined) {
-    const fnEnds = [dialect.functionClose, ...dialect.parameterOpen, ...(dialect.wrapperClose ? [dialect.wrapperClose] : []), ...(dialect.wrapperOpen ? [dialect.wrapperOpen] : [])];
+    const fnEnds = [
+      dialect.functionClose,
+      ...dialect.parameterOpen,
+      ...(dialect.wrapperClose ? [dialect.wrapperClose] : []),
+      ...(dialect.wrapperOpen ? [dialect.wrapperOpen] : []),
+    ];
     ends = { fnEnds, longest: Math.max(...fnEnds.map((l) => l.length)) };
     ENDS.set(dialect, ends);
   }
@@ -143,7 +161,8 @@ function scanXmlBlock(text: string, from: number, context: SiteContext, dialect:
     }
     if (state.mode === 'param') {
       // Once a final search found no close tag, none follows any later parameter either.
-      const close = state.noCloseAfter !== undefined && state.pos >= state.noCloseAfter ? -1 : sharedFinder(context, text, dialect.parameterClose).from(state.pos);
+      const close =
+        state.noCloseAfter !== undefined && state.pos >= state.noCloseAfter ? -1 : sharedFinder(context, text, dialect.parameterClose).from(state.pos);
       if (close < 0 && context.final) state.noCloseAfter = Math.min(state.noCloseAfter ?? state.pos, state.pos);
       if (close >= 0) {
         state.mode = 'fn';

@@ -8,7 +8,7 @@ function collect(sites: readonly CallSite[], chunks: readonly string[]): { text:
   let text = '';
   const calls: ToolCall[] = [];
   const segmenter = new Segmenter(sites, undefined, { text: (t) => (text += t), found: (c) => calls.push(...c) });
-  chunks.forEach((chunk, i) => segmenter.write(chunk, i === chunks.length - 1));
+  for (const [i, chunk] of chunks.entries()) segmenter.write(chunk, i === chunks.length - 1);
   return { text, calls };
 }
 
@@ -27,7 +27,13 @@ const toy: CallSite = {
 
 describe('Segmenter', () => {
   it('sends text through and blocks out as calls, with any site list', () => {
-    expect(collect([toy], ['a <<x>> b <<y', '>> c'])).toEqual({ text: 'a  b  c', calls: [{ name: 'x', arguments: {} }, { name: 'y', arguments: {} }] });
+    expect(collect([toy], ['a <<x>> b <<y', '>> c'])).toEqual({
+      text: 'a  b  c',
+      calls: [
+        { name: 'x', arguments: {} },
+        { name: 'y', arguments: {} },
+      ],
+    });
   });
 
   it('gives an undecidable opener back as text at the end', () => {

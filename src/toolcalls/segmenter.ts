@@ -78,7 +78,7 @@ export class Segmenter {
   private afterCall = false;
 
   constructor(
-    private readonly sites: readonly CallSite[],
+    readonly sites: readonly CallSite[],
     private readonly names: ToolNames | undefined,
     private readonly sink: SegmentSink,
   ) {
@@ -91,11 +91,18 @@ export class Segmenter {
       this.byFirst.set(c, list);
     }
     for (const [c, list] of this.byFirst) {
-      this.single.set(c, list.filter((site) => site.opener.length === 1));
+      this.single.set(
+        c,
+        list.filter((site) => site.opener.length === 1),
+      );
       for (const site of list) {
         if (site.opener.length < 2) continue;
         const key = site.opener.slice(0, 2);
-        if (!this.byTwo.has(key)) this.byTwo.set(key, list.filter((other) => other.opener.length === 1 || other.opener.startsWith(key)));
+        if (!this.byTwo.has(key))
+          this.byTwo.set(
+            key,
+            list.filter((other) => other.opener.length === 1 || other.opener.startsWith(key)),
+          );
       }
     }
     // A letter can only open a line-start site: it triggers only there, or every word would stop the walk.
@@ -254,7 +261,15 @@ export class Segmenter {
   }
 
   private decideAmong(sites: readonly CallSite[], text: string, at: number, final: boolean): Decision {
-    const context: SiteContext = { final, names: this.names, lineStart: this.lineStart, prevChar: this.prevChar, afterCall: this.afterCall, memo: this.memo, shared: this.shared };
+    const context: SiteContext = {
+      final,
+      names: this.names,
+      lineStart: this.lineStart,
+      prevChar: this.prevChar,
+      afterCall: this.afterCall,
+      memo: this.memo,
+      shared: this.shared,
+    };
     let fallback: SiteScan | null = null;
     for (const site of sites) {
       if (site.lineStartOnly === true && !this.lineStart) continue;

@@ -17,14 +17,7 @@ export interface ToolCall {
  * - `truncated`: the output stopped inside a string, so a value would be a fragment.
  * - `unparseable`: explicit call markup whose content could not be read at all.
  */
-export type RejectReason =
-  | 'unregistered'
-  | 'placeholder'
-  | 'invalid-name'
-  | 'invalid-arguments'
-  | 'tool-definition'
-  | 'truncated'
-  | 'unparseable';
+export type RejectReason = 'unregistered' | 'placeholder' | 'invalid-name' | 'invalid-arguments' | 'tool-definition' | 'truncated' | 'unparseable';
 
 /**
  * A call attempt that was dropped. Reported so the loop can tell the model what went wrong

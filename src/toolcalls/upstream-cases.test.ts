@@ -4,7 +4,6 @@ import { parseToolCalls } from './parse-tool-calls.ts';
 import { ToolCallStreamFilter } from './stream-filter.ts';
 import { beginsInThinking } from './strip-thinking.ts';
 
-
 function streamed(raw: string, tools: readonly string[] | undefined, size: number) {
   const cuts: number[] = [];
   for (let i = size; i < raw.length; i += size) cuts.push(i);

@@ -74,12 +74,7 @@ export class ToolsFileError extends NexusError {
    * @param detail - what went wrong and what to do, without the `Could not load…` prefix.
    * @param options - the 1-based `line`, when known, and the underlying `cause`.
    */
-  constructor(
-    source: string,
-    failure: ToolsFileFailure,
-    detail: string,
-    options: { line?: number | undefined; cause?: unknown } = {},
-  ) {
+  constructor(source: string, failure: ToolsFileFailure, detail: string, options: { line?: number | undefined; cause?: unknown } = {}) {
     const where = options.line === undefined ? '' : `line ${options.line}: `;
     super(
       `Could not load tools from ${source}: ${where}${detail}`,

@@ -94,9 +94,12 @@ describe('evalTools', () => {
 
   it('reports a rejected tool() call with its line and the registry’s reason', async () => {
     const tools = existing();
-    const source = ["tool('get_time', 'Time', {}, () => '14:03');", '', "tool('get_weather', 'Weather', { city: 'strng' },", '  async ({ city }) => city);'].join(
-      '\n',
-    );
+    const source = [
+      "tool('get_time', 'Time', {}, () => '14:03');",
+      '',
+      "tool('get_weather', 'Weather', { city: 'strng' },",
+      '  async ({ city }) => city);',
+    ].join('\n');
     const error = await failure(evalTools(tools, source, { sourceName: '/tools.js' }));
     expect(error.message).toBe(
       "Could not load tools from /tools.js: line 3: Unknown type 'strng' for parameter 'city' of tool 'get_weather'. Use one of: string, number, integer, boolean, array, object (or an array of one, such as 'string[]').",
@@ -153,7 +156,11 @@ describe('evalTools', () => {
 
   it('throws an error that crosses the worker boundary by name', async () => {
     const error = await failure(evalTools(new ToolRegistry(), ''));
-    expect(serializeError(error)).toMatchObject({ name: 'ToolsFileError', message: expect.stringContaining('the file is empty'), fields: { failure: 'empty' } });
+    expect(serializeError(error)).toMatchObject({
+      name: 'ToolsFileError',
+      message: expect.stringContaining('the file is empty'),
+      fields: { failure: 'empty' },
+    });
   });
 });
 

@@ -186,7 +186,9 @@ async function collectTools(
 export async function loadTools(registry: ToolRegistry, url: string | URL, options: LoadToolsOptions = {}): Promise<string[]> {
   const path = String(url);
   if (options.evaluate !== undefined && !(TOOLS_EVALUATION_MODES as readonly unknown[]).includes(options.evaluate)) {
-    throw new TypeError(`loadTools: unknown evaluate option ${JSON.stringify(options.evaluate)}; use one of ${TOOLS_EVALUATION_MODES.map((m) => `'${m}'`).join(', ')}.`);
+    throw new TypeError(
+      `loadTools: unknown evaluate option ${JSON.stringify(options.evaluate)}; use one of ${TOOLS_EVALUATION_MODES.map((m) => `'${m}'`).join(', ')}.`,
+    );
   }
   const fetchFile = options.fetch ?? ((input: string, init?: RequestInit) => globalThis.fetch(input, init));
   const init: RequestInit = options.signal === undefined ? {} : { signal: options.signal };
@@ -202,12 +204,9 @@ export async function loadTools(registry: ToolRegistry, url: string | URL, optio
   } catch (error) {
     if (error instanceof ToolsFileError) throw error;
     if (options.signal?.aborted === true) throw options.signal.reason;
-    throw new ToolsFileError(
-      path,
-      'network',
-      `the request failed (${describeCause(error)}). Check that the server is running and the address is right.`,
-      { cause: error },
-    );
+    throw new ToolsFileError(path, 'network', `the request failed (${describeCause(error)}). Check that the server is running and the address is right.`, {
+      cause: error,
+    });
   }
   // Some servers send their error page without a content type, or as text/plain.
   if (/^\uFEFF?\s*<(?:!doctype\b|html\b|head\b|body\b)/i.test(text)) throw htmlFailure(path, 'a body that starts like HTML');
@@ -253,7 +252,11 @@ async function importWithTool(moduleUrl: string, tool: ToolChain['tool'], source
     // A module that does not parse rejects without a line (a browser's SyntaxError, or a bundler's
     // own error): a parser finds it. A file that parses failed while it ran (JSON.parse, say).
     const syntax = await syntaxError(source);
-    if (syntax) throw new ToolsFileError(path, 'syntax', `SyntaxError: ${withoutPeriod(syntax.message)}. Fix the syntax and load it again.`, { line: syntax.line, cause: error });
+    if (syntax)
+      throw new ToolsFileError(path, 'syntax', `SyntaxError: ${withoutPeriod(syntax.message)}. Fix the syntax and load it again.`, {
+        line: syntax.line,
+        cause: error,
+      });
     throw error;
   } finally {
     if (previous) Object.defineProperty(holder, 'tool', previous);
@@ -279,7 +282,7 @@ function httpFailure(path: string, response: Response): ToolsFileError {
     response.status === 401 || response.status === 403
       ? 'Check that the page may read it (pass a fetch that adds credentials or headers).'
       : response.status >= 500
-        ? "The server failed; check its log and try again."
+        ? 'The server failed; check its log and try again.'
         : 'Check the path.';
   return new ToolsFileError(path, 'http', `the server answered ${status}. ${advice}`);
 }

@@ -44,7 +44,9 @@ describe('many tools on the real engine (tiny Qwen3 fixture, real tokenizer and 
       tokens.push(chat.metrics.promptTokens / Math.max(1, chat.metrics.generations));
     }
     const [all, selected] = tokens as [number, number];
-    console.log(`fixture model, 60 tools: prompt tokens per generation all ${all.toFixed(0)}, selected ${selected.toFixed(0)} (${(all / selected).toFixed(1)}×)`);
+    console.log(
+      `fixture model, 60 tools: prompt tokens per generation all ${all.toFixed(0)}, selected ${selected.toFixed(0)} (${(all / selected).toFixed(1)}×)`,
+    );
     expect(all / selected).toBeGreaterThanOrEqual(5);
   });
 

@@ -37,10 +37,15 @@ describe('a __proto__ argument written by a model', () => {
 
   it('is refused before the handler runs, with a message naming it, also where unknown keys are kept', async () => {
     let ran = false;
-    const registry = new ToolRegistry().tool('set_mode', 'Set the mode', { parameters: { type: 'object', properties: { mode: { type: 'string' } }, additionalProperties: true } }, (args) => {
-      ran = true;
-      return String((args as { admin?: boolean }).admin);
-    });
+    const registry = new ToolRegistry().tool(
+      'set_mode',
+      'Set the mode',
+      { parameters: { type: 'object', properties: { mode: { type: 'string' } }, additionalProperties: true } },
+      (args) => {
+        ran = true;
+        return String((args as { admin?: boolean }).admin);
+      },
+    );
     for (const raw of [JSON.parse('{"mode": "x", "__proto__": {"admin": true}}'), JSON.parse('{"mode": {"__proto__": {"admin": true}}}')]) {
       const result = await registry.runTool('set_mode', raw);
       expect(result).toMatchObject({ ok: false, failure: 'invalid', error: expect.stringContaining('__proto__ is not allowed as an argument name') });

@@ -13,6 +13,7 @@ describe('findSyntaxErrorLine', () => {
     const source = [
       "tool('get_weather', 'Weather', { city: 'string' },", // 1
       '  async ({ city }) => {', // 2
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the line is source text of a tools file, template included.
       '    const url = `/api/weather?c=${city}`;', // 3
       '    return (await fetch(url)).json();;', // 4
       '  },', // 5

@@ -3,14 +3,22 @@ import { NO_GROUP, groupQuestion, toolGroups } from './tool-groups.ts';
 
 describe('toolGroups', () => {
   it('uses the groups a tools.js declares', () => {
-    expect(toolGroups([{ name: 'set_lights', group: 'smart home' }, { name: 'lock_door', group: 'smart home' }, { name: 'send_email', group: 'mail' }])).toEqual([
+    expect(
+      toolGroups([
+        { name: 'set_lights', group: 'smart home' },
+        { name: 'lock_door', group: 'smart home' },
+        { name: 'send_email', group: 'mail' },
+      ]),
+    ).toEqual([
       { name: 'smart home', tools: ['set_lights', 'lock_door'] },
       { name: 'mail', tools: ['send_email'] },
     ]);
   });
 
   it('derives groups from the topic word names share, past their verbs and plurals', () => {
-    const groups = toolGroups(['create_event', 'list_events', 'cancelEvent', 'send_email', 'search_email', 'get_weather', 'disk_usage'].map((name) => ({ name })));
+    const groups = toolGroups(
+      ['create_event', 'list_events', 'cancelEvent', 'send_email', 'search_email', 'get_weather', 'disk_usage'].map((name) => ({ name })),
+    );
     expect(groups).toEqual([
       { name: 'event', tools: ['create_event', 'list_events', 'cancelEvent'] },
       { name: 'email', tools: ['send_email', 'search_email'] },

@@ -9,7 +9,9 @@ export interface ToolGroup {
 
 /** Verbs a tool name starts with that say what it does, not what it is about. */
 const ACTION_WORDS = new Set(
-  'get set list create delete remove update send add find search read write check convert turn start stop make open close cancel book order call play show lock unlock reply archive share compress move run fetch look lookup query new edit save load view mark change toggle enable disable compute calculate'.split(' '),
+  'get set list create delete remove update send add find search read write check convert turn start stop make open close cancel book order call play show lock unlock reply archive share compress move run fetch look lookup query new edit save load view mark change toggle enable disable compute calculate'.split(
+    ' ',
+  ),
 );
 
 /** A name's topic words, stemmed ("list_events" → "event"). */

@@ -15,7 +15,7 @@ const otherWords = LABELLED_MESSAGES.filter((m) => !m.ownWords);
 describe('ToolIndex', () => {
   const index = new ToolIndex(MANY_TOOLS);
 
-  it('has a fixture worth measuring: 60 tools, at least 150 labelled messages, most not in the tools\' words', () => {
+  it("has a fixture worth measuring: 60 tools, at least 150 labelled messages, most not in the tools' words", () => {
     expect(MANY_TOOLS.length).toBeGreaterThanOrEqual(60);
     expect(LABELLED_MESSAGES.length).toBeGreaterThanOrEqual(150);
     expect(otherWords.length).toBeGreaterThan(ownWords.length);
@@ -27,7 +27,9 @@ describe('ToolIndex', () => {
     const recall5 = await recallAt(5, ownWords, (text) => index.searchLexical(text, 5).map((r) => r.name));
     const recall1 = await recallAt(1, ownWords, (text) => index.searchLexical(text, 1).map((r) => r.name));
     const elsewhere5 = await recallAt(5, otherWords, (text) => index.searchLexical(text, 5).map((r) => r.name));
-    console.log(`lexical: own words recall@1 ${recall1.toFixed(3)}, recall@5 ${recall5.toFixed(3)}; other words recall@5 ${elsewhere5.toFixed(3)} (${ownWords.length} / ${otherWords.length} messages)`);
+    console.log(
+      `lexical: own words recall@1 ${recall1.toFixed(3)}, recall@5 ${recall5.toFixed(3)}; other words recall@5 ${elsewhere5.toFixed(3)} (${ownWords.length} / ${otherWords.length} messages)`,
+    );
     expect(recall5).toBeGreaterThanOrEqual(0.95);
   });
 
@@ -50,7 +52,10 @@ describe('ToolIndex', () => {
     expect(email.map((r) => r.name)).toContain('send_email');
     // The tools are embedded once, however many queries follow.
     let calls = 0;
-    const counting = new ToolIndex(MANY_TOOLS, async (texts) => ((calls += texts.length > 1 ? 1 : 0), texts.map(() => [1, 0])));
+    const counting = new ToolIndex(MANY_TOOLS, async (texts) => {
+      calls += texts.length > 1 ? 1 : 0;
+      return texts.map(() => [1, 0]);
+    });
     await counting.search('a');
     await counting.search('b');
     expect(calls).toBe(1);

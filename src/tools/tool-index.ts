@@ -4,7 +4,11 @@ import { errorMessage } from '../shared/errors.ts';
 import type { SemanticEncoder } from './tool-vectors.ts';
 /** What the index reads of a tool: any OpenAI-shaped schema (the registry's, the engine's). */
 export interface IndexedTool {
-  readonly function: { readonly name: string; readonly description?: string; readonly parameters?: { readonly properties?: Readonly<Record<string, unknown>> } };
+  readonly function: {
+    readonly name: string;
+    readonly description?: string;
+    readonly parameters?: { readonly properties?: Readonly<Record<string, unknown>> };
+  };
 }
 
 /** One tool a ranking put forward for a message, and which ranking did. */
@@ -45,12 +49,17 @@ export function embeddingText(schema: IndexedTool): string {
 
 /** Words that say nothing about which tool is meant. */
 const STOP_WORDS = new Set(
-  'a an the and or of to in on at for with by from is are was be it its this that these those my me i you your we our can could would should will please what how when where which who do does did get give make let some any into out up down about as than then so just there here now'.split(' '),
+  'a an the and or of to in on at for with by from is are was be it its this that these those my me i you your we our can could would should will please what how when where which who do does did get give make let some any into out up down about as than then so just there here now'.split(
+    ' ',
+  ),
 );
 
 /** `get_weather`, `sendEmail` → their words. */
 export function nameWords(name: string): string {
-  return name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.]+/g, ' ').toLowerCase();
+  return name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.]+/g, ' ')
+    .toLowerCase();
 }
 
 /** Lowercase, drop stop words, stem (Porter): "forecasting" and "forecast" meet. */
@@ -186,7 +195,11 @@ export class ToolIndex {
     const hits = [...fused]
       .sort((a, b) => b[1].score - a[1].score)
       .slice(0, limit)
-      .map(([name, e]) => ({ name, score: e.score, by: e.lexical && e.semantic ? ('combined' as const) : e.lexical ? ('lexical' as const) : ('semantic' as const) }));
+      .map(([name, e]) => ({
+        name,
+        score: e.score,
+        by: e.lexical && e.semantic ? ('combined' as const) : e.lexical ? ('lexical' as const) : ('semantic' as const),
+      }));
     return { hits, lexicalTop, ...(semantic[0] ? { semanticTop: semantic[0].score } : {}) };
   }
 

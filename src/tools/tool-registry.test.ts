@@ -96,13 +96,13 @@ describe('ToolRegistry.tool', () => {
   it('refuses a handler that is not a function', () => {
     const register = new ToolRegistry().tool.bind(new ToolRegistry()) as (...args: unknown[]) => unknown;
     expect(() => register('get_weather', 'Weather', { city: 'string' }, 'fetchWeather')).toThrow(
-      "The handler of tool 'get_weather' must be a function such as async (args) => result, got the string \"fetchWeather\". Pass it as the fourth argument of tool().",
+      'The handler of tool \'get_weather\' must be a function such as async (args) => result, got the string "fetchWeather". Pass it as the fourth argument of tool().',
     );
   });
 
   it('refuses an empty description', () => {
     expect(() => new ToolRegistry().tool('get_weather', '  ', { city: 'string' }, weather)).toThrow(
-      "The description of tool 'get_weather' must be a non-empty string, got the string \"  \". Say what the tool does",
+      'The description of tool \'get_weather\' must be a non-empty string, got the string "  ". Say what the tool does',
     );
   });
 
@@ -113,9 +113,9 @@ describe('ToolRegistry.tool', () => {
   });
 
   it('refuses a required entry that is not a property', () => {
-    expect(() =>
-      new ToolRegistry().tool('search', 'Search', { query: 'string' }, () => [], { required: ['q' as 'query'] }),
-    ).toThrow("The required option of tool 'search' lists 'q', which is not one of its parameters; its parameters are: query.");
+    expect(() => new ToolRegistry().tool('search', 'Search', { query: 'string' }, () => [], { required: ['q' as 'query'] })).toThrow(
+      "The required option of tool 'search' lists 'q', which is not one of its parameters; its parameters are: query.",
+    );
   });
 
   it('refuses unknown or mistyped options instead of ignoring them', () => {
@@ -124,7 +124,7 @@ describe('ToolRegistry.tool', () => {
       "Unknown option 'require' for tool 'search'. Use one of: required, confirm, readOnly, alwaysOffer, group.",
     );
     expect(() => register('search', 'Search', { q: 'string' }, () => [], { confirm: 'yes' })).toThrow(
-      "The confirm option of tool 'search' must be true or false, got the string \"yes\".",
+      'The confirm option of tool \'search\' must be true or false, got the string "yes".',
     );
     expect(() => register('search', 'Search', { q: 'string' }, () => [], ['q'])).toThrow(
       "The options of tool 'search' must be an object such as { required: ['city'] }, got an array.",
@@ -152,9 +152,7 @@ describe('ToolRegistry.tool', () => {
 
 describe('lookup and set operations', () => {
   const build = () =>
-    new ToolRegistry()
-      .tool('get_weather', 'Weather', { city: 'string' }, weather)
-      .tool('calculator', 'Maths', { expression: 'string' }, () => 0);
+    new ToolRegistry().tool('get_weather', 'Weather', { city: 'string' }, weather).tool('calculator', 'Maths', { expression: 'string' }, () => 0);
 
   it('get, has and names use the exact registered spelling', () => {
     const tools = build();
@@ -308,9 +306,7 @@ describe('ToolRegistry.runTool', () => {
         error: 'The user declined to run delete_file. Do not call it again; answer without it.',
       };
       await expect(tools.runTool('delete_file', { path: '/tmp/x' }, { approve: () => false })).resolves.toEqual(declined);
-      await expect(
-        tools.runTool('delete_file', { path: '/tmp/x' }, { approve: () => Promise.reject(new Error('dialog closed')) }),
-      ).resolves.toEqual(declined);
+      await expect(tools.runTool('delete_file', { path: '/tmp/x' }, { approve: () => Promise.reject(new Error('dialog closed')) })).resolves.toEqual(declined);
       expect(handler).not.toHaveBeenCalled();
     });
 
@@ -328,11 +324,9 @@ describe('ToolRegistry.runTool', () => {
 
   it('does not start a handler once the signal is aborted, and reports an abort while it runs', async () => {
     const handler = vi.fn();
-    const tools = new ToolRegistry()
-      .tool('slow', 'Slow', {}, handler)
-      .tool('watcher', 'Waits for the signal', {}, (_args, { signal }) => {
-        return new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted'))));
-      });
+    const tools = new ToolRegistry().tool('slow', 'Slow', {}, handler).tool('watcher', 'Waits for the signal', {}, (_args, { signal }) => {
+      return new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+    });
     const stopped = new AbortController();
     stopped.abort(new Error('user pressed stop'));
     await expect(tools.runTool('slow', {}, { signal: stopped.signal })).resolves.toMatchObject({

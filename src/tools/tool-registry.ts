@@ -306,10 +306,7 @@ function defineTool(name: unknown, description: unknown, parameters: unknown, ha
     );
   }
   if (options !== undefined && !isPlainObject(options)) {
-    throw new ToolDefinitionError(
-      `The options of tool '${name}' must be an object such as { required: ['city'] }, got ${describeValue(options)}.`,
-      name,
-    );
+    throw new ToolDefinitionError(`The options of tool '${name}' must be an object such as { required: ['city'] }, got ${describeValue(options)}.`, name);
   }
   const given: Record<string, unknown> = isPlainObject(options) ? options : {};
   for (const key of Object.keys(given)) {

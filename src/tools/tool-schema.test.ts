@@ -97,9 +97,7 @@ describe('expandParameters', () => {
   });
 
   it('rejects parameters that are not an object', () => {
-    expect(() => expandParameters('t', ['city'])).toThrow(
-      "Parameters of tool 't' must be an object such as { city: 'string' }, got an array.",
-    );
+    expect(() => expandParameters('t', ['city'])).toThrow("Parameters of tool 't' must be an object such as { city: 'string' }, got an array.");
     expect(() => expandParameters('t', 'city')).toThrow(ToolDefinitionError);
   });
 

@@ -123,9 +123,7 @@ type Simplify<T> = { [K in keyof T]: T[K] } & {};
  */
 export type ArgsOf<S, R extends PropertyKey = keyof S> = S extends ObjectSchemaInput
   ? Record<string, unknown>
-  : Simplify<
-      { -readonly [K in keyof S & R]: ValueOfSpec<S[K]> } & { -readonly [K in Exclude<keyof S, R>]?: ValueOfSpec<S[K]> }
-    >;
+  : Simplify<{ -readonly [K in keyof S & R]: ValueOfSpec<S[K]> } & { -readonly [K in Exclude<keyof S, R>]?: ValueOfSpec<S[K]> }>;
 
 /**
  * The names `tool()`'s `required` option may list: the keys of a shorthand map, or any string for a
@@ -170,10 +168,7 @@ export function assertToolName(name: unknown): asserts name is string {
 export function expandParameters(toolName: string, input: unknown, required?: unknown): ObjectSchema {
   if (input === undefined || input === null) input = {};
   if (!isPlainObject(input)) {
-    throw new ToolDefinitionError(
-      `Parameters of tool '${toolName}' must be an object such as { city: 'string' }, got ${describeValue(input)}.`,
-      toolName,
-    );
+    throw new ToolDefinitionError(`Parameters of tool '${toolName}' must be an object such as { city: 'string' }, got ${describeValue(input)}.`, toolName);
   }
 
   // A complete `{ type: 'object', properties }` schema is unwrapped. A shorthand map whose
@@ -262,10 +257,7 @@ function checkRequired(toolName: string, required: unknown, names: readonly stri
   for (const entry of required as string[]) {
     if (!names.includes(entry)) {
       const known = names.length === 0 ? 'it has no parameters' : `its parameters are: ${names.join(', ')}`;
-      throw new ToolDefinitionError(
-        `The required option of tool '${toolName}' lists '${entry}', which is not one of its parameters; ${known}.`,
-        toolName,
-      );
+      throw new ToolDefinitionError(`The required option of tool '${toolName}' lists '${entry}', which is not one of its parameters; ${known}.`, toolName);
     }
   }
   return [...new Set(required as string[])];

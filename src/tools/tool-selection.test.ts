@@ -32,21 +32,37 @@ const offeredIn = (prompt: string) => [...new Set([...prompt.matchAll(/"name": "
 describe('selectTools', () => {
   it('offers the best matches, the tools already called or named, the always-offered ones, and find_tools', async () => {
     const registry = new ToolRegistry();
-    for (const schema of MANY_TOOLS) registry.tool(schema.function.name, schema.function.description, schema.function.parameters as never, () => 1, schema.function.name === 'web_search' ? { alwaysOffer: true } : {});
+    for (const schema of MANY_TOOLS)
+      registry.tool(
+        schema.function.name,
+        schema.function.description,
+        schema.function.parameters as never,
+        () => 1,
+        schema.function.name === 'web_search' ? { alwaysOffer: true } : {},
+      );
     const index = new ToolIndex(registry.schemas);
     const history = [
       { role: 'user', content: 'Use convert currency for this one' },
       { role: 'assistant', content: '', tool_calls: [{ function: { name: 'stock_price' } }] },
     ];
     const selection = await selectTools(index, registry, 'Turn off the lights in the bedroom', history, { threshold: 12, topK: 5 });
-    expect(selection.reasons).toMatchObject({ web_search: 'always', stock_price: 'called', convert_currency: 'named', set_lights: 'lexical', [FIND_TOOLS]: 'finder' });
+    expect(selection.reasons).toMatchObject({
+      web_search: 'always',
+      stock_price: 'called',
+      convert_currency: 'named',
+      set_lights: 'lexical',
+      [FIND_TOOLS]: 'finder',
+    });
     expect(selection.offered.length).toBeLessThanOrEqual(5 + 3 + 1);
   });
 });
 
 describe('many tools in an answer (issue 17)', () => {
   it('offers only the selected tools above the threshold: at least 5× fewer prompt tokens than offering all sixty', async () => {
-    const script = [{ when: when.userAsked('Turn off the lights in the bedroom'), output: call('set_lights', { room: 'bedroom', state: 'off' }) }, { when: when.afterResults(), output: 'Done.', repeat: true }];
+    const script = [
+      { when: when.userAsked('Turn off the lights in the bedroom'), output: call('set_lights', { room: 'bedroom', state: 'off' }) },
+      { when: when.afterResults(), output: 'Done.', repeat: true },
+    ];
     const selected = manyToolChat(script);
     await selected.chat.chat('Turn off the lights in the bedroom');
     const all = manyToolChat(script);
@@ -104,7 +120,23 @@ describe('many tools in an answer (issue 17)', () => {
     chat.on('step', (which, raw, resolved) => steps.push([which, raw, resolved]));
     const answer = await chat.chat('The floor is covered in crumbs');
     const question = engine.generations[0]!;
-    expect(question.options.choices).toEqual(['calendar', 'mail', 'messaging', 'files', 'notes', 'maths', 'units', 'weather', 'smart home', 'travel', 'food', 'finance', 'language', 'knowledge', 'none']);
+    expect(question.options.choices).toEqual([
+      'calendar',
+      'mail',
+      'messaging',
+      'files',
+      'notes',
+      'maths',
+      'units',
+      'weather',
+      'smart home',
+      'travel',
+      'food',
+      'finance',
+      'language',
+      'knowledge',
+      'none',
+    ]);
     expect(question.prompt).toContain('- smart home: set lights, set thermostat, set blinds, lock door, play music, set volume');
     expect(chat.lastToolSelection?.ranking.confident).toBe(false);
     expect(chat.lastToolSelection?.group).toMatchObject({ chosen: 'smart home', among: 14 });
@@ -116,7 +148,10 @@ describe('many tools in an answer (issue 17)', () => {
   });
 
   it('does not ask for a group when a ranking is sure, or when asked not to', async () => {
-    const sure = manyToolChat([{ when: when.userAsked('Turn off the lights in the bedroom'), output: call('set_lights', { room: 'bedroom', state: 'off' }) }, { when: when.afterResults(), output: 'Done.', repeat: true }]);
+    const sure = manyToolChat([
+      { when: when.userAsked('Turn off the lights in the bedroom'), output: call('set_lights', { room: 'bedroom', state: 'off' }) },
+      { when: when.afterResults(), output: 'Done.', repeat: true },
+    ]);
     await sure.chat.chat('Turn off the lights in the bedroom');
     expect(sure.engine.generations.some((g) => g.prompt.includes('Which kind of tool'))).toBe(false);
     expect(sure.chat.lastToolSelection?.ranking.confident).toBe(true);
@@ -164,7 +199,8 @@ describe('many tools in an answer (issue 17)', () => {
     for (const schema of MANY_TOOLS) {
       const { name, description } = schema.function;
       const parameters = schema.function.parameters as { properties: Record<string, unknown> };
-      const edited = name === 'set_lights' ? { ...parameters, properties: { ...parameters.properties, scene: { type: 'string', enum: ['zorblax'] } } } : parameters;
+      const edited =
+        name === 'set_lights' ? { ...parameters, properties: { ...parameters.properties, scene: { type: 'string', enum: ['zorblax'] } } } : parameters;
       chat.tool(name, description, edited as never, () => ({ from: name }), name === 'web_search' ? { alwaysOffer: true } : {});
     }
     await chat.chat('Zorblax, please');
@@ -176,7 +212,10 @@ describe('many tools in an answer (issue 17)', () => {
     few.tool('get_weather', 'Weather', { city: 'string' }, () => 'sunny');
     await few.chat('hi', { strategy: 'inline' });
     expect(few.lastToolSelection).toBeUndefined();
-    const { chat, engine } = manyToolChat([{ when: () => true, output: call('get_weather', { city: 'Oslo' }), repeat: false }, { when: when.afterResults(), output: 'Cold.', repeat: true }]);
+    const { chat, engine } = manyToolChat([
+      { when: () => true, output: call('get_weather', { city: 'Oslo' }), repeat: false },
+      { when: when.afterResults(), output: 'Cold.', repeat: true },
+    ]);
     await chat.chat('Weather in Oslo?', { toolChoice: { name: 'get_weather' } });
     expect(offeredIn(engine.generations[0]?.prompt ?? '')).toHaveLength(60);
   });

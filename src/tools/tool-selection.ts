@@ -1,4 +1,4 @@
-import { DEFAULT_CONFIDENCE, ToolIndex, nameWords, type RankedTool } from './tool-index.ts';
+import { DEFAULT_CONFIDENCE, type ToolIndex, nameWords, type RankedTool } from './tool-index.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 import type { ToolGroup } from './tool-groups.ts';
 
@@ -19,7 +19,12 @@ export interface ToolSelectionSettings {
 
 export { DEFAULT_CONFIDENCE };
 
-export const DEFAULT_TOOL_SELECTION: Readonly<ToolSelectionSettings> = Object.freeze({ threshold: 12, topK: 5, askGroup: true, confidence: DEFAULT_CONFIDENCE });
+export const DEFAULT_TOOL_SELECTION: Readonly<ToolSelectionSettings> = Object.freeze({
+  threshold: 12,
+  topK: 5,
+  askGroup: true,
+  confidence: DEFAULT_CONFIDENCE,
+});
 
 /** Why a tool was offered. */
 export type OfferReason = RankedTool['by'] | 'called' | 'named' | 'always' | 'finder' | 'group';

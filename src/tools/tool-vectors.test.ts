@@ -24,9 +24,14 @@ describe('cachedEncoder', () => {
     expect(other.counts).toEqual({ computed: 1, reused: 0 });
   });
 
-  it('puts the model\'s prefixes before documents and queries (E5-style), and keys by them', async () => {
+  it("puts the model's prefixes before documents and queries (E5-style), and keys by them", async () => {
     const calls: string[][] = [];
-    const encoder = cachedEncoder(lengthEmbedder(calls), { store: memoryToolVectorStore(), modelKey: 'e5', queryPrefix: 'query: ', documentPrefix: 'passage: ' });
+    const encoder = cachedEncoder(lengthEmbedder(calls), {
+      store: memoryToolVectorStore(),
+      modelKey: 'e5',
+      queryPrefix: 'query: ',
+      documentPrefix: 'passage: ',
+    });
     await encoder.documents(['tool']);
     await encoder.query('hello');
     expect(calls).toEqual([['passage: tool'], ['query: hello']]);
@@ -35,7 +40,10 @@ describe('cachedEncoder', () => {
   it('computes the vectors anyway when the store fails (a blocked IndexedDB costs time, not the answer)', async () => {
     const broken: ToolVectorStore = { getMany: () => Promise.reject(new Error('blocked')), setMany: () => Promise.reject(new Error('blocked')) };
     const encoder = cachedEncoder(lengthEmbedder([]), { store: broken, modelKey: 'm' });
-    expect(await encoder.documents(['a', 'bb'])).toEqual([[1, 1], [2, 1]]);
+    expect(await encoder.documents(['a', 'bb'])).toEqual([
+      [1, 1],
+      [2, 1],
+    ]);
   });
 });
 

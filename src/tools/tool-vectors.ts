@@ -34,7 +34,11 @@ export async function indexedDbToolVectorStore(): Promise<ToolVectorStore> {
   const store = createStore(TOOL_VECTOR_DB.database, TOOL_VECTOR_DB.store);
   return {
     getMany: (keys) => getMany<Float32Array>([...keys], store),
-    setMany: (entries) => setMany(entries.map(([key, vector]) => [key, vector] as [string, Float32Array]), store),
+    setMany: (entries) =>
+      setMany(
+        entries.map(([key, vector]) => [key, vector] as [string, Float32Array]),
+        store,
+      ),
   };
 }
 
@@ -75,11 +79,11 @@ export function cachedEncoder(embed: Embedder, options: CachedEncoderOptions): S
     async documents(texts) {
       const keys = texts.map((text) => `${options.modelKey}\u0000${documentPrefix}${text}`);
       const stored = options.store ? await options.store.getMany(keys).catch(() => keys.map(() => undefined)) : keys.map(() => undefined);
-      const missing = texts.flatMap((text, i) => (stored[i] ? [] : [i]));
+      const missing = texts.flatMap((_text, i) => (stored[i] ? [] : [i]));
       const vectors: number[][] = stored.map((v) => (v ? Array.from(v) : []));
       if (missing.length) {
         const computed = await embed(missing.map((i) => `${documentPrefix}${texts[i]}`));
-        missing.forEach((at, j) => (vectors[at] = computed[j] ?? []));
+        for (const [j, at] of missing.entries()) vectors[at] = computed[j] ?? [];
         await options.store?.setMany(missing.map((at) => [keys[at]!, Float32Array.from(vectors[at]!)] as const)).catch(() => undefined);
       }
       counts.computed += missing.length;

@@ -135,6 +135,7 @@ describe('calculator', () => {
     ['pow(2, 8)', 256],
     ['min(4, 2, 8) + max(1, 9)', 11],
     ['2 * π', 6.28318530717959],
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: the calculator answers with 15 significant digits.
     ['PI', 3.14159265358979],
     ['SQRT(9)', 3],
     ['  (  ( 1 ) )  ', 1],
@@ -147,17 +148,17 @@ describe('calculator', () => {
   });
 
   it.each([
-    ['2 + (3 * )', 'Unexpected \')\' at position 10 in "2 + (3 * )": expected a number, a name or \'(\'.'],
+    ['2 + (3 * )', "Unexpected ')' at position 10 in \"2 + (3 * )\": expected a number, a name or '('."],
     ['(1 + 2', 'Unexpected end of the expression at position 7 in "(1 + 2": expected \')\'.'],
     ['1 + 2)', 'Unexpected \')\' at position 6 in "1 + 2)".'],
     ['2 3', 'Unexpected \'3\' at position 3 in "2 3".'],
     ['2pi', 'Unexpected \'pi\' at position 2 in "2pi".'],
     ['1,000', 'Unexpected \',\' at position 2 in "1,000".'],
-    ['sqrt 4', 'Unexpected \'4\' at position 6 in "sqrt 4": expected \'(\' after sqrt.'],
+    ['sqrt 4', "Unexpected '4' at position 6 in \"sqrt 4\": expected '(' after sqrt."],
     ['1 + $5', 'Unexpected \'$\' at position 5 in "1 + $5". Use numbers, + - * / % ^, parentheses and functions such as sqrt().'],
     [
       'cbrt(27)',
-      "Unknown name 'cbrt' at position 1 in \"cbrt(27)\". Functions: sqrt, abs, round, floor, ceil, sin, cos, tan, asin, acos, atan, ln, log, log2, exp, pow, min, max; constants: pi, e.",
+      'Unknown name \'cbrt\' at position 1 in "cbrt(27)". Functions: sqrt, abs, round, floor, ceil, sin, cos, tan, asin, acos, atan, ln, log, log2, exp, pow, min, max; constants: pi, e.',
     ],
     ['sqrt(1, 2)', 'sqrt() takes 1 argument, got 2, at position 1 in "sqrt(1, 2)".'],
     ['pow(2)', 'pow() takes 2 arguments, got 1, at position 1 in "pow(2)".'],
@@ -166,9 +167,9 @@ describe('calculator', () => {
     ['sqrt(-1)', '"sqrt(-1)" has no real-number result (for example the square root or logarithm of a negative number).'],
     ['10 ^ 400', 'The result of "10 ^ 400" is too large to represent.'],
     ['   ', 'The expression is empty. Pass something like "2 * (3 + 4)".'],
-    ['('.repeat(150) + '1' + ')'.repeat(150), 'The expression is nested too deeply. Simplify it.'],
-    ['-'.repeat(150) + '1', 'The expression is nested too deeply. Simplify it.'],
-    ['1+'.repeat(600) + '1', 'The expression is longer than 1000 characters. Split it into smaller steps.'],
+    [`${'('.repeat(150)}1${')'.repeat(150)}`, 'The expression is nested too deeply. Simplify it.'],
+    [`${'-'.repeat(150)}1`, 'The expression is nested too deeply. Simplify it.'],
+    [`${'1+'.repeat(600)}1`, 'The expression is longer than 1000 characters. Split it into smaller steps.'],
   ])('%s → an error saying where', async (expression, message) => {
     expect(errorOf(await calculate(expression))).toBe(`calculator failed: ${message}`);
   });

@@ -42,9 +42,7 @@ describe('validateArguments: accepted as written', () => {
 
 describe('validateArguments: coercions small models need', () => {
   it('reads "5" as a number or integer', () => {
-    expect(validateArguments(forecast, { city: 'Oslo', days: '5', lat: '59.91' })).toEqual(
-      ok({ city: 'Oslo', days: 5, lat: 59.91, unit: 'celsius' }),
-    );
+    expect(validateArguments(forecast, { city: 'Oslo', days: '5', lat: '59.91' })).toEqual(ok({ city: 'Oslo', days: 5, lat: 59.91, unit: 'celsius' }));
     expect(validateArguments(forecast, { city: 'Oslo', lat: ' -1.5e2 ' })).toMatchObject(ok({ lat: -150 }));
   });
 
@@ -81,9 +79,7 @@ describe('validateArguments: coercions small models need', () => {
 
   it('decodes arrays and objects sent as JSON strings, and wraps a lone value in an array', () => {
     const search = target('web_search', { queries: 'string[]', options: { type: 'object', properties: { safe: 'boolean' } } }, ['queries']);
-    expect(validateArguments(search, { queries: '["a", "b"]', options: '{"safe": "true"}' })).toEqual(
-      ok({ queries: ['a', 'b'], options: { safe: true } }),
-    );
+    expect(validateArguments(search, { queries: '["a", "b"]', options: '{"safe": "true"}' })).toEqual(ok({ queries: ['a', 'b'], options: { safe: true } }));
     expect(validateArguments(search, { queries: 'latest qwen release' })).toEqual(ok({ queries: ['latest qwen release'] }));
     expect(validateArguments(target('t', { ids: 'integer[]' }), { ids: ['1', 2] })).toEqual(ok({ ids: [1, 2] }));
   });
@@ -118,7 +114,7 @@ describe('validateArguments: one actionable line when it cannot be fixed', () =>
 
   it('refuses an object or array where a string is expected', () => {
     expect(message(validateArguments(getWeather, { city: { name: 'Paris' } }))).toBe(
-      "Invalid arguments for get_weather: argument 'city' must be a string, not an object. Call get_weather again with {\"city\": \"...\"}.",
+      'Invalid arguments for get_weather: argument \'city\' must be a string, not an object. Call get_weather again with {"city": "..."}.',
     );
     expect(message(validateArguments(getWeather, { city: ['Paris', 'Rome'] }))).toContain("argument 'city' must be a string, not an array");
   });
@@ -128,9 +124,7 @@ describe('validateArguments: one actionable line when it cannot be fixed', () =>
       'Invalid arguments for forecast: argument \'days\' must be an integer, not the string "three". Call forecast again with {"city": "Oslo", "days": <integer>, "unit": "celsius"}.',
     );
     expect(message(validateArguments(forecast, { city: 'Oslo', days: 2.5 }))).toContain("argument 'days' must be an integer, not the number 2.5");
-    expect(message(validateArguments(forecast, { city: 'Oslo', days: '2.5' }))).toContain(
-      "argument 'days' must be an integer, not the string \"2.5\"",
-    );
+    expect(message(validateArguments(forecast, { city: 'Oslo', days: '2.5' }))).toContain('argument \'days\' must be an integer, not the string "2.5"');
   });
 
   it('lists the allowed values of an enum', () => {
@@ -146,7 +140,7 @@ describe('validateArguments: one actionable line when it cannot be fixed', () =>
 
   it('names the position inside arrays and nested objects', () => {
     const ids = target('t', { ids: 'integer[]' });
-    expect(message(validateArguments(ids, { ids: [1, 'two'] }))).toContain("argument 'ids[1]' must be an integer, not the string \"two\"");
+    expect(message(validateArguments(ids, { ids: [1, 'two'] }))).toContain('argument \'ids[1]\' must be an integer, not the string "two"');
     // A nested full schema keeps JSON Schema's meaning: only what it lists in `required` is required.
     const book = target('book', { guest: { type: 'object', properties: { name: 'string' }, required: ['name'] } });
     expect(message(validateArguments(book, { guest: {} }))).toContain("missing required argument 'guest.name' (string)");

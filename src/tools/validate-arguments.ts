@@ -12,9 +12,7 @@ export interface ArgumentsTarget {
 }
 
 /** The outcome of {@link validateArguments}: the cleaned arguments, or one line for the model. */
-export type ArgumentsResult =
-  | { readonly ok: true; readonly arguments: Record<string, unknown> }
-  | { readonly ok: false; readonly message: string };
+export type ArgumentsResult = { readonly ok: true; readonly arguments: Record<string, unknown> } | { readonly ok: false; readonly message: string };
 
 /** How many problems one message lists: enough to fix a call in one retry, short enough for a 0.6B model. */
 const MAX_PROBLEMS = 3;
@@ -320,9 +318,7 @@ function typeLabel(schema: ExpandedProperty | undefined): string {
   if (schema.enum !== undefined) return `one of ${schema.enum.map((value) => JSON.stringify(value)).join(', ')}`;
   const types = typesOf(schema);
   if (types.length === 0) return 'value';
-  return types
-    .map((type) => (type === 'array' && schema.items?.type !== undefined ? `array of ${typeLabel(schema.items)}` : type))
-    .join(' or ');
+  return types.map((type) => (type === 'array' && schema.items?.type !== undefined ? `array of ${typeLabel(schema.items)}` : type)).join(' or ');
 }
 
 function describeError(error: OutputUnit, root: ObjectSchema, args: Record<string, unknown>, broken: Set<string>): string {

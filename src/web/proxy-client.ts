@@ -76,14 +76,21 @@ export class ProxyClient {
       });
     } catch (error) {
       if ((error as { name?: string }).name === 'AbortError') throw error;
-      throw new ProxyUnavailableError(`The web proxy at ${this.baseUrl} could not be reached (${error instanceof Error ? error.message : String(error)}). Start the app with npm start, which serves it.`);
+      throw new ProxyUnavailableError(
+        `The web proxy at ${this.baseUrl} could not be reached (${error instanceof Error ? error.message : String(error)}). Start the app with npm start, which serves it.`,
+      );
     }
     const type = response.headers.get('content-type') ?? '';
     if (!type.includes('application/json')) {
-      throw new ProxyUnavailableError(`${this.baseUrl}${path} answered ${response.status} with ${type || 'no content type'}, not the proxy's JSON: the web proxy is not running on this origin. Start the app with npm start.`);
+      throw new ProxyUnavailableError(
+        `${this.baseUrl}${path} answered ${response.status} with ${type || 'no content type'}, not the proxy's JSON: the web proxy is not running on this origin. Start the app with npm start.`,
+      );
     }
     const data = (await response.json()) as { ok?: boolean; reason?: string; code?: string };
-    if (!response.ok) throw new ProxyUnavailableError(`The web proxy refused ${path} (${response.status}${data.code ? ` ${data.code}` : ''}): ${data.reason ?? 'no reason given'}.`);
+    if (!response.ok)
+      throw new ProxyUnavailableError(
+        `The web proxy refused ${path} (${response.status}${data.code ? ` ${data.code}` : ''}): ${data.reason ?? 'no reason given'}.`,
+      );
     return data;
   }
 }

@@ -16,7 +16,13 @@ const backend: SearchBackend = {
   async search(query) {
     return {
       hits: [
-        { title: `Rust jobs board (${query})`, url: 'https://jobs.example/rust', snippet: 'Senior Rust engineer, remote.', engine: 'duckduckgo', date: '2026-11-20' },
+        {
+          title: `Rust jobs board (${query})`,
+          url: 'https://jobs.example/rust',
+          snippet: 'Senior Rust engineer, remote.',
+          engine: 'duckduckgo',
+          date: '2026-11-20',
+        },
         { title: 'Rust careers', url: 'https://careers.example/rust', snippet: 'We are hiring.', engine: 'brave', date: null },
       ],
       answers: [],
@@ -80,7 +86,7 @@ describe('research mode through the real proxy (loopback, fake search backend)',
     expect(chat.tools.names).toEqual(['get_weather']);
   });
 
-  it('never touches the chat\'s own tools: a tools.js reload while the research runs is kept (issue 14)', async () => {
+  it("never touches the chat's own tools: a tools.js reload while the research runs is kept (issue 14)", async () => {
     const { web, chat } = research(
       [
         { when: when.userAsked('Find senior Rust jobs'), output: searchCall },
@@ -102,7 +108,10 @@ describe('research mode through the real proxy (loopback, fake search backend)',
   it('refuses to read an address this answer has not seen, and tells the model it did not read it', async () => {
     const { web, activity } = research(
       [
-        { when: when.userAsked('Read https://evil.example/x please'), output: '<tool_call>\n{"name": "read_page", "arguments": {"url": "https://attacker.example/steal"}}\n</tool_call>' },
+        {
+          when: when.userAsked('Read https://evil.example/x please'),
+          output: '<tool_call>\n{"name": "read_page", "arguments": {"url": "https://attacker.example/steal"}}\n</tool_call>',
+        },
         { when: when.promptContains('YOU DID NOT READ THAT PAGE'), output: 'I could not read that page.' },
       ],
       proxy.base,
@@ -140,7 +149,9 @@ describe('research mode without a proxy', () => {
     const { web, engine } = research([{ when: () => true, output: 'I could not search the web, but from memory: …' }], 'http://127.0.0.1:9/api');
     const status = await web.status();
     expect(status.available).toBe(false);
-    expect(status.detail).toMatch(/^Web search is not available: the server that runs it did not answer \(The web proxy at http:\/\/127\.0\.0\.1:9\/api could not be reached/);
+    expect(status.detail).toMatch(
+      /^Web search is not available: the server that runs it did not answer \(The web proxy at http:\/\/127\.0\.0\.1:9\/api could not be reached/,
+    );
     expect(status.detail).toContain('answers use the model alone until it is back');
     const answer = await web.ask('Latest Rust release?');
     expect(answer.sources).toEqual([]);

@@ -69,7 +69,11 @@ export class WebResearch<O extends ResearchAnswerOptions = ResearchAnswerOptions
   async status(signal?: AbortSignal): Promise<WebStatus> {
     try {
       const health = await this.client.health(signal);
-      if (!health.ok) return { available: false, detail: 'Web search is not working right now: the server that runs it reported a problem. Try again later; answers use the model alone until then.' };
+      if (!health.ok)
+        return {
+          available: false,
+          detail: 'Web search is not working right now: the server that runs it reported a problem. Try again later; answers use the model alone until then.',
+        };
       const backend = health.backend;
       return {
         available: true,

@@ -36,7 +36,13 @@ export function registerWebTools(registry: ToolRegistry, client: ProxyClient, st
     async (args, context) => {
       const queries = [args.query, ...(args.queries ?? [])];
       const reply = await client.search(
-        { answer: state.answer, query: args.query, ...(args.queries?.length ? { queries: args.queries } : {}), ...(args.time_range ? { time_range: args.time_range } : {}), ...(args.kind ? { kind: args.kind } : {}) },
+        {
+          answer: state.answer,
+          query: args.query,
+          ...(args.queries?.length ? { queries: args.queries } : {}),
+          ...(args.time_range ? { time_range: args.time_range } : {}),
+          ...(args.kind ? { kind: args.kind } : {}),
+        },
         context.signal,
       );
       state.last.set(WEB_SEARCH, reply);
@@ -53,7 +59,9 @@ export function registerWebTools(registry: ToolRegistry, client: ProxyClient, st
     async ({ url }, context) => {
       const reply = await client.read({ answer: state.answer, url }, context.signal);
       state.last.set(READ_PAGE, reply);
-      const pages = Array.isArray(reply.pages) ? (reply.pages as { url: string; finalUrl?: string; title?: string }[]).map((p) => ({ url: p.finalUrl ?? p.url, title: p.title || p.url })) : [];
+      const pages = Array.isArray(reply.pages)
+        ? (reply.pages as { url: string; finalUrl?: string; title?: string }[]).map((p) => ({ url: p.finalUrl ?? p.url, title: p.title || p.url }))
+        : [];
       state.onActivity?.({ kind: 'read', url, pages, ok: reply.ok, ...(reply.ok ? {} : { detail: String(reply.reason ?? reply.code ?? 'failed') }) });
       return reply.text;
     },

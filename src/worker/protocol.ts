@@ -25,7 +25,13 @@ export type FromWorker =
   | { kind: 'progress'; event: LoadProgress }
   | { kind: 'attempt'; candidate: LoadCandidate }
   | { kind: 'loaded'; info: EngineInfo; candidate: LoadCandidate }
-  | { kind: 'load-failed'; candidate?: LoadCandidate; error: SerializedError; remaining: number; /** The source itself failed: no other candidate is worth a try. */ final?: boolean }
+  | {
+      kind: 'load-failed';
+      candidate?: LoadCandidate;
+      error: SerializedError;
+      remaining: number /** The source itself failed: no other candidate is worth a try. */;
+      final?: boolean;
+    }
   | { kind: 'event'; id: number; event: keyof ChatEvents; args: unknown[] }
   | { kind: 'tool-call'; id: number; callId: number; name: string; arguments: Record<string, unknown> }
   | { kind: 'answer-now-request'; id: number; requestId: number }
@@ -47,12 +53,34 @@ export function deserializeError(error: SerializedError): Error {
 }
 
 const FROM_WORKER_KINDS: ReadonlySet<string> = new Set([
-  'progress', 'attempt', 'loaded', 'load-failed', 'event', 'tool-call', 'answer-now-request', 'answer', 'answer-failed',
-  'chosen', 'embed-progress', 'embedded', 'request-failed', 'disposed',
+  'progress',
+  'attempt',
+  'loaded',
+  'load-failed',
+  'event',
+  'tool-call',
+  'answer-now-request',
+  'answer',
+  'answer-failed',
+  'chosen',
+  'embed-progress',
+  'embedded',
+  'request-failed',
+  'disposed',
 ]);
 
 /** The kinds that answer one request of the page, by its `id`. */
-const ANSWER_KINDS: ReadonlySet<string> = new Set(['event', 'tool-call', 'answer-now-request', 'answer', 'answer-failed', 'chosen', 'embed-progress', 'embedded', 'request-failed']);
+const ANSWER_KINDS: ReadonlySet<string> = new Set([
+  'event',
+  'tool-call',
+  'answer-now-request',
+  'answer',
+  'answer-failed',
+  'chosen',
+  'embed-progress',
+  'embedded',
+  'request-failed',
+]);
 
 /**
  * True for a message of the {@link FromWorker} union: an object with a known `kind` and, for the

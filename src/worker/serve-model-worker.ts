@@ -87,9 +87,11 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
   }
 
   async function load(message: Extract<ToWorker, { kind: 'load' }>): Promise<void> {
-    let candidates;
+    let candidates: Awaited<ReturnType<typeof planCandidates>>;
     try {
-      const caps = await detectBrowserCapabilities(scope.navigator as unknown as Navigator, { allowFallbackAdapter: Boolean(message.options.allowFallbackAdapter) });
+      const caps = await detectBrowserCapabilities(scope.navigator as unknown as Navigator, {
+        allowFallbackAdapter: Boolean(message.options.allowFallbackAdapter),
+      });
       candidates = (await planCandidates(message.source, caps, message.options)).filter(
         (c) => !message.exclude.some((x) => x.device === c.device && x.dtype === c.dtype),
       );
@@ -108,7 +110,13 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
     const threads = message.options.numThreads ? wasmThreads(scope, message.options.numThreads) : defaultThreads;
     env.backends.onnx.wasm!.numThreads = threads;
     try {
-      const engine = await loadCandidate(message.source, candidate, (event) => post({ kind: 'progress', event }), message.options.family, message.options.hubUrl);
+      const engine = await loadCandidate(
+        message.source,
+        candidate,
+        (event) => post({ kind: 'progress', event }),
+        message.options.family,
+        message.options.hubUrl,
+      );
       // The tool-search model runs on WASM beside the chat model, loaded on its first request.
       const embedders = embedderHost('wasm');
       runner = engineRunner(engine, { embed: (request, onProgress) => embedders.embed(request, onProgress), dispose: () => embedders.dispose() });

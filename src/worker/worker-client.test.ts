@@ -64,7 +64,14 @@ const answered = (id: number): FromWorker => ({ kind: 'answer', id, answer: { te
 describe('the worker bridge is total', () => {
   it('a tool handler that throws becomes an error result for the model, and the answer ends', async () => {
     const { worker, runner } = await runnerFor((w, m) => w.reply({ kind: 'tool-call', id: m.id, callId: 7, name: 'get_weather', arguments: {} }));
-    const outcome = runner.run(REQUEST, bridge({ runTool: async () => { throw new Error('network down'); } }));
+    const outcome = runner.run(
+      REQUEST,
+      bridge({
+        runTool: async () => {
+          throw new Error('network down');
+        },
+      }),
+    );
     await new Promise((r) => setTimeout(r, 10));
     const result = worker.received.find((m) => m.kind === 'tool-result');
     expect(result).toMatchObject({ kind: 'tool-result', callId: 7, outcome: { ok: false, kind: 'error', message: expect.stringContaining('network down') } });
@@ -74,7 +81,14 @@ describe('the worker bridge is total', () => {
 
   it('an answer-now prompt that throws still gets a reply', async () => {
     const { worker, runner } = await runnerFor((w, m) => w.reply({ kind: 'answer-now-request', id: m.id, requestId: 3 }));
-    const outcome = runner.run({ ...REQUEST, asksAnswerNow: true }, bridge({ answerNowPrompt: async () => { throw new Error('boom'); } }));
+    const outcome = runner.run(
+      { ...REQUEST, asksAnswerNow: true },
+      bridge({
+        answerNowPrompt: async () => {
+          throw new Error('boom');
+        },
+      }),
+    );
     await new Promise((r) => setTimeout(r, 10));
     expect(worker.received.find((m) => m.kind === 'answer-now')).toEqual({ kind: 'answer-now', id: 0, requestId: 3 });
     worker.reply(answered(0));
@@ -102,7 +116,10 @@ describe('the worker bridge is total', () => {
       else w.reply(answered(m.id));
     });
     const first = await runner.run(REQUEST, bridge());
-    expect(first).toMatchObject({ ok: false, error: expect.objectContaining({ name: 'ModelWorkerError', message: expect.stringContaining('could not be read') }) });
+    expect(first).toMatchObject({
+      ok: false,
+      error: expect.objectContaining({ name: 'ModelWorkerError', message: expect.stringContaining('could not be read') }),
+    });
     await expect(runner.run(REQUEST, bridge())).resolves.toMatchObject({ ok: true });
     expect(worker.terminated).toBe(false);
   });
@@ -115,7 +132,10 @@ describe('the worker bridge is total', () => {
       else w.reply(answered(m.id));
     });
     const first = await runner.run(REQUEST, bridge());
-    expect(first).toMatchObject({ ok: false, error: expect.objectContaining({ message: expect.stringMatching(/does not understand \(\{"kind":"answer","id":0\}\)/) }) });
+    expect(first).toMatchObject({
+      ok: false,
+      error: expect.objectContaining({ message: expect.stringMatching(/does not understand \(\{"kind":"answer","id":0\}\)/) }),
+    });
     await expect(runner.run(REQUEST, bridge())).resolves.toMatchObject({ ok: true });
   });
 
@@ -148,7 +168,10 @@ describe('stop conditions across the worker', () => {
   it('conditions written as functions are refused with a named error, never silently dropped', async () => {
     const { worker, runner } = await runnerFor((w, m) => w.reply(answered(m.id)));
     const outcome = await runner.run(REQUEST, bridge({ stopWhen: [() => true] }));
-    expect(outcome).toMatchObject({ ok: false, error: expect.objectContaining({ name: 'ModelWorkerError', message: expect.stringContaining("kind: 'tool-called'") }) });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: expect.objectContaining({ name: 'ModelWorkerError', message: expect.stringContaining("kind: 'tool-called'") }),
+    });
     expect(worker.received.some((m) => m.kind === 'chat')).toBe(false);
   });
 });

@@ -67,7 +67,10 @@ class WorkerRunner implements AnswerRunner {
   private nextId = 0;
   private readonly pending = new Map<number, PendingAnswer>();
   /** Side requests in flight (a closed choice, embeddings), by id. */
-  private readonly requests = new Map<number, { resolve(value: unknown): void; reject(error: Error): void; onProgress?: ((event: EmbedProgress) => void) | undefined }>();
+  private readonly requests = new Map<
+    number,
+    { resolve(value: unknown): void; reject(error: Error): void; onProgress?: ((event: EmbedProgress) => void) | undefined }
+  >();
   /** Why this worker can run no more answers, once it cannot. */
   private dead: ModelWorkerError | undefined;
 
@@ -80,7 +83,10 @@ class WorkerRunner implements AnswerRunner {
       this.fail(new ModelWorkerError(`The model worker stopped with ${detail}. Load the model again to go on; the conversation is kept.`), true);
     });
     worker.addEventListener('messageerror', () => {
-      this.fail(new ModelWorkerError('A message from the model worker could not be read (it did not survive structured cloning). Try the question again.'), false);
+      this.fail(
+        new ModelWorkerError('A message from the model worker could not be read (it did not survive structured cloning). Try the question again.'),
+        false,
+      );
     });
     worker.addEventListener('message', (event: MessageEvent<unknown>) => {
       if (isFromWorker(event.data) && 'id' in event.data && this.requests.has(event.data.id)) this.settleRequest(event.data);
@@ -92,7 +98,12 @@ class WorkerRunner implements AnswerRunner {
             return String(event.data);
           }
         })();
-        this.fail(new ModelWorkerError(`The model worker sent a message this page does not understand (${shown}). Try the question again; reload the page if it keeps happening.`), false);
+        this.fail(
+          new ModelWorkerError(
+            `The model worker sent a message this page does not understand (${shown}). Try the question again; reload the page if it keeps happening.`,
+          ),
+          false,
+        );
       }
     });
   }
@@ -117,7 +128,10 @@ class WorkerRunner implements AnswerRunner {
   private settleRequest(message: FromWorker & { id: number }): void {
     const request = this.requests.get(message.id);
     if (!request) return;
-    if (message.kind === 'embed-progress') return request.onProgress?.(message.event);
+    if (message.kind === 'embed-progress') {
+      request.onProgress?.(message.event);
+      return;
+    }
     const value = message.kind === 'chosen' ? message.result : message.kind === 'embedded' ? message.reply : undefined;
     if (value === undefined && message.kind !== 'request-failed') return;
     this.requests.delete(message.id);
@@ -134,10 +148,12 @@ class WorkerRunner implements AnswerRunner {
       const onAbort = () => {
         if (this.requests.delete(id)) reject(abortError(signal));
       };
-      const settled = <V>(finish: (value: V) => void) => (value: V) => {
-        signal?.removeEventListener('abort', onAbort);
-        finish(value);
-      };
+      const settled =
+        <V>(finish: (value: V) => void) =>
+        (value: V) => {
+          signal?.removeEventListener('abort', onAbort);
+          finish(value);
+        };
       this.requests.set(id, { resolve: settled(resolve as (value: unknown) => void), reject: settled(reject), onProgress });
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -189,7 +205,11 @@ class WorkerRunner implements AnswerRunner {
             const { callId, name } = message;
             Promise.resolve()
               .then(() => bridge.runTool(name, message.arguments))
-              .catch((error: unknown) => ({ ok: false as const, kind: 'error' as const, message: `The tool ${name} failed on the page: ${error instanceof Error ? error.message : String(error)}` }))
+              .catch((error: unknown) => ({
+                ok: false as const,
+                kind: 'error' as const,
+                message: `The tool ${name} failed on the page: ${error instanceof Error ? error.message : String(error)}`,
+              }))
               .then((outcome) => {
                 if (!done) send(this.worker, { kind: 'tool-result', id, callId, outcome: cloneable(outcome, name) });
               });
@@ -246,7 +266,11 @@ function cloneable(outcome: ToolRunOutcome, name: string): ToolRunOutcome {
     structuredClone(outcome);
     return outcome;
   } catch {
-    return { ok: false, kind: 'error', message: `The tool ${name} returned a value that cannot be sent to the model worker (functions, DOM nodes…). Return plain data.` };
+    return {
+      ok: false,
+      kind: 'error',
+      message: `The tool ${name} returned a value that cannot be sent to the model worker (functions, DOM nodes…). Return plain data.`,
+    };
   }
 }
 
@@ -279,11 +303,16 @@ function loadInWorker(
       else if (message.kind === 'loaded') {
         signal?.removeEventListener('abort', onAbort);
         resolve({ ok: true, worker, info: message.info });
-      }
-      else if (message.kind === 'load-failed') {
+      } else if (message.kind === 'load-failed') {
         signal?.removeEventListener('abort', onAbort);
         worker.terminate();
-        resolve({ ok: false, ...(message.candidate ? { candidate: message.candidate } : {}), error: deserializeError(message.error), remaining: message.remaining, final: message.final ?? false });
+        resolve({
+          ok: false,
+          ...(message.candidate ? { candidate: message.candidate } : {}),
+          error: deserializeError(message.error),
+          remaining: message.remaining,
+          final: message.final ?? false,
+        });
       }
     });
     // Only data crosses to the worker: the callbacks stay here.

@@ -5,7 +5,11 @@ import { FIXTURE_MODELS_DIR, TINY_QWEN3, prepareFixtureModels } from '../fixture
 
 const tool: ToolSchema = {
   type: 'function',
-  function: { name: 'get_weather', description: 'Get current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  function: {
+    name: 'get_weather',
+    description: 'Get current weather for a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
 };
 
 /** Prefill and wall time of one way of running the conversation. */
@@ -45,9 +49,13 @@ export async function conversation(engine: TransformersEngine): Promise<PrefillF
  * transcript reusing the KV cache, against a naive full re-prefill every round, and the wall time
  * of both, measured in the same run.
  */
-export async function benchTranscript(): Promise<{ cold: { transcript: PrefillFigures; naive: PrefillFigures }; warm: { transcript: PrefillFigures; naive: PrefillFigures } }> {
+export async function benchTranscript(): Promise<{
+  cold: { transcript: PrefillFigures; naive: PrefillFigures };
+  warm: { transcript: PrefillFigures; naive: PrefillFigures };
+}> {
   prepareFixtureModels();
-  const load = (reuseCache: boolean) => TransformersEngine.load(useSource({ path: `${FIXTURE_MODELS_DIR}${TINY_QWEN3}` }), { dtype: 'q4', device: 'cpu', reuseCache });
+  const load = (reuseCache: boolean) =>
+    TransformersEngine.load(useSource({ path: `${FIXTURE_MODELS_DIR}${TINY_QWEN3}` }), { dtype: 'q4', device: 'cpu', reuseCache });
   const withTranscript = await load(true);
   const naive = await load(false);
   try {

@@ -40,7 +40,8 @@ async function timeAsync(runs: number, prepare: () => unknown, work: (prepared: 
 function realSizeCache(positions: number): DynamicCache {
   const entries: Record<string, Tensor> = {};
   for (let layer = 0; layer < 28; layer++) {
-    for (const part of ['key', 'value']) entries[`past_key_values.${layer}.${part}`] = new Tensor('float32', new Float32Array(8 * positions * 128).fill(1), [1, 8, positions, 128]);
+    for (const part of ['key', 'value'])
+      entries[`past_key_values.${layer}.${part}`] = new Tensor('float32', new Float32Array(8 * positions * 128).fill(1), [1, 8, positions, 128]);
   }
   return new DynamicCache(entries);
 }
@@ -53,7 +54,8 @@ function copyingCrop(cache: DynamicCache, length: number): DynamicCache {
     const [batch = 1, heads = 1, sequence = 0, headDim = 0] = tensor.dims;
     const source = tensor.data as Float32Array;
     const target = new Float32Array(batch * heads * length * headDim);
-    for (let row = 0; row < batch * heads; row++) target.set(source.subarray(row * sequence * headDim, row * sequence * headDim + length * headDim), row * length * headDim);
+    for (let row = 0; row < batch * heads; row++)
+      target.set(source.subarray(row * sequence * headDim, row * sequence * headDim + length * headDim), row * length * headDim);
     entries[name] = new Tensor('float32', target, [batch, heads, length, headDim]);
   }
   return new DynamicCache(entries);
@@ -68,18 +70,37 @@ export async function benchEngineCosts(): Promise<CostFigure[]> {
   prepareFixtureModels();
   const figures: CostFigure[] = [];
 
-  const cropBaseline = time(5, () => realSizeCache(1_000), (cache: DynamicCache) => copyingCrop(cache, 900));
-  const crop = await timeAsync(5, () => realSizeCache(1_000), (cache: DynamicCache) => cropCache(cache, 900));
+  const cropBaseline = time(
+    5,
+    () => realSizeCache(1_000),
+    (cache: DynamicCache) => copyingCrop(cache, 900),
+  );
+  const crop = await timeAsync(
+    5,
+    () => realSizeCache(1_000),
+    (cache: DynamicCache) => cropCache(cache, 900),
+  );
   figures.push({ name: 'cut the KV cache 1,000 → 900 positions', baselineMs: cropBaseline, ms: crop });
 
   const model = useSource({ path: `${FIXTURE_MODELS_DIR}${TINY_QWEN3}` });
   const tokenizer = await AutoTokenizer.from_pretrained(model.id);
-  const codec = { encode: (text: string) => tokenizer.encode(text, { add_special_tokens: false }), decode: (ids: readonly number[]) => tokenizer.decode([...ids], { skip_special_tokens: false }) };
-  const turns = Array.from({ length: 40 }, (_, i) => `<|im_start|>user\nWhat is the weather in city number ${i}, and should I take an umbrella?<|im_end|>\n<|im_start|>assistant\nIt is ${20 + (i % 9)} °C and dry in city ${i}.<|im_end|>\n`);
+  const codec = {
+    encode: (text: string) => tokenizer.encode(text, { add_special_tokens: false }),
+    decode: (ids: readonly number[]) => tokenizer.decode([...ids], { skip_special_tokens: false }),
+  };
+  const turns = Array.from(
+    { length: 40 },
+    (_, i) =>
+      `<|im_start|>user\nWhat is the weather in city number ${i}, and should I take an umbrella?<|im_end|>\n<|im_start|>assistant\nIt is ${20 + (i % 9)} °C and dry in city ${i}.<|im_end|>\n`,
+  );
   const ids = codec.encode(turns.join('')).slice(0, 1_000);
   const generated = ids.slice(-24);
   const prompt = ids.slice(0, -24);
-  const recordBaseline = time(7, () => new TokenTranscript(codec), (t: TokenTranscript) => t.record(prompt, generated));
+  const recordBaseline = time(
+    7,
+    () => new TokenTranscript(codec),
+    (t: TokenTranscript) => t.record(prompt, generated),
+  );
   const record = time(
     7,
     () => {
@@ -94,13 +115,21 @@ export async function benchEngineCosts(): Promise<CostFigure[]> {
   const output = ids.slice(0, 256);
   const stops = ['</tool_call>', '<|im_end|>'];
   const decodeAll = (generatedIds: number[]) => codec.decode(generatedIds);
-  const stopBaseline = time(3, () => undefined, () => {
-    for (let n = 1; n <= output.length; n++) stops.some((s) => decodeAll(output.slice(0, n)).includes(s));
-  });
+  const stopBaseline = time(
+    3,
+    () => undefined,
+    () => {
+      for (let n = 1; n <= output.length; n++) stops.some((s) => decodeAll(output.slice(0, n)).includes(s));
+    },
+  );
   const watcher = stopStringWatcher(decodeAll, stops);
-  const stop = time(3, () => undefined, () => {
-    for (let n = 1; n <= output.length; n++) watcher(output.slice(0, n));
-  });
+  const stop = time(
+    3,
+    () => undefined,
+    () => {
+      for (let n = 1; n <= output.length; n++) watcher(output.slice(0, n));
+    },
+  );
   figures.push({ name: 'stop-string checks over a 256-token generation', baselineMs: stopBaseline, ms: stop });
   return figures;
 }

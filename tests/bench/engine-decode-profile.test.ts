@@ -34,7 +34,15 @@ describe('attributeProfile', () => {
 
   it('sums self time into buckets through the resolver, WASM and the GC by their frames', () => {
     const { buckets, ortWebFunctions } = attributeProfile(profile, (_url, line) => sources[line]);
-    expect(buckets).toEqual({ 'ONNX Runtime WASM': 300, 'ONNX Runtime Web JS': 50, 'transformers.js': 20, 'this project': 7, 'garbage collector': 10, idle: 5, other: 0 });
+    expect(buckets).toEqual({
+      'ONNX Runtime WASM': 300,
+      'ONNX Runtime Web JS': 50,
+      'transformers.js': 20,
+      'this project': 7,
+      'garbage collector': 10,
+      idle: 5,
+      other: 0,
+    });
     expect([...ortWebFunctions]).toEqual([['wasm/wasm-core-impl.ts Fn', 50]]);
   });
 

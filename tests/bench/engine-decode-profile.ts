@@ -54,10 +54,18 @@ export function attributeProfile(
   profile: CpuProfile,
   resolve: (url: string, line: number, column: number) => { source: string | null; name: string | null; innerSource?: string | null } | undefined,
 ): { buckets: Record<ProfileBucket, number>; ortWebFunctions: Map<string, number> } {
-  const buckets: Record<ProfileBucket, number> = { 'ONNX Runtime WASM': 0, 'ONNX Runtime Web JS': 0, 'transformers.js': 0, 'this project': 0, 'garbage collector': 0, idle: 0, other: 0 };
+  const buckets: Record<ProfileBucket, number> = {
+    'ONNX Runtime WASM': 0,
+    'ONNX Runtime Web JS': 0,
+    'transformers.js': 0,
+    'this project': 0,
+    'garbage collector': 0,
+    idle: 0,
+    other: 0,
+  };
   const ortWebFunctions = new Map<string, number>();
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  for (const [i, id] of profile.samples.entries()) selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   for (const [id, us] of selfUs) {
     const frame = nodes.get(id)?.callFrame;
@@ -86,7 +94,15 @@ async function workerProfiler(browser: import('playwright-core').Browser, urlPat
   const cdp = await browser.newBrowserCDPSession();
   const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string; url: string }[] };
   const target = targetInfos.find((t) => t.type === 'worker' && urlPattern.test(t.url));
-  if (!target) throw new Error(`No worker matching ${urlPattern} to profile; workers: ${targetInfos.filter((t) => t.type === 'worker').map((t) => t.url).join(', ') || 'none'}`);
+  if (!target)
+    throw new Error(
+      `No worker matching ${urlPattern} to profile; workers: ${
+        targetInfos
+          .filter((t) => t.type === 'worker')
+          .map((t) => t.url)
+          .join(', ') || 'none'
+      }`,
+    );
   const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })) as { sessionId: string };
   let nextId = 0;
   const pending = new Map<number, (result: unknown) => void>();
@@ -115,7 +131,8 @@ type Resolver = Parameters<typeof attributeProfile>[1];
 function bundleResolver(outDir: string): Resolver {
   const maps = new Map<string, SourceMapConsumer>();
   for (const file of readdirSync(join(outDir, 'assets'))) {
-    if (file.endsWith('.js.map')) maps.set(file.slice(0, -'.map'.length), new SourceMapConsumer(JSON.parse(readFileSync(join(outDir, 'assets', file), 'utf8')) as RawSourceMap));
+    if (file.endsWith('.js.map'))
+      maps.set(file.slice(0, -'.map'.length), new SourceMapConsumer(JSON.parse(readFileSync(join(outDir, 'assets', file), 'utf8')) as RawSourceMap));
   }
   const dependencyMaps = new Map<string, SourceMapConsumer | null>();
   const dependencyMap = (source: string) => {
@@ -137,7 +154,8 @@ function bundleResolver(outDir: string): Resolver {
     const map = maps.get(url.split('/').pop() ?? '');
     if (!map) return undefined;
     const original = map.originalPositionFor({ line: line + 1, column });
-    const inner = original.source && original.line ? dependencyMap(original.source)?.originalPositionFor({ line: original.line, column: original.column }) : undefined;
+    const inner =
+      original.source && original.line ? dependencyMap(original.source)?.originalPositionFor({ line: original.line, column: original.column }) : undefined;
     return { source: original.source, name: inner?.name ?? original.name ?? null, innerSource: inner?.source ?? null };
   };
 }
@@ -151,7 +169,12 @@ type BenchWindow = {
  * Profiles `decodeTokens` decode steps of the engine answering `prompt`, after a warm-up, once for
  * each of `threadCounts` WASM threads (one build and one browser for all of them).
  */
-export async function profileEngineDecode(modelFolder: string, threadCounts: readonly number[], prompt: string, decodeTokens = 16): Promise<EngineDecodeProfile[]> {
+export async function profileEngineDecode(
+  modelFolder: string,
+  threadCounts: readonly number[],
+  prompt: string,
+  decodeTokens = 16,
+): Promise<EngineDecodeProfile[]> {
   const harness = await serveBenchHarness(dirname(modelFolder), { sourcemap: true });
   const resolve = bundleResolver(harness.outDir);
   const url = `${harness.modelsUrl}${basename(modelFolder)}`;
@@ -177,7 +200,15 @@ export async function profileEngineDecode(modelFolder: string, threadCounts: rea
       await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
       await profiler.send('Profiler.start');
       const metrics = await page.evaluate(
-        async ({ prompt, decodeTokens }) => (await (window as unknown as BenchWindow).benchChat!.chat(prompt, { maxNewTokens: decodeTokens + 1, toolChoice: 'none', isolated: true, repetitionPenalty: 1 })).metrics,
+        async ({ prompt, decodeTokens }) =>
+          (
+            await (window as unknown as BenchWindow).benchChat!.chat(prompt, {
+              maxNewTokens: decodeTokens + 1,
+              toolChoice: 'none',
+              isolated: true,
+              repetitionPenalty: 1,
+            })
+          ).metrics,
         { prompt, decodeTokens },
       );
       const { profile } = await profiler.send<{ profile: CpuProfile }>('Profiler.stop');
@@ -192,7 +223,10 @@ export async function profileEngineDecode(modelFolder: string, threadCounts: rea
         passes,
         msPerPass: metrics.ms / passes,
         buckets: Object.fromEntries(Object.entries(buckets).map(([k, us]) => [k, perPass(us)])) as Record<ProfileBucket, number>,
-        ortWebFunctions: [...ortWebFunctions.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([name, us]) => ({ name, ms: perPass(us) })),
+        ortWebFunctions: [...ortWebFunctions.entries()]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 3)
+          .map(([name, us]) => ({ name, ms: perPass(us) })),
       });
     }
   } finally {
@@ -205,7 +239,9 @@ export async function profileEngineDecode(modelFolder: string, threadCounts: rea
 /** Prints the profile as the real-size bench does. */
 export function printEngineDecodeProfile(profiled: EngineDecodeProfile): void {
   const fmt = (n: number) => n.toFixed(1);
-  console.log(`\n== The engine's decode step in the model worker (q8, WASM, ${profiled.threads} thread${profiled.threads === 1 ? '' : 's'}, ${profiled.passes} passes after the real-size prompt; CPU profile of the worker)`);
+  console.log(
+    `\n== The engine's decode step in the model worker (q8, WASM, ${profiled.threads} thread${profiled.threads === 1 ? '' : 's'}, ${profiled.passes} passes after the real-size prompt; CPU profile of the worker)`,
+  );
   console.log(
     `${fmt(profiled.msPerPass)} ms a pass: ` +
       Object.entries(profiled.buckets)
@@ -214,5 +250,6 @@ export function printEngineDecodeProfile(profiled: EngineDecodeProfile): void {
         .map(([bucket, ms]) => `${bucket} ${fmt(ms)} ms`)
         .join(', '),
   );
-  if (profiled.ortWebFunctions.length) console.log(`  ONNX Runtime Web JS by function: ${profiled.ortWebFunctions.map((f) => `${f.name} ${fmt(f.ms)} ms`).join(', ')}`);
+  if (profiled.ortWebFunctions.length)
+    console.log(`  ONNX Runtime Web JS by function: ${profiled.ortWebFunctions.map((f) => `${f.name} ${fmt(f.ms)} ms`).join(', ')}`);
 }

@@ -13,7 +13,14 @@ import { DelegatingEngine } from '../../src/testing/delegating-engine.ts';
 import { parseToolCalls } from '../../src/toolcalls/index.ts';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../fixtures/prepare-models.ts';
 
-export const FAMILY_FIXTURES = ['tiny-random-qwen3', 'tiny-random-qwen2_5', 'tiny-random-llama3_2', 'tiny-random-granite4', 'tiny-random-lfm2', 'tiny-random-functiongemma'] as const;
+export const FAMILY_FIXTURES = [
+  'tiny-random-qwen3',
+  'tiny-random-qwen2_5',
+  'tiny-random-llama3_2',
+  'tiny-random-granite4',
+  'tiny-random-lfm2',
+  'tiny-random-functiongemma',
+] as const;
 
 /** One family's figures. */
 export interface FamilyFigures {
@@ -31,7 +38,10 @@ export interface FamilyFigures {
 /** Makes the first free generation of an answer write `call` for real (a constrained choice); the rest runs as is. */
 class CallingEngine extends DelegatingEngine {
   private called = false;
-  constructor(inner: Engine, private readonly call: string) {
+  constructor(
+    inner: Engine,
+    private readonly call: string,
+  ) {
     super(inner);
   }
   override generate(prompt: string, options: GenerateOptions): Promise<GenerateResult> {

@@ -64,7 +64,10 @@ const SCENARIOS: Record<string, { prompt: string; script: ScriptedOutput[]; maxR
     script: [
       { when: when.userAsked('Weather everywhere?'), output: qwen3.callWeatherChennai },
       { when: (p) => (p.match(/<tool_response>/g) ?? []).length === 1, output: qwen3.callWeatherParis },
-      { when: (p) => (p.match(/<tool_response>/g) ?? []).length === 2, output: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>' },
+      {
+        when: (p) => (p.match(/<tool_response>/g) ?? []).length === 2,
+        output: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>',
+      },
       { when: when.answerNow(), output: 'Chennai is 31.2°C, Paris 12°C and Oslo is cold.' },
     ],
   },
@@ -79,7 +82,10 @@ export async function benchLoopScenarios(): Promise<LoopScenarioFigures[]> {
   const figures: LoopScenarioFigures[] = [];
   for (const [scenario, { prompt, script, maxRounds }] of Object.entries(SCENARIOS)) {
     const engine = new ScriptedEngine(script);
-    const chat = NexusChat.withEngine(engine).tool('get_weather', 'Get current weather for a city', { city: 'string' }, ({ city }) => ({ city, temperature_c: 20 }));
+    const chat = NexusChat.withEngine(engine).tool('get_weather', 'Get current weather for a city', { city: 'string' }, ({ city }) => ({
+      city,
+      temperature_c: 20,
+    }));
     chat.tool('current_datetime', 'Current date and time', { time_zone: 'string' }, () => '2026-11-29T14:00:00Z');
     if (maxRounds) chat.maxRounds = maxRounds;
     const roundPrompts: string[] = [];

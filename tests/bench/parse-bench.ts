@@ -137,7 +137,7 @@ export const PATHOLOGICAL: Record<string, string> = {
   'open braces': '{',
   'open key strings': '{"a',
   'data objects': '{"name": "Alice", "age": 3} ',
-  'calls': '{"name": "get_weather", "arguments": {"city": "Paris"}}\n',
+  calls: '{"name": "get_weather", "arguments": {"city": "Paris"}}\n',
   'unterminated calls, one per line': '{"name": "get_weather", "arguments": {"city": "Paris"}\n',
   'tool_call openers': '<tool_call>',
   'tool_call with open JSON': '<tool_call>{"name": "x", "arguments": {',

@@ -57,7 +57,9 @@ export function ensureRealSizeModel(): void {
   console.log(`Building the real-size benchmark model into ${FOLDER} (once; a few minutes, about 1.1 GB)…`);
   const built = spawnSync('/usr/bin/python3', [join(ROOT, 'tests/fixtures/build-tiny-qwen3.py'), '--real-size', '--out', FOLDER], { stdio: 'inherit' });
   if (built.status !== 0) {
-    throw new Error('Could not build the real-size model. It needs Debian\'s python3-onnx and python3-numpy: apt-get install -y --no-install-recommends python3-onnx python3-numpy');
+    throw new Error(
+      "Could not build the real-size model. It needs Debian's python3-onnx and python3-numpy: apt-get install -y --no-install-recommends python3-onnx python3-numpy",
+    );
   }
 }
 
@@ -121,8 +123,13 @@ export async function browserSpeeds(threadCounts: readonly number[]): Promise<Sp
         );
         const steps = Math.max(measured.decode.newTokens - 1, 1);
         figures.push({
-          where: 'Chromium WASM', dtype, threads: measured.threads, loadMs: measured.loadMs, promptTokens: measured.prefill.promptTokens,
-          prefillPerSecond: measured.prefill.promptTokens / (measured.prefill.ms / 1000), decodePerSecond: steps / (measured.decode.ms / 1000),
+          where: 'Chromium WASM',
+          dtype,
+          threads: measured.threads,
+          loadMs: measured.loadMs,
+          promptTokens: measured.prefill.promptTokens,
+          prefillPerSecond: measured.prefill.promptTokens / (measured.prefill.ms / 1000),
+          decodePerSecond: steps / (measured.decode.ms / 1000),
         });
         await page.close();
       }
@@ -174,7 +181,8 @@ export async function runRealSizeBench(): Promise<void> {
           `prefill ${fmt(f.prefillPerSecond, 1).padStart(6)} tok/s (${f.promptTokens} tokens)  decode ${fmt(f.decodePerSecond, 2).padStart(6)} tok/s`,
       );
     }
-    const mostThreads = (figures: SpeedFigure[], dtype: string) => figures.filter((f) => f.dtype === dtype).sort((a, b) => (b.threads ?? 1) - (a.threads ?? 1))[0];
+    const mostThreads = (figures: SpeedFigure[], dtype: string) =>
+      figures.filter((f) => f.dtype === dtype).sort((a, b) => (b.threads ?? 1) - (a.threads ?? 1))[0];
     for (const dtype of DTYPES) {
       const inNode = mostThreads(node, dtype);
       const nodeOne = node.find((f) => f.dtype === dtype && f.threads === 1);
@@ -189,7 +197,13 @@ export async function runRealSizeBench(): Promise<void> {
     }
     const q4 = browser.filter((f) => f.threads === cores);
     const fastest = [...q4].sort((a, b) => b.decodePerSecond - a.decodePerSecond)[0];
-    if (fastest) console.log(`fastest on WASM here: ${fastest.dtype} (the ladder's order on WASM: ${q4.sort((a, b) => b.decodePerSecond - a.decodePerSecond).map((f) => f.dtype).join(' then ')})`);
+    if (fastest)
+      console.log(
+        `fastest on WASM here: ${fastest.dtype} (the ladder's order on WASM: ${q4
+          .sort((a, b) => b.decodePerSecond - a.decodePerSecond)
+          .map((f) => f.dtype)
+          .join(' then ')})`,
+      );
     await runDecodeAnatomy(cores);
     const { transcript, naive } = await coldTranscript();
     console.log(

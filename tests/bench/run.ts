@@ -28,26 +28,35 @@ if (process.argv.includes('--real-size')) {
 console.log('== Tool-call parser (1 MB mixed input; baseline: JSON.parse of the same bytes)');
 const parse = benchParse();
 console.log(`parseToolCalls ${fmt(parse.parseMBps, 1)} MB/s, JSON.parse ${fmt(parse.jsonParseMBps, 1)} MB/s, ratio ${fmt(parse.ratio, 3)}`);
-console.log(`streaming filter ${fmt(parse.streamMBps, 1)} MB/s; held back at most ${parse.maxMarkerHeld} characters while a marker was undecided, ${parse.maxHeldBack} in all (bare JSON is held until it closes)`);
+console.log(
+  `streaming filter ${fmt(parse.streamMBps, 1)} MB/s; held back at most ${parse.maxMarkerHeld} characters while a marker was undecided, ${parse.maxHeldBack} in all (bare JSON is held until it closes)`,
+);
 
 console.log('\n== Scaling (time for 8x the input / time for 1x; linear is about 8, quadratic about 64)');
-for (const row of benchScaling()) console.log(`${row.name.padEnd(36)} parse ${fmt(row.parseRatio, 1).padStart(5)}  stream ${fmt(row.streamRatio, 1).padStart(5)}`);
+for (const row of benchScaling())
+  console.log(`${row.name.padEnd(36)} parse ${fmt(row.parseRatio, 1).padStart(5)}  stream ${fmt(row.streamRatio, 1).padStart(5)}`);
 
 console.log('\n== Loop scenarios on the scripted Qwen3 (cached = prompt tokens a real engine takes from its KV cache)');
 for (const s of await benchLoopScenarios()) {
   const share = s.roundPrefixShare.length ? s.roundPrefixShare.map((x) => fmt(x, 3)).join(', ') : 'one round';
-  console.log(`${s.scenario.padEnd(36)} generations ${String(s.generations).padStart(2)}  prompt tokens ${String(s.promptTokens).padStart(5)}  cached ${fmt(s.cachedTokens / s.promptTokens, 3)}  round prompt repeated: ${share}`);
+  console.log(
+    `${s.scenario.padEnd(36)} generations ${String(s.generations).padStart(2)}  prompt tokens ${String(s.promptTokens).padStart(5)}  cached ${fmt(s.cachedTokens / s.promptTokens, 3)}  round prompt repeated: ${share}`,
+  );
 }
 
 console.log('\n== Engine costs per call at 1,000 tokens of context (baseline: the implementation each replaced, same run)');
 for (const figure of await benchEngineCosts()) {
-  console.log(`${figure.name.padEnd(48)} before ${fmt(figure.baselineMs, 1).padStart(7)} ms  now ${fmt(figure.ms, 1).padStart(7)} ms  ratio ${fmt(figure.ms / figure.baselineMs, 3)}`);
+  console.log(
+    `${figure.name.padEnd(48)} before ${fmt(figure.baselineMs, 1).padStart(7)} ms  now ${fmt(figure.ms, 1).padStart(7)} ms  ratio ${fmt(figure.ms / figure.baselineMs, 3)}`,
+  );
 }
 
 console.log('\n== Token transcript on the tiny fixture (4-round tool conversation; baseline: full re-prefill every round)');
 const transcriptRuns = await benchTranscript();
 for (const [label, { transcript, naive }] of Object.entries(transcriptRuns)) {
-  console.log(`${label.padEnd(4)} prefilled tokens: transcript ${transcript.prefilledTokens} of ${transcript.promptTokens}, naive ${naive.prefilledTokens} of ${naive.promptTokens}, ratio ${fmt(transcript.prefilledTokens / naive.prefilledTokens, 3)}`);
+  console.log(
+    `${label.padEnd(4)} prefilled tokens: transcript ${transcript.prefilledTokens} of ${transcript.promptTokens}, naive ${naive.prefilledTokens} of ${naive.promptTokens}, ratio ${fmt(transcript.prefilledTokens / naive.prefilledTokens, 3)}`,
+  );
   console.log(`${label.padEnd(4)} wall time: transcript ${fmt(transcript.ms, 0)} ms, naive ${fmt(naive.ms, 0)} ms, ratio ${fmt(transcript.ms / naive.ms, 3)}`);
 }
 
@@ -67,10 +76,15 @@ console.log('\n== Tool index (60 labelled-message fixture; semantic = the fixtur
   printRecall(await measureRecall(embedder.embed), 'fixture encoder');
   const rows = await benchToolIndex(embedder.embed);
   for (const row of rows) {
-    console.log(`${String(row.tools).padStart(4)} tools: index ${fmt(row.buildMs, 1)} ms, with vectors ${fmt(row.buildWithVectorsMs, 0)} ms; query lexical ${fmt(row.lexicalQueryMs, 2)} ms, combined ${fmt(row.combinedQueryMs, 2)} ms`);
+    console.log(
+      `${String(row.tools).padStart(4)} tools: index ${fmt(row.buildMs, 1)} ms, with vectors ${fmt(row.buildWithVectorsMs, 0)} ms; query lexical ${fmt(row.lexicalQueryMs, 2)} ms, combined ${fmt(row.combinedQueryMs, 2)} ms`,
+    );
   }
   const [small, large] = rows;
-  if (small && large) console.log(`600 / 60 tools: build ${fmt(large.buildMs / small.buildMs, 1)}×, lexical query ${fmt(large.lexicalQueryMs / small.lexicalQueryMs, 1)}×, combined query ${fmt(large.combinedQueryMs / small.combinedQueryMs, 1)}×`);
+  if (small && large)
+    console.log(
+      `600 / 60 tools: build ${fmt(large.buildMs / small.buildMs, 1)}×, lexical query ${fmt(large.lexicalQueryMs / small.lexicalQueryMs, 1)}×, combined query ${fmt(large.combinedQueryMs / small.combinedQueryMs, 1)}×`,
+    );
   await embedder.dispose();
 }
 

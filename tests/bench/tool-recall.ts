@@ -54,7 +54,10 @@ export async function measureRecall(embed: Embedder): Promise<RecallTable> {
   const split = (ranked: string[][]) => {
     const pick = (own: boolean | undefined) => {
       const at = LABELLED_MESSAGES.flatMap((m, i) => (own === undefined || m.ownWords === own ? [i] : []));
-      return recallOf(at.map((i) => ranked[i]!), at.map((i) => LABELLED_MESSAGES[i]!));
+      return recallOf(
+        at.map((i) => ranked[i]!),
+        at.map((i) => LABELLED_MESSAGES[i]!),
+      );
     };
     return { own: pick(true), other: pick(false), all: pick(undefined) };
   };
@@ -63,16 +66,35 @@ export async function measureRecall(embed: Embedder): Promise<RecallTable> {
 
 /** Six hundred tools: the sixty, each in ten variants (another name, its description with a qualifier). */
 export function sixHundredTools(): IndexedTool[] {
-  const qualifiers = ['', 'for work', 'for the family account', 'on the shared drive', 'in the second home', 'for the team', 'in the archive', 'for the demo tenant', 'on the legacy system', 'in the sandbox'];
+  const qualifiers = [
+    '',
+    'for work',
+    'for the family account',
+    'on the shared drive',
+    'in the second home',
+    'for the team',
+    'in the archive',
+    'for the demo tenant',
+    'on the legacy system',
+    'in the sandbox',
+  ];
   return qualifiers.flatMap((q, k) =>
-    MANY_TOOLS.map((t) => ({ function: { ...t.function, name: k ? `${t.function.name}_${k}` : t.function.name, description: q ? `${t.function.description} ${q}` : t.function.description } })),
+    MANY_TOOLS.map((t) => ({
+      function: {
+        ...t.function,
+        name: k ? `${t.function.name}_${k}` : t.function.name,
+        description: q ? `${t.function.description} ${q}` : t.function.description,
+      },
+    })),
   );
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /** Index build time (lexical; and with the encoder, embedding every tool) and query time, at 60 and 600 tools. */
-export async function benchToolIndex(embed: Embedder): Promise<{ tools: number; buildMs: number; buildWithVectorsMs: number; lexicalQueryMs: number; combinedQueryMs: number }[]> {
+export async function benchToolIndex(
+  embed: Embedder,
+): Promise<{ tools: number; buildMs: number; buildWithVectorsMs: number; lexicalQueryMs: number; combinedQueryMs: number }[]> {
   const rows = [];
   for (const tools of [MANY_TOOLS, sixHundredTools()]) {
     const builds: number[] = [];
@@ -95,7 +117,13 @@ export async function benchToolIndex(embed: Embedder): Promise<{ tools: number; 
       await semantic.search(m.text, 5);
       combinedTimes.push(performance.now() - at);
     }
-    rows.push({ tools: tools.length, buildMs: median(builds), buildWithVectorsMs, lexicalQueryMs: median(lexicalTimes), combinedQueryMs: median(combinedTimes) });
+    rows.push({
+      tools: tools.length,
+      buildMs: median(builds),
+      buildWithVectorsMs,
+      lexicalQueryMs: median(lexicalTimes),
+      combinedQueryMs: median(combinedTimes),
+    });
   }
   return rows;
 }
@@ -103,10 +131,14 @@ export async function benchToolIndex(embed: Embedder): Promise<{ tools: number; 
 /** Prints a recall table. */
 export function printRecall(table: RecallTable, label: string): void {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(6);
-  console.log(`recall on ${LABELLED_MESSAGES.length} labelled messages (${label})      own words (${table.lexical.own.n})   other words (${table.lexical.other.n})   all`);
+  console.log(
+    `recall on ${LABELLED_MESSAGES.length} labelled messages (${label})      own words (${table.lexical.own.n})   other words (${table.lexical.other.n})   all`,
+  );
   for (const ranking of ['lexical', 'semantic', 'combined'] as const) {
     const r = table[ranking];
-    console.log(`  ${ranking.padEnd(9)} @1 ${pct(r.own.at1)} @5 ${pct(r.own.at5)}   @1 ${pct(r.other.at1)} @5 ${pct(r.other.at5)}   @1 ${pct(r.all.at1)} @5 ${pct(r.all.at5)}`);
+    console.log(
+      `  ${ranking.padEnd(9)} @1 ${pct(r.own.at1)} @5 ${pct(r.own.at5)}   @1 ${pct(r.other.at1)} @5 ${pct(r.other.at5)}   @1 ${pct(r.all.at1)} @5 ${pct(r.all.at5)}`,
+    );
   }
 }
 
@@ -125,10 +157,14 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   };
   try {
     const embedder = await loadEmbedder(model, { device: 'cpu', hubUrl: argument('hub') });
-    console.log(`${embedder.info.model} (${embedder.info.dtype}): ${embedder.info.dimensions} dimensions, ${(embedder.info.bytes / 1e6).toFixed(1)} MB read, loaded in ${embedder.info.loadMs} ms`);
+    console.log(
+      `${embedder.info.model} (${embedder.info.dtype}): ${embedder.info.dimensions} dimensions, ${(embedder.info.bytes / 1e6).toFixed(1)} MB read, loaded in ${embedder.info.loadMs} ms`,
+    );
     printRecall(await measureRecall(embedder.embed), embedder.info.model);
     for (const row of await benchToolIndex(embedder.embed)) {
-      console.log(`${String(row.tools).padStart(4)} tools: index ${row.buildMs.toFixed(1)} ms, with vectors ${row.buildWithVectorsMs.toFixed(0)} ms; query lexical ${row.lexicalQueryMs.toFixed(2)} ms, combined ${row.combinedQueryMs.toFixed(2)} ms`);
+      console.log(
+        `${String(row.tools).padStart(4)} tools: index ${row.buildMs.toFixed(1)} ms, with vectors ${row.buildWithVectorsMs.toFixed(0)} ms; query lexical ${row.lexicalQueryMs.toFixed(2)} ms, combined ${row.combinedQueryMs.toFixed(2)} ms`,
+      );
     }
     await embedder.dispose();
   } catch (error) {

@@ -89,17 +89,28 @@ export async function measureDecodeAnatomy(modelFolder: string, threads: number,
   };
   try {
     // Both pages stay open and take turns, so a slow spell of the machine falls on both alike.
-    type StepWindow = { openSession(a: { modelUrl: string; threads: number }): Promise<boolean>; decodeSteps(a: { shape: KvShape; context: number; warmup: number; steps: number }): Promise<number[]> };
+    type StepWindow = {
+      openSession(a: { modelUrl: string; threads: number }): Promise<boolean>;
+      decodeSteps(a: { shape: KvShape; context: number; warmup: number; steps: number }): Promise<number[]>;
+    };
     const pages = { one: await openPage(), all: await openPage() };
     const times: Record<number, { one: number[]; all: number[] }> = { [SHORT]: { one: [], all: [] }, [LONG]: { one: [], all: [] } };
-    for (const [which, count] of [['one', 1], ['all', threads]] as const) {
+    for (const [which, count] of [
+      ['one', 1],
+      ['all', threads],
+    ] as const) {
       const isolated = await pages[which].evaluate((args) => (window as unknown as StepWindow).openSession(args), { modelUrl, threads: count });
       if (count > 1 && !isolated) throw new Error('The anatomy page is not cross-origin isolated, so it cannot use more than one thread.');
     }
     for (let round = 0; round < ROUNDS; round++) {
       for (const context of [SHORT, LONG]) {
         for (const which of ['one', 'all'] as const) {
-          const taken = await pages[which].evaluate((args) => (window as unknown as StepWindow).decodeSteps(args), { shape, context, warmup: round === 0 ? 4 : 1, steps: 6 });
+          const taken = await pages[which].evaluate((args) => (window as unknown as StepWindow).decodeSteps(args), {
+            shape,
+            context,
+            warmup: round === 0 ? 4 : 1,
+            steps: 6,
+          });
           times[context]![which].push(...taken);
         }
       }
@@ -134,10 +145,11 @@ export async function measureDecodeAnatomy(modelFolder: string, threads: number,
       byOp.set(key, entry);
     }
     const page = await openPage();
-    const kvCopy = await page.evaluate(
-      (args) => (window as unknown as { kvCopy(a: typeof args): DecodeAnatomy['kvCopy'] }).kvCopy(args),
-      { shape, contexts: [SHORT, LONG, 1000], repeats: 7 },
-    );
+    const kvCopy = await page.evaluate((args) => (window as unknown as { kvCopy(a: typeof args): DecodeAnatomy['kvCopy'] }).kvCopy(args), {
+      shape,
+      contexts: [SHORT, LONG, 1000],
+      repeats: 7,
+    });
     await page.close();
     const runMs = single.runUs / 1000;
     return {
@@ -167,7 +179,12 @@ export function printDecodeAnatomy(anatomy: DecodeAnatomy): void {
     `profile, 1 thread, context ${LONG}: step ${fmt(profile.runMs)} ms = kernels that use the pool ${fmt(profile.parallelMs)} ms (${fmt((100 * profile.parallelMs) / profile.runMs, 0)} %) ` +
       `+ kernels that do not ${fmt(profile.serialKernelMs)} ms + outside kernels ${fmt(other)} ms`,
   );
-  console.log(`  largest: ${profile.byOp.slice(0, 6).map((o) => `${o.op}${o.parallel ? ' (pool)' : ''} ${fmt(o.ms)} ms`).join(', ')}`);
+  console.log(
+    `  largest: ${profile.byOp
+      .slice(0, 6)
+      .map((o) => `${o.op}${o.parallel ? ' (pool)' : ''} ${fmt(o.ms)} ms`)
+      .join(', ')}`,
+  );
   console.log(`  most ${threads} threads can gain on this step (Amdahl, perfect scaling of the pool's share): ${fmt(anatomy.amdahlBound, 2)}×`);
   for (const [context, c] of Object.entries(kvCopy)) {
     console.log(

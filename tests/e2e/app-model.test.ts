@@ -89,7 +89,12 @@ async function streamAndStop(page: Page, stop: 'escape' | 'button'): Promise<Sto
   await page.waitForTimeout(500);
   const probe = await page.evaluate(() => {
     const p = window as unknown as Record<string, number | boolean>;
-    return { stopAt: p.__stopAt as number, lastChange: p.__lastTextChange as number, stoppedAt: p.__stoppedAt as number, sawStopping: p.__sawStopping as boolean };
+    return {
+      stopAt: p.__stopAt as number,
+      lastChange: p.__lastTextChange as number,
+      stoppedAt: p.__stoppedAt as number,
+      sawStopping: p.__sawStopping as boolean,
+    };
   });
   return {
     partial: ((await answer.locator('.markdown').textContent()) ?? '').trim(),
@@ -113,7 +118,12 @@ function median(values: number[]): number {
 async function stopFiveTimes(page: Page, stop: 'escape' | 'button', figure: string): Promise<StopMeasure> {
   const measures: StopMeasure[] = [];
   for (let i = 0; i < 5; i++) measures.push(await streamAndStop(page, stop));
-  figures[figure] = { lastTokenMs: measures.map((m) => m.lastTokenMs), stoppedMs: measures.map((m) => m.stoppedMs), medianLastTokenMs: median(measures.map((m) => m.lastTokenMs)), medianStoppedMs: median(measures.map((m) => m.stoppedMs)) };
+  figures[figure] = {
+    lastTokenMs: measures.map((m) => m.lastTokenMs),
+    stoppedMs: measures.map((m) => m.stoppedMs),
+    medianLastTokenMs: median(measures.map((m) => m.lastTokenMs)),
+    medianStoppedMs: median(measures.map((m) => m.stoppedMs)),
+  };
   console.log(`${figure}: ${JSON.stringify(figures[figure])}`);
   for (const m of measures) {
     expect(m.lastTokenMs).toBeLessThanOrEqual(300);
@@ -157,7 +167,9 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     expect(await page.getByTestId('model-progress').textContent()).toContain('Checking that this model calls tools…');
     await screenshot(page, 'loading');
     // WASM tries q8 first: dynamic int8 decodes faster there than 4-bit (MEASURED_DECODE).
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 110_000, interval: 250 }).toMatch(/^Ready: tiny-random-qwen3 on WASM q8$/);
+    await expect
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 110_000, interval: 250 })
+      .toMatch(/^Ready: tiny-random-qwen3 on WASM q8$/);
     figures.selfCheckOnWasmMs = Date.now() - checkStarted;
     figures.firstVisitToInteractiveMs = await untilInteractive(page, started, 5_000);
     const verdict = page.getByTestId('verdict');
@@ -186,7 +198,9 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
 
   it('opens the model that loaded last on a visit to / (no ?model=)', async () => {
     await page.goto(inject('appUrl'));
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 60_000, interval: 250 }).toMatch(/^(?:Loading|Ready: )tiny-random-qwen3/);
+    await expect
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 60_000, interval: 250 })
+      .toMatch(/^(?:Loading|Ready: )tiny-random-qwen3/);
     await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 }).toBe('Ready: tiny-random-qwen3 on WASM q8');
     expect(new URL(page.url()).searchParams.get('model')).toBe(MODEL_PATH);
   });
@@ -194,16 +208,25 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
   it('streams an answer, stops on Escape, and keeps the conversation across a reload', async () => {
     // Stop needs an answer still running: a model whose verdict says it calls tools escalates past the
     // free generation (a failed verdict now answers in one pass, which this random model ends at once).
-    await rememberVerdict(page, new URL(MODEL_PATH, inject('appUrl')).href, { webgpu: false }, { ok: true, detail: 'remembered as calling tools, for this test' });
+    await rememberVerdict(
+      page,
+      new URL(MODEL_PATH, inject('appUrl')).href,
+      { webgpu: false },
+      { ok: true, detail: 'remembered as calling tools, for this test' },
+    );
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent(MODEL_PATH)}`);
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 }).toMatch(/^Ready: tiny-random-qwen3 on WASM q4$/);
+    await expect
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 })
+      .toMatch(/^Ready: tiny-random-qwen3 on WASM q4$/);
     partial = (await stopFiveTimes(page, 'escape', 'stopOnWasm')).partial;
     await screenshot(page, 'stopped-answer');
     await page.reload();
     const reloaded = Date.now();
     await expectConversationIntact(page, partial);
     // The remembered verdict skips the self-check on this second visit.
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 }).toMatch(/^Ready: tiny-random-qwen3 on WASM q4$/);
+    await expect
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 })
+      .toMatch(/^Ready: tiny-random-qwen3 on WASM q4$/);
     figures.returningVisitToInteractiveMs = await untilInteractive(page, reloaded, 5_000);
     expect(await page.getByTestId('verdict').textContent()).toContain('remembered from');
   });
@@ -232,11 +255,18 @@ describe('the page on the fixture model, WebGPU path (the software adapter, chos
     // so this path starts from a remembered verdict; the WASM path above runs the check itself.
     // SwiftShader is a software adapter: the page runs WASM on it unless the user chooses it in settings.
     await allowSoftwareWebgpu(page);
-    await rememberVerdict(page, new URL(MODEL_PATH, inject('appUrl')).href, { webgpu: true }, { ok: true, detail: 'remembered as calling tools, for this test' });
+    await rememberVerdict(
+      page,
+      new URL(MODEL_PATH, inject('appUrl')).href,
+      { webgpu: true },
+      { ok: true, detail: 'remembered as calling tools, for this test' },
+    );
     const navigated = Date.now();
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent(MODEL_PATH)}`);
     await page.getByTestId('model-progress').waitFor({ timeout: 10_000 });
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 250 }).toMatch(/^Ready: tiny-random-qwen3 on WebGPU q4$/);
+    await expect
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 250 })
+      .toMatch(/^Ready: tiny-random-qwen3 on WebGPU q4$/);
     figures.rememberedVisitToInteractiveOnWebgpuMs = await untilInteractive(page, navigated, 5_000);
     expect(await page.getByTestId('device').textContent()).toBe('WebGPU q4');
     expect(await page.getByTestId('verdict').textContent()).toContain('remembered from');
@@ -252,7 +282,9 @@ describe('the page on the fixture model, WebGPU path (the software adapter, chos
     // No remembered verdict for this fixture: its check on SwiftShader runs for minutes.
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent('/models/tiny-unchecked')}`);
     await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 250 }).toBe('Checking that this model calls tools…');
-    await expect.poll(async () => Number.parseInt((await page.getByTestId('check-elapsed').textContent()) ?? '0', 10), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(async () => Number.parseInt((await page.getByTestId('check-elapsed').textContent()) ?? '0', 10), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(2);
     // The composer is not blocked while it checks: Send is there, and says what it would do.
     await page.locator('[data-testid="send"]:not([disabled])').waitFor({ timeout: 5_000 });
     await screenshot(page, 'checking');
@@ -270,7 +302,9 @@ describe('the page on the fixture model, WebGPU path (the software adapter, chos
     await page.getByTestId('model-error').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('model-status').textContent()).toBe('Could not load no-such-model');
     const error = (await page.getByTestId('model-error').textContent()) ?? '';
-    expect(error).toMatch(/The model folder http:\/\/[^ ]+\/models\/no-such-model was not found on this server \(404 for config\.json\)\. This server serves: /);
+    expect(error).toMatch(
+      /The model folder http:\/\/[^ ]+\/models\/no-such-model was not found on this server \(404 for config\.json\)\. This server serves: /,
+    );
     expect(error).toContain('tiny-random-qwen3');
     expect(error).not.toContain('Tried:');
     await screenshot(page, 'error');
@@ -311,7 +345,16 @@ describe('a download on a slow connection (WASM path, throttled to 2 MB/s)', () 
     const files = ['config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'];
     const bytes = (await Promise.all(files.map((f) => stat(folder + f)))).reduce((n, info) => n + info.size, 0);
     expect(sizes(firstTotal)).toBe(formatBytes(bytes));
-    await expect.poll(async () => (await page.getByTestId('download-rate').textContent().catch(() => '')) ?? '', { timeout: 15_000 }).toMatch(/^[\d.]+ [KM]B\/s · about \d+ (?:s|min) left$/);
+    await expect
+      .poll(
+        async () =>
+          (await page
+            .getByTestId('download-rate')
+            .textContent()
+            .catch(() => '')) ?? '',
+        { timeout: 15_000 },
+      )
+      .toMatch(/^[\d.]+ [KM]B\/s · about \d+ (?:s|min) left$/);
     for (const row of await page.getByTestId('progress-file').allTextContents()) expect(row).not.toContain('…');
     await screenshot(page, 'download-throttled');
     await page.getByTestId('cancel-load').click();
@@ -441,7 +484,12 @@ describe('figures', () => {
     const direct = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => new URL(m[1] as string, base).href);
     const initial = [new URL('./', base).href, ...direct].reduce((n, url) => n + (seen.get(url) ?? 0), 0);
     const kib = (n: number) => Math.round((n / 1024) * 10) / 10;
-    figures.bundleGzipKiB = { initialPage: kib(initial), pageWithoutTransformersAndOrt: kib(page), total: kib(total), files: Object.fromEntries([...seen].filter(([, gz]) => gz).map(([u, gz]) => [new URL(u).pathname, kib(gz)])) };
+    figures.bundleGzipKiB = {
+      initialPage: kib(initial),
+      pageWithoutTransformersAndOrt: kib(page),
+      total: kib(total),
+      files: Object.fromEntries([...seen].filter(([, gz]) => gz).map(([u, gz]) => [new URL(u).pathname, kib(gz)])),
+    };
     // What the pages above actually downloaded in whole sessions (load, check, answers, stops),
     // without the model worker and ONNX Runtime: the issue's budget is 130 KB gzip. Chunks only a
     // user action or another entry point loads (the .zip reader, the in-page loop) are in `page`.

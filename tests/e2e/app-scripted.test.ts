@@ -348,18 +348,21 @@ describe('the chat page over a scripted model', () => {
       if (box && drawer && box.width > 0) expect(box.x + box.width).toBeLessThanOrEqual(drawer.x + drawer.width + 1);
     }
     // And no select cuts its chosen option short: the text fits inside the box, arrow included.
-    const clipped = await page.getByTestId('drawer').locator('select').evaluateAll((selects) =>
-      selects.flatMap((select) => {
-        const el = select as HTMLSelectElement;
-        const style = getComputedStyle(el);
-        const context = document.createElement('canvas').getContext('2d');
-        if (!context) return [];
-        context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-        const text = el.selectedOptions[0]?.textContent ?? '';
-        const needed = context.measureText(text).width + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + 20;
-        return needed > el.clientWidth ? [`${text} (${Math.round(needed)} > ${el.clientWidth})`] : [];
-      }),
-    );
+    const clipped = await page
+      .getByTestId('drawer')
+      .locator('select')
+      .evaluateAll((selects) =>
+        selects.flatMap((select) => {
+          const el = select as HTMLSelectElement;
+          const style = getComputedStyle(el);
+          const context = document.createElement('canvas').getContext('2d');
+          if (!context) return [];
+          context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+          const text = el.selectedOptions[0]?.textContent ?? '';
+          const needed = context.measureText(text).width + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + 20;
+          return needed > el.clientWidth ? [`${text} (${Math.round(needed)} > ${el.clientWidth})`] : [];
+        }),
+      );
     expect(clipped).toEqual([]);
     await screenshot(page, 'phone-settings');
     await page.getByTestId('close-drawer').click();

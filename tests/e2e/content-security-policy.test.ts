@@ -54,7 +54,9 @@ describe('the Content-Security-Policy in headless Chromium', () => {
     await expect.poll(() => page.locator('nexus-app h1').textContent()).toBe('Nexus Chat');
     await page.getByTestId('open-tools').click();
     await page.getByTestId('tools').waitFor({ timeout: 15_000 });
-    expect(await page.getByTestId('tools').locator('code').allTextContents()).toEqual(expect.arrayContaining(['current_datetime', 'calculator', 'get_weather']));
+    expect(await page.getByTestId('tools').locator('code').allTextContents()).toEqual(
+      expect.arrayContaining(['current_datetime', 'calculator', 'get_weather']),
+    );
     expect(await violations()).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
@@ -85,7 +87,9 @@ describe('the Content-Security-Policy in headless Chromium', () => {
     }, otherUrl);
     // (eval cannot be tried from here: DevTools-evaluated code is exempt; the policy has no 'unsafe-eval', see page-policy.test.ts.)
     expect(outcome).toEqual({ pwned: false, fetchBlocked: true, image: 'blocked', baseApplied: false });
-    await expect.poll(async () => (await violations()).map((v) => v.directive).sort()).toEqual(expect.arrayContaining(['connect-src', 'img-src', 'script-src-elem']));
+    await expect
+      .poll(async () => (await violations()).map((v) => v.directive).sort())
+      .toEqual(expect.arrayContaining(['connect-src', 'img-src', 'script-src-elem']));
     expect(otherHits).toBe(0);
     // Still working: the settings drawer opens and answers.
     await page.getByTestId('open-settings').click();
@@ -99,7 +103,12 @@ describe('the Content-Security-Policy in headless Chromium', () => {
     await framer.waitForLoadState('load');
     const frame = framer.frames().find((f) => f !== framer.mainFrame());
     expect(frame).toBeDefined();
-    expect(await frame?.locator('nexus-app').count().catch(() => 0)).toBe(0);
+    expect(
+      await frame
+        ?.locator('nexus-app')
+        .count()
+        .catch(() => 0),
+    ).toBe(0);
     expect(frame?.url()).not.toBe(inject('appUrl'));
     await framer.close();
   });

@@ -31,7 +31,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       outDir,
       emptyOutDir: true,
       // The page, plus a test-only harness that puts the library on window.nexus.
-      rolldownOptions: { input: { main: fileURLToPath(new URL('../../index.html', import.meta.url)), harness: fileURLToPath(new URL('./harness/index.html', import.meta.url)) } },
+      rolldownOptions: {
+        input: { main: fileURLToPath(new URL('../../index.html', import.meta.url)), harness: fileURLToPath(new URL('./harness/index.html', import.meta.url)) },
+      },
     },
   });
   // The fixture models, served from the app's own origin, plus a copy whose q4 file is corrupt so

@@ -20,37 +20,45 @@ describe('NexusChat.loadForTools in Chromium (WASM)', () => {
   afterAll(() => browser?.close());
 
   it('an error raised in the model worker keeps its class in the page (issue 24, item 5)', async () => {
-    const outcome = await page.evaluate(async (url) => {
-      try {
-        await window.nexus.NexusChat.load({ url });
-        return undefined;
-      } catch (error) {
-        const named = (window.nexus as unknown as Record<string, unknown>)[(error as Error).name];
-        return {
-          name: (error as Error).name,
-          ofItsClass: typeof named === 'function' && error instanceof (named as new () => Error),
-          ofModelLoadError: error instanceof window.nexus.ModelLoadError,
-          isNexusError: window.nexus.NexusError.isInstance(error),
-        };
-      }
-    }, new URL('models/no-such-model', inject('appUrl')).href);
+    const outcome = await page.evaluate(
+      async (url) => {
+        try {
+          await window.nexus.NexusChat.load({ url });
+          return undefined;
+        } catch (error) {
+          const named = (window.nexus as unknown as Record<string, unknown>)[(error as Error).name];
+          return {
+            name: (error as Error).name,
+            ofItsClass: typeof named === 'function' && error instanceof (named as new () => Error),
+            ofModelLoadError: error instanceof window.nexus.ModelLoadError,
+            isNexusError: window.nexus.NexusError.isInstance(error),
+          };
+        }
+      },
+      new URL('models/no-such-model', inject('appUrl')).href,
+    );
     expect(outcome).toMatchObject({ ofItsClass: true, ofModelLoadError: true, isNexusError: true });
     expect(outcome?.name).toMatch(/^Model\w*Error$/);
   });
 
   it('rejects a model that cannot call tools, naming every dtype it tried and why', async () => {
-    const outcome = await page.evaluate(async (url) => {
-      const attempts: { dtype: string; device: string; ok: boolean; detail: string }[] = [];
-      try {
-        await window.nexus.NexusChat.loadForTools({ url }, { onAttempt: (a) => attempts.push(a), verdicts: window.nexus.memoryVerdictStore() });
-        return { attempts, error: undefined };
-      } catch (error) {
-        return { attempts, error: { name: (error as Error).name, message: (error as Error).message } };
-      }
-    }, new URL('models/tiny-broken-q8', inject('appUrl')).href);
+    const outcome = await page.evaluate(
+      async (url) => {
+        const attempts: { dtype: string; device: string; ok: boolean; detail: string }[] = [];
+        try {
+          await window.nexus.NexusChat.loadForTools({ url }, { onAttempt: (a) => attempts.push(a), verdicts: window.nexus.memoryVerdictStore() });
+          return { attempts, error: undefined };
+        } catch (error) {
+          return { attempts, error: { name: (error as Error).name, message: (error as Error).message } };
+        }
+      },
+      new URL('models/tiny-broken-q8', inject('appUrl')).href,
+    );
 
     expect(outcome.error?.name).toBe('NoToolCallingDtypeError');
-    expect(outcome.error?.message).toMatch(/^No dtype of .*tiny-broken-q8 could call a tool on WASM\. Tried:\n {2}q8: could not be loaded: .*\n {2}q4: .*(does not call tools|reports something else)/);
+    expect(outcome.error?.message).toMatch(
+      /^No dtype of .*tiny-broken-q8 could call a tool on WASM\. Tried:\n {2}q8: could not be loaded: .*\n {2}q4: .*(does not call tools|reports something else)/,
+    );
     expect(outcome.error?.message).toContain('Models below ~0.5B generally cannot pick a tool name from a list');
     expect(outcome.attempts.map((a) => [a.dtype, a.device, a.ok])).toEqual([
       ['q8', 'wasm', false],

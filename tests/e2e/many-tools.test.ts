@@ -35,7 +35,12 @@ async function answerWithToolSearch(page: Page, message: string) {
       });
       return { ...result, cached, stored };
     },
-    { chatModel: new URL('models/tiny-random-qwen3', inject('appUrl')).href, embedModel: new URL('models/tiny-embed-bert', inject('appUrl')).href, tools: MANY_TOOLS, message },
+    {
+      chatModel: new URL('models/tiny-random-qwen3', inject('appUrl')).href,
+      embedModel: new URL('models/tiny-embed-bert', inject('appUrl')).href,
+      tools: MANY_TOOLS,
+      message,
+    },
   );
 }
 
@@ -53,7 +58,7 @@ describe('semantic tool search in Chromium: the sentence encoder in the model wo
 
   it('loads the encoder beside the chat model on first need, ranks with it, and keeps the model files and tool vectors', { timeout: 120_000 }, async () => {
     const first = await answerWithToolSearch(page, "It's too dark in the kitchen");
-    expect(first.status.error ?? "").toBe("");
+    expect(first.status.error ?? '').toBe('');
     expect(first.states).toEqual(expect.arrayContaining(['idle', 'loading', 'ready']));
     expect(first.status).toMatchObject({ state: 'ready', info: { dimensions: 48, dtype: 'q8' }, vectors: { computed: 60, reused: 0 } });
     expect(first.reasons.set_lights).toMatch(/semantic|combined/);

@@ -38,7 +38,7 @@ describe.each([
   });
   afterAll(() => browser?.close());
 
-  it('loads the fixture from the app\'s own origin on the device the ladder picks (no shader-f16 here, so q4)', async () => {
+  it("loads the fixture from the app's own origin on the device the ladder picks (no shader-f16 here, so q4)", async () => {
     await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 }).toMatch(ready);
     expect(errors).toEqual([]);
   });

@@ -75,7 +75,10 @@ async function hostileReadProbe(web: HostileWeb, converter: PageConverter): Prom
   const proxy = createProxy({ resolve: web.resolve, ca: web.ca, connectTo: web.connectTo, log: false, rateLimit: false, converter });
   const server = await startAppServer({ root, before: mountProxy(proxy) });
   try {
-    const post = (path: string, body: unknown) => fetch(new URL(path, server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, unknown>>);
+    const post = (path: string, body: unknown) =>
+      fetch(new URL(path, server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+        (r) => r.json() as Promise<Record<string, unknown>>,
+      );
     const { answer } = await post('/api/answers', { message: 'read https://site.example/hostile https://site.example/hostile/0' });
     // Warm up: the first read starts the converter (and its worker thread).
     await post('/api/read', { answer, url: 'https://site.example/hostile/0' });
@@ -119,13 +122,26 @@ export async function benchProxy(): Promise<Record<string, number>> {
   try {
     const filler = 'The quick brown fox jumps over the lazy dog, and the proxy reads every word of it. ';
     const paragraphs = Array.from({ length: 240 }, (_, i) => `${i}. ${filler.repeat(10)}`);
-    const html = article('Bench page', paragraphs, '<ul>' + Array.from({ length: 50 }, (_, i) => `<li><a href="/p${i}">p${i}</a></li>`).join('') + '</ul>');
+    const html = article('Bench page', paragraphs, `<ul>${Array.from({ length: 50 }, (_, i) => `<li><a href="/p${i}">p${i}</a></li>`).join('')}</ul>`);
     web.route('site.example', '/bench', page(html));
     figures.page_kb = round(Buffer.byteLength(html) / 1024, 1);
 
     // 2. Whole API requests refused (rule 1 for an unseen host, rule 2 for a seen private one), 0.5 s.
-    const app = createProxy({ resolve: web.resolve, ca: web.pki.ca, connectTo: web.connectTo, log: false, rateLimit: false, searxngUrl: 'http://127.0.0.1:9/', budgets: { pages: 1000 } });
-    const created = await app.inject({ method: 'POST', url: '/api/answers', payload: { message: 'see https://private.example/' }, headers: { host: '127.0.0.1' } });
+    const app = createProxy({
+      resolve: web.resolve,
+      ca: web.pki.ca,
+      connectTo: web.connectTo,
+      log: false,
+      rateLimit: false,
+      searxngUrl: 'http://127.0.0.1:9/',
+      budgets: { pages: 1000 },
+    });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/answers',
+      payload: { message: 'see https://private.example/' },
+      headers: { host: '127.0.0.1' },
+    });
     const answer = (created.json() as { answer: string }).answer;
     let apiRefusals = 0;
     const apiStart = performance.now();
@@ -141,20 +157,33 @@ export async function benchProxy(): Promise<Record<string, number>> {
     // 3. Latency on the 200 KB page: plain GET vs safeFetch vs /api/read, interleaved, same run.
     const plainGet = (): Promise<number> =>
       new Promise((done, fail) => {
-        const req = request({ host: '127.0.0.1', port: web.port, path: '/bench', servername: 'site.example', headers: { host: 'site.example' }, ca: web.pki.ca, agent: false }, (res) => {
-          let bytes = 0;
-          res.on('data', (c: Buffer) => (bytes += c.length));
-          res.on('end', () => done(bytes));
-          res.on('error', fail);
-        });
+        const req = request(
+          { host: '127.0.0.1', port: web.port, path: '/bench', servername: 'site.example', headers: { host: 'site.example' }, ca: web.pki.ca, agent: false },
+          (res) => {
+            let bytes = 0;
+            res.on('data', (c: Buffer) => (bytes += c.length));
+            res.on('end', () => done(bytes));
+            res.on('error', fail);
+          },
+        );
         req.on('error', fail);
         req.end();
       });
     const fetchOptions = { resolve: web.resolve, ca: web.pki.ca, connectTo: web.connectTo };
-    const reader = await app.inject({ method: 'POST', url: '/api/answers', payload: { message: 'https://site.example/bench' }, headers: { host: '127.0.0.1' } });
+    const reader = await app.inject({
+      method: 'POST',
+      url: '/api/answers',
+      payload: { message: 'https://site.example/bench' },
+      headers: { host: '127.0.0.1' },
+    });
     const readAnswer = (reader.json() as { answer: string }).answer;
     const apiRead = async (): Promise<void> => {
-      const response = await app.inject({ method: 'POST', url: '/api/read', payload: { answer: readAnswer, url: 'https://site.example/bench' }, headers: { host: '127.0.0.1' } });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/read',
+        payload: { answer: readAnswer, url: 'https://site.example/bench' },
+        headers: { host: '127.0.0.1' },
+      });
       if (!(response.json() as { ok: boolean }).ok) throw new Error('bench: the read failed');
     };
     const plain: number[] = [];
@@ -187,13 +216,18 @@ export async function benchProxy(): Promise<Record<string, number>> {
     // page and five same-site links of 2 MB of "<" each, converted on the event loop (before) and in
     // the worker pool (now). Bounded: at most 400 probes per run.
     const site = fork(fileURLToPath(new URL('./hostile-site.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'] });
-    const { port, ca } = await new Promise<{ port: number; ca: string }>((done) => site.once('message', (message) => done(message as { port: number; ca: string })));
+    const { port, ca } = await new Promise<{ port: number; ca: string }>((done) =>
+      site.once('message', (message) => done(message as { port: number; ca: string })),
+    );
     const hostileWeb: HostileWeb = {
       resolve: async (host) => (host === 'site.example' ? [{ address: PUBLIC.site, family: 4 }] : []),
       connectTo: () => ({ host: '127.0.0.1', port }),
       ca,
     };
-    for (const [label, converter] of [['inline', inlinePageConverter], ['pool', createPageConverter()]] as const) {
+    for (const [label, converter] of [
+      ['inline', inlinePageConverter],
+      ['pool', createPageConverter()],
+    ] as const) {
       const probe = await hostileReadProbe(hostileWeb, converter);
       figures[`hostile_read_${label}_total_ms`] = round(probe.readMs, 0);
       figures[`hostile_read_${label}_probe_max_ms`] = round(probe.maxMs, 1);

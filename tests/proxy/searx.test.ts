@@ -41,7 +41,13 @@ describe('searx client against a real searx', () => {
     const urls = result.hits.map((h) => h.url).sort();
     expect(urls).toEqual(['https://other.example/fx/rust-jobs', 'https://site.example/fx/rust-jobs', 'https://www.site.example/flaky/rust-jobs']);
     const site = result.hits.find((h) => h.url === 'https://site.example/fx/rust-jobs');
-    expect(site).toEqual({ title: 'rust jobs on site', url: 'https://site.example/fx/rust-jobs', snippet: 'Site snippet about rust jobs', engine: 'fixture', date: null });
+    expect(site).toEqual({
+      title: 'rust jobs on site',
+      url: 'https://site.example/fx/rust-jobs',
+      snippet: 'Site snippet about rust jobs',
+      engine: 'fixture',
+      date: null,
+    });
     expect(result.numberOfResults).toBe(0);
     expect(fixture.queries.some((q) => q.path === '/search' && q.q === 'rust jobs')).toBe(true);
   });
@@ -81,14 +87,24 @@ describe('the proxy with a real searx behind it', () => {
     const app = createProxy({ searxngUrl: searx.url, resolve: web.resolve, ca: web.pki.ca, connectTo: web.connectTo, log: false });
     const created = await app.inject({ method: 'POST', url: '/api/answers', payload: { message: 'kotlin jobs?' }, headers: { host: '127.0.0.1' } });
     const { answer } = created.json() as { answer: string };
-    const search = await app.inject({ method: 'POST', url: '/api/search', payload: { answer, query: 'kotlin jobs', queries: ['kotlin outage'] }, headers: { host: '127.0.0.1' } });
+    const search = await app.inject({
+      method: 'POST',
+      url: '/api/search',
+      payload: { answer, query: 'kotlin jobs', queries: ['kotlin outage'] },
+      headers: { host: '127.0.0.1' },
+    });
     const body = search.json() as { ok: boolean; results: Array<{ n: number; url: string }>; unresponsive: unknown[]; text: string };
     expect(body.ok).toBe(true);
     expect(body.results.map((r) => r.n)).toEqual(body.results.map((_, i) => i + 1));
     expect(body.results.map((r) => r.url)).toContain('https://site.example/fx/kotlin-jobs');
     expect(body.unresponsive).toEqual([{ engine: 'fixture-flaky', reason: expect.any(String) }]);
     expect(body.text).toContain('Search engines that did not answer: fixture-flaky');
-    const read = await app.inject({ method: 'POST', url: '/api/read', payload: { answer, url: 'https://site.example/fx/kotlin-jobs' }, headers: { host: '127.0.0.1' } });
+    const read = await app.inject({
+      method: 'POST',
+      url: '/api/read',
+      payload: { answer, url: 'https://site.example/fx/kotlin-jobs' },
+      headers: { host: '127.0.0.1' },
+    });
     expect(read.json()).toMatchObject({ ok: true, pages: [{ title: 'Kotlin jobs' }] });
     await app.close();
   });
@@ -106,7 +122,16 @@ describe('the proxy with a real searx behind it', () => {
   });
 
   it('rule 1 on exact addresses: research questions still read every result as searx returned it, and a link on it; a changed one is refused', async () => {
-    const questions = ['kotlin jobs', 'rust release notes', 'c++ compiler flags', 'weather in São Paulo', 'python 3.14 changes', 'linux kernel 7.0', 'best tea in Darjeeling', 'node 24 fetch api'];
+    const questions = [
+      'kotlin jobs',
+      'rust release notes',
+      'c++ compiler flags',
+      'weather in São Paulo',
+      'python 3.14 changes',
+      'linux kernel 7.0',
+      'best tea in Darjeeling',
+      'node 24 fetch api',
+    ];
     const app = createProxy({ searxngUrl: searx.url, resolve: web.resolve, ca: web.pki.ca, connectTo: web.connectTo, log: false, rateLimit: false });
     let needed = 0;
     let read = 0;
@@ -119,14 +144,27 @@ describe('the proxy with a real searx behind it', () => {
       for (const { url } of results) {
         // The test web serves each result's page as searx wrote its address, with a link to a second page.
         const parsed = new URL(url);
-        web.route(parsed.hostname, parsed.pathname + parsed.search, page(article(question, [`About ${question}, in words long enough to read. `.repeat(4)], '<p><a href="more">More</a></p>')));
-        web.route(parsed.hostname, new URL('more', url).pathname, page(article(`${question}, more`, [`More about ${question}, in words long enough to read. `.repeat(4)])));
+        web.route(
+          parsed.hostname,
+          parsed.pathname + parsed.search,
+          page(article(question, [`About ${question}, in words long enough to read. `.repeat(4)], '<p><a href="more">More</a></p>')),
+        );
+        web.route(
+          parsed.hostname,
+          new URL('more', url).pathname,
+          page(article(`${question}, more`, [`More about ${question}, in words long enough to read. `.repeat(4)])),
+        );
         for (const target of [url, new URL('more', url).href]) {
           needed++;
           const response = await app.inject({ method: 'POST', url: '/api/read', payload: { answer, url: target }, headers: { host: '127.0.0.1' } });
           if ((response.json() as { ok: boolean }).ok) read++;
         }
-        const changed = await app.inject({ method: 'POST', url: '/api/read', payload: { answer, url: `${url}?q=${encodeURIComponent(question)}` }, headers: { host: '127.0.0.1' } });
+        const changed = await app.inject({
+          method: 'POST',
+          url: '/api/read',
+          payload: { answer, url: `${url}?q=${encodeURIComponent(question)}` },
+          headers: { host: '127.0.0.1' },
+        });
         expect(changed.json(), url).toMatchObject({ ok: false, code: 'refused' });
       }
     }

@@ -44,7 +44,7 @@ export function ensureChromium(path: string, host: ChromiumHost = realHost): str
   const hint = `Chromium is not installed at ${path}: run "sudo apt-get install chromium" (Debian's package), or set CHROMIUM_PATH to a Chromium or Chrome binary.`;
   const canInstall = host.uid() === 0 && path === '/usr/bin/chromium' && host.executable('/usr/bin/apt-get');
   if (!canInstall) throw new Error(hint);
-  host.log('Installing Debian\'s chromium for the browser tests (apt-get, once)…');
+  host.log("Installing Debian's chromium for the browser tests (apt-get, once)…");
   try {
     host.run('apt-get', ['update', '-qq']);
     host.run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'fonts-dejavu-core']);

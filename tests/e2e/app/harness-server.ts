@@ -72,7 +72,8 @@ async function fakeProxy(path: string, req: IncomingMessage, res: ServerResponse
     res.end(JSON.stringify(body));
   };
   if (path === '/api/health') return send(200, { ok: true, backend: 'searxng', budgets: { searches: 16, pages: 12 } });
-  if (path === '/api/answers' && req.method === 'POST') return send(201, { ok: true, answer: 'answer-1', budget: BUDGET, budgetLine: 'Searches used 0 of 16; pages read 0 of 12' });
+  if (path === '/api/answers' && req.method === 'POST')
+    return send(201, { ok: true, answer: 'answer-1', budget: BUDGET, budgetLine: 'Searches used 0 of 16; pages read 0 of 12' });
   if (path === '/api/answers/answer-1') return send(200, { ok: true, answer: 'answer-1', sources: FAKE_SOURCES, budget: BUDGET });
   if (path === '/api/search') {
     return send(200, {

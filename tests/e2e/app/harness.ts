@@ -78,15 +78,31 @@ const SCRIPT: ScriptedOutput[] = [
   // Markup that must render inert.
   { when: when.userAsked(QUESTIONS.markup), output: MARKUP, repeat: true },
   // A confirm tool: the answer depends on the user's decision.
-  { when: when.userAsked(QUESTIONS.email), output: call('send_email', { to: 'bob@example.com', subject: 'Running late', body: 'I am running about 15 minutes late.' }), repeat: true },
+  {
+    when: when.userAsked(QUESTIONS.email),
+    output: call('send_email', { to: 'bob@example.com', subject: 'Running late', body: 'I am running about 15 minutes late.' }),
+    repeat: true,
+  },
   { when: afterResult('MSG-42'), output: 'Done: the email to bob@example.com was sent.', repeat: true },
   { when: afterResult('declined to run send_email'), output: 'Understood, I did not send the email.', repeat: true },
   // Research mode: search, read, answer with citations.
-  { when: when.userAsked(QUESTIONS.research), output: call('web_search', { query: '2022 World Cup winner', queries: ['2022 World Cup final result'] }), repeat: true },
+  {
+    when: when.userAsked(QUESTIONS.research),
+    output: call('web_search', { query: '2022 World Cup winner', queries: ['2022 World Cup final result'] }),
+    repeat: true,
+  },
   { when: afterResult('FAKE-SEARCH'), output: call('read_page', { url: 'https://example.org/final' }), repeat: true },
-  { when: afterResult('FAKE-PAGE'), output: '## Winner\n\nArgentina won the 2022 FIFA World Cup [1], beating France 4–2 on penalties after a 3–3 draw [2].', repeat: true },
+  {
+    when: afterResult('FAKE-PAGE'),
+    output: '## Winner\n\nArgentina won the 2022 FIFA World Cup [1], beating France 4–2 on penalties after a 3–3 draw [2].',
+    repeat: true,
+  },
   // Research mode with the proxy down: the model is told it cannot browse.
-  { when: (p) => p.includes('cannot browse') && p.endsWith(GENERATION), output: 'I could not search the web just now, so I cannot check who won.', repeat: true },
+  {
+    when: (p) => p.includes('cannot browse') && p.endsWith(GENERATION),
+    output: 'I could not search the web just now, so I cannot check who won.',
+    repeat: true,
+  },
   // Whatever else: a primed call the yes/no check turns down.
   { when: when.primed(), output: 'get_weather", "arguments": {"city": "Paris"}}\n</tool_call>', repeat: true },
   { when: when.gate(), output: 'No', repeat: true },
@@ -100,7 +116,15 @@ const opener: ModelOpener = {
     const chat = NexusChat.withEngine(new ScriptedEngine(SCRIPT, { model: 'scripted-qwen3', device: 'wasm', dtype: 'q4' }));
     return {
       chat,
-      verdict: { ok: true, needed_forcing: false, detail: 'scripted-qwen3 (q4 on wasm) calls tools and answers from their results.', dtype: 'q4', device: 'wasm', checkedAt: new Date().toISOString(), remembered: false },
+      verdict: {
+        ok: true,
+        needed_forcing: false,
+        detail: 'scripted-qwen3 (q4 on wasm) calls tools and answers from their results.',
+        dtype: 'q4',
+        device: 'wasm',
+        checkedAt: new Date().toISOString(),
+        remembered: false,
+      },
     };
   },
   search() {

@@ -36,7 +36,12 @@ export async function waitIdle(page: Page, timeout = 30_000): Promise<void> {
  * where the check itself is not under test: on SwiftShader WebGPU the random fixture's check runs
  * for minutes, since the model never stops generating. The page must be on the app's origin.
  */
-export async function rememberVerdict(page: Page, modelUrl: string, runtime: { webgpu: boolean; shaderF16?: boolean }, verdict: Partial<ToolVerdict> = {}): Promise<void> {
+export async function rememberVerdict(
+  page: Page,
+  modelUrl: string,
+  runtime: { webgpu: boolean; shaderF16?: boolean },
+  verdict: Partial<ToolVerdict> = {},
+): Promise<void> {
   const key = verdictKey({ url: modelUrl }, { runtime: 'browser', webgpu: runtime.webgpu, shaderF16: runtime.shaderF16 ?? false });
   const value: ToolVerdict = {
     dtype: 'q4',

@@ -62,5 +62,3 @@ if (!proto[GUARD]) {
   }
   syncBuiltinESMExports();
 }
-
-export {};

@@ -20,11 +20,72 @@ function openssl(args: string[], cwd: string): void {
 }
 
 function issue(dir: string, prefix: string, names: readonly string[], ips: readonly string[]): void {
-  openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${prefix}ca.key`, '-out', `${prefix}ca.crt`, '-days', '2', '-subj', `/CN=Nexus ${prefix}test CA`, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], dir);
-  openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${prefix}srv.key`, '-out', `${prefix}srv.csr`, '-subj', '/CN=nexus-test-site'], dir);
+  openssl(
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      `${prefix}ca.key`,
+      '-out',
+      `${prefix}ca.crt`,
+      '-days',
+      '2',
+      '-subj',
+      `/CN=Nexus ${prefix}test CA`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ],
+    dir,
+  );
+  openssl(
+    [
+      'req',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      `${prefix}srv.key`,
+      '-out',
+      `${prefix}srv.csr`,
+      '-subj',
+      '/CN=nexus-test-site',
+    ],
+    dir,
+  );
   const san = [...names.map((n) => `DNS:${n}`), ...ips.map((ip) => `IP:${ip}`)].join(',');
-  writeFileSync(join(dir, `${prefix}ext.cnf`), `subjectAltName=${san}\nbasicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n`);
-  openssl(['x509', '-req', '-in', `${prefix}srv.csr`, '-CA', `${prefix}ca.crt`, '-CAkey', `${prefix}ca.key`, '-CAcreateserial', '-out', `${prefix}srv.crt`, '-days', '2', '-extfile', `${prefix}ext.cnf`], dir);
+  writeFileSync(
+    join(dir, `${prefix}ext.cnf`),
+    `subjectAltName=${san}\nbasicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n`,
+  );
+  openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      `${prefix}srv.csr`,
+      '-CA',
+      `${prefix}ca.crt`,
+      '-CAkey',
+      `${prefix}ca.key`,
+      '-CAcreateserial',
+      '-out',
+      `${prefix}srv.crt`,
+      '-days',
+      '2',
+      '-extfile',
+      `${prefix}ext.cnf`,
+    ],
+    dir,
+  );
 }
 
 /**
