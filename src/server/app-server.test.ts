@@ -220,7 +220,14 @@ describe('startAppServer hardening (issue 12, findings 4 and 5)', () => {
     // server it runs is bundled into the test's own world-readable folder, and runs without a loader.
     const bundle = join(dir, 'app-server.mjs');
     const { build } = await import('esbuild');
-    await build({ entryPoints: [fileURLToPath(new URL('./app-server.ts', import.meta.url))], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'silent' });
+    await build({
+      entryPoints: [fileURLToPath(new URL('./app-server.ts', import.meta.url))],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: bundle,
+      logLevel: 'silent',
+    });
     await chmod(bundle, 0o644);
     const script = `import { startAppServer } from ${JSON.stringify(bundle)};
 const app = await startAppServer({ root: ${JSON.stringify(unreadableRoot)} });
