@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, watchPage } from './chromium.ts';
 import { formatBytes } from '../../src/app/format.ts';
 import { FIXTURE_MODELS_DIR } from '../fixtures/prepare-models.ts';
-import { SCREENSHOTS_DIR, allowSoftwareWebgpu, lastAnswer, rememberVerdict, screenshot, sendMessage, waitIdle } from './app/page-helpers.ts';
+import { SCREENSHOTS_DIR, allowSoftwareWebgpu, lastAnswer, readStored, rememberVerdict, screenshot, sendMessage, waitIdle } from './app/page-helpers.ts';
 
 const MODEL_PATH = '/models/tiny-random-qwen3';
 const PROMPT = 'What is the weather in Paris?';
@@ -389,7 +389,8 @@ describe('load failures, said once with what to do (WASM path)', () => {
     await page.getByTestId('hub-url').fill(hubUrl);
     await page.getByTestId('hub-url').press('Tab');
     await page.getByTestId('close-drawer').click();
-    await page.waitForTimeout(300);
+    // Saved before the next page load reads it.
+    await expect.poll(async () => ((await readStored(page, 'settings')) as { hubUrl?: string } | undefined)?.hubUrl).toBe(hubUrl);
   }
 
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
 import { startHarness, type Harness } from './app/harness-server.ts';
-import { lastAnswer, screenshot, sendMessage, waitIdle } from './app/page-helpers.ts';
+import { lastAnswer, readStored, screenshot, sendMessage, waitIdle } from './app/page-helpers.ts';
 import { FAKE_SOURCES, QUESTIONS } from './app/questions.ts';
 
 /**
@@ -217,8 +217,18 @@ describe('the chat page over a scripted model', () => {
   it('keeps an answer interrupted by a reload, consistent, with settings and conversations', async () => {
     await sendMessage(page, QUESTIONS.email);
     await page.getByTestId('approve').waitFor({ timeout: 10_000 });
-    // The answer is mid-way (waiting for approval); give the throttled save its turn, then reload.
-    await page.waitForTimeout(800);
+    // The answer is mid-way (waiting for approval): wait until the throttled save has stored it running, then reload.
+    await expect
+      .poll(async () => {
+        const index = ((await readStored(page, 'conversations', 'nexus-harness')) ?? []) as { id: string }[];
+        for (const { id } of index) {
+          const saved = (await readStored(page, `conversation:${id}`, 'nexus-harness')) as { turns?: { state: string; text: string }[] } | undefined;
+          const turns = saved?.turns ?? [];
+          if (turns.at(-2)?.text === QUESTIONS.email && turns.at(-1)?.state === 'streaming') return true;
+        }
+        return false;
+      })
+      .toBe(true);
     await page.reload();
     await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toMatch(/^Ready/);
     const answer = lastAnswer(page);

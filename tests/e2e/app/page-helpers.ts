@@ -84,3 +84,32 @@ export async function allowSoftwareWebgpu(page: Page): Promise<void> {
   // The settings are saved asynchronously; give the write its turn before the next navigation.
   await page.waitForTimeout(300);
 }
+
+/**
+ * A value the page stored in IndexedDB (its idb-keyval store `app` in `database`), read in the page:
+ * tests wait for a save by polling this, never by sleeping.
+ */
+export function readStored(page: Page, key: string, database = 'nexus-chat'): Promise<unknown> {
+  return page.evaluate(
+    ({ key, database }) =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open(database);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('app')) {
+            db.close();
+            resolve(undefined);
+            return;
+          }
+          const request = db.transaction('app').objectStore('app').get(key);
+          request.onsuccess = () => {
+            db.close();
+            resolve(request.result);
+          };
+          request.onerror = () => reject(request.error);
+        };
+      }),
+    { key, database },
+  );
+}
