@@ -8,7 +8,7 @@ const DARK = css`
   --surface-3: #262b36;
   --text: #e6e8ee;
   --muted: #a1a7b3;
-  --faint: #7c8391;
+  --faint: #949aa6;
   --border: #2a2f3a;
   --accent: #8b85ff;
   --accent-strong: #a5a0ff;
@@ -36,7 +36,7 @@ export const tokens = css`
     --surface-3: #e7eaef;
     --text: #1b1e24;
     --muted: #616875;
-    --faint: #8a909c;
+    --faint: #636a76;
     --border: #dfe3e9;
     --accent: #4f46e5;
     --accent-strong: #4338ca;
