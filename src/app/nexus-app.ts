@@ -195,6 +195,10 @@ export class NexusApp extends LitElement {
         max-width: 48rem;
         margin: 0 auto;
       }
+      .drawer:focus {
+        /* Focused by script when it opens, so Tab starts inside it; it is not a control itself. */
+        outline: none;
+      }
       .drawer {
         position: fixed;
         /* Below the header, whose buttons switch and close the drawer. */
@@ -306,11 +310,24 @@ export class NexusApp extends LitElement {
     this.resizeObserver.disconnect();
   }
 
-  override updated(): void {
+  override updated(changed: Map<PropertyKey, unknown>): void {
     // On the root element, where the design tokens live: every shadow root below inherits them.
     const theme = this.state.settings.theme;
     if (theme === 'system') delete this.dataset.theme;
     else this.dataset.theme = theme;
+    if (changed.has('panel')) this.moveFocusWithDrawer(changed.get('panel') as Panel | undefined);
+  }
+
+  /**
+   * An opened drawer takes the focus (Tab then walks its fields; the page behind is inert), and a
+   * closed one gives it back to the button that opened it.
+   */
+  private moveFocusWithDrawer(previous: Panel | undefined): void {
+    if (this.panel) {
+      this.renderRoot.querySelector<HTMLElement>('[data-testid="drawer"]')?.focus();
+    } else if (previous) {
+      this.renderRoot.querySelector<HTMLElement>(`[data-testid="open-${previous}"]`)?.focus();
+    }
   }
 
   override firstUpdated(): void {
@@ -322,7 +339,7 @@ export class NexusApp extends LitElement {
     const store = this.store as AppStore;
     const s = this.state;
     return html`<div class="shell ${this.navOpen ? 'nav-open' : ''}">
-        <aside class="sidebar" aria-label="Conversations">
+        <aside class="sidebar" aria-label="Conversations" ?inert=${Boolean(this.panel)}>
           <nexus-conversations
             .store=${store}
             .conversations=${s.conversations}
@@ -341,7 +358,7 @@ export class NexusApp extends LitElement {
         <div class="scrim" @click=${() => (this.navOpen = false)}></div>
         <div class="main">
           ${this.renderHeader()}
-          <main class="scroller" @scroll=${this.handleScroll}>
+          <main class="scroller" ?inert=${Boolean(this.panel)} @scroll=${this.handleScroll}>
             <div class="column">
               <nexus-model-panel .store=${store} .model=${s.model} .runtime=${s.runtime}></nexus-model-panel>
               <nexus-thread
@@ -353,7 +370,7 @@ export class NexusApp extends LitElement {
               ></nexus-thread>
             </div>
           </main>
-          <div class="composer">
+          <div class="composer" ?inert=${Boolean(this.panel)}>
             <nexus-composer .store=${store} ?ready=${s.model.phase === 'ready' || s.model.phase === 'checking'} .phase=${s.model.phase} ?busy=${s.busy} ?stopping=${s.stopping ?? false} .web=${s.web}></nexus-composer>
           </div>
         </div>
@@ -406,7 +423,7 @@ export class NexusApp extends LitElement {
   private renderDrawer() {
     if (!this.panel) return nothing;
     const s = this.state;
-    return html`<aside class="drawer" aria-label=${this.panel === 'tools' ? 'Tools' : 'Settings'} data-testid="drawer">
+    return html`<aside class="drawer" tabindex="-1" aria-label=${this.panel === 'tools' ? 'Tools' : 'Settings'} data-testid="drawer">
       <div class="drawer-head">
         <h2>${this.panel === 'tools' ? 'Tools' : 'Settings'}</h2>
         <span class="spacer"></span>

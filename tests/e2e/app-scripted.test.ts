@@ -214,6 +214,32 @@ describe('the chat page over a scripted model', () => {
     await page.getByTestId('close-drawer').click();
   });
 
+  it('an opened drawer takes the focus and keeps Tab inside it; Escape closes it and gives the focus back (issue 30, P2.3)', async () => {
+    /** The test id of the element that has the focus, through the shadow roots, and whether it is in the drawer. */
+    const focused = () =>
+      page.evaluate(() => {
+        let active: Element | null = document.activeElement;
+        let inDrawer = false;
+        while (active?.shadowRoot?.activeElement) {
+          active = active.shadowRoot.activeElement;
+          if (active.closest('[data-testid="drawer"]')) inDrawer = true;
+        }
+        return {
+          id: active?.getAttribute('data-testid') ?? active?.tagName.toLowerCase(),
+          inDrawer: inDrawer || Boolean(active?.closest('[data-testid="drawer"]')),
+        };
+      });
+    await page.getByTestId('open-settings').click();
+    await expect.poll(async () => (await focused()).id).toBe('drawer');
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Tab');
+      expect(await focused(), `after ${i + 1} Tab`).toMatchObject({ inDrawer: true });
+    }
+    await page.keyboard.press('Escape');
+    await expect.poll(async () => (await focused()).id).toBe('open-settings');
+    expect(await page.getByTestId('drawer').count()).toBe(0);
+  });
+
   it('keeps an answer interrupted by a reload, consistent, with settings and conversations', async () => {
     await sendMessage(page, QUESTIONS.email);
     await page.getByTestId('approve').waitFor({ timeout: 10_000 });
