@@ -202,7 +202,7 @@ export class ConversationList extends LitElement {
         <input class="field rename" data-testid="rename-field" aria-label="New name" .value=${c.title} @keydown=${this.handleRenameKey} @blur=${(e: FocusEvent) => this.handleRenameDone(e, c.id)} />
       </li>`;
     }
-    return html`<li class=${current ? 'current' : ''}>
+    return html`<li class=${current ? 'current' : ''} data-id=${c.id}>
       <button class="open" aria-current=${current ? 'page' : 'false'} ?disabled=${this.busy && !current} @click=${() => this.store.selectConversation(c.id)}>
         <span class="title">${c.title}</span>
         <span class="when">${formatWhen(c.updatedAt)}</span>
@@ -234,8 +234,18 @@ export class ConversationList extends LitElement {
     if (event.key === 'Escape') {
       // Escape cancels the rename, not the answer (the page stops answers on Escape).
       event.stopPropagation();
+      const id = this.renaming;
       this.renaming = undefined;
+      if (id) this.focusRenameButton(id);
     }
+  }
+
+  /** After Escape ends a rename, the focus goes back to the Rename button, not to the page body. */
+  private focusRenameButton(id: string): void {
+    void this.updateComplete.then(() => {
+      const item = [...this.renderRoot.querySelectorAll<HTMLElement>('li[data-id]')].find((li) => li.dataset.id === id);
+      item?.querySelector<HTMLButtonElement>('[data-testid="rename"]')?.focus();
+    });
   }
 
   private handleRenameDone(event: FocusEvent, id: string): void {

@@ -240,6 +240,22 @@ describe('the chat page over a scripted model', () => {
     expect(await page.getByTestId('drawer').count()).toBe(0);
   });
 
+  it('Escape in the rename field cancels the rename and gives the focus back to the Rename button (issue 30, P2.3)', async () => {
+    const deepFocus = () =>
+      page.evaluate(() => {
+        let active: Element | null = document.activeElement;
+        while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+        return active?.getAttribute('data-testid') ?? active?.tagName.toLowerCase();
+      });
+    const current = page.locator('nexus-conversations li.current');
+    const title = await current.locator('.title').textContent();
+    await current.getByTestId('rename').click();
+    await page.getByTestId('rename-field').fill('Not kept');
+    await page.getByTestId('rename-field').press('Escape');
+    await expect.poll(deepFocus).toBe('rename');
+    expect(await page.locator('nexus-conversations li.current .title').textContent()).toBe(title);
+  });
+
   it('keeps an answer interrupted by a reload, consistent, with settings and conversations', async () => {
     await sendMessage(page, QUESTIONS.email);
     await page.getByTestId('approve').waitFor({ timeout: 10_000 });
