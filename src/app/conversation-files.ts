@@ -58,10 +58,7 @@ export interface ImportedConversation {
  * @throws ConversationFileError naming what is wrong.
  */
 export function importConversationJson(text: string): ImportedConversation {
-  if (text.length > IMPORT_LIMITS.fileChars)
-    throw new ConversationFileError(
-      `This file is larger than ${IMPORT_LIMITS.fileChars / 1_000_000} million characters; a conversation export is far smaller.`,
-    );
+  checkFileSize(text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -119,14 +116,17 @@ export function conversationFromMarkdown(text: string, newId: () => string): Con
   return { id: '', title: title || titleFrom(turns[0]?.text ?? ''), createdAt: now, updatedAt: now, turns, history: historyFromTurns(turns) };
 }
 
+/** Refuses a file far larger than any export, before it is parsed. */
+function checkFileSize(text: string): void {
+  if (text.length <= IMPORT_LIMITS.fileChars) return;
+  throw new ConversationFileError(`This file is larger than ${IMPORT_LIMITS.fileChars / 1_000_000} million characters; a conversation export is far smaller.`);
+}
+
 /** Reads either export, chosen by the file's name or, failing that, its first character, with the import's notes. */
 export function importConversationFile(name: string, text: string, newId: () => string): ImportedConversation {
   const json = /\.json$/i.test(name) || (!/\.(md|markdown)$/i.test(name) && text.trimStart().startsWith('{'));
   if (json) return importConversationJson(text);
-  if (text.length > IMPORT_LIMITS.fileChars)
-    throw new ConversationFileError(
-      `This file is larger than ${IMPORT_LIMITS.fileChars / 1_000_000} million characters; a conversation export is far smaller.`,
-    );
+  checkFileSize(text);
   return { conversation: conversationFromMarkdown(text, newId), notes: [] };
 }
 
