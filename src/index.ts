@@ -96,7 +96,8 @@ export {
   DEFAULT_SYSTEM_PROMPT,
 } from './loop/prompts.ts';
 export { KNOWN_CALL_MARKERS, MODEL_FAMILIES, familyById } from './engine/families.ts';
-export { templateToolProblem } from './engine/template-support.ts';
+export { probeTemplate, STANDARD_DIALECT, TEMPLATE_SHAPES } from './engine/template-dialect.ts';
+export type { RawTemplateRender, TemplateDialect, TemplateProbe, TemplateShape } from './engine/template-dialect.ts';
 export { detectFamily, type DetectedFamily, type ModelFiles } from './engine/detect-family.ts';
 export { fixChatTemplate, type FamilyId, type FamilyInfo, type ModelFamily, type ThinkingSwitch } from './engine/model-family.ts';
 export { fromStopRule, isStopRule, type StopCondition, type StopRule } from './loop/stop-conditions.ts';

@@ -39,7 +39,8 @@ const NPM_MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   tools: ['@cfworker/json-schema', 'minisearch', 'stemmer', 'idb-keyval', 'acorn'],
   loop: [],
   // node: built-ins only behind a dynamic import, on the Node path (model folders).
-  engine: ['@huggingface/transformers', 'idb-keyval', 'fflate', 'node:fs', 'node:fs/promises', 'node:path'],
+  // @huggingface/jinja: the Jinja engine transformers.js renders chat templates with, for the scripted engine's real templates.
+  engine: ['@huggingface/transformers', '@huggingface/jinja', 'idb-keyval', 'fflate', 'node:fs', 'node:fs/promises', 'node:path'],
   worker: ['@huggingface/transformers', 'onnxruntime-web'],
   check: ['idb-keyval'],
   web: [],

@@ -53,7 +53,7 @@ describe('npm run test:models', () => {
     // Both fixtures were trained on the same prompts (each in its own dialect); the file says which.
     const { code, out } = await testModels('--models', `${qwen},${lfm2}`, '--dtypes', 'q4', '--prompts', trainedPromptsFile('tiny-tools-lfm2'), '--seed', '12');
     expect(out).toContain('profile: Qwen3 (chat template markers');
-    expect(out).toContain('profile: LFM2 / LFM2.5 (chat template markers <|tool_call_start|>');
+    expect(out).toContain('profile: LFM2 / LFM2.5 (chat template markers <|tool_list_start|>');
     expect(out).toMatch(/lfm2\s+q4\s+order-tracking\s+yes/);
     expect(out).toContain(`${lfm2} — LFM2 / LFM2.5 profile`);
     expect(out.match(/USE dtype 'q4' — 3\/3 tool calls correct/g), out).toHaveLength(2);

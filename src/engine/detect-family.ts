@@ -34,6 +34,8 @@ const TEMPLATE_RULES: readonly TemplateRule[] = [
   { family: 'functiongemma', markers: ['<start_function_call>', '<start_function_declaration>'] },
   { family: 'lfm2', markers: ['<|tool_call_start|>', '<|tool_list_start|>'] },
   { family: 'lfm2', markers: ['<|im_start|>', 'List of tools:'], all: true },
+  // Granite 3.x asks for `<|tool_call|>[…]` and lists tools in an `available_tools` turn; 4.0 writes Hermes `<tool_call>` tags.
+  { family: 'granite3', markers: ['<|start_of_role|>', '<|tool_call|>'], all: true },
   { family: 'granite4', markers: ['<|start_of_role|>'] },
   { family: 'llama3.2', markers: ['<|start_header_id|>'] },
   { family: 'phi4-mini', markers: ['<|assistant|>', '<|tool|>'], all: true },

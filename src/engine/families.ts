@@ -32,6 +32,13 @@ function gemmaValue(value: unknown): string {
   return String(value ?? null);
 }
 
+/** One call in Python syntax, as LFM2 writes it inside its call list: `name(key="value", n=2)`. */
+function pythonicCall(name: string, args: Record<string, unknown>): string {
+  return `${name}(${Object.entries(args)
+    .map(([k, v]) => `${k}=${pythonLiteral(v)}`)
+    .join(', ')})`;
+}
+
 /** Every profile, by id. Facts and sources: shared/research/model-families.md. */
 export const MODEL_FAMILIES: { readonly [id in FamilyId]: ModelFamily } = {
   qwen3: hermes('qwen3', 'Qwen3', {
@@ -47,6 +54,21 @@ export const MODEL_FAMILIES: { readonly [id in FamilyId]: ModelFamily } = {
     endTokens: ['<|end_of_text|>'],
     toolResult: 'user turn, <tool_response>…</tool_response>',
   }),
+  granite3: {
+    id: 'granite3',
+    label: 'Granite 3.x',
+    syntax: '<|tool_call|>[{"name": …, "arguments": {…}}]',
+    callOpener: '<|tool_call|>[{"name": "',
+    forcedCallOpener: (name) => `<|tool_call|>[{"name": ${JSON.stringify(name)}, "arguments": `,
+    callClosers: [],
+    formatCall: (name, args) => `<|tool_call|>[{"name": ${JSON.stringify(name)}, "arguments": ${pythonJson(args)}}]`,
+    formatCalls: (calls) => `<|tool_call|>[${calls.map((c) => `{"name": ${JSON.stringify(c.name)}, "arguments": ${pythonJson(c.args)}}`).join(', ')}]`,
+    endTokens: ['<|end_of_text|>'],
+    keepTokens: ['<|tool_call|>'],
+    toolResult: 'tool turn, <|start_of_role|>tool<|end_of_role|>…',
+    parallelCalls: true,
+    selectPrefix: SELECT_PREFIX,
+  },
   smollm3: hermes('smollm3', 'SmolLM3', {
     endTokens: ['<|im_end|>'],
     thinking: { ...THINK, emptyBlockWhenOff: false },
@@ -73,10 +95,8 @@ export const MODEL_FAMILIES: { readonly [id in FamilyId]: ModelFamily } = {
     callOpener: '<|tool_call_start|>[',
     forcedCallOpener: (name) => `<|tool_call_start|>[${name}(`,
     callClosers: ['<|tool_call_end|>'],
-    formatCall: (name, args) =>
-      `<|tool_call_start|>[${name}(${Object.entries(args)
-        .map(([k, v]) => `${k}=${pythonLiteral(v)}`)
-        .join(', ')})]<|tool_call_end|>`,
+    formatCall: (name, args) => `<|tool_call_start|>[${pythonicCall(name, args)}]<|tool_call_end|>`,
+    formatCalls: (calls) => `<|tool_call_start|>[${calls.map((c) => pythonicCall(c.name, c.args)).join(', ')}]<|tool_call_end|>`,
     endTokens: ['<|im_end|>'],
     keepTokens: ['<|tool_call_start|>', '<|tool_call_end|>'],
     thinking: { ...THINK, emptyBlockWhenOff: false },

@@ -1,3 +1,5 @@
+import type { TemplateDialect } from './template-dialect.ts';
+
 /**
  * What the loop must know about a model family's own dialect: how a call is written and opened,
  * what ends a turn, which special tokens carry calls, how thinking is switched, how results come
@@ -6,7 +8,7 @@
  */
 
 /** The families with a profile of their own, and `generic` for everything else. */
-export type FamilyId = 'qwen3' | 'qwen2.5' | 'llama3.2' | 'granite4' | 'lfm2' | 'functiongemma' | 'smollm3' | 'phi4-mini' | 'generic';
+export type FamilyId = 'qwen3' | 'qwen2.5' | 'llama3.2' | 'granite4' | 'granite3' | 'lfm2' | 'functiongemma' | 'smollm3' | 'phi4-mini' | 'generic';
 
 /** How a family switches reasoning, and what a reasoning block looks like. */
 export interface ThinkingSwitch {
@@ -36,6 +38,8 @@ export interface ModelFamily {
   readonly callClosers: readonly string[];
   /** One call, byte for byte as this family writes it (the worked example of the system prompt). */
   formatCall(name: string, args: Record<string, unknown>): string;
+  /** Several calls of one turn, as this family writes them together (absent: one {@link formatCall} per line). */
+  formatCalls?(calls: readonly { name: string; args: Record<string, unknown> }[]): string;
   /** Tokens that end an assistant turn, besides the model's configured `eos_token_id`. */
   readonly endTokens: readonly string[];
   /**
@@ -63,6 +67,13 @@ export interface FamilyInfo {
    * to render a tool call and its result (Conversation roles must alternate …)").
    */
   templateProblem?: string;
+  /**
+   * How the chat template wants tools, calls and results, as probing it at load found (see
+   * `template-dialect.ts`); absent where the template was not probed.
+   */
+  dialect?: TemplateDialect;
+  /** Each shape of a tool conversation the probe rendered, and its outcome (`ok`, or why not). */
+  templateShapes?: Readonly<Record<string, string>>;
 }
 
 /**

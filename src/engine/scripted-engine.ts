@@ -1,9 +1,12 @@
 import { NexusError, registerErrorClass } from '../shared/errors.ts';
 import { throwIfAborted } from '../shared/abort.ts';
 import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
+import { Template } from '@huggingface/jinja';
+import { detectFamily } from './detect-family.ts';
 import { MODEL_FAMILIES } from './families.ts';
 import type { ModelFamily } from './model-family.ts';
 import { renderQwen3ChatML } from './qwen3-chatml.ts';
+import { probeTemplate, type RawTemplateRender, renderInDialect, type TemplateDialect } from './template-dialect.ts';
 import { keepGeneratedThinkBlocks } from './think-blocks.ts';
 import { commonPrefixLength } from './token-transcript.ts';
 
@@ -63,6 +66,16 @@ function constrain(text: string, choices: string[]): string {
   return best;
 }
 
+/** Options of {@link ScriptedEngine.withTemplate}. */
+export interface ScriptedTemplateOptions {
+  /** A model's own chat template (Jinja), rendered with `@huggingface/jinja` as transformers.js renders it. */
+  chatTemplate: string;
+  /** The template's special tokens in scope (`bos_token`, `eos_token`, …). */
+  specialTokens?: Readonly<Record<string, string>>;
+  /** A name for the model in `info`. */
+  model?: string;
+}
+
 /**
  * An {@link Engine} that replays recorded raw model outputs, chosen by the prompt. It renders with
  * Qwen3's chat template (byte-identical to the real one) and models a KV cache the way the real
@@ -77,8 +90,10 @@ function constrain(text: string, choices: string[]): string {
  */
 export class ScriptedEngine implements Engine {
   readonly info: EngineInfo;
-  /** Qwen3's: the prompts are Qwen3 ChatML, and the scripts are recorded Qwen3 outputs. */
-  readonly family: ModelFamily = MODEL_FAMILIES.qwen3;
+  /** Qwen3's, unless made {@link ScriptedEngine.withTemplate}: the prompts are Qwen3 ChatML, and the scripts are recorded Qwen3 outputs. */
+  family: ModelFamily = MODEL_FAMILIES.qwen3;
+  /** A real template's renderer and dialect, when made {@link ScriptedEngine.withTemplate}. */
+  private template?: { render: RawTemplateRender; dialect: TemplateDialect };
   /** Every generation served, in order. */
   readonly generations: ScriptedGeneration[] = [];
   private readonly outputs: ScriptedOutput[];
@@ -96,12 +111,38 @@ export class ScriptedEngine implements Engine {
     };
   }
 
+  /**
+   * A scripted engine that renders through a real chat template: the family is detected from the
+   * template and the template probed, as the transformers.js engine does at load, so the loop talks
+   * to it in that family's dialect. Scripts then hold outputs in that family's syntax.
+   */
+  static async withTemplate(outputs: ScriptedOutput[], options: ScriptedTemplateOptions): Promise<ScriptedEngine> {
+    const compiled = new Template(options.chatTemplate);
+    const special = options.specialTokens ?? {};
+    const render: RawTemplateRender = (messages, args) => compiled.render({ messages, ...special, ...args, tools: args.tools ?? null });
+    const { family, info } = detectFamily({ chatTemplate: options.chatTemplate });
+    const probe = await probeTemplate(render, family);
+    const engine = new ScriptedEngine(outputs, {
+      model: options.model ?? `scripted ${family.label}`,
+      family: {
+        ...info,
+        dialect: probe.dialect,
+        templateShapes: probe.shapes,
+        ...(probe.problem ? { templateProblem: probe.problem } : {}),
+      },
+    });
+    engine.family = family;
+    engine.template = { render, dialect: probe.dialect };
+    return engine;
+  }
+
   /** Outputs not consumed yet (repeating ones included). */
   get remaining(): readonly ScriptedOutput[] {
     return this.outputs;
   }
 
   async render(messages: ChatMessage[], options: RenderOptions): Promise<string> {
+    if (this.template) return renderInDialect(this.template.render, this.template.dialect, this.family, messages, options);
     return renderQwen3ChatML(keepGeneratedThinkBlocks(messages, options.enableThinking), options);
   }
 

@@ -19,8 +19,7 @@ import { stopStringWatcher } from './stop-strings.ts';
 import { yieldBeforeEachStep } from './yield-to-event-loop.ts';
 import { KNOWN_CALL_MARKERS, MODEL_FAMILIES } from './families.ts';
 import { fixChatTemplate, type FamilyId, type ModelFamily } from './model-family.ts';
-import { templateToolProblem } from './template-support.ts';
-import { keepGeneratedThinkBlocks } from './think-blocks.ts';
+import { probeTemplate, type RawTemplateRender, renderInDialect, STANDARD_DIALECT, type TemplateDialect } from './template-dialect.ts';
 import { TokenTranscript } from './token-transcript.ts';
 
 /** A transformers.js progress event (`initiate`, `download`, `progress`, `done`, `progress_total`, …). */
@@ -148,6 +147,16 @@ class GenerationStreamer {
   }
 }
 
+/** What {@link renderWithTokenizer} needs of a tokenizer (structural, so the declarations do not pull in transformers.js' types). */
+export interface ChatTemplateTokenizer {
+  apply_chat_template(conversation: never, options: never): unknown;
+}
+
+/** A tokenizer's chat template as a {@link RawTemplateRender}: transformers.js passes extra arguments (`xml_tools`, `enable_thinking`) to the template. */
+export function renderWithTokenizer(tokenizer: ChatTemplateTokenizer): RawTemplateRender {
+  return (messages, args) => tokenizer.apply_chat_template(messages as never, { ...args, tokenize: false } as never) as unknown as string;
+}
+
 /**
  * The real engine: transformers.js (`AutoTokenizer` + `AutoModelForCausalLM`), the same code in a
  * browser worker (WebGPU or WASM) and in Node (onnxruntime-node, CPU).
@@ -159,6 +168,8 @@ class GenerationStreamer {
 export class TransformersEngine implements Engine {
   readonly info: EngineInfo;
   readonly family: ModelFamily;
+  /** How this model's chat template wants tools, calls and results (probed at load). */
+  private dialect: TemplateDialect = STANDARD_DIALECT;
   private readonly transcript: TokenTranscript;
   private cache: DynamicCache | undefined;
   private readonly endTokens: number[];
@@ -240,23 +251,16 @@ export class TransformersEngine implements Engine {
       detected,
       options.reuseCache ?? true,
     );
-    const problem = await templateToolProblem((messages, renderOptions) => engine.render(messages, renderOptions));
-    if (problem) engine.info.family.templateProblem = problem;
+    const probe = await probeTemplate(renderWithTokenizer(tokenizer), engine.family);
+    engine.dialect = probe.dialect;
+    engine.info.family.dialect = probe.dialect;
+    engine.info.family.templateShapes = probe.shapes;
+    if (probe.problem) engine.info.family.templateProblem = probe.problem;
     return engine;
   }
 
   async render(messages: ChatMessage[], options: RenderOptions): Promise<string> {
-    const prepared = this.family.thinking?.emptyBlockWhenOff ? keepGeneratedThinkBlocks(messages, options.enableThinking) : messages;
-    const rendered = this.tokenizer.apply_chat_template(
-      prepared as never,
-      {
-        tools: options.tools?.length ? (options.tools as never) : undefined,
-        add_generation_prompt: options.addGenerationPrompt ?? false,
-        tokenize: false,
-        ...(options.enableThinking === undefined ? {} : { enable_thinking: options.enableThinking }),
-      } as never,
-    );
-    return rendered as unknown as string;
+    return renderInDialect(renderWithTokenizer(this.tokenizer), this.dialect, this.family, messages, options);
   }
 
   generate(prompt: string, options: GenerateOptions): Promise<GenerateResult> {

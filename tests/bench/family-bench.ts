@@ -7,7 +7,6 @@
  */
 import type { Engine, GenerateOptions, GenerateResult } from '../../src/engine/engine.ts';
 import { loadEngine } from '../../src/engine/load-engine.ts';
-import { templateToolProblem } from '../../src/engine/template-support.ts';
 import { NexusChat } from '../../src/nexus.ts';
 import { DelegatingEngine } from '../../src/testing/delegating-engine.ts';
 import { parseToolCalls } from '../../src/toolcalls/index.ts';
@@ -18,8 +17,9 @@ export const FAMILY_FIXTURES = [
   'tiny-random-qwen2_5',
   'tiny-random-llama3_2',
   'tiny-random-granite4',
+  'tiny-random-granite3',
   'tiny-random-lfm2',
-  'tiny-random-functiongemma',
+  'tiny-random-phi4-mini',
 ] as const;
 
 /** One family's figures. */
@@ -69,7 +69,7 @@ export async function benchFamilies(): Promise<FamilyFigures[]> {
     rows.push({
       fixture,
       family: family.label,
-      renders: (await templateToolProblem((m, o) => engine.render(m, o))) === undefined,
+      renders: engine.info.family.templateProblem === undefined,
       primes: (round + family.callOpener).startsWith(round) && call.startsWith(family.callOpener),
       parses: parsed?.name === 'get_weather' && (parsed.arguments as { city?: string }).city === 'Paris',
       generations: answer.metrics.generations,
