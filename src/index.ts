@@ -8,14 +8,10 @@ export {
   ChatBusyError,
   ChatDisposedError,
   InvalidHistoryError,
-  STRATEGIES,
-  TOOL_CHOICES,
-  ToolTemplateError,
-  TOOL_FAMILIES,
-  UnknownToolError,
   type NexusChatOptions,
   type NexusLoadOptions,
 } from './nexus.ts';
+export { STRATEGIES, TOOL_CHOICES, ToolTemplateError, UnknownToolError } from './loop/answer-request.ts';
 export {
   DEFAULT_HUB_URL,
   DEFAULT_MODEL,
@@ -90,19 +86,22 @@ export type {
   ToolCallRecord,
   ToolChoice,
 } from './loop/types.ts';
+export { answerFromSteps, type RungId, type Step, type TokenUsage } from './loop/step-log.ts';
 export {
   ANSWER_NOW_PROMPT,
   DEFAULT_ANSWER_PROMPT,
   DEFAULT_SYSTEM_PROMPT,
+  WORKED_EXAMPLE_SYSTEM_PROMPT,
 } from './loop/prompts.ts';
-export { KNOWN_CALL_MARKERS, MODEL_FAMILIES, familyById } from './engine/families.ts';
+export { FAMILY_MODULES, MODEL_FAMILIES, familyById } from './engine/families.ts';
+export type { FamilyModule, TemplateRule } from './engine/families/family-module.ts';
 export { probeTemplate, STANDARD_DIALECT, TEMPLATE_SHAPES } from './engine/template-dialect.ts';
 export type { RawTemplateRender, TemplateDialect, TemplateProbe, TemplateShape } from './engine/template-dialect.ts';
 export { detectFamily, type DetectedFamily, type ModelFiles } from './engine/detect-family.ts';
 export { fixChatTemplate, type FamilyId, type FamilyInfo, type ModelFamily, type ThinkingSwitch } from './engine/model-family.ts';
 export { fromStopRule, isStopRule, type StopCondition, type StopRule } from './loop/stop-conditions.ts';
 export * from './tools/index.ts';
-export { parseToolCalls, stripThinking, ToolCallStreamFilter } from './toolcalls/index.ts';
+export { CALL_MARKERS, parseToolCalls, stripThinking, ToolCallStreamFilter } from './toolcalls/index.ts';
 export type { ParseOptions, ParseResult, ToolCall } from './toolcalls/types.ts';
 export { runSelfCheck, checkDetail, type ToolCallCheck } from './check/self-check.ts';
 export { NoToolCallingDtypeError, type LoadForToolsOptions, type ToolAttempt } from './check/load-for-tools.ts';

@@ -1,6 +1,6 @@
 import type { ChatMessage, Engine, EngineInfo } from './engine/engine.ts';
 import { isAbortError, throwIfAborted } from './shared/abort.ts';
-import { checkOption, errorMessage, InvalidOptionError, NexusError, registerErrorClass } from './shared/errors.ts';
+import { NexusError, registerErrorClass } from './shared/errors.ts';
 import { checkLoadOptions } from './engine/load-options.ts';
 import { DEFAULT_MODEL, describeSource, type ModelSource } from './engine/model-source.ts';
 import { startWorkerRunner, type WorkerLoadOptions } from './worker/worker-client.ts';
@@ -9,37 +9,22 @@ import { loadForTools, type LoadForToolsOptions } from './check/load-for-tools.t
 import { indexedDbVerdictStore, type ToolVerdict } from './check/verdict-store.ts';
 import { detectBrowserCapabilities, type RuntimeCapabilities } from './engine/device-ladder.ts';
 import { probeDtypes } from './engine/probe-dtypes.ts';
-import { emptyMetrics, type AnswerSettings } from './loop/answer-run.ts';
+import { emptyMetrics } from './loop/answer-run.ts';
 import type { AnswerRunner, RunnerServices } from './loop/answer-runner.ts';
 import { Emitter, type Listener } from './loop/emitter.ts';
-import { familyById } from './engine/families.ts';
-import { DEFAULT_ANSWER_PROMPT, DEFAULT_SYSTEM_PROMPT, expandSystemPrompt } from './loop/prompts.ts';
-import { DEFAULT_MAX_RESULT_CHARS } from './loop/cap-result.ts';
+import { familyById, TOOL_FAMILIES } from './engine/families.ts';
 import { isStopRule, type StopCondition, type StopRule } from './loop/stop-conditions.ts';
 import type { ToolEffects, ToolRunOutcome } from './loop/toolbox.ts';
 import type { AnswerMetrics, ApprovalHandler, ChatAnswer, ChatEvents, ChatOptions } from './loop/types.ts';
 import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.ts';
-import { ToolRegistry, type RegisteredTool, type ToolHandler, type ToolOptions, type ToolRunResult } from './tools/tool-registry.ts';
-import { ToolIndex, type Embedder } from './tools/tool-index.ts';
-import {
-  DEFAULT_TOOL_SELECTION,
-  FIND_TOOLS,
-  addFindTools,
-  selectTools,
-  type GroupChooser,
-  type ToolSelection,
-  type ToolSelectionSettings,
-} from './tools/tool-selection.ts';
-import { DEFAULT_EMBEDDING_MODEL, assertEmbeddingModel, embeddingModelKey, type EmbeddingModel, type ToolSearchStatus } from './engine/embedding-model.ts';
-import { cachedEncoder, indexedDbToolVectorStore, memoryToolVectorStore, type SemanticEncoder, type ToolVectorStore } from './tools/tool-vectors.ts';
-import { groupChoices, groupQuestion, toolGroups, type ToolGroup } from './tools/tool-groups.ts';
+import { ToolRegistry, type ToolHandler, type ToolOptions, type ToolRunResult } from './tools/tool-registry.ts';
+import type { Embedder } from './tools/tool-index.ts';
+import { ToolOffering, type ToolOfferingSettings } from './loop/tool-offering.ts';
+import { answerMessages, answerSettings, CHAT_DEFAULTS } from './loop/answer-request.ts';
+import { DEFAULT_TOOL_SELECTION, type ToolSelection, type ToolSelectionSettings } from './tools/tool-selection.ts';
+import { DEFAULT_EMBEDDING_MODEL, type EmbeddingModel, type ToolSearchStatus } from './engine/embedding-model.ts';
+import type { ToolVectorStore } from './tools/tool-vectors.ts';
 import type { ArgsOf, ParameterNames, ParametersInput, ToolSchema } from './tools/tool-schema.ts';
-
-/** The values of `chat()`'s `strategy` option. */
-export const STRATEGIES = ['auto', 'inline', 'stepwise'] as const;
-
-/** The values of `chat()`'s `toolChoice` option, as an error lists them. */
-export const TOOL_CHOICES = ['auto', 'required', 'none', '{ name }'] as const;
 
 /** Thrown when `chat()` is called while another answer is still running on the same chat. */
 export class ChatBusyError extends NexusError {
@@ -48,32 +33,12 @@ export class ChatBusyError extends NexusError {
 
 registerErrorClass(ChatBusyError, 'ChatBusyError');
 
-/** Thrown for a `toolChoice: { name }` that names no registered tool. */
-export class UnknownToolError extends NexusError {
-  override readonly name = 'UnknownToolError';
-}
-
-registerErrorClass(UnknownToolError, 'UnknownToolError');
-
 /** Thrown by `setHistory` for messages that do not form a consistent conversation. */
 export class InvalidHistoryError extends NexusError {
   override readonly name = 'InvalidHistoryError';
 }
 
 registerErrorClass(InvalidHistoryError, 'InvalidHistoryError');
-
-/**
- * Thrown when tools are offered to a model whose chat template cannot hold a tool conversation
- * (it ignores tools, or raises on a tool turn, as Gemma 3's does).
- */
-export class ToolTemplateError extends NexusError {
-  override readonly name = 'ToolTemplateError';
-}
-
-registerErrorClass(ToolTemplateError, 'ToolTemplateError');
-
-/** The families whose templates the loop speaks, for messages. */
-export const TOOL_FAMILIES = 'Qwen3, Qwen2.5, Llama 3.2, Granite 4.0, LFM2, FunctionGemma';
 
 /** Thrown when a disposed chat is used. */
 export class ChatDisposedError extends NexusError {
@@ -107,17 +72,6 @@ function inRealmRunner(engine: Engine, services: RunnerServices = {}): AnswerRun
   };
 }
 
-/** A tool set's index, built once per set of tools (and semantic setting), with what is derived from the same tools. */
-interface IndexedTools {
-  key: string;
-  index: ToolIndex;
-  /** The tools it was built from (the groups are derived from them). */
-  tools: readonly RegisteredTool[];
-  encoder?: SemanticEncoder;
-  /** The tool groups, derived on the first unsure ranking. */
-  groups?: ToolGroup[];
-}
-
 /** Options of {@link NexusChat.withEngine}. */
 export interface NexusChatOptions {
   /** The fetch handed to tool handlers (`context.fetch`); default `globalThis.fetch`. */
@@ -148,16 +102,22 @@ export interface NexusChatOptions {
  * const { text } = await chat.chat('Weather in Chennai?');
  */
 export class NexusChat {
-  /** Shown while the model decides whether to call; `{tool_call_example}` becomes a real call to an offered tool. */
-  systemPrompt = DEFAULT_SYSTEM_PROMPT;
-  /** Added once results are in context, so the model answers from them. */
-  answerPrompt = DEFAULT_ANSWER_PROMPT;
+  /**
+   * The system prompt when tools are offered; `{tool_call_example}` becomes a real call to an offered
+   * tool (`WORKED_EXAMPLE_SYSTEM_PROMPT` is such a prompt).
+   */
+  systemPrompt = CHAT_DEFAULTS.systemPrompt;
+  /**
+   * How to answer from results, said once after the system prompt whenever tools are offered (never as
+   * a turn of its own after the results, a shape templates' own conversations never have); `''` leaves it out.
+   */
+  answerPrompt = CHAT_DEFAULTS.answerPrompt;
   /** Tool rounds per answer before the answer rounds. */
-  maxRounds = 4;
+  maxRounds = CHAT_DEFAULTS.maxRounds;
   /** Cap on the characters of one tool result the model reads. */
-  maxResultChars = DEFAULT_MAX_RESULT_CHARS;
+  maxResultChars = CHAT_DEFAULTS.maxResultChars;
   /** When each answer offers only the best-matching tools, and how many (see {@link ToolSelectionSettings}). */
-  toolSelection: ToolSelectionSettings & {
+  toolSelection: ToolOfferingSettings & {
     /**
      * The sentence-embedding model of the semantic ranking, loaded beside the chat model the first
      * time an answer has more tools than `threshold`; `false` ranks by words alone. Default for
@@ -166,25 +126,16 @@ export class NexusChat {
      */
     semantic?: EmbeddingModel | false;
   } = { ...DEFAULT_TOOL_SELECTION };
-  private toolIndexCache: IndexedTools | undefined;
-  /** The index of the last side conversation's toolkit: kept apart, so it never replaces the chat's. */
-  private sideIndexCache: IndexedTools | undefined;
-  private lastSelection: ToolSelection | undefined;
-  private searchStatus: ToolSearchStatus = { state: 'off', vectors: { computed: 0, reused: 0 } };
-  private readonly embedder: Embedder | undefined;
-  private readonly vectorStore: ToolVectorStore | null | undefined;
-  private vectorStoreOpened: Promise<ToolVectorStore | undefined> | undefined;
-  /** The hub the chat model came from; the embedding model comes from the same one. */
-  private hubUrl: string | undefined;
+  private readonly offering: ToolOffering;
 
   /** Where the semantic tool search stands (the `toolSearch` event says when it changes). */
   get toolSearch(): ToolSearchStatus {
-    return this.searchStatus;
+    return this.offering.status;
   }
 
   /** The tools the last answer offered and why each (undefined when it offered them all). */
   get lastToolSelection(): ToolSelection | undefined {
-    return this.lastSelection;
+    return this.offering.lastSelection;
   }
   /** Asked before a `confirm` tool runs; without one such tools are refused. */
   approve: ApprovalHandler | undefined;
@@ -217,8 +168,15 @@ export class NexusChat {
   ) {
     this.fetchForTools = options.fetch;
     this.approve = options.approve;
-    this.embedder = options.embedder;
-    this.vectorStore = options.toolVectors;
+    this.offering = new ToolOffering({
+      runner,
+      embedder: options.embedder,
+      vectorStore: options.toolVectors,
+      persistentVectors: !isNode(),
+      onStatus: (status) => this.events.emit('toolSearch', status),
+      onGroup: (chosen) => this.events.emit('step', 'group', chosen, chosen),
+      describeModel: (model) => describeSource(model.source),
+    });
   }
 
   /** A chat over any {@link Engine}, in-process. */
@@ -246,16 +204,17 @@ export class NexusChat {
     const chat = await NexusChat.loadRunner(source, loadOptions, chatOptions);
     // A loaded model can run the default tool-search model beside it (fetched on first need).
     if (!embedder) chat.toolSelection.semantic = { ...DEFAULT_EMBEDDING_MODEL };
-    chat.hubUrl = loadOptions.hubUrl;
+    chat.offering.hubUrl = loadOptions.hubUrl;
     return chat;
   }
 
   private static async loadRunner(source: ModelSource, loadOptions: WorkerLoadOptions, chatOptions: NexusChatOptions): Promise<NexusChat> {
     if (isNode()) {
-      // One dynamic import for the Node path, so transformers.js stays in one chunk the page never loads.
-      const { loadEngine, embedderHost } = await import('./engine/load-engine.ts');
+      // Dynamic imports for the Node path, so transformers.js and the loop stay in chunks the page never loads.
+      const [{ loadEngine, embedderHost }, { PARSER_MARKERS }] = await Promise.all([import('./engine/load-engine.ts'), import('./loop/answer-runner.ts')]);
       throwIfAborted(loadOptions.signal);
-      const { engine } = await loadEngine(source, { runtime: 'node', webgpu: false, shaderF16: false }, loadOptions);
+      // The engine keeps in generated text every special token the parser reads.
+      const { engine } = await loadEngine(source, { runtime: 'node', webgpu: false, shaderF16: false }, { ...loadOptions, keepMarkers: PARSER_MARKERS });
       // In-process the load cannot be cut short; a cancelled one is freed as soon as it is done.
       if (loadOptions.signal?.aborted) {
         await engine.dispose();
@@ -354,14 +313,8 @@ export class NexusChat {
    * and embeds the tools (or reads their stored vectors). Call it after loading a `tools.js`.
    * Never throws: a failure is in the returned status, and answers then rank by words.
    */
-  async prepareTools(): Promise<ToolSearchStatus> {
-    const { threshold } = this.toolSelection;
-    if (threshold <= 0 || this.tools.size <= threshold) return this.searchStatus;
-    const { index } = await this.indexFor(this.tools);
-    // One query loads the model and embeds the tools; a failure is already in the status.
-    await index.rank('tools', 1);
-    this.refreshVectorCounts();
-    return this.searchStatus;
+  prepareTools(): Promise<ToolSearchStatus> {
+    return this.offering.prepare(this.tools, this.toolSelection);
   }
 
   /** Subscribes to an event; returns the unsubscribe function. */
@@ -418,30 +371,32 @@ export class NexusChat {
 
   /** One answer, the chat already marked busy by {@link NexusChat.chat}. */
   private async answer(prompt: string, givenOptions: ChatOptions): Promise<ChatAnswer> {
-    const selected = await this.selectForAnswer(prompt, givenOptions);
+    const selected = await this.offering.select({
+      prompt,
+      options: givenOptions,
+      registry: this.answerTools(givenOptions),
+      history: this.conversation,
+      settings: this.toolSelection,
+    });
     const options = selected.options;
     const registry = selected.registry;
-    const settings = { ...this.settingsFor(options, registry), ...(selected.selection ? { acceptUnoffered: true } : {}) };
-    const offered = options.tools ? registry.schemas.filter((s) => options.tools?.includes(s.function.name)) : registry.schemas;
-    const schemas = settings.toolChoice === 'none' ? [] : offered;
-    const family = this.runner.info.family;
-    if (schemas.length > 0 && family?.templateProblem) {
-      throw new ToolTemplateError(
-        `The chat template of ${this.runner.info.model} ${family.templateProblem}, so it cannot be offered tools ` +
-          `(profile: ${family.label}). Chat without tools (toolChoice: 'none'), or use a model of a family with tool support: ${TOOL_FAMILIES}.`,
-      );
-    }
-    const system = expandSystemPrompt(this.systemPrompt, schemas, familyById(this.runner.info.family?.id));
+    const settings = { ...answerSettings(options, registry, this), ...(selected.selection ? { acceptUnoffered: true } : {}) };
     // A side conversation talks to nobody: its events go to a listener-less emitter.
     const events = options.isolated ? new Emitter<ChatEvents>() : this.events;
     const history = options.isolated ? [] : this.conversation;
+    const messages = answerMessages({
+      defaults: this,
+      settings,
+      schemas: registry.schemas,
+      info: this.runner.info,
+      family: familyById(this.runner.info.family?.id),
+      supportedFamilies: TOOL_FAMILIES,
+      history,
+      prompt,
+      instructions: options.instructions,
+    });
     const visibleTextOfRound: string[] = [];
     const stopCollecting = [events.on('token', (t) => visibleTextOfRound.push(t)), events.on('round', () => (visibleTextOfRound.length = 0))];
-    const messages: ChatMessage[] = [
-      { role: 'system', content: options.instructions ? `${system}\n\n${options.instructions}` : system },
-      ...history,
-      { role: 'user', content: prompt },
-    ];
     const effects = { ...selected.effects, ...options.toolkit?.effects };
     try {
       const outcome = await this.runner.run(
@@ -481,161 +436,6 @@ export class NexusChat {
     }
   }
 
-  /**
-   * Many tools (more than `toolSelection.threshold`): the answer offers only the best matches for
-   * the message, the tools already called or named, the `alwaysOffer` ones, and `find_tools` for
-   * the rest; a call to another registered tool is still accepted. Below the threshold, with an
-   * explicit `tools` list or a forced `{ name }`, nothing changes.
-   */
-  private async selectForAnswer(
-    prompt: string,
-    options: ChatOptions,
-  ): Promise<{ options: ChatOptions; registry: ToolRegistry; effects: Record<string, () => ToolEffects | undefined>; selection?: ToolSelection }> {
-    const registry = this.answerTools(options);
-    const { threshold } = this.toolSelection;
-    const choice = options.toolChoice ?? 'auto';
-    if (threshold <= 0 || registry.size <= threshold || options.tools || choice === 'none' || typeof choice === 'object') {
-      // This answer offers every tool: the last selection no longer describes what was offered.
-      if (!options.isolated) this.lastSelection = undefined;
-      return { options, registry, effects: {} };
-    }
-    const side = Boolean(options.isolated);
-    const indexed = await this.indexFor(registry, side);
-    const { index } = indexed;
-    const history = side ? [] : this.conversation;
-    const selection = await selectTools(index, registry, prompt, history, this.toolSelection, this.groupChooser(indexed, prompt, options.signal));
-    // A side conversation talks to nobody: no search status, no step to the chat's listeners.
-    if (!side) {
-      this.refreshVectorCounts();
-      if (selection.group) this.events.emit('step', 'group', selection.group.chosen, selection.group.chosen);
-    }
-    const offeredNow = new Set(selection.offered);
-    const withFinder = new ToolRegistry();
-    withFinder.restore(registry.snapshot());
-    const finder = addFindTools(withFinder, index, (name) => offeredNow.has(name));
-    const effects: Record<string, () => ToolEffects | undefined> = {
-      [FIND_TOOLS]: () => {
-        const found = finder.lastFound();
-        for (const name of found) offeredNow.add(name);
-        return found.length ? { offer: found } : undefined;
-      },
-    };
-    if (!options.isolated) this.lastSelection = selection;
-    return { options: { ...options, tools: selection.offered }, registry: withFinder, effects, selection };
-  }
-
-  /**
-   * The tool index for a registry's current tools and the semantic setting, rebuilt only when
-   * either changes. The semantic ranking is an injected embedder, or `toolSelection.semantic`
-   * run beside the chat model; tool vectors are kept in the vector store.
-   */
-  private async indexFor(registry: ToolRegistry, side = false): Promise<IndexedTools> {
-    const model = this.embedder ? undefined : this.toolSelection.semantic || undefined;
-    if (model !== undefined) assertEmbeddingModel(model);
-    const semanticKey = this.embedder ? 'custom' : model && this.runner.embed ? embeddingModelKey(model) : '';
-    const tools = registry.snapshot().tools;
-    // Everything the index reads (names, descriptions, parameters) and the groups derived with it.
-    const key = `${semanticKey}\u0002${JSON.stringify(tools.map((t) => [t.name, t.description, t.parameters, t.group ?? '']))}`;
-    if (this.toolIndexCache?.key === key) return this.toolIndexCache;
-    if (side && this.sideIndexCache?.key === key) return this.sideIndexCache;
-    // The chat's search status follows the chat's own index only.
-    const setStatus = side ? () => undefined : (change: Partial<ToolSearchStatus>) => this.setSearchStatus(change);
-    const state = () => (side ? undefined : this.searchStatus.state);
-    let encoder: SemanticEncoder | undefined;
-    if (this.embedder) {
-      encoder = cachedEncoder(this.watched(this.embedder, setStatus), { store: this.vectorStore ?? undefined, modelKey: 'custom' });
-      setStatus({ state: 'ready', model: 'custom' });
-    } else if (model && this.runner.embed) {
-      const embed = this.runner.embed.bind(this.runner);
-      const request = { model, ...(this.hubUrl ? { hubUrl: this.hubUrl } : {}) };
-      const embedder: Embedder = async (texts) => {
-        if (state() !== 'ready') setStatus({ state: 'loading' });
-        const reply = await embed({ ...request, texts: [...texts] }, (event) => {
-          if (event.status === 'progress' && typeof event.loaded === 'number' && typeof event.total === 'number') {
-            setStatus({ state: 'loading', progress: { loaded: event.loaded, total: event.total } });
-          }
-        });
-        if (state() !== 'ready') setStatus({ state: 'ready', info: reply.info });
-        return reply.vectors;
-      };
-      const store = await this.openVectorStore();
-      encoder = cachedEncoder(this.watched(embedder, setStatus), {
-        store,
-        modelKey: semanticKey,
-        queryPrefix: model.queryPrefix,
-        documentPrefix: model.documentPrefix,
-      });
-      setStatus({ state: 'idle', model: describeSource(model.source) });
-    } else setStatus({ state: 'off' });
-    const indexed: IndexedTools = { key, index: new ToolIndex(registry.schemas, encoder), tools, ...(encoder ? { encoder } : {}) };
-    if (side) this.sideIndexCache = indexed;
-    else this.toolIndexCache = indexed;
-    return indexed;
-  }
-
-  /** An embedder whose failure shows in the tool-search status (the index then ranks by words). */
-  private watched(embed: Embedder, setStatus: (change: Partial<ToolSearchStatus>) => void): Embedder {
-    return async (texts) => {
-      try {
-        return await embed(texts);
-      } catch (error) {
-        setStatus({ state: 'failed', error: errorMessage(error) });
-        throw error;
-      }
-    };
-  }
-
-  /** The store tool vectors are kept in: the given one, IndexedDB in a page, memory in Node. */
-  private openVectorStore(): Promise<ToolVectorStore | undefined> {
-    if (this.vectorStore === null) return Promise.resolve(undefined);
-    if (this.vectorStore) return Promise.resolve(this.vectorStore);
-    this.vectorStoreOpened ??= (isNode() || typeof indexedDB === 'undefined' ? Promise.resolve(memoryToolVectorStore()) : indexedDbToolVectorStore()).catch(
-      () => memoryToolVectorStore(),
-    );
-    return this.vectorStoreOpened;
-  }
-
-  /**
-   * Asks the chat model which group of tools fits, when the rankings are unsure: a constrained
-   * choice among the groups (declared in `tools.js`, or derived from the names, once per tool set) and `none`.
-   */
-  private groupChooser(indexed: IndexedTools, prompt: string, signal?: AbortSignal): { groups: readonly ToolGroup[]; chooser: GroupChooser } | undefined {
-    const choose = this.runner.choose?.bind(this.runner);
-    if (!choose) return undefined;
-    indexed.groups ??= toolGroups(indexed.tools.filter((t) => t.name !== FIND_TOOLS));
-    return {
-      groups: indexed.groups,
-      chooser: async (given) => {
-        const result = await choose(
-          {
-            messages: [
-              { role: 'system', content: groupQuestion(given) },
-              { role: 'user', content: prompt },
-            ],
-            choices: groupChoices(given),
-          },
-          signal,
-        );
-        return { chosen: result.choice, promptTokens: result.promptTokens, newTokens: result.newTokens, ms: result.ms };
-      },
-    };
-  }
-
-  private setSearchStatus(change: Partial<ToolSearchStatus>): void {
-    const next: ToolSearchStatus = { ...this.searchStatus, ...change };
-    if (change.state && change.state !== 'loading') delete next.progress;
-    if (change.state && change.state !== 'failed') delete next.error;
-    this.searchStatus = next;
-    this.events.emit('toolSearch', next);
-  }
-
-  private refreshVectorCounts(): void {
-    const counts = this.toolIndexCache?.encoder?.counts;
-    if (counts && (counts.computed !== this.searchStatus.vectors.computed || counts.reused !== this.searchStatus.vectors.reused)) {
-      this.setSearchStatus({ vectors: { ...counts } });
-    }
-  }
-
   /** The registry an answer runs with: the chat's own, the toolkit's, or both (the toolkit's winning a shared name). */
   private answerTools(options: ChatOptions): ToolRegistry {
     const toolkit = options.toolkit;
@@ -671,32 +471,6 @@ export class NexusChat {
   private assertIdle(): void {
     if (this.disposed) throw new ChatDisposedError('This chat was disposed. Load the model again to keep chatting.');
     if (this.busy) throw new ChatBusyError('An answer is still running on this chat. Wait for it, or abort it with the signal you passed to chat().');
-  }
-
-  private settingsFor(options: ChatOptions, registry: ToolRegistry): Omit<AnswerSettings, 'signal'> {
-    let toolChoice = options.toolChoice ?? 'auto';
-    const named = typeof toolChoice === 'object' && toolChoice !== null && typeof (toolChoice as { name?: unknown }).name === 'string';
-    if (!named && !(['auto', 'required', 'none'] as unknown[]).includes(toolChoice)) throw new InvalidOptionError('toolChoice', toolChoice, TOOL_CHOICES);
-    const strategy = checkOption('strategy', options.strategy ?? 'auto', STRATEGIES);
-    if (typeof toolChoice === 'object') {
-      const name = registry.resolveName(toolChoice.name);
-      if (!name) {
-        throw new UnknownToolError(`toolChoice names '${toolChoice.name}', which is not registered. Available tools: ${registry.names.join(', ') || 'none'}.`);
-      }
-      toolChoice = { name };
-    }
-    return {
-      toolChoice,
-      strategy,
-      maxRounds: options.maxRounds ?? this.maxRounds,
-      repetitionPenalty: options.repetitionPenalty ?? 1.1,
-      ...(options.sampling && options.sampling.temperature > 0 ? { sampling: options.sampling } : {}),
-      enableThinking: options.enableThinking ?? false,
-      maxNewTokens: options.maxNewTokens ?? 512,
-      maxResultChars: this.maxResultChars,
-      ...(options.tools ? { tools: options.tools.map((n) => registry.resolveName(n) ?? n) } : {}),
-      answerPrompt: this.answerPrompt,
-    };
   }
 
   private async runTool(

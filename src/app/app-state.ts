@@ -212,6 +212,35 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   toolSelectionThreshold: 12,
 });
 
+/**
+ * Prompts that were once the defaults, as settings saved then hold them. A user who never edited a
+ * prompt gets today's default instead: the old system prompt's worked example and the answer prompt as
+ * a turn after the results were measured to hurt a model that knows only its template (issue 23).
+ */
+const RETIRED_DEFAULT_PROMPTS: Readonly<Record<'systemPrompt' | 'answerPrompt', readonly string[]>> = {
+  systemPrompt: [
+    "You are a helpful assistant running in the user's browser. When one of the tools below can answer, " +
+      'call it instead of guessing, by writing exactly:\n{tool_call_example}\n' +
+      "Use the real tool name and the user's values. When no tool fits, answer directly and briefly.",
+  ],
+  answerPrompt: [
+    'Answer the user now from the tool results above. Copy names, numbers and codes exactly as the tools returned them. ' +
+      'If a tool failed, say so instead of guessing.',
+  ],
+};
+
+/**
+ * Settings as saved, completed with today's defaults: fields added since are filled in, and a prompt
+ * still at a retired default becomes today's (one the user wrote is kept).
+ */
+export function upgradeSettings(saved: Partial<Settings> | undefined): Settings {
+  const settings = { ...DEFAULT_SETTINGS, ...saved };
+  for (const key of ['systemPrompt', 'answerPrompt'] as const) {
+    if (RETIRED_DEFAULT_PROMPTS[key].includes(settings[key])) settings[key] = DEFAULT_SETTINGS[key];
+  }
+  return settings;
+}
+
 /** A registered tool as the tools panel shows it. */
 export interface ToolInfo {
   schema: ToolSchema;

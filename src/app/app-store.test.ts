@@ -3,7 +3,8 @@ import { NexusChat, ScriptedEngine, type ScriptedOutput } from '../index.ts';
 import { when } from '../testing/script-matchers.ts';
 import { engineRunner } from '../loop/answer-runner.ts';
 import { emptyConversation, type Conversation } from './app-state.ts';
-import { AppStore, repairInterrupted } from './app-store.ts';
+import { AppStore } from './app-store.ts';
+import { repairInterrupted } from './conversation-store.ts';
 import type { ModelOpener } from './model-loader.ts';
 import { memoryPersistence } from './persistence.ts';
 import { DelegatingEngine } from '../testing/delegating-engine.ts';
@@ -475,7 +476,14 @@ describe('AppStore', () => {
       ask: async (_prompt, options) => {
         options.onActivity?.({ kind: 'search', queries: ['q'], ok: true, results: 3 });
         // Metrics are the loop's business; this fake has none.
-        return { text: 'Answer [1].', calls: [], metrics: undefined as never, sources: [{ n: 1, url: 'https://example.org', title: 'Example' }] };
+        return {
+          text: 'Answer [1].',
+          calls: [],
+          metrics: undefined as never,
+          steps: [],
+          totalUsage: { promptTokens: 0, cachedTokens: 0, newTokens: 0 },
+          sources: [{ n: 1, url: 'https://example.org', title: 'Example' }],
+        };
       },
     };
     const { store } = storeWith([], research);

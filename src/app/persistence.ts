@@ -1,5 +1,5 @@
 import type { ToolVerdict, VerdictStore } from '../index.ts';
-import { DEFAULT_SETTINGS, type Conversation, type ConversationSummary, type Settings } from './app-state.ts';
+import { upgradeSettings, type Conversation, type ConversationSummary, type Settings } from './app-state.ts';
 
 /** Where the page keeps what it remembers between visits. */
 export interface Persistence {
@@ -59,8 +59,7 @@ export function indexedDbPersistence(database = 'nexus-chat'): Persistence {
 
   return {
     async loadSettings() {
-      const saved = await get<Partial<Settings>>(KEYS.settings);
-      return { ...DEFAULT_SETTINGS, ...saved };
+      return upgradeSettings(await get<Partial<Settings>>(KEYS.settings));
     },
     saveSettings: (settings) => serial(() => set(KEYS.settings, settings)),
     loadWebEnabled: async () => (await get<boolean>(KEYS.web)) ?? false,
@@ -99,7 +98,7 @@ export function memoryPersistence(): Persistence {
   const data = new Map<string, unknown>();
   const index = () => (data.get(KEYS.index) as ConversationSummary[] | undefined) ?? [];
   return {
-    loadSettings: async () => ({ ...DEFAULT_SETTINGS, ...(data.get(KEYS.settings) as Partial<Settings> | undefined) }),
+    loadSettings: async () => upgradeSettings(data.get(KEYS.settings) as Partial<Settings> | undefined),
     saveSettings: async (settings) => void data.set(KEYS.settings, structuredClone(settings)),
     loadWebEnabled: async () => (data.get(KEYS.web) as boolean | undefined) ?? false,
     saveWebEnabled: async (enabled) => void data.set(KEYS.web, enabled),

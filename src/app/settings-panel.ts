@@ -90,12 +90,12 @@ export class SettingsPanel extends LitElement {
       </label>
       <label>
         System prompt
-        <span class="help">Shown while the model decides whether to call a tool. <code>{tool_call_example}</code> becomes a real call to an offered tool.</span>
+        <span class="help">The system message whenever tools are offered. <code>{tool_call_example}</code> becomes a real call to an offered tool, in the model's own syntax.</span>
         <textarea data-testid="system-prompt" .value=${s.systemPrompt} @change=${(e: Event) => this.save({ systemPrompt: value(e) })}></textarea>
       </label>
       <label>
         Answer prompt
-        <span class="help">Added once tool results are in, so the model answers from them.</span>
+        <span class="help">Said once, right after the system prompt when tools are offered, so the model answers from their results. Empty leaves it out.</span>
         <textarea .value=${s.answerPrompt} @change=${(e: Event) => this.save({ answerPrompt: value(e) })}></textarea>
       </label>
       <div class="row">

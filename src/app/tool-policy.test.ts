@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toolPolicy } from './app-store.ts';
+import { toolPolicy } from './answer-session.ts';
 
 describe("the verdict sets the answer's tool policy", () => {
   it('never forces calls on a model the check found does not call tools', () => {

@@ -10,6 +10,8 @@ import { freshToken, selfCheckQuestion } from './check-questions.ts';
 const TRAINED = [
   { model: 'tiny-tools-qwen3', family: 'qwen3' },
   { model: 'tiny-tools-lfm2', family: 'lfm2' },
+  // Trained only on its template's own tool conversations, never on this project's prompts.
+  { model: 'tiny-tools-qwen3-plain', family: 'qwen3' },
 ] as const;
 
 for (const { model, family } of TRAINED) {

@@ -60,6 +60,15 @@ describe('npm run test:models', () => {
     expect(code).toBe(0);
   }, 240_000);
 
+  it("gives USE with the product's default prompts on every trained fixture, the one that knows only its template included (issue 23)", async () => {
+    // No --prompts: the defaults must work on the fixtures trained on the project's prompts and on one
+    // trained only on its template's own conversations, with short system prompts of its own.
+    const models = ['tiny-tools-qwen3', 'tiny-tools-lfm2', 'tiny-tools-qwen3-plain'].map((m) => `${FIXTURE_MODELS_DIR}${m}`);
+    const { code, out } = await testModels('--models', models.join(','), '--dtypes', 'q4', '--seed', '13');
+    expect(out.match(/USE dtype 'q4' — 3\/3 tool calls correct/g), out).toHaveLength(3);
+    expect(code).toBe(0);
+  }, 240_000);
+
   it('prints the seed it drew the questions with, and asks exactly the same questions when given it back', async () => {
     const model = `${FIXTURE_MODELS_DIR}tiny-tools-qwen3`;
     const first = await testModels('--models', model, '--dtypes', 'q4', '--prompts', trainedPromptsFile('tiny-tools-qwen3'));

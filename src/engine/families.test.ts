@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hasPlaceholderValues } from '../toolcalls/call-shape.ts';
 import { parseToolCalls } from '../toolcalls/index.ts';
-import { MODEL_FAMILIES, familyById } from './families.ts';
+import { FAMILY_MODULES, MODEL_FAMILIES, familyById } from './families.ts';
+import type { FamilyId } from './model-family.ts';
 import { fixChatTemplate } from './model-family.ts';
 
 const families = Object.values(MODEL_FAMILIES);
@@ -52,5 +53,43 @@ describe('model-family profiles', () => {
   it('removes the {% generation %} tags that transformers.js cannot parse, and nothing else', () => {
     const template = '{%- for m in messages -%}{%- generation -%}{{ m.content }}{%- endgeneration -%}{% generation %}x{% endgeneration %}{%- endfor -%}';
     expect(fixChatTemplate(template)).toBe('{%- for m in messages -%}{{ m.content }}x{%- endfor -%}');
+  });
+});
+
+describe('the family registry', () => {
+  // Written out so the compiler names a FamilyId without a module, or a module the union lacks.
+  const EVERY_ID: Record<FamilyId, true> = {
+    qwen3: true,
+    'qwen2.5': true,
+    'llama3.2': true,
+    granite4: true,
+    granite3: true,
+    lfm2: true,
+    functiongemma: true,
+    smollm3: true,
+    'phi4-mini': true,
+    generic: true,
+  };
+
+  it('has one module per family id, generic last with no detection rule', () => {
+    const ids = FAMILY_MODULES.map((m) => m.profile.id);
+    expect([...ids].sort()).toEqual(Object.keys(EVERY_ID).sort());
+    expect(FAMILY_MODULES.at(-1)?.profile.id).toBe('generic');
+    expect(FAMILY_MODULES.at(-1)).toMatchObject({ templateRules: [], modelTypes: [] });
+    for (const id of ids) expect(MODEL_FAMILIES[id].id).toBe(id);
+  });
+
+  it('claims each config model_type once', () => {
+    const types = FAMILY_MODULES.flatMap((m) => m.modelTypes);
+    expect(new Set(types).size).toBe(types.length);
+  });
+
+  it("keeps each family's own call markers among what its profile writes", () => {
+    for (const { profile } of FAMILY_MODULES) {
+      const written = profile.formatCall('get_weather', { city: 'Paris' });
+      const own = profile.keepTokens.filter((t) => written.includes(t));
+      // Phi-4-mini's kept tokens are the llama.cpp template's, which its vLLM-style call does not use.
+      if (profile.id !== 'phi4-mini' && profile.id !== 'llama3.2') expect(own.length, profile.id).toBeGreaterThan(0);
+    }
   });
 });

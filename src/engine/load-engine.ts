@@ -30,8 +30,16 @@ export interface LoadOptions {
    * else one) or ONNX Runtime's intra-op threads in Node (default its own choice).
    */
   numThreads?: number;
+  /**
+   * Texts the parser reads (`CALL_MARKERS`, which the facade passes): those that are special tokens
+   * of the model's tokenizer stay in generated text instead of being dropped.
+   */
+  keepMarkers?: readonly string[];
   onProgress?: (event: LoadProgress) => void;
 }
+
+/** What {@link loadCandidate} passes on to the engine besides the candidate. */
+export type CandidateOptions = Pick<LoadOptions, 'onProgress' | 'family' | 'hubUrl' | 'numThreads' | 'keepMarkers'>;
 
 /** One load attempt, for messages and narration. */
 export interface LoadAttempt extends LoadCandidate {
@@ -72,10 +80,7 @@ export function diagnoseOptions(options: LoadOptions): { hubUrl?: string; online
 export async function loadCandidate(
   source: ModelSource,
   candidate: LoadCandidate,
-  onProgress?: (event: LoadProgress) => void,
-  family?: FamilyId,
-  hubUrl?: string,
-  numThreads?: number,
+  { onProgress, family, hubUrl, numThreads, keepMarkers }: CandidateOptions = {},
 ): Promise<TransformersEngine> {
   if (onProgress) {
     // The whole download's size up front, so progress is a fraction of something from the start.
@@ -87,6 +92,7 @@ export async function loadCandidate(
     ...(onProgress ? { onProgress } : {}),
     ...(family ? { family } : {}),
     ...(numThreads ? { numThreads } : {}),
+    ...(keepMarkers ? { keepMarkers } : {}),
   });
   onProgress?.({ status: 'warmup' });
   // Rendered by the model's own template: a hard-coded dialect would warm up on the wrong tokens.
@@ -109,7 +115,8 @@ export async function loadEngine(
   if ('path' in source) await checkModelFolder(source.path);
   for (const candidate of await planCandidates(source, caps, options)) {
     try {
-      const engine = await loadCandidate(source, candidate, options.onProgress, options.family, options.hubUrl, options.numThreads);
+      const { onProgress, family, hubUrl, numThreads, keepMarkers } = options;
+      const engine = await loadCandidate(source, candidate, { onProgress, family, hubUrl, numThreads, keepMarkers });
       attempts.push({ ...candidate, ok: true });
       return { engine, attempts };
     } catch (error) {

@@ -17,7 +17,7 @@ import { cropCache } from './kv-cache.ts';
 import { keepNucleus } from './nucleus.ts';
 import { stopStringWatcher } from './stop-strings.ts';
 import { yieldBeforeEachStep } from './yield-to-event-loop.ts';
-import { KNOWN_CALL_MARKERS, MODEL_FAMILIES } from './families.ts';
+import { MODEL_FAMILIES } from './families.ts';
 import { fixChatTemplate, type FamilyId, type ModelFamily } from './model-family.ts';
 import { probeTemplate, type RawTemplateRender, renderInDialect, STANDARD_DIALECT, type TemplateDialect } from './template-dialect.ts';
 import { TokenTranscript } from './token-transcript.ts';
@@ -54,6 +54,12 @@ export interface TransformersLoadOptions {
   family?: FamilyId;
   /** ONNX Runtime's intra-op threads on the CPU (Node); default NEXUS_ORT_THREADS, else its own choice. */
   numThreads?: number;
+  /**
+   * Texts the caller's parser reads (the facade passes the parser's `CALL_MARKERS`): those that are
+   * special tokens of this tokenizer stay in generated text instead of being dropped. The family's
+   * own markers and thinking tags always do.
+   */
+  keepMarkers?: readonly string[];
   /**
    * Reuse the KV cache across generations (default true). Off, every prompt is computed from
    * scratch — only useful to measure what the transcript saves.
@@ -173,8 +179,11 @@ export class TransformersEngine implements Engine {
   private readonly transcript: TokenTranscript;
   private cache: DynamicCache | undefined;
   private readonly endTokens: number[];
-  /** Special tokens dropped from generated text: all of them except the family's call markers. */
+  /** Special tokens dropped from generated text: all of them except the markers kept. */
   private readonly droppedIds: ReadonlySet<number>;
+  /** The special tokens of this tokenizer that stay in generated text, so the parser sees them. */
+  readonly keptSpecialTokens: readonly string[];
+  private readonly reuseCache: boolean;
   private busy: Promise<unknown> = Promise.resolve();
   private disposed = false;
 
@@ -183,8 +192,9 @@ export class TransformersEngine implements Engine {
     private readonly model: PreTrainedModel,
     info: Omit<EngineInfo, 'family'>,
     detected: DetectedFamily,
-    private readonly reuseCache: boolean,
+    { reuseCache, keepMarkers }: { reuseCache: boolean; keepMarkers: readonly string[] },
   ) {
+    this.reuseCache = reuseCache;
     this.family = detected.family;
     this.info = { ...info, family: detected.info };
     // A Stop sent to the worker must be seen within a token, not when the generation ends.
@@ -201,12 +211,13 @@ export class TransformersEngine implements Engine {
     };
     this.endTokens = [...new Set([...configured, ...this.family.endTokens.flatMap(single)])];
     // Call markers that are special tokens (LFM2, FunctionGemma, Llama's <|python_tag|>) must reach
-    // the parser: keep the family's own, its thinking tags, and every other family's call markers
-    // (a model may answer in a dialect it was not asked for; the parser reads them all).
+    // the parser: keep the family's own, its thinking tags, and every marker the caller's parser
+    // reads (a model may answer in a dialect it was not asked for).
     const thinking = this.family.thinking ? [this.family.thinking.open, this.family.thinking.close] : [];
-    const kept = new Set([...this.family.keepTokens, ...thinking, ...KNOWN_CALL_MARKERS].flatMap(single));
+    const kept = new Set([...this.family.keepTokens, ...thinking, ...keepMarkers].flatMap(single));
     const specialIds = (this.tokenizer as unknown as { all_special_ids?: number[] }).all_special_ids ?? [];
     this.droppedIds = new Set(specialIds.filter((id) => !kept.has(id)));
+    this.keptSpecialTokens = specialIds.filter((id) => kept.has(id)).map((id) => this.tokenizer.decode([id], { skip_special_tokens: false }));
   }
 
   /** Generated ids as text: special tokens dropped, except the call markers the parser needs. */
@@ -244,13 +255,10 @@ export class TransformersEngine implements Engine {
     const detected = options.family && options.family !== found.family.id ? chosenFamily(options.family, found) : found;
     const cores = threads ?? nodeCores();
     const cpu = options.device === 'cpu' && cores !== undefined ? { threads: cores } : {};
-    const engine = new TransformersEngine(
-      tokenizer,
-      loaded,
-      { model: model.label, device: options.device, dtype: options.dtype, ...cpu },
-      detected,
-      options.reuseCache ?? true,
-    );
+    const engine = new TransformersEngine(tokenizer, loaded, { model: model.label, device: options.device, dtype: options.dtype, ...cpu }, detected, {
+      reuseCache: options.reuseCache ?? true,
+      keepMarkers: options.keepMarkers ?? [],
+    });
     const probe = await probeTemplate(renderWithTokenizer(tokenizer), engine.family);
     engine.dialect = probe.dialect;
     engine.info.family.dialect = probe.dialect;

@@ -20,7 +20,6 @@ export interface AnswerSettings {
   enableThinking: boolean;
   maxNewTokens: number;
   maxResultChars: number;
-  answerPrompt: string;
   /** Names of the tools offered when the answer starts (default: every registered tool). */
   tools?: string[];
   /**
@@ -68,9 +67,12 @@ export class AnswerRun implements AnswerView {
     return this.steps;
   }
 
-  /** Appends a step; the only way the answer's state changes. */
+  /** Appends a step, frozen; the only way the answer's state changes. Reported as `stepFinish`. */
   record(step: Step): void {
-    this.steps.push(step);
+    if (step.kind === 'call') Object.freeze(step.record);
+    const frozen = Object.freeze(step);
+    this.steps.push(frozen);
+    this.events.emit('stepFinish', frozen);
   }
 
   get metrics(): AnswerMetrics {
@@ -86,9 +88,9 @@ export class AnswerRun implements AnswerView {
     return currentRound(this.steps);
   }
 
-  /** Ends the answer: its wall time goes into the log. */
-  finish(): void {
-    this.record({ kind: 'finished', ms: performance.now() - this.startedAt });
+  /** Ends the answer: its text and wall time go into the log. */
+  finish(text: string): void {
+    this.record({ kind: 'finished', ms: performance.now() - this.startedAt, text });
   }
 
   private get offered(): Set<string> {
@@ -141,7 +143,16 @@ export class AnswerRun implements AnswerView {
       signal: this.settings.signal,
     });
     const { promptTokens, cachedTokens, newTokens } = result;
-    this.record({ kind: 'generation', round: this.round, strategy, promptTokens, cachedTokens, newTokens, ms: performance.now() - started });
+    this.record({
+      kind: 'generation',
+      round: this.round,
+      strategy,
+      promptTokens,
+      cachedTokens,
+      newTokens,
+      ms: performance.now() - started,
+      text: prefix + result.text,
+    });
     this.events.emit('raw', prefix + result.text, { round: this.round, strategy });
     return result;
   }

@@ -6,6 +6,7 @@ import { Emitter } from './emitter.ts';
 import { fromStopRule, type StopCondition, type StopRule } from './stop-conditions.ts';
 import { toolboxFrom, type ToolRunOutcome } from './toolbox.ts';
 import { CHAT_EVENT_NAMES, type ChatAnswer, type ChatEvents } from './types.ts';
+import { CALL_MARKERS } from '../toolcalls/formats.ts';
 
 /** What one answer needs, all of it serializable (it may cross a worker boundary). */
 export interface AnswerRequest {
@@ -84,6 +85,13 @@ export async function chooseOn(engine: Engine, request: ChoiceRequest, signal?: 
   const result = await engine.generate(prompt, { choices: request.choices, maxNewTokens: Math.max(4, longest), ...(signal ? { signal } : {}) });
   return { choice: result.text, promptTokens: result.promptTokens, newTokens: result.newTokens, ms: performance.now() - started };
 }
+
+/**
+ * Every literal the loop's parser reads (its own table, `CALL_MARKERS`). Whoever loads an engine for
+ * this loop passes them as `keepMarkers`, so the special tokens among them stay in generated text. It
+ * lives with the runner so a page whose loop runs in the worker never downloads the parsers for it.
+ */
+export const PARSER_MARKERS: readonly string[] = CALL_MARKERS;
 
 /**
  * Runs the loop on `engine` in this realm. Used by `NexusChat.withEngine`, by Node, and inside the

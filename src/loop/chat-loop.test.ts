@@ -1,3 +1,4 @@
+import { answerFromSteps } from './step-log.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
 import { NexusChat } from '../nexus.ts';
@@ -17,6 +18,7 @@ function setup(script: ScriptedOutput[], configure?: (chat: NexusChat) => void) 
   const events: { [K in keyof ChatEvents]: ChatEvents[K][] } = {
     token: [],
     toolCall: [],
+    stepFinish: [],
     step: [],
     forced: [],
     raw: [],
@@ -38,6 +40,7 @@ describe('the tool loop on a scripted Qwen3', () => {
       { when: when.promptContains('"temperature_c":31.2'), output: qwen3.answerChennai },
     ]);
     const answer = await chat.chat('Weather in Chennai?');
+    const [first, second] = engine.generations;
 
     expect(answer.text).toBe(qwen3.answerChennai);
     expect(weather).toHaveBeenCalledExactlyOnceWith({ city: 'Chennai' }, expect.anything());
@@ -51,13 +54,31 @@ describe('the tool loop on a scripted Qwen3', () => {
       { role: 'user', content: 'Weather in Chennai?' },
       { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', function: { name: 'get_weather', arguments: { city: 'Chennai' } } }] },
       { role: 'tool', tool_call_id: 'call_1', content: JSON.stringify(weatherOf('Chennai')) },
-      { role: 'system', content: chat.answerPrompt },
       { role: 'assistant', content: qwen3.answerChennai },
     ]);
+    // The answer prompt was said once, in the system prompt; no turn is inserted after the results.
+    expect(first?.prompt).toContain(`${chat.systemPrompt}\n${chat.answerPrompt}`);
+    expect(chat.history.filter((m) => m.role === 'system')).toEqual([]);
     // The next round's prompt repeats the first prompt and what the model wrote byte for byte (the
     // empty think block included), so a KV cache of the first round stays valid.
-    const [first, second] = engine.generations;
     expect(second?.prompt.startsWith(`${first?.prompt}${qwen3.callWeatherChennai}<|im_end|>\n<|im_start|>user\n<tool_response>\n{"city":"Chennai"`)).toBe(true);
+  });
+
+  it('returns the answer as its steps: frozen records from which text, calls, metrics and usage are read back (issue 24)', async () => {
+    const { chat, events } = setup([
+      { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
+      { when: when.promptContains('"temperature_c":31.2'), output: qwen3.answerChennai },
+    ]);
+    const answer = await chat.chat('Weather in Chennai?');
+    expect(answer.steps.map((s) => s.kind)).toEqual(['round', 'generation', 'verdict', 'call', 'round', 'generation', 'verdict', 'finished']);
+    expect(answer.steps.filter((s) => s.kind === 'generation').map((s) => s.text)).toEqual([qwen3.callWeatherChennai, qwen3.answerChennai]);
+    for (const step of answer.steps) expect(Object.isFrozen(step)).toBe(true);
+    // The events are the same records, as they were appended.
+    expect(events.stepFinish.map(([step]) => step)).toEqual(answer.steps);
+    // A saved answer (through JSON, as the page stores it) is replayed from its steps alone.
+    const replayed = answerFromSteps(JSON.parse(JSON.stringify(answer.steps)));
+    expect(replayed).toEqual(JSON.parse(JSON.stringify(answer)));
+    expect(answer.totalUsage.newTokens).toBe(answer.metrics.newTokens);
   });
 
   it('keeps prose written before a call as the assistant turn and streams it', async () => {
@@ -485,7 +506,7 @@ describe('the tool loop on a scripted Qwen3', () => {
     stop();
     expect(weather).toHaveBeenCalledOnce();
     const roles = chat.history.map((m) => m.role);
-    expect(roles).toEqual(['user', 'assistant', 'tool', 'system', 'assistant']);
+    expect(roles).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(chat.history.at(-1)).toMatchObject({ role: 'assistant', content: 'The current weather' });
 
     const next = await chat.chat('Thanks');

@@ -4,6 +4,7 @@ import { escalate, planRound } from './escalation.ts';
 import { ANSWER_NOW_PROMPT, fallbackAnswer } from './prompts.ts';
 import { runCalls } from './run-calls.ts';
 import { roundLimitReached, shouldStop, toolRoundsEnded, type StopCondition } from './stop-conditions.ts';
+import { answerFromSteps } from './step-log.ts';
 import { attemptInline } from './strategy-inline.ts';
 import type { ChatAnswer } from './types.ts';
 
@@ -24,17 +25,6 @@ function hasCalls(attempt: Attempt): boolean {
   return attempt.order.length > 0;
 }
 
-/** Runs a round's calls (a round that only named missing tools is read off the log as a feedback retry). */
-async function runRound(run: AnswerRun, attempt: Attempt, hooks: AnswerHooks): Promise<void> {
-  await runCalls(run, attempt, hooks.newCallId);
-  if (run.settings.answerPrompt && !run.log.some((step) => step.kind === 'answer-prompt')) {
-    // Once per answer, after the first results, and kept: the transcript stays append-only so the
-    // next round's prompt extends this one and its KV cache is reused.
-    run.record({ kind: 'answer-prompt', round: run.round });
-    run.messages.push({ role: 'system', content: run.settings.answerPrompt });
-  }
-}
-
 /**
  * The tool rounds: render → escalate → run calls → repeat, until the model answers without a call
  * or a stop condition holds. Returns the answer text, or undefined when calls were still coming.
@@ -47,7 +37,7 @@ async function toolRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string | 
     const plan = planRound(run, run.offeredTools);
     const attempt = await escalate(run, await run.render(run.messages, plan.activeTools), plan);
     if (!hasCalls(attempt)) return attempt.text;
-    await runRound(run, attempt, hooks);
+    await runCalls(run, attempt, hooks.newCallId);
   }
   return undefined;
 }
@@ -83,6 +73,6 @@ export async function runAnswer(run: AnswerRun, hooks: AnswerHooks): Promise<Cha
     run.events.emit('token', text);
   }
   run.messages.push({ role: 'assistant', content: text });
-  run.finish();
-  return { text, calls: run.calls, metrics: run.metrics };
+  run.finish(text);
+  return answerFromSteps(run.log);
 }

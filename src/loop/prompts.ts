@@ -2,22 +2,34 @@ import type { ToolSchema } from '../engine/engine.ts';
 import type { ModelFamily } from '../engine/model-family.ts';
 
 /**
- * Shown while the model decides whether to call. It shows the exact bytes of a call for one of
- * the offered tools (`{tool_call_example}` is replaced) because small models copy a worked example
- * far better than they follow a description of the format.
+ * The system prompt whenever tools are offered. Short and in the words model trainers use: a tiny model
+ * trained only on its template's own tool conversations called and answered 50 of 50 times with it,
+ * and as rarely as 5 of 50 with a long prompt that spelled out a worked example
+ * (`tests/fixtures/models/tiny-tools-qwen3-plain/README.md`). The model learns the call syntax from its
+ * template, which lists the tools; a prompt that needs a worked example can still ask for one with
+ * `{tool_call_example}` (see {@link WORKED_EXAMPLE_SYSTEM_PROMPT}).
  */
-export const DEFAULT_SYSTEM_PROMPT =
+export const DEFAULT_SYSTEM_PROMPT = 'You are a helpful assistant. Use the tools when they help.';
+
+/**
+ * Said once, in the system prompt, whenever tools are offered, so the model answers from the results.
+ * Never a turn of its own after the results: a system turn in mid-conversation is a shape the templates'
+ * own conversations never have, and it left that template-only model's answers ungrounded 50 times of 50.
+ */
+export const DEFAULT_ANSWER_PROMPT = 'After a tool result, answer from it: copy names, numbers and codes exactly. If a tool failed, say so.';
+
+/**
+ * A system prompt that shows the exact bytes of a call (`{tool_call_example}` becomes a call to the
+ * first offered tool, in the family's syntax), for a model that copies a worked example better than it
+ * follows its template: opt-in, the default before the measurements above.
+ */
+export const WORKED_EXAMPLE_SYSTEM_PROMPT =
   "You are a helpful assistant running in the user's browser. When one of the tools below can answer, " +
   'call it instead of guessing, by writing exactly:\n{tool_call_example}\n' +
   "Use the real tool name and the user's values. When no tool fits, answer directly and briefly.";
 
-/** Used when no tool is offered. */
+/** Used when no tool is offered and the system prompt is about tools. */
 export const DEFAULT_PLAIN_SYSTEM_PROMPT = "You are a helpful assistant running in the user's browser. Answer directly and briefly.";
-
-/** Added once per answer, after the first tool results, so the model answers from them. */
-export const DEFAULT_ANSWER_PROMPT =
-  'Answer the user now from the tool results above. Copy names, numbers and codes exactly as the tools returned them. ' +
-  'If a tool failed, say so instead of guessing.';
 
 /** The last user turn of an answer round, when the model kept calling tools. */
 export const ANSWER_NOW_PROMPT = 'Write the answer now, from the tool results above. Do not call a tool.';
@@ -82,12 +94,28 @@ export function toolCallExample(tool: ToolSchema, family: Pick<ModelFamily, 'for
   return family.formatCall(tool.function.name, args);
 }
 
+/** What {@link systemPromptFor} builds the system message from. */
+export interface SystemPromptParts {
+  /** `NexusChat.systemPrompt`; `{tool_call_example}` becomes a real call to the first offered tool. */
+  systemPrompt: string;
+  /** `NexusChat.answerPrompt`, said after the system prompt when tools are offered; `''` leaves it out. */
+  answerPrompt: string;
+  offered: readonly ToolSchema[];
+  family: Pick<ModelFamily, 'formatCall'>;
+}
+
 /**
- * The system prompt for a round: the template with the call example filled in for the offered
- * tools, written in the model family's syntax (a Llama shown a Qwen call copies the wrong one).
+ * The system message of an answer. With tools offered: the system prompt (its call example written in
+ * the family's syntax: a Llama shown a Qwen call copies the wrong one), then the answer prompt. Without
+ * tools, a prompt about tools (the default, or one asking for a call example) gives way to
+ * {@link DEFAULT_PLAIN_SYSTEM_PROMPT}; any other prompt is kept as written.
  */
-export function expandSystemPrompt(template: string, offered: readonly ToolSchema[], family: Pick<ModelFamily, 'formatCall'>): string {
+export function systemPromptFor({ systemPrompt, answerPrompt, offered, family }: SystemPromptParts): string {
   const first = offered[0];
-  if (!first) return template.includes('{tool_call_example}') ? DEFAULT_PLAIN_SYSTEM_PROMPT : template;
-  return template.replaceAll('{tool_call_example}', toolCallExample(first, family));
+  if (!first) {
+    const aboutTools = systemPrompt === DEFAULT_SYSTEM_PROMPT || systemPrompt.includes('{tool_call_example}');
+    return aboutTools ? DEFAULT_PLAIN_SYSTEM_PROMPT : systemPrompt;
+  }
+  const expanded = systemPrompt.replaceAll('{tool_call_example}', toolCallExample(first, family));
+  return answerPrompt ? `${expanded}\n${answerPrompt}` : expanded;
 }

@@ -15,6 +15,7 @@ const generation = (n: number, promptTokens: number, cachedTokens: number, newTo
   cachedTokens,
   newTokens,
   ms,
+  text: '',
 });
 
 describe('the step log', () => {
@@ -54,7 +55,7 @@ describe('the step log', () => {
       call(2, 'get_weather', 'duplicate'),
       call(2, 'nope', 'unknown'),
       round(3, 'answer'),
-      { kind: 'finished', ms: 1234 },
+      { kind: 'finished', ms: 1234, text: 'Done.' },
     ];
     expect(callsOf(log).map((c) => c.status)).toEqual(['ok', 'duplicate', 'unknown']);
     expect(metricsOf(log)).toEqual({

@@ -19,14 +19,23 @@ export type RungVerdict = { kind: 'use'; attempt: Attempt } | { kind: 'next'; fa
  */
 export type Step =
   | { kind: 'round'; round: number; phase: 'tools' | 'answer' }
-  | { kind: 'generation'; round: number; strategy: string; promptTokens: number; cachedTokens: number; newTokens: number; ms: number }
+  | {
+      kind: 'generation';
+      round: number;
+      strategy: string;
+      promptTokens: number;
+      cachedTokens: number;
+      newTokens: number;
+      ms: number;
+      /** What the model wrote, with the primed part (the opener the loop wrote for it) in front. */
+      text: string;
+    }
   | { kind: 'verdict'; round: number; rung: RungId; verdict: RungVerdict['kind'] }
   | { kind: 'forced-failed'; round: number; strategy: 'primed' | 'stepwise' }
   | { kind: 'call'; round: number; record: ToolCallRecord }
   | { kind: 'effects'; round: number; effects: ToolEffects }
-  | { kind: 'answer-prompt'; round: number }
   | { kind: 'unoffered-call'; round: number; name: string }
-  | { kind: 'finished'; ms: number };
+  | { kind: 'finished'; ms: number; text: string };
 
 /** The steps of one kind. */
 export function stepsOf<K extends Step['kind']>(log: readonly Step[], kind: K): Extract<Step, { kind: K }>[] {
@@ -115,4 +124,36 @@ export function metricsOf(log: readonly Step[]): AnswerMetrics {
     ms: stepsOf(log, 'finished').at(-1)?.ms ?? 0,
     tokensPerSecond: generationMs > 0 ? (newTokens * 1000) / generationMs : 0,
   };
+}
+
+/** Tokens over every generation of an answer. */
+export interface TokenUsage {
+  promptTokens: number;
+  cachedTokens: number;
+  newTokens: number;
+}
+
+/** The tokens of every generation in the log, summed. */
+export function totalUsageOf(log: readonly Step[]): TokenUsage {
+  const usage = { promptTokens: 0, cachedTokens: 0, newTokens: 0 };
+  for (const g of stepsOf(log, 'generation')) {
+    usage.promptTokens += g.promptTokens;
+    usage.cachedTokens += g.cachedTokens;
+    usage.newTokens += g.newTokens;
+  }
+  return usage;
+}
+
+/**
+ * A whole answer read back from its steps alone (a saved answer, one that crossed the worker):
+ * the text, the calls, the metrics and the usage are folds over the log, so the steps are the record.
+ */
+export function answerFromSteps(log: readonly Step[]): {
+  text: string;
+  calls: ToolCallRecord[];
+  metrics: AnswerMetrics;
+  steps: readonly Step[];
+  totalUsage: TokenUsage;
+} {
+  return { text: stepsOf(log, 'finished').at(-1)?.text ?? '', calls: callsOf(log), metrics: metricsOf(log), steps: log, totalUsage: totalUsageOf(log) };
 }

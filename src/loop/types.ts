@@ -3,6 +3,7 @@ import type { Sampling } from '../engine/engine.ts';
 import type { ToolCall } from '../toolcalls/types.ts';
 import type { ApprovalRequest } from '../tools/tool-context.ts';
 import type { ToolRegistry, ToolRunFailure, ToolRunResult } from '../tools/tool-registry.ts';
+import type { Step, TokenUsage } from './step-log.ts';
 import type { ToolEffects } from './toolbox.ts';
 
 /**
@@ -112,6 +113,14 @@ export interface ChatAnswer {
   /** Every call handled while answering, in order. */
   calls: ToolCallRecord[];
   metrics: AnswerMetrics;
+  /**
+   * Everything that happened, in order: one frozen step per generation (with what the model wrote),
+   * per tool call, per round and per decision. `text`, `calls`, `metrics` and `totalUsage` are folds
+   * over them (`answerFromSteps`), so a saved answer is its steps.
+   */
+  steps: readonly Step[];
+  /** Tokens over every generation of the answer. */
+  totalUsage: TokenUsage;
 }
 
 /** Asked before a `confirm` tool runs; resolve true to run it. The model has no say. */
@@ -173,6 +182,8 @@ export interface ChatEvents {
   escalate: [info: EscalateInfo];
   /** The semantic tool search changed state (its model loading, ready, failed); from the chat, not the loop. */
   toolSearch: [status: ToolSearchStatus];
+  /** A step was appended to the answer's log (the same frozen records `ChatAnswer.steps` holds). */
+  stepFinish: [step: Step];
 }
 
 /** Every event name, checked exhaustive by the compiler: relays (runner, worker) forward exactly these. */
@@ -184,6 +195,7 @@ const EVENT_NAME_SET: Record<keyof ChatEvents, true> = {
   raw: true,
   round: true,
   escalate: true,
+  stepFinish: true,
   toolSearch: true,
 };
 

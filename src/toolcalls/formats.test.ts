@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TOOL_CALL_FORMATS, TOOL_CALL_SITES } from './formats.ts';
+import { CALL_MARKERS, TOOL_CALL_FORMATS, TOOL_CALL_SITES } from './formats.ts';
+import { THINKING_TAGS } from './strip-thinking.ts';
 import { parseToolCalls } from './parse-tool-calls.ts';
 
 describe('TOOL_CALL_FORMATS', () => {
@@ -39,5 +40,20 @@ describe('TOOL_CALL_FORMATS', () => {
 
   it('describes every format', () => {
     for (const format of TOOL_CALL_FORMATS) expect(format.description.length).toBeGreaterThan(10);
+  });
+});
+
+describe('CALL_MARKERS', () => {
+  it('holds every literal the parser reads: each site opener, each inner marker, each thinking tag', () => {
+    for (const site of TOOL_CALL_SITES) if (site.opener) expect(CALL_MARKERS).toContain(site.opener);
+    for (const format of TOOL_CALL_FORMATS) for (const marker of format.innerMarkers ?? []) expect(CALL_MARKERS).toContain(marker);
+    for (const tags of THINKING_TAGS) for (const tag of [tags.open, tags.close]) if (tag) expect(CALL_MARKERS).toContain(tag);
+    expect(new Set(CALL_MARKERS).size).toBe(CALL_MARKERS.length);
+    expect(CALL_MARKERS).not.toContain('');
+  });
+
+  it('includes the real special tokens the engine once dropped (Harmony, Llama 4, Kimi, GLM, FunctionGemma)', () => {
+    for (const token of ['<|channel|>', '<|python_start|>', '<|tool_calls_section_begin|>', '<|tool_call_argument_begin|>', '<arg_key>', '<escape>', '[ARGS]'])
+      expect(CALL_MARKERS).toContain(token);
   });
 });

@@ -11,7 +11,7 @@ import { mistralFormat } from './parse-mistral.ts';
 import { openAiFormat } from './parse-openai.ts';
 import { xmlFunctionFormat } from './parse-xml-function.ts';
 import type { CallSite, ToolCallFormat } from './site.ts';
-import { LONGEST_THINKING_TAG } from './strip-thinking.ts';
+import { LONGEST_THINKING_TAG, THINKING_TAGS } from './strip-thinking.ts';
 
 /**
  * Every format the parser reads, in priority order.
@@ -49,3 +49,16 @@ export const TOOL_CALL_SITES: readonly CallSite[] = TOOL_CALL_FORMATS.flatMap((f
  * recipient line).
  */
 export const LONGEST_MARKER: number = Math.max(LONGEST_THINKING_TAG, ...TOOL_CALL_SITES.map((site) => site.opener.length));
+
+/**
+ * Every literal the parser reads: the openers of all call sites (closers and residue markers among
+ * them), the formats' inner markers and the thinking tags. An engine keeps those that are special
+ * tokens of its tokenizer in generated text, so no marker the parser needs is dropped in decoding,
+ * whatever the family (a model may answer in a dialect it was not asked for).
+ */
+export const CALL_MARKERS: readonly string[] = [
+  ...new Set([
+    ...TOOL_CALL_FORMATS.flatMap((format) => [...format.sites.map((site) => site.opener), ...(format.innerMarkers ?? [])]),
+    ...THINKING_TAGS.flatMap((tags) => [tags.open, tags.close]),
+  ]),
+].filter((marker) => marker.length > 0);

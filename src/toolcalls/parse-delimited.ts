@@ -415,6 +415,7 @@ export const DELIMITED_CLOSERS: readonly string[] = [
 /** Format: calls between a family's own markers. */
 export const delimitedFormat: ToolCallFormat = {
   id: 'delimited',
+  innerMarkers: [...GEMMA_DELIMITERS, KIMI_ARGS, '<|eom|>', '<|eot|>'],
   description:
     "Calls between a family's own markers: FunctionGemma <start_function_call>, Gemma 4 <|tool_call>, LFM2 <|tool_call_start|>, Llama 4 <|python_start|>, Granite <|tool_call|>, Nemotron <TOOLCALL>, Command R <|START_ACTION|>, Phi-4-mini functools[…], Kimi <|tool_calls_section_begin|>, DeepSeek <｜tool▁calls▁begin｜>",
   sites: [

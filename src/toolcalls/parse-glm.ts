@@ -170,4 +170,5 @@ export const glmFormat: ToolCallFormat = {
   id: 'glm',
   description: 'GLM-4.5/4.6: <tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>',
   sites: [glmSite],
+  innerMarkers: ['<arg_key>', '</arg_key>', '<arg_value>', '</arg_value>'],
 };

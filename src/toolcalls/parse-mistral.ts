@@ -133,4 +133,5 @@ export const mistralFormat: ToolCallFormat = {
   id: 'mistral',
   description: 'Mistral: [TOOL_CALLS] [{"name": …, "arguments": …}] or [TOOL_CALLS]name[ARGS]{…}',
   sites: [mistralSite],
+  innerMarkers: ['[ARGS]', '[CALL_ID]'],
 };

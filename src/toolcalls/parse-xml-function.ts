@@ -486,5 +486,6 @@ export const xmlFunctionFormat: ToolCallFormat = {
   id: 'xml-function',
   description:
     'Qwen3-Coder and engines that write calls as XML: <tool_call><function=NAME><parameter=KEY>VALUE</parameter></function></tool_call>, <function=NAME>{json}</function> (Llama 3.1, Functionary v3.1), <function name="NAME">, MiniMax <invoke name="NAME">',
+  innerMarkers: ['</parameter>'],
   sites: [xmlFunctionInToolCallSite, xmlFunctionBareSite, xmlFunctionNameSite, minimaxSite, seedSite, invokeBareSite],
 };

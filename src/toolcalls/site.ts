@@ -114,6 +114,12 @@ export interface ToolCallFormat {
   readonly description: string;
   /** Where its calls can start, in priority order. */
   readonly sites: readonly CallSite[];
+  /**
+   * Literals read inside a block besides the site openers (argument separators, string escapes).
+   * With the openers they make {@link CALL_MARKERS}: a model's special tokens among them must reach
+   * the parser, not be dropped in decoding.
+   */
+  readonly innerMarkers?: readonly string[];
 }
 
 /** A reading that keeps the block in the text. */

@@ -18,7 +18,7 @@ import { diagnoseOptions, loadCandidate, planCandidates } from '../engine/load-e
 import { sourceWideFailure } from '../engine/diagnose-source.ts';
 import { embedderHost } from '../engine/embedder-host.ts';
 import { serializeError } from '../shared/errors.ts';
-import { engineRunner, type AnswerRunner } from '../loop/answer-runner.ts';
+import { engineRunner, PARSER_MARKERS, type AnswerRunner } from '../loop/answer-runner.ts';
 import type { ToolRunOutcome } from '../loop/toolbox.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
@@ -110,13 +110,14 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
     const threads = message.options.numThreads ? wasmThreads(scope, message.options.numThreads) : defaultThreads;
     env.backends.onnx.wasm!.numThreads = threads;
     try {
-      const engine = await loadCandidate(
-        message.source,
-        candidate,
-        (event) => post({ kind: 'progress', event }),
-        message.options.family,
-        message.options.hubUrl,
-      );
+      const { family, hubUrl } = message.options;
+      // The engine keeps in generated text every special token the loop's parser reads.
+      const engine = await loadCandidate(message.source, candidate, {
+        onProgress: (event) => post({ kind: 'progress', event }),
+        family,
+        hubUrl,
+        keepMarkers: PARSER_MARKERS,
+      });
       // The tool-search model runs on WASM beside the chat model, loaded on its first request.
       const embedders = embedderHost('wasm');
       runner = engineRunner(engine, { embed: (request, onProgress) => embedders.embed(request, onProgress), dispose: () => embedders.dispose() });

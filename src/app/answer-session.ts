@@ -1,0 +1,308 @@
+import { isAbortError, type ChatAnswer, type ChatMessage, type ChatOptions, type NexusChat, type Strategy, type ToolCallRecord } from '../index.ts';
+import type { Activity, AppState, DiagnosticEntry, Turn } from './app-state.ts';
+import { newId, type ConversationStore } from './conversation-store.ts';
+import { deviceLabel, threadWords, titleFrom } from './format.ts';
+import { READ_PAGE, WEB_TOOL_NAMES, type Research, type Source, type WebActivity } from './web-research.ts';
+
+/** Diagnostics are for reading, not archiving: one entry's text and the entries per answer are capped. */
+const MAX_DIAGNOSTIC_CHARS = 6000;
+const MAX_DIAGNOSTICS = 200;
+
+/** What the answer session needs of the page's store. */
+export interface AnswerHost {
+  /** The page's state as it is now. */
+  state(): AppState;
+  set(change: Partial<AppState>): void;
+  notify(text: string): void;
+  conversations: ConversationStore;
+  /** The loaded chat, when there is one. */
+  chat(): NexusChat | undefined;
+  /** Web research over the chat, when the proxy is there. */
+  research(): Research | undefined;
+  /** Skips a running self-check (the user would rather chat than wait). */
+  skipCheck(): void;
+  /** The load or re-check in progress, if one is. */
+  loading(): Promise<void> | undefined;
+  /** Hands the page's tool settings to the chat before an answer. */
+  applyToolSettings(chat: NexusChat): void;
+}
+
+/**
+ * The answers part of the page's store: sending, streaming into the answer's turn, Stop,
+ * regenerate and edit, and the approval of `confirm` tools. State stays in the one
+ * {@link AppState}; this part writes the answer's turn and the busy flags.
+ */
+export class AnswerSession {
+  private stopController: AbortController | undefined;
+  /** The turn the running answer writes into. */
+  private answeringId: string | undefined;
+  private pendingApproval: ((approved: boolean) => void) | undefined;
+
+  constructor(private readonly host: AnswerHost) {}
+
+  /** Sends a message and streams the answer. Ignored while an answer runs or with no model. */
+  async send(text: string): Promise<void> {
+    const prompt = text.trim();
+    if (!prompt || this.host.state().busy) return;
+    if (this.host.state().model.phase === 'checking') {
+      // The user would rather chat than wait: the check is skipped, and the message goes once the model is free.
+      this.host.skipCheck();
+      await this.host.loading();
+    }
+    const chat = this.host.chat();
+    if (!chat || this.host.state().busy || this.host.state().model.phase !== 'ready') return;
+    const user: Turn = { id: newId(), role: 'user', text: prompt, state: 'done', historyIndex: chat.history.length };
+    const { label, device, dtype, threads } = this.host.state().model;
+    const answer: Turn = {
+      id: newId(),
+      role: 'assistant',
+      text: '',
+      state: 'streaming',
+      activity: [],
+      sources: [],
+      diagnostics: [],
+      web: this.host.state().web.enabled,
+      ...(label ? { model: [label, deviceLabel(device, dtype), ...(threads ? [threadWords(threads)] : [])].join(' · ') } : {}),
+    };
+    const conversation = this.host.state().conversation;
+    this.host.conversations.setConversation({
+      ...conversation,
+      title: conversation.turns.length ? conversation.title : titleFrom(prompt),
+      turns: [...conversation.turns, user, answer],
+    });
+    await this.runAnswer(chat, prompt, answer.id);
+  }
+
+  /**
+   * Stops the answer being generated (and refuses a pending approval). The page stops showing
+   * text at once — the answer is `stopping` until the worker has ended its step — so nothing
+   * appears after Stop, however long the step takes.
+   */
+  stop(): void {
+    this.resolveApproval(false);
+    this.host.skipCheck();
+    const controller = this.stopController;
+    if (!controller || controller.signal.aborted) return;
+    controller.abort();
+    const answering = this.answeringId;
+    if (answering) this.host.conversations.updateTurn(answering, (turn) => (turn.state === 'streaming' ? { state: 'stopping', note: 'Stopping…' } : {}));
+    this.host.set({ stopping: true });
+  }
+
+  /** Answers the last message again: the last exchange is cut from the history first. */
+  async regenerate(): Promise<void> {
+    const last = this.lastExchange();
+    if (last) await this.resend(last.user, last.user.text);
+  }
+
+  /** Replaces the last message with `text` and answers it. */
+  async editLast(text: string): Promise<void> {
+    const last = this.lastExchange();
+    if (last && text.trim()) await this.resend(last.user, text);
+  }
+
+  private lastExchange(): { user: Turn } | undefined {
+    if (this.host.state().busy || !this.host.chat()) return undefined;
+    const turns = this.host.state().conversation.turns;
+    const user = turns.findLast((t) => t.role === 'user');
+    return user ? { user } : undefined;
+  }
+
+  private async resend(user: Turn, text: string): Promise<void> {
+    const chat = this.host.chat();
+    if (!chat) return;
+    const conversation = this.host.state().conversation;
+    const keep = conversation.turns.slice(0, conversation.turns.indexOf(user));
+    const history = conversation.history.slice(0, user.historyIndex ?? conversation.history.length);
+    try {
+      chat.setHistory(withoutSystemTurns(history));
+    } catch (error) {
+      this.host.notify(`Could not cut the conversation back: ${(error as Error).message}`);
+      return;
+    }
+    this.host.conversations.setConversation({ ...conversation, turns: keep, history, title: keep.length ? conversation.title : titleFrom(text) });
+    await this.send(text);
+  }
+
+  private async runAnswer(chat: NexusChat, prompt: string, answerId: string): Promise<void> {
+    const { settings, web, conversation } = this.host.state();
+    chat.systemPrompt = settings.systemPrompt;
+    chat.answerPrompt = settings.answerPrompt;
+    chat.maxRounds = settings.maxRounds;
+    this.host.applyToolSettings(chat);
+    const controller = new AbortController();
+    this.stopController = controller;
+    this.answeringId = answerId;
+    this.host.set({ busy: true });
+    // Once Stop is pressed, what the worker still sends is not shown: the user asked for silence.
+    const update = (change: (turn: Turn) => Partial<Turn>) =>
+      this.host.conversations.updateTurn(answerId, (turn) => (controller.signal.aborted ? {} : change(turn)));
+    const settle = (change: (turn: Turn) => Partial<Turn>) => this.host.conversations.updateTurn(answerId, change);
+    const stopListening = this.listen(chat, update, web.enabled);
+    const options: ChatOptions = {
+      signal: controller.signal,
+      strategy: toolPolicy(this.host.state().model.verdict, settings.strategy),
+      repetitionPenalty: settings.repetitionPenalty,
+      enableThinking: settings.enableThinking,
+      maxNewTokens: settings.maxNewTokens,
+      ...(settings.temperature > 0 ? { sampling: { temperature: settings.temperature, topP: settings.topP } } : {}),
+      ...(conversation.instructions?.trim() ? { instructions: conversation.instructions.trim() } : {}),
+    };
+    try {
+      let result: ChatAnswer & { sources?: Source[] };
+      const research = this.host.research();
+      if (web.enabled && research) {
+        // Research mode sets its own tool choice and round limit (a hunt needs more than four).
+        result = await research.ask(prompt, {
+          ...options,
+          onActivity: (activity) => update((turn) => ({ activity: [...(turn.activity ?? []), activity] })),
+        });
+      } else {
+        result = await chat.chat(prompt, { ...options, toolChoice: settings.toolChoice, maxRounds: settings.maxRounds });
+      }
+      // An answer that finished while Stop was on its way still stops where the user saw it stop.
+      if (controller.signal.aborted) settle(() => ({ state: 'stopped', note: 'Stopped.', checking: false }));
+      else
+        settle((turn) => ({
+          text: result.text,
+          state: 'done',
+          metrics: result.metrics,
+          sources: result.sources ?? [],
+          checking: false,
+          drafts: draftsBesides(turn.drafts, result.text),
+        }));
+    } catch (error) {
+      if (isAbortError(error) || controller.signal.aborted) settle(() => ({ state: 'stopped', note: 'Stopped.', checking: false }));
+      else settle(() => ({ state: 'failed', checking: false, note: `The answer failed: ${error instanceof Error ? error.message : String(error)}` }));
+    } finally {
+      stopListening();
+      this.stopController = undefined;
+      this.answeringId = undefined;
+      this.resolveApproval(false);
+      const history = controller.signal.aborted ? this.historyAsShown(chat, answerId) : [...chat.history];
+      this.host.conversations.setConversation({ ...this.host.state().conversation, history });
+      const selection = chat.lastToolSelection;
+      const { lastOffered: _previous, lastGroup: _group, ...tools } = this.host.state().tools;
+      this.host.set({
+        tools: selection ? { ...tools, lastOffered: selection.reasons, ...(selection.group ? { lastGroup: selection.group.chosen } : {}) } : tools,
+      });
+      this.host.set({ busy: false, stopping: false });
+      await this.host.conversations.saveNow();
+    }
+  }
+
+  /**
+   * After a stop, the chat's history ends with what the worker had generated, which may be a token
+   * or two past what the page showed: the saved history and the model's memory keep what the user saw.
+   */
+  private historyAsShown(chat: NexusChat, answerId: string): ChatMessage[] {
+    const history = [...chat.history];
+    const shown =
+      this.host
+        .state()
+        .conversation.turns.find((t) => t.id === answerId)
+        ?.text.trim() ?? '';
+    const last = history.at(-1);
+    if (last?.role !== 'assistant' || last.tool_calls?.length || last.content === shown) return history;
+    const adjusted = shown ? [...history.slice(0, -1), { ...last, content: shown }] : history.slice(0, -1);
+    try {
+      chat.setHistory(withoutSystemTurns(adjusted));
+      return adjusted;
+    } catch {
+      return history;
+    }
+  }
+
+  /** Subscribes the answer's turn to the chat's events; returns the unsubscribe function. */
+  private listen(chat: NexusChat, update: (change: (turn: Turn) => Partial<Turn>) => void, web: boolean): () => void {
+    const diagnose = (entry: DiagnosticEntry) => update((turn) => ({ diagnostics: [...(turn.diagnostics ?? []), entry].slice(-MAX_DIAGNOSTICS) }));
+    const offs = [
+      chat.on('token', (text) => update((turn) => ({ text: turn.text + text, checking: false }))),
+      chat.on('round', (info) => {
+        diagnose({ kind: 'round', round: info.round, roundKind: info.kind });
+        // Text streamed in a round that ended in calls was a draft or a preamble; the answer comes
+        // after. It stays on the page, folded, so nothing the user read disappears.
+        update((turn) => ({ checking: false, ...(turn.text.trim() ? { text: '', drafts: [...(turn.drafts ?? []), turn.text.trim()] } : {}) }));
+      }),
+      chat.on('escalate', () => update(() => ({ checking: true }))),
+      chat.on('toolCall', (call) => update((turn) => ({ activity: addCall(turn.activity ?? [], call, web) }))),
+      chat.on('raw', (raw, info) => diagnose({ kind: 'raw', round: info.round, strategy: info.strategy, text: raw.slice(0, MAX_DIAGNOSTIC_CHARS) })),
+      chat.on('step', (which, raw, resolved) => diagnose({ kind: 'step', which, raw: raw.slice(0, MAX_DIAGNOSTIC_CHARS), resolved })),
+      chat.on('forced', (event) => diagnose({ kind: 'forced', event: { ...event, raw: event.raw.slice(0, MAX_DIAGNOSTIC_CHARS) } })),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
+  }
+
+  /** Asks the user to approve a `confirm` tool's call; resolves with their decision. */
+  requestApproval(name: string, args: Readonly<Record<string, unknown>>): Promise<boolean> {
+    this.resolveApproval(false);
+    const description = this.host.chat()?.toolSchemas.find((s) => s.function.name === name)?.function.description ?? '';
+    this.host.set({ approval: { name, description, arguments: args } });
+    return new Promise<boolean>((resolve) => {
+      this.pendingApproval = resolve;
+    });
+  }
+
+  /** The user's decision on the pending approval (the model has no say). */
+  resolveApproval(approved: boolean): void {
+    const resolve = this.pendingApproval;
+    this.pendingApproval = undefined;
+    if (this.host.state().approval) this.host.set({ approval: undefined });
+    resolve?.(approved);
+  }
+}
+
+/**
+ * Adds a handled call to an answer's tool lines. A web tool reports its own "searched:"/"read:"
+ * line before the loop reports the call; the call then only claims that line (marking how it was
+ * made). A web call with no line of its own failed before reaching the proxy: it gets a failure line.
+ */
+function addCall(activity: readonly Activity[], call: ToolCallRecord, web: boolean): Activity[] {
+  if (!web || !WEB_TOOL_NAMES.has(call.name)) {
+    return [
+      ...activity,
+      { kind: 'call', id: call.id, name: call.name, arguments: call.arguments, source: call.source, status: call.status, result: call.result },
+    ];
+  }
+  const at = activity.findLastIndex((a) => a.kind !== 'call' && !a.source);
+  if (at >= 0) return activity.map((a, i) => (i === at ? ({ ...(a as WebActivity), source: call.source } as Activity) : a));
+  const args = call.arguments;
+  const failed: Activity =
+    call.name === READ_PAGE
+      ? { kind: 'read', url: String(args.url ?? ''), pages: [], ok: false, detail: call.result, source: call.source }
+      : {
+          kind: 'search',
+          queries: [args.query, ...(Array.isArray(args.queries) ? args.queries : [])].map(String),
+          ok: false,
+          results: 0,
+          detail: call.result,
+          source: call.source,
+        };
+  return [...activity, failed];
+}
+
+/** The drafts worth keeping beside the final answer: not the answer itself, which is shown anyway. */
+function draftsBesides(drafts: string[] | undefined, answer: string): string[] {
+  return (drafts ?? []).filter((draft) => draft !== answer.trim());
+}
+
+/**
+ * Histories saved before the answer prompt moved into the system prompt hold it as system turns,
+ * but `setHistory` accepts no system turn (the chat adds its own). Those per-answer instructions
+ * are not needed to continue, so they are dropped when a history is handed back.
+ */
+export function withoutSystemTurns(history: readonly ChatMessage[]): ChatMessage[] {
+  return history.filter((m) => m.role !== 'system');
+}
+
+/**
+ * The strategy an answer runs with, set by the model's verdict: a model the check found does not
+ * call tools is never forced into calls (priming and stepwise would turn an essay request into a
+ * calculator call); it may still call one on its own. A model that passed, or was not checked,
+ * runs with the user's setting.
+ */
+export function toolPolicy(verdict: { ok: boolean } | undefined, strategy: Strategy): Strategy {
+  return verdict && !verdict.ok ? 'inline' : strategy;
+}

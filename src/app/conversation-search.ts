@@ -1,0 +1,53 @@
+import MiniSearch from 'minisearch';
+import type { Conversation, ConversationSummary } from './app-state.ts';
+
+interface Indexed {
+  id: string;
+  title: string;
+  text: string;
+}
+
+function document(conversation: Conversation): Indexed {
+  return { id: conversation.id, title: conversation.title, text: conversation.turns.map((t) => t.text).join('\n') };
+}
+
+/**
+ * A word index of the saved conversations (titles and text), so a search is one lookup instead of
+ * reading every conversation from IndexedDB. Built on the first search from what is saved (each
+ * conversation read once), then kept current by the store as conversations are saved, renamed,
+ * imported and deleted. Every word of a query must match, as a word or the start of one.
+ */
+export class ConversationSearch {
+  private readonly index = new MiniSearch<Indexed>({
+    fields: ['title', 'text'],
+    storeFields: [],
+    searchOptions: { combineWith: 'AND', prefix: true },
+  });
+
+  /** @param read - reads a saved conversation (undefined when it cannot be read). */
+  constructor(private readonly read: (id: string) => Promise<Conversation | undefined>) {}
+
+  /** Indexes a conversation as it is now (replacing what was indexed for it). */
+  update(conversation: Conversation): void {
+    if (this.index.has(conversation.id)) this.index.replace(document(conversation));
+    else this.index.add(document(conversation));
+  }
+
+  /** Forgets a deleted conversation. */
+  remove(id: string): void {
+    if (this.index.has(id)) this.index.discard(id);
+  }
+
+  /** The conversations of `saved` (and the open one) that match every word of `query`, in `saved`'s order. */
+  async search(query: string, saved: readonly ConversationSummary[], open: Conversation): Promise<ConversationSummary[]> {
+    for (const summary of saved) {
+      if (summary.id === open.id || this.index.has(summary.id)) continue;
+      const conversation = await this.read(summary.id).catch(() => undefined);
+      // An unreadable conversation is still found by its title.
+      this.update(conversation ?? { id: summary.id, title: summary.title, turns: [], history: [], createdAt: summary.updatedAt, updatedAt: summary.updatedAt });
+    }
+    if (open.turns.length > 0) this.update(open);
+    const hits = new Set(this.index.search(query).map((hit) => hit.id as string));
+    return saved.filter((summary) => hits.has(summary.id));
+  }
+}

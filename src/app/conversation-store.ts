@@ -1,0 +1,207 @@
+import { conversationToJson, conversationToMarkdown, importConversationFile, type ConversationFile } from './conversation-files.ts';
+import { ConversationSearch } from './conversation-search.ts';
+import { emptyConversation, type AppState, type Conversation, type ConversationSummary, type Turn } from './app-state.ts';
+import type { Persistence } from './persistence.ts';
+
+/** Streamed text is saved at most this often, so an answer cut off by a closed tab is still there. */
+export const SAVE_EVERY_MS = 400;
+
+/** What the conversation store needs of the page's store. */
+export interface ConversationHost {
+  /** The page's state as it is now. */
+  state(): AppState;
+  set(change: Partial<AppState>): void;
+  notify(text: string): void;
+  /** Another conversation is open now (`undefined`: a new, empty one): the model continues it with its history. */
+  opened(conversation: Conversation | undefined): void;
+}
+
+/** A fresh id (`randomUUID` exists only in secure contexts; a page opened over plain HTTP on a LAN address gets the fallback). */
+export function newId(): string {
+  return globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/**
+ * The conversations part of the page's store: the open one and its saving, the saved list (open,
+ * rename, delete with Undo, export, import) and a search index over them. State stays in the one
+ * {@link AppState}; this part only changes its conversation fields.
+ */
+export class ConversationStore {
+  /** The conversation deleted last, for Undo. */
+  private deleted: Conversation | undefined;
+  /** The latest search, so an earlier one that finishes later is not shown. */
+  private pendingQuery = '';
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly search: ConversationSearch;
+
+  constructor(
+    private readonly host: ConversationHost,
+    private readonly persistence: Persistence,
+  ) {
+    this.search = new ConversationSearch((id) => persistence.loadConversation(id));
+  }
+
+  /** Starts an empty conversation (saved once it has a message). */
+  newConversation(): void {
+    if (this.host.state().busy) return;
+    this.host.set({ conversation: emptyConversation(newId()) });
+    this.host.opened(undefined);
+  }
+
+  /** Opens a saved conversation; the model continues it with its full history. */
+  async selectConversation(id: string): Promise<void> {
+    if (this.host.state().busy || id === this.host.state().conversation.id) return;
+    const saved = await this.persistence.loadConversation(id).catch(() => undefined);
+    if (!saved) {
+      this.host.notify('That conversation could not be read.');
+      return;
+    }
+    const conversation = repairInterrupted(saved);
+    this.host.set({ conversation });
+    this.host.opened(conversation);
+    if (conversation !== saved) await this.saveNow();
+  }
+
+  /** Deletes a saved conversation (Undo brings it back); deleting the open one starts a new one. */
+  async deleteConversation(id: string): Promise<void> {
+    if (this.host.state().busy && id === this.host.state().conversation.id) return;
+    const { persistence } = this;
+    const doomed = id === this.host.state().conversation.id ? this.host.state().conversation : await persistence.loadConversation(id).catch(() => undefined);
+    this.search.remove(id);
+    const conversations = await persistence.deleteConversation(id).catch(() => this.host.state().conversations.filter((c) => c.id !== id));
+    this.deleted = doomed;
+    this.host.set({ conversations, ...(doomed ? { undoDelete: { title: doomed.title } } : {}) });
+    if (doomed) this.host.notify(`Deleted “${doomed.title}”.`);
+    if (id === this.host.state().conversation.id) this.newConversation();
+  }
+
+  /** Sets the open conversation's own instructions (empty removes them). Saved with the conversation. */
+  setConversationInstructions(text: string): void {
+    const { instructions: _old, ...conversation } = this.host.state().conversation;
+    const trimmed = text.trim();
+    this.setConversation(trimmed ? { ...conversation, instructions: trimmed } : conversation);
+  }
+
+  /** Brings back the conversation deleted last. */
+  async undoDelete(): Promise<void> {
+    const conversation = this.deleted;
+    this.deleted = undefined;
+    this.host.set({ undoDelete: undefined });
+    if (!conversation) return;
+    const conversations = await this.persist(conversation).catch(() => this.host.state().conversations);
+    this.host.set({ conversations });
+    this.host.notify(`Restored “${conversation.title}”.`);
+  }
+
+  /** Renames a conversation (an empty name keeps the old one). */
+  async renameConversation(id: string, title: string): Promise<void> {
+    const name = title.replace(/\s+/g, ' ').trim().slice(0, 120);
+    if (!name) return;
+    if (id === this.host.state().conversation.id) {
+      this.host.set({ conversation: { ...this.host.state().conversation, title: name } });
+      await this.saveNow();
+      return;
+    }
+    const saved = await this.persistence.loadConversation(id).catch(() => undefined);
+    if (!saved) return;
+    const conversations = await this.persist({ ...saved, title: name }).catch(() => this.host.state().conversations);
+    this.host.set({ conversations });
+  }
+
+  /** A conversation as a file to save: JSON (restores exactly) or Markdown (to read). */
+  async exportConversation(id: string, format: 'json' | 'markdown'): Promise<ConversationFile | undefined> {
+    const conversation =
+      id === this.host.state().conversation.id ? this.host.state().conversation : await this.persistence.loadConversation(id).catch(() => undefined);
+    if (!conversation) return undefined;
+    return format === 'json' ? conversationToJson(conversation) : conversationToMarkdown(conversation);
+  }
+
+  /**
+   * Imports an exported conversation (JSON or Markdown) as a new saved conversation and opens it.
+   * A file that is not one is refused with a message that says why; nothing is changed then.
+   */
+  async importConversation(name: string, text: string): Promise<void> {
+    let imported: Conversation;
+    let notes: string[];
+    try {
+      ({ conversation: imported, notes } = importConversationFile(name, text, newId));
+    } catch (error) {
+      this.host.notify(`Could not import ${name}: ${(error as Error).message}`);
+      this.host.set({ importError: `Could not import ${name}: ${(error as Error).message}` });
+      return;
+    }
+    const conversation = { ...imported, id: newId() };
+    const conversations = await this.persist(conversation).catch(() => this.host.state().conversations);
+    this.host.set({ conversations, importError: undefined });
+    this.host.notify([`Imported “${conversation.title}”.`, ...notes].join(' '));
+    if (!this.host.state().busy) await this.selectConversation(conversation.id);
+  }
+
+  /** Finds the saved conversations whose title or text has every word of `query` (an empty query ends the search). */
+  async searchConversations(query: string): Promise<void> {
+    this.pendingQuery = query;
+    if (!query.trim()) {
+      this.host.set({ conversationSearch: undefined });
+      return;
+    }
+    const matches = await this.search.search(query, this.host.state().conversations, this.host.state().conversation);
+    // A newer search may have started while the index was first built: only the latest is shown.
+    if (this.pendingQuery !== query) return;
+    this.host.set({ conversationSearch: { query, matches } });
+  }
+
+  /** Replaces the open conversation (stamped now) and saves it soon. */
+  setConversation(conversation: Conversation): void {
+    this.host.set({ conversation: { ...conversation, updatedAt: new Date().toISOString() } });
+    this.scheduleSave();
+  }
+
+  /** Changes one turn of the open conversation and saves it soon. */
+  updateTurn(id: string, change: (turn: Turn) => Partial<Turn>): void {
+    const conversation = this.host.state().conversation;
+    const turns = conversation.turns.map((turn) => (turn.id === id ? { ...turn, ...change(turn) } : turn));
+    this.setConversation({ ...conversation, turns });
+  }
+
+  /** Saves the open conversation within {@link SAVE_EVERY_MS}, once however often it is asked. */
+  scheduleSave(): void {
+    this.saveTimer ??= setTimeout(() => void this.saveNow(), SAVE_EVERY_MS);
+  }
+
+  /** Saves a conversation and keeps the search index current; resolves with the saved list. */
+  private persist(conversation: Conversation): Promise<ConversationSummary[]> {
+    this.search.update(conversation);
+    return this.persistence.saveConversation(conversation);
+  }
+
+  /** Saves the open conversation now (empty ones are not kept). */
+  async saveNow(): Promise<void> {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    const conversation = this.host.state().conversation;
+    if (conversation.turns.length === 0) return;
+    try {
+      this.host.set({ conversations: await this.persist(conversation) });
+    } catch (error) {
+      this.host.notify(`Could not save the conversation: ${(error as Error).message}`);
+    }
+  }
+}
+
+/**
+ * A conversation saved while an answer was being written (the tab closed or reloaded) is made
+ * consistent the way an interrupted `chat()` leaves one: the question is kept with the visible text
+ * already written, and the answer is marked as stopped.
+ */
+export function repairInterrupted(conversation: Conversation): Conversation {
+  const last = conversation.turns.at(-1);
+  if (last?.role !== 'assistant' || (last.state !== 'streaming' && last.state !== 'stopping')) return conversation;
+  const user = conversation.turns.at(-2);
+  const history = [...conversation.history];
+  if (user?.role === 'user' && user.historyIndex === history.length) {
+    history.push({ role: 'user', content: user.text });
+    if (last.text.trim()) history.push({ role: 'assistant', content: last.text.trim() });
+  }
+  const interrupted: Turn = { ...last, state: 'stopped', note: 'Interrupted: the page was closed while this answer was being written.' };
+  return { ...conversation, history, turns: [...conversation.turns.slice(0, -1), interrupted] };
+}

@@ -1,0 +1,121 @@
+import type { ChatMessage, EngineInfo, ToolSchema } from '../engine/engine.ts';
+import type { ModelFamily } from '../engine/model-family.ts';
+import { checkOption, InvalidOptionError, NexusError, registerErrorClass } from '../shared/errors.ts';
+import type { ToolRegistry } from '../tools/tool-registry.ts';
+import type { AnswerSettings } from './answer-run.ts';
+import { DEFAULT_MAX_RESULT_CHARS } from './cap-result.ts';
+import { DEFAULT_ANSWER_PROMPT, DEFAULT_SYSTEM_PROMPT, systemPromptFor } from './prompts.ts';
+import type { ChatOptions } from './types.ts';
+
+/** The values of `chat()`'s `strategy` option. */
+export const STRATEGIES = ['auto', 'inline', 'stepwise'] as const;
+
+/** The values of `chat()`'s `toolChoice` option, as an error lists them. */
+export const TOOL_CHOICES = ['auto', 'required', 'none', '{ name }'] as const;
+
+/** Thrown for a `toolChoice: { name }` that names no registered tool. */
+export class UnknownToolError extends NexusError {
+  override readonly name = 'UnknownToolError';
+}
+
+registerErrorClass(UnknownToolError, 'UnknownToolError');
+
+/**
+ * Thrown when tools are offered to a model whose chat template cannot hold a tool conversation
+ * (it ignores tools, or raises on a tool turn, as Gemma 3's does).
+ */
+export class ToolTemplateError extends NexusError {
+  override readonly name = 'ToolTemplateError';
+}
+
+registerErrorClass(ToolTemplateError, 'ToolTemplateError');
+
+/** The chat's own settings that every answer starts from (`NexusChat`'s public fields). */
+export interface ChatDefaults {
+  systemPrompt: string;
+  answerPrompt: string;
+  maxRounds: number;
+  maxResultChars: number;
+}
+
+/** The loop's defaults. */
+export const CHAT_DEFAULTS: Readonly<ChatDefaults> = Object.freeze({
+  systemPrompt: DEFAULT_SYSTEM_PROMPT,
+  answerPrompt: DEFAULT_ANSWER_PROMPT,
+  maxRounds: 4,
+  maxResultChars: DEFAULT_MAX_RESULT_CHARS,
+});
+
+/**
+ * An answer's settings from `chat()`'s options and the chat's defaults. An unknown `strategy` or
+ * `toolChoice` is refused naming the valid values; a forced `{ name }` must name a registered tool.
+ */
+export function answerSettings(
+  options: ChatOptions,
+  registry: ToolRegistry,
+  defaults: Pick<ChatDefaults, 'maxRounds' | 'maxResultChars'>,
+): Omit<AnswerSettings, 'signal'> {
+  let toolChoice = options.toolChoice ?? 'auto';
+  const named = typeof toolChoice === 'object' && toolChoice !== null && typeof (toolChoice as { name?: unknown }).name === 'string';
+  if (!named && !(['auto', 'required', 'none'] as unknown[]).includes(toolChoice)) throw new InvalidOptionError('toolChoice', toolChoice, TOOL_CHOICES);
+  const strategy = checkOption('strategy', options.strategy ?? 'auto', STRATEGIES);
+  if (typeof toolChoice === 'object') {
+    const name = registry.resolveName(toolChoice.name);
+    if (!name) {
+      throw new UnknownToolError(`toolChoice names '${toolChoice.name}', which is not registered. Available tools: ${registry.names.join(', ') || 'none'}.`);
+    }
+    toolChoice = { name };
+  }
+  return {
+    toolChoice,
+    strategy,
+    maxRounds: options.maxRounds ?? defaults.maxRounds,
+    repetitionPenalty: options.repetitionPenalty ?? 1.1,
+    ...(options.sampling && options.sampling.temperature > 0 ? { sampling: options.sampling } : {}),
+    enableThinking: options.enableThinking ?? false,
+    maxNewTokens: options.maxNewTokens ?? 512,
+    maxResultChars: defaults.maxResultChars,
+    ...(options.tools ? { tools: options.tools.map((n) => registry.resolveName(n) ?? n) } : {}),
+  };
+}
+
+/** What {@link answerMessages} assembles an answer's prompt from. */
+export interface AnswerPromptParts {
+  defaults: Pick<ChatDefaults, 'systemPrompt' | 'answerPrompt'>;
+  settings: Pick<AnswerSettings, 'toolChoice' | 'tools'>;
+  /** Every tool the answer may call (the offered ones are `settings.tools`, or all). */
+  schemas: readonly ToolSchema[];
+  /** The model, as the engine reports it (its template's problem, when it has one). */
+  info: Pick<EngineInfo, 'model' | 'family'>;
+  /** The model's family profile: calls in a worked example are written in its syntax. */
+  family: Pick<ModelFamily, 'formatCall'>;
+  /** The families with a profile of their own, for the message when tools cannot be offered. */
+  supportedFamilies: string;
+  history: readonly ChatMessage[];
+  prompt: string;
+  /** Said after the system prompt for this answer only (per-conversation instructions). */
+  instructions?: string | undefined;
+}
+
+/**
+ * The messages an answer starts from: one system message (the system prompt, and the answer prompt
+ * when tools are offered), the history, the question. Offering tools to a model whose template
+ * cannot hold a tool conversation is refused here, before the first generation.
+ */
+export function answerMessages(parts: AnswerPromptParts): ChatMessage[] {
+  const { settings, info } = parts;
+  const offered = settings.tools ? parts.schemas.filter((s) => settings.tools?.includes(s.function.name)) : parts.schemas;
+  const schemas = settings.toolChoice === 'none' ? [] : offered;
+  if (schemas.length > 0 && info.family?.templateProblem) {
+    throw new ToolTemplateError(
+      `The chat template of ${info.model} ${info.family.templateProblem}, so it cannot be offered tools ` +
+        `(profile: ${info.family.label}). Chat without tools (toolChoice: 'none'), or use a model of a family with tool support: ${parts.supportedFamilies}.`,
+    );
+  }
+  const system = systemPromptFor({ ...parts.defaults, offered: schemas, family: parts.family });
+  return [
+    { role: 'system', content: parts.instructions ? `${system}\n\n${parts.instructions}` : system },
+    ...parts.history,
+    { role: 'user', content: parts.prompt },
+  ];
+}
