@@ -36,7 +36,8 @@ describe('probeTemplate', () => {
   it('keeps the standard dialect for an OpenAI-shaped template', async () => {
     const probe = await probeTemplate(jinja(`{%- if tools -%}{{ tools | tojson }}{%- endif -%}${TURNS}`), MODEL_FAMILIES.qwen3);
     expect(probe.problem).toBeUndefined();
-    expect(probe.dialect).toEqual(STANDARD_DIALECT);
+    // Its generation prompt has no empty think block, and the probe says so.
+    expect(probe.dialect).toEqual({ ...STANDARD_DIALECT, emptyThinkBlock: false });
     expect(probe.shapes).toEqual({
       'tools offered': 'ok',
       'a call and its result': 'ok',

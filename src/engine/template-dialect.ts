@@ -21,6 +21,13 @@ export interface TemplateDialect {
   readonly results: 'tool' | 'user';
   /** What the `tools` argument is in a round that offers none: left out (null), or an empty list. */
   readonly noTools: 'null' | 'empty';
+  /**
+   * With thinking off, whether the generation prompt ends in an empty think block (Qwen3 does, the
+   * Qwen3-2507 Instruct line does not). Where it does, the loop writes the block back into the turns
+   * the model generated after it, so the next prompt extends the last and the KV cache is reused.
+   * Found by the probe; absent, the family's profile says.
+   */
+  readonly emptyThinkBlock?: boolean;
 }
 
 /** The dialect of the OpenAI-shaped templates (Qwen, Llama 3.x, Granite 4.0, …): everything as the standard fields. */
@@ -258,8 +265,10 @@ export async function probeTemplate(render: RawTemplateRender, family: ModelFami
   if (family.thinking && !problem) {
     const { messages, args } = inDialect(dialect, family, QUESTION, { tools: [PROBE_TOOL], addGenerationPrompt: true, enableThinking: false });
     try {
-      await render(messages, args);
+      const rendered = await render(messages, args);
       shapes['thinking off'] = 'ok';
+      const { open, close } = family.thinking;
+      dialect = { ...dialect, emptyThinkBlock: new RegExp(`${escapeRegExp(open)}\\s*${escapeRegExp(close)}\\s*$`).test(rendered) };
     } catch (error) {
       shapes['thinking off'] = `fails: ${firstLine(error)}`;
       problem = `cannot render thinking off (fails: ${firstLine(error)})`;
@@ -281,7 +290,12 @@ export async function renderInDialect(
   messages: readonly ChatMessage[],
   options: RenderOptions,
 ): Promise<string> {
-  const prepared = family.thinking?.emptyBlockWhenOff ? keepGeneratedThinkBlocks([...messages], options.enableThinking) : messages;
+  const emptyBlock = dialect.emptyThinkBlock ?? family.thinking?.emptyBlockWhenOff;
+  const prepared = emptyBlock ? keepGeneratedThinkBlocks([...messages], options.enableThinking) : messages;
   const { messages: shaped, args } = inDialect(dialect, family, prepared, options);
   return render(shaped, args);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
