@@ -396,7 +396,11 @@ export class NexusChat {
       instructions: options.instructions,
     });
     const visibleTextOfRound: string[] = [];
-    const stopCollecting = [events.on('token', (t) => visibleTextOfRound.push(t)), events.on('round', () => (visibleTextOfRound.length = 0))];
+    const stopCollecting = [
+      events.on('token', (t) => visibleTextOfRound.push(t)),
+      events.on('round', () => (visibleTextOfRound.length = 0)),
+      ...(options.onStepFinish ? [events.on('stepFinish', options.onStepFinish)] : []),
+    ];
     const effects = { ...selected.effects, ...options.toolkit?.effects };
     try {
       const outcome = await this.runner.run(

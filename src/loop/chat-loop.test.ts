@@ -1,4 +1,4 @@
-import { answerFromSteps } from './step-log.ts';
+import { answerFromSteps, type Step } from './step-log.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
 import { NexusChat } from '../nexus.ts';
@@ -69,7 +69,9 @@ describe('the tool loop on a scripted Qwen3', () => {
       { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
       { when: when.promptContains('"temperature_c":31.2'), output: qwen3.answerChennai },
     ]);
-    const answer = await chat.chat('Weather in Chennai?');
+    const finished: Step[] = [];
+    const answer = await chat.chat('Weather in Chennai?', { onStepFinish: (step) => finished.push(step) });
+    expect(finished).toEqual(answer.steps);
     expect(answer.steps.map((s) => s.kind)).toEqual(['round', 'generation', 'verdict', 'call', 'round', 'generation', 'verdict', 'finished']);
     expect(answer.steps.filter((s) => s.kind === 'generation').map((s) => s.text)).toEqual([qwen3.callWeatherChennai, qwen3.answerChennai]);
     for (const step of answer.steps) expect(Object.isFrozen(step)).toBe(true);

@@ -152,6 +152,11 @@ export interface ChatOptions {
   instructions?: string;
   /** The last user turn if the answer rounds are reached (called then, so it can list what was found). */
   answerNow?: () => string | Promise<string>;
+  /**
+   * Called with each step of this answer as it is appended (the records `ChatAnswer.steps` returns),
+   * as the AI SDK's `onStepFinish`; works for a side conversation and across the model worker.
+   */
+  onStepFinish?: (step: Step) => void;
   /** This answer's own tools and their effects, instead of the chat's registered ones. */
   toolkit?: Toolkit;
   /**

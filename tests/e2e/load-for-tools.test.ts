@@ -96,4 +96,27 @@ describe('NexusChat.loadForTools in Chromium (WASM)', () => {
     expect(second.attempts).toEqual([expect.objectContaining({ dtype: 'q4', ok: true, remembered: true })]);
     expect(second.info.dtype).toBe('q4');
   });
+
+  it("sends an answer's steps across the worker: onStepFinish gets the records chat() returns, and they replay to the answer (issue 24)", async () => {
+    const outcome = await page.evaluate(
+      async (source) => {
+        const nexus = window.nexus;
+        const chat = await nexus.NexusChat.load({ url: source }, { dtype: 'q4' });
+        const question = nexus.selfCheckQuestion(Math.random);
+        const token = nexus.freshToken(Math.random);
+        chat.tool(question.tool.name, question.tool.description, question.tool.parameters as never, (args: Record<string, unknown>) =>
+          question.result(token, args),
+        );
+        const seen: unknown[] = [];
+        const answer = await chat.chat(question.question, { onStepFinish: (step) => seen.push(step) });
+        await chat.dispose();
+        return { seen, steps: answer.steps, text: answer.text, replayed: nexus.answerFromSteps(answer.steps), token };
+      },
+      new URL('models/tiny-tools-qwen3', inject('appUrl')).href,
+    );
+    expect(outcome.seen).toEqual(outcome.steps);
+    expect(outcome.steps.map((s) => s.kind)).toContain('call');
+    expect(outcome.text).toContain(outcome.token);
+    expect(outcome.replayed.text).toBe(outcome.text);
+  });
 });
