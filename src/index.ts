@@ -60,15 +60,7 @@ export type {
   GenerateResult,
   RenderOptions,
 } from './engine/engine.ts';
-export {
-  ScriptedEngine,
-  ScriptExhaustedError,
-  estimateTokens,
-  type PromptMatcher,
-  type ScriptedGeneration,
-  type ScriptedOutput,
-} from './engine/scripted-engine.ts';
-export { renderQwen3ChatML } from './engine/qwen3-chatml.ts';
+// The scripted engine and its matchers are test helpers: `browser-llm-nexus/testing`.
 export { abortError, isAbortError } from './shared/abort.ts';
 export { NO_WORKER_MESSAGE, useModelWorker, type WorkerFactory, type WorkerLoadOptions } from './worker/worker-client.ts';
 export type {

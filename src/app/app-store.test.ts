@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NexusChat, ScriptedEngine, type ScriptedOutput } from '../index.ts';
+import { NexusChat } from '../index.ts';
+import { ScriptedEngine, type ScriptedOutput } from '../testing/index.ts';
 import { when } from '../testing/script-matchers.ts';
 import { engineRunner } from '../loop/answer-runner.ts';
 import { emptyConversation, type Conversation } from './app-state.ts';

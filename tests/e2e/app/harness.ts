@@ -8,7 +8,8 @@ import type { ModelOpener } from '../../../src/app/model-loader.ts';
 import { indexedDbPersistence } from '../../../src/app/persistence.ts';
 import { createResearch } from '../../../src/app/web-research.ts';
 import '../../../src/app/nexus-app.ts';
-import { NexusChat, ScriptedEngine, type PromptMatcher, type ScriptedOutput } from '../../../src/index.ts';
+import { NexusChat } from '../../../src/index.ts';
+import { ScriptedEngine, type PromptMatcher, type ScriptedOutput } from '../../../src/testing/index.ts';
 import { when } from '../../../src/testing/script-matchers.ts';
 import { QUESTIONS } from './questions.ts';
 
