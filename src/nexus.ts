@@ -22,7 +22,7 @@ import type { Embedder } from './tools/tool-index.ts';
 import { ToolOffering, type ToolOfferingSettings } from './loop/tool-offering.ts';
 import { answerMessages, answerSettings, CHAT_DEFAULTS } from './loop/answer-request.ts';
 import { DEFAULT_TOOL_SELECTION, type ToolSelection, type ToolSelectionSettings } from './tools/tool-selection.ts';
-import { DEFAULT_EMBEDDING_MODEL, type EmbeddingModel, type ToolSearchStatus } from './engine/embedding-model.ts';
+import { DEFAULT_EMBEDDING_MODEL, type ToolSearchStatus } from './engine/embedding-model.ts';
 import type { ToolVectorStore } from './tools/tool-vectors.ts';
 import type { ArgsOf, ParameterNames, ParametersInput, ToolSchema } from './tools/tool-schema.ts';
 
@@ -117,15 +117,7 @@ export class NexusChat {
   /** Cap on the characters of one tool result the model reads. */
   maxResultChars = CHAT_DEFAULTS.maxResultChars;
   /** When each answer offers only the best-matching tools, and how many (see {@link ToolSelectionSettings}). */
-  toolSelection: ToolOfferingSettings & {
-    /**
-     * The sentence-embedding model of the semantic ranking, loaded beside the chat model the first
-     * time an answer has more tools than `threshold`; `false` ranks by words alone. Default for
-     * `NexusChat.load`: {@link DEFAULT_EMBEDDING_MODEL} (from the same hub); for `withEngine`: off
-     * unless an `embedder` is given.
-     */
-    semantic?: EmbeddingModel | false;
-  } = { ...DEFAULT_TOOL_SELECTION };
+  toolSelection: ToolOfferingSettings = { ...DEFAULT_TOOL_SELECTION };
   private readonly offering: ToolOffering;
 
   /** Where the semantic tool search stands (the `toolSearch` event says when it changes). */

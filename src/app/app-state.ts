@@ -2,6 +2,7 @@ import {
   DEFAULT_ANSWER_PROMPT,
   DEFAULT_HUB_URL,
   DEFAULT_SYSTEM_PROMPT,
+  WORKED_EXAMPLE_SYSTEM_PROMPT,
   type AnswerMetrics,
   type CallSource,
   type CallStatus,
@@ -218,11 +219,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
  * a turn after the results were measured to hurt a model that knows only its template (issue 23).
  */
 const RETIRED_DEFAULT_PROMPTS: Readonly<Record<'systemPrompt' | 'answerPrompt', readonly string[]>> = {
-  systemPrompt: [
-    "You are a helpful assistant running in the user's browser. When one of the tools below can answer, " +
-      'call it instead of guessing, by writing exactly:\n{tool_call_example}\n' +
-      "Use the real tool name and the user's values. When no tool fits, answer directly and briefly.",
-  ],
+  // The worked-example prompt, still offered as an option, was the default system prompt.
+  systemPrompt: [WORKED_EXAMPLE_SYSTEM_PROMPT],
   answerPrompt: [
     'Answer the user now from the tool results above. Copy names, numbers and codes exactly as the tools returned them. ' +
       'If a tool failed, say so instead of guessing.',

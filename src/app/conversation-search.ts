@@ -24,29 +24,42 @@ export class ConversationSearch {
     searchOptions: { combineWith: 'AND', prefix: true },
   });
 
+  /**
+   * Conversations saved since the last search, indexed when the next one runs: a streamed answer is
+   * saved several times a second, and re-indexing its whole text on each save would be wasted work.
+   */
+  private readonly changed = new Map<string, Conversation>();
+
   /** @param read - reads a saved conversation (undefined when it cannot be read). */
   constructor(private readonly read: (id: string) => Promise<Conversation | undefined>) {}
 
-  /** Indexes a conversation as it is now (replacing what was indexed for it). */
+  /** Notes a conversation as it is now; the next search indexes it. */
   update(conversation: Conversation): void {
-    if (this.index.has(conversation.id)) this.index.replace(document(conversation));
-    else this.index.add(document(conversation));
+    this.changed.set(conversation.id, conversation);
   }
 
   /** Forgets a deleted conversation. */
   remove(id: string): void {
+    this.changed.delete(id);
     if (this.index.has(id)) this.index.discard(id);
+  }
+
+  private put(conversation: Conversation): void {
+    if (this.index.has(conversation.id)) this.index.replace(document(conversation));
+    else this.index.add(document(conversation));
   }
 
   /** The conversations of `saved` (and the open one) that match every word of `query`, in `saved`'s order. */
   async search(query: string, saved: readonly ConversationSummary[], open: Conversation): Promise<ConversationSummary[]> {
+    for (const conversation of this.changed.values()) this.put(conversation);
+    this.changed.clear();
     for (const summary of saved) {
       if (summary.id === open.id || this.index.has(summary.id)) continue;
       const conversation = await this.read(summary.id).catch(() => undefined);
       // An unreadable conversation is still found by its title.
-      this.update(conversation ?? { id: summary.id, title: summary.title, turns: [], history: [], createdAt: summary.updatedAt, updatedAt: summary.updatedAt });
+      this.put(conversation ?? { id: summary.id, title: summary.title, turns: [], history: [], createdAt: summary.updatedAt, updatedAt: summary.updatedAt });
     }
-    if (open.turns.length > 0) this.update(open);
+    if (open.turns.length > 0) this.put(open);
     const hits = new Set(this.index.search(query).map((hit) => hit.id as string));
     return saved.filter((summary) => hits.has(summary.id));
   }

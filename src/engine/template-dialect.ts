@@ -267,8 +267,7 @@ export async function probeTemplate(render: RawTemplateRender, family: ModelFami
     try {
       const rendered = await render(messages, args);
       shapes['thinking off'] = 'ok';
-      const { open, close } = family.thinking;
-      dialect = { ...dialect, emptyThinkBlock: new RegExp(`${escapeRegExp(open)}\\s*${escapeRegExp(close)}\\s*$`).test(rendered) };
+      dialect = { ...dialect, emptyThinkBlock: endsInEmptyBlock(rendered, family.thinking) };
     } catch (error) {
       shapes['thinking off'] = `fails: ${firstLine(error)}`;
       problem = `cannot render thinking off (fails: ${firstLine(error)})`;
@@ -296,6 +295,8 @@ export async function renderInDialect(
   return render(shaped, args);
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Whether `text` ends in `open`, then `close`, with only whitespace around them. */
+function endsInEmptyBlock(text: string, { open, close }: { open: string; close: string }): boolean {
+  const beforeClose = text.trimEnd();
+  return beforeClose.endsWith(close) && beforeClose.slice(0, -close.length).trimEnd().endsWith(open);
 }
