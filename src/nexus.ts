@@ -12,6 +12,8 @@ import { probeDtypes } from './engine/probe-dtypes.ts';
 import { emptyMetrics } from './loop/answer-run.ts';
 import type { AnswerRunner, RunnerServices } from './loop/answer-runner.ts';
 import { Emitter, type Listener } from './loop/emitter.ts';
+import { emitStep } from './loop/step-events.ts';
+import { messagesOf, type Step } from './loop/step-log.ts';
 import { familyById, TOOL_FAMILIES } from './engine/families.ts';
 import { isStopRule, type StopCondition, type StopRule } from './loop/stop-conditions.ts';
 import type { ToolEffects, ToolRunOutcome } from './loop/toolbox.ts';
@@ -387,12 +389,11 @@ export class NexusChat {
       prompt,
       instructions: options.instructions,
     });
-    const visibleTextOfRound: string[] = [];
-    const stopCollecting = [
-      events.on('token', (t) => visibleTextOfRound.push(t)),
-      events.on('round', () => (visibleTextOfRound.length = 0)),
-      ...(options.onStepFinish ? [events.on('stepFinish', options.onStepFinish)] : []),
-    ];
+    /** The answer as it happens: its steps (every event but `token` is their projection), and the visible text of the round in progress. */
+    const steps: Step[] = [];
+    let visibleTextOfRound = '';
+    const stopListening = options.onStepFinish ? events.on('stepFinish', options.onStepFinish) : undefined;
+    const prepareStep = options.prepareStep;
     const effects = { ...selected.effects, ...options.toolkit?.effects };
     try {
       const outcome = await this.runner.run(
@@ -402,33 +403,43 @@ export class NexusChat {
           schemas: registry.schemas,
           firstCallNumber: countToolCalls(history) + 1,
           asksAnswerNow: Boolean(options.answerNow),
+          asksPrepareStep: Boolean(prepareStep),
           ...(this.stopWhen.some(isStopRule) ? { stopRules: this.stopWhen.filter(isStopRule) } : {}),
         },
         {
           ...(options.signal ? { signal: options.signal } : {}),
           runTool: (name, args) => this.runTool(registry, name, args, options.signal, effects?.[name] ?? this.toolEffects.get(name)),
-          emit: (event, ...args) => events.emit(event, ...args),
+          onStep: (step) => {
+            steps.push(step);
+            if (step.kind === 'round') visibleTextOfRound = '';
+            emitStep(events, step);
+          },
+          onToken: (text) => {
+            visibleTextOfRound += text;
+            events.emit('token', text);
+          },
           stopWhen: this.stopWhen.filter((c): c is StopCondition => !isStopRule(c)),
           ...(options.answerNow ? { answerNowPrompt: async () => options.answerNow?.() } : {}),
+          ...(prepareStep ? { prepareStep: async (round) => prepareStep({ round, steps: [...steps], messages: [...messages, ...messagesOf(steps)] }) } : {}),
         },
       );
       if (options.isolated) {
         if (outcome.ok) return outcome.answer;
         throw outcome.error;
       }
-      // Only whole rounds are in `outcome.messages`, so the conversation is consistent either way.
-      this.conversation = outcome.messages.slice(1);
+      // The answer's turns are derived from its steps, whole rounds only: the conversation is consistent either way.
+      this.conversation = [...messages.slice(1), ...messagesOf(steps)];
       if (outcome.ok) {
         this.lastMetrics = outcome.answer.metrics;
         return outcome.answer;
       }
       if (isAbortError(outcome.error)) {
-        const partial = visibleTextOfRound.join('').trim();
+        const partial = visibleTextOfRound.trim();
         if (partial) this.conversation.push({ role: 'assistant', content: partial });
       }
       throw outcome.error;
     } finally {
-      for (const stop of stopCollecting) stop();
+      stopListening?.();
     }
   }
 

@@ -1,8 +1,16 @@
 import type { ChatMessage, Engine, GenerateOptions, GenerateResult, Sampling, ToolSchema } from '../engine/engine.ts';
-import type { Emitter } from './emitter.ts';
-import { callsOf, currentRound, metricsOf, offeredNames, withdrawnNames, type Step } from './step-log.ts';
+import { callsOf, currentRound, messagesOf, metricsOf, offeredNames, roundToolsOf, withdrawnNames, type Step } from './step-log.ts';
 import type { Toolbox } from './toolbox.ts';
-import type { AnswerMetrics, ChatEvents, Strategy, ToolChoice, ToolCallRecord } from './types.ts';
+import type { AnswerMetrics, Strategy, ToolChoice, ToolCallRecord } from './types.ts';
+
+/**
+ * Where an answer goes as it happens: every step as it is appended, and the visible text as it is
+ * produced (the one thing streamed between steps). Every other event is a projection of the steps.
+ */
+export interface AnswerSink {
+  step(step: Step): void;
+  token(text: string): void;
+}
 
 /** The metrics of an answer with no steps yet. */
 export function emptyMetrics(): AnswerMetrics {
@@ -42,10 +50,10 @@ export interface AnswerView {
 }
 
 /**
- * One answer: the engine, the tools, the events, the conversation it grows, and the append-only
- * log of its steps. Nothing else is kept: the round, the retries, the offered tools, whether the
- * answer prompt went in and every metric are read off the log. Every generation goes through
- * {@link AnswerRun.generate} so its step and the `raw` event are never skipped.
+ * One answer: the engine, the tools, where it reports, the conversation it started from, and the
+ * append-only log of its steps. Nothing else is kept: the round, the retries, the offered tools,
+ * the turns it adds to the conversation and every metric are read off the log. Every generation
+ * goes through {@link AnswerRun.generate} so its step is never skipped.
  */
 export class AnswerRun implements AnswerView {
   private readonly steps: Step[] = [];
@@ -55,10 +63,10 @@ export class AnswerRun implements AnswerView {
   constructor(
     readonly engine: Engine,
     readonly toolbox: Toolbox,
-    readonly events: Emitter<ChatEvents>,
+    private readonly sink: AnswerSink,
     readonly settings: AnswerSettings,
-    /** The conversation as the template will render it (system prompt first), grown by the loop. */
-    readonly messages: ChatMessage[],
+    /** The conversation as the template will render it (system prompt first), ending with the user's message. */
+    private readonly conversation: readonly ChatMessage[],
   ) {
     this.initialTools = settings.tools ?? toolbox.schemas.map((t) => t.function.name);
   }
@@ -67,12 +75,22 @@ export class AnswerRun implements AnswerView {
     return this.steps;
   }
 
-  /** Appends a step, frozen; the only way the answer's state changes. Reported as `stepFinish`. */
+  /** Appends a step, frozen; the only way the answer's state changes. Reported to the sink. */
   record(step: Step): void {
     if (step.kind === 'call') Object.freeze(step.record);
     const frozen = Object.freeze(step);
     this.steps.push(frozen);
-    this.events.emit('stepFinish', frozen);
+    this.sink.step(frozen);
+  }
+
+  /** Streams visible answer text (never call markup or thinking). */
+  token(text: string): void {
+    if (text) this.sink.token(text);
+  }
+
+  /** The conversation as the template renders it: what the answer started from, then the turns derived from the log. */
+  get messages(): ChatMessage[] {
+    return [...this.conversation, ...messagesOf(this.steps)];
   }
 
   get metrics(): AnswerMetrics {
@@ -93,8 +111,11 @@ export class AnswerRun implements AnswerView {
     this.record({ kind: 'finished', ms: performance.now() - this.startedAt, text });
   }
 
+  /** The tools callable now: the answer's offer as its results changed it, narrowed by `prepareStep` for this round. */
   private get offered(): Set<string> {
-    return offeredNames(this.steps, this.initialTools, (name) => this.toolbox.resolveName(name) === name);
+    const offered = offeredNames(this.steps, this.initialTools, (name) => this.toolbox.resolveName(name) === name);
+    const narrowed = roundToolsOf(this.steps);
+    return narrowed ? new Set([...offered].filter((name) => narrowed.includes(name))) : offered;
   }
 
   /** The tools rendered into this answer's prompts (none for `toolChoice: 'none'`). */
@@ -120,8 +141,7 @@ export class AnswerRun implements AnswerView {
     if (offered || !this.settings.acceptUnoffered || this.settings.toolChoice === 'none') return offered;
     const resolved = this.toolbox.resolveName(name);
     if (!resolved || withdrawnNames(this.steps).has(resolved)) return undefined;
-    this.record({ kind: 'unoffered-call', round: this.round, name: resolved });
-    this.events.emit('step', 'unoffered', name, resolved);
+    this.record({ kind: 'unoffered-call', round: this.round, name: resolved, written: name });
     return resolved;
   }
 
@@ -134,7 +154,7 @@ export class AnswerRun implements AnswerView {
     });
   }
 
-  /** One generation, logged and reported as `raw` (with `prefix`, the primed part, in front). */
+  /** One generation, logged with what the model wrote (with `prefix`, the primed part, in front). */
   async generate(prompt: string, options: Omit<GenerateOptions, 'signal' | 'repetitionPenalty'>, strategy: string, prefix = ''): Promise<GenerateResult> {
     const started = performance.now();
     const result = await this.engine.generate(prompt, {
@@ -153,7 +173,6 @@ export class AnswerRun implements AnswerView {
       ms: performance.now() - started,
       text: prefix + result.text,
     });
-    this.events.emit('raw', prefix + result.text, { round: this.round, strategy });
     return result;
   }
 }

@@ -2,10 +2,11 @@ import type { ChatMessage, Engine, EngineInfo, ToolSchema } from '../engine/engi
 import type { EmbedProgress, EmbedReply, EmbedRequest } from '../engine/embedding-model.ts';
 import { AnswerRun, type AnswerSettings } from './answer-run.ts';
 import { runAnswer, type AnswerHooks } from './chat-loop.ts';
-import { Emitter } from './emitter.ts';
+import type { PrepareStepResult } from './prepare-step.ts';
+import type { Step } from './step-log.ts';
 import { fromStopRule, type StopCondition, type StopRule } from './stop-conditions.ts';
 import { toolboxFrom, type ToolRunOutcome } from './toolbox.ts';
-import { CHAT_EVENT_NAMES, type ChatAnswer, type ChatEvents } from './types.ts';
+import type { ChatAnswer } from './types.ts';
 import { CALL_MARKERS } from '../toolcalls/formats.ts';
 
 /** What one answer needs, all of it serializable (it may cross a worker boundary). */
@@ -19,15 +20,23 @@ export interface AnswerRequest {
   firstCallNumber: number;
   /** The page supplies the answer rounds' last user turn (see {@link AnswerBridge.answerNowPrompt}). */
   asksAnswerNow?: boolean;
+  /** The page is asked before each tool round what it may call (see {@link AnswerBridge.prepareStep}). */
+  asksPrepareStep?: boolean;
   /** Extra stop conditions as data: they cross the worker boundary with the request. */
   stopRules?: StopRule[];
 }
 
-/** The page's side of an answer: running tools, receiving events, stopping. */
+/**
+ * The page's side of an answer: running tools, hearing the answer, stopping. The answer arrives as
+ * its steps and the visible text between them; every event is a projection of the steps (`emitStep`).
+ */
 export interface AnswerBridge {
   signal?: AbortSignal;
   runTool(name: string, args: Record<string, unknown>): Promise<ToolRunOutcome>;
-  emit<K extends keyof ChatEvents>(event: K, ...args: ChatEvents[K]): void;
+  /** Each step, frozen, as it is appended; the last one of an answer is `finished`. */
+  onStep(step: Step): void;
+  /** Visible answer text as it is produced (never call markup or thinking). */
+  onToken(text: string): void;
   /**
    * Extra stop conditions written as functions. They run where the loop runs, so only an
    * in-process runner takes them; a worker runner fails the answer saying so (write them as
@@ -36,10 +45,15 @@ export interface AnswerBridge {
   stopWhen?: readonly StopCondition[];
   /** The last user turn of the answer rounds, asked for when they start (it may depend on the sources found). */
   answerNowPrompt?: () => Promise<string | undefined>;
+  /** Asked before each tool round what it may call; the page holds the steps so far (`onStep`). */
+  prepareStep?: (round: number) => Promise<PrepareStepResult | undefined>;
 }
 
-/** How an answer ended: the answer, or the error; `messages` is the conversation in a consistent state either way. */
-export type AnswerOutcome = { ok: true; answer: ChatAnswer; messages: ChatMessage[] } | { ok: false; error: unknown; messages: ChatMessage[] };
+/**
+ * How an answer ended: the answer, or the error. The conversation it leaves is derived from the steps
+ * the bridge heard (`messagesOf`): whole rounds only, so it is consistent either way.
+ */
+export type AnswerOutcome = { ok: true; answer: ChatAnswer } | { ok: false; error: unknown };
 
 /** A closed choice the chat model makes outside an answer (which kind of tool a message needs). */
 export interface ChoiceRequest {
@@ -105,14 +119,10 @@ export function engineRunner(engine: Engine, services: RunnerServices = {}): Ans
       return engine.info;
     },
     async run(request, bridge) {
-      const events = new Emitter<ChatEvents>();
-      for (const name of CHAT_EVENT_NAMES) {
-        events.on(name, ((...args: never[]) => bridge.emit(name, ...(args as unknown as ChatEvents[typeof name]))) as never);
-      }
-      const messages = [...request.messages];
       const toolbox = toolboxFrom(request.schemas, (name, args) => bridge.runTool(name, args));
       const settings: AnswerSettings = { ...request.settings, ...(bridge.signal ? { signal: bridge.signal } : {}) };
-      const run = new AnswerRun(engine, toolbox, events, settings, messages);
+      const sink = { step: (step: Step) => bridge.onStep(step), token: (text: string) => bridge.onToken(text) };
+      const run = new AnswerRun(engine, toolbox, sink, settings, request.messages);
       let next = request.firstCallNumber;
       const hooks: AnswerHooks = {
         newCallId: () => `call_${next++}`,
@@ -120,11 +130,12 @@ export function engineRunner(engine: Engine, services: RunnerServices = {}): Ans
           ? { stopWhen: [...(bridge.stopWhen ?? []), ...(request.stopRules ?? []).map(fromStopRule)] }
           : {}),
         ...(bridge.answerNowPrompt ? { answerNow: bridge.answerNowPrompt } : {}),
+        ...(bridge.prepareStep ? { prepareStep: bridge.prepareStep } : {}),
       };
       try {
-        return { ok: true, answer: await runAnswer(run, hooks), messages };
+        return { ok: true, answer: await runAnswer(run, hooks) };
       } catch (error) {
-        return { ok: false, error, messages };
+        return { ok: false, error };
       }
     },
     dispose: async () => {

@@ -1,4 +1,7 @@
-import { answerFromSteps, type Step } from './step-log.ts';
+import { answerFromSteps, messagesOf, type Step } from './step-log.ts';
+import { Emitter } from './emitter.ts';
+import { emitStep } from './step-events.ts';
+import { CHAT_EVENT_NAMES } from './types.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
 import { NexusChat } from '../nexus.ts';
@@ -72,7 +75,7 @@ describe('the tool loop on a scripted Qwen3', () => {
     const finished: Step[] = [];
     const answer = await chat.chat('Weather in Chennai?', { onStepFinish: (step) => finished.push(step) });
     expect(finished).toEqual(answer.steps);
-    expect(answer.steps.map((s) => s.kind)).toEqual(['round', 'generation', 'verdict', 'call', 'round', 'generation', 'verdict', 'finished']);
+    expect(answer.steps.map((s) => s.kind)).toEqual(['round', 'generation', 'verdict', 'call', 'turn', 'round', 'generation', 'verdict', 'finished']);
     expect(answer.steps.filter((s) => s.kind === 'generation').map((s) => s.text)).toEqual([qwen3.callWeatherChennai, qwen3.answerChennai]);
     for (const step of answer.steps) expect(Object.isFrozen(step)).toBe(true);
     // The events are the same records, as they were appended.
@@ -81,6 +84,31 @@ describe('the tool loop on a scripted Qwen3', () => {
     const replayed = answerFromSteps(JSON.parse(JSON.stringify(answer.steps)));
     expect(replayed).toEqual(JSON.parse(JSON.stringify(answer)));
     expect(answer.totalUsage.newTokens).toBe(answer.metrics.newTokens);
+    // The conversation's new turns are derived from the steps: the call with its result, then the answer.
+    expect(chat.history).toEqual([{ role: 'user', content: 'Weather in Chennai?' }, ...messagesOf(answer.steps)]);
+    expect(messagesOf(answer.steps).map((m) => m.role)).toEqual(['assistant', 'tool', 'assistant']);
+  });
+
+  it('hears every event but token as a projection of the steps: replaying the steps gives the same events in the same order', async () => {
+    const heard: unknown[][] = [];
+    const { chat } = setup(
+      [
+        { when: when.userAsked('Weather in Paris?'), output: qwen3.guessParis },
+        { when: when.primed(), output: qwen3.primedContinuationParis },
+        { when: when.gate(), output: 'Yes' },
+        { when: when.afterResults(), output: qwen3.answerParis },
+      ],
+      (c) => {
+        for (const name of CHAT_EVENT_NAMES) if (name !== 'token') c.on(name, ((...args: unknown[]) => heard.push([name, ...args])) as never);
+      },
+    );
+    const answer = await chat.chat('Weather in Paris?');
+    const replayed: unknown[][] = [];
+    const fresh = new Emitter<ChatEvents>();
+    for (const name of CHAT_EVENT_NAMES) fresh.on(name, ((...args: unknown[]) => replayed.push([name, ...args])) as never);
+    for (const step of JSON.parse(JSON.stringify(answer.steps)) as Step[]) emitStep(fresh, step);
+    expect(JSON.parse(JSON.stringify(replayed))).toEqual(JSON.parse(JSON.stringify(heard)));
+    expect(new Set(heard.map(([name]) => name))).toEqual(new Set(['stepFinish', 'round', 'raw', 'step', 'escalate', 'toolCall']));
   });
 
   it('keeps prose written before a call as the assistant turn and streams it', async () => {

@@ -1,6 +1,7 @@
 import type { AnswerRun } from './answer-run.ts';
 import type { Attempt } from './attempt.ts';
 import { escalate, planRound } from './escalation.ts';
+import { prepareRound, type PrepareStepResult } from './prepare-step.ts';
 import { ANSWER_NOW_PROMPT, fallbackAnswer } from './prompts.ts';
 import { runCalls } from './run-calls.ts';
 import { roundLimitReached, shouldStop, toolRoundsEnded, type StopCondition } from './stop-conditions.ts';
@@ -19,6 +20,8 @@ export interface AnswerHooks {
   stopWhen?: readonly StopCondition[];
   /** The last user turn of the answer rounds (e.g. with the sources to cite); default {@link ANSWER_NOW_PROMPT}. */
   answerNow?: () => Promise<string | undefined>;
+  /** Asked before each tool round what it may call (the AI SDK's `prepareStep`). */
+  prepareStep?: (round: number) => Promise<PrepareStepResult | undefined>;
 }
 
 function hasCalls(attempt: Attempt): boolean {
@@ -33,8 +36,8 @@ async function toolRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string | 
   const stopWhen = [roundLimitReached, toolRoundsEnded, ...(hooks.stopWhen ?? [])];
   while (!shouldStop(run, stopWhen)) {
     run.record({ kind: 'round', round: run.round + 1, phase: 'tools' });
-    run.events.emit('round', { round: run.round, kind: 'tools' });
-    const plan = planRound(run, run.offeredTools);
+    const prepared = prepareRound(run, await hooks.prepareStep?.(run.round));
+    const plan = planRound(run, prepared.activeTools, prepared.toolChoice);
     const attempt = await escalate(run, await run.render(run.messages, plan.activeTools), plan);
     if (!hasCalls(attempt)) return attempt.text;
     await runCalls(run, attempt, hooks.newCallId);
@@ -50,7 +53,6 @@ async function answerRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string 
   const answerNow = (await hooks.answerNow?.()) ?? ANSWER_NOW_PROMPT;
   for (let i = 0; i < MAX_ANSWER_ROUNDS; i++) {
     run.record({ kind: 'round', round: run.round + 1, phase: 'answer' });
-    run.events.emit('round', { round: run.round, kind: 'answer' });
     const prompt = await run.render([...run.messages, { role: 'user', content: answerNow }], []);
     const attempt = await attemptInline(run, prompt, 'answer-round', run.settings.toolChoice !== 'none', true);
     if (!hasCalls(attempt) && attempt.text.trim()) return attempt.text;
@@ -60,8 +62,8 @@ async function answerRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string 
 }
 
 /**
- * Runs one whole answer over `run.messages` (which already ends with the user's message) and
- * appends the final assistant turn. The answer never ends in a tool call or in nothing: when the
+ * Runs one whole answer over `run.messages` (which starts by ending with the user's message); its
+ * `finished` step is the final assistant turn. The answer never ends in a tool call or in nothing: when the
  * model keeps calling, or says nothing, the answer rounds ask it to answer, and as a last resort the
  * user reads what the tools returned.
  */
@@ -70,9 +72,8 @@ export async function runAnswer(run: AnswerRun, hooks: AnswerHooks): Promise<Cha
   if (!text) text = (await answerRounds(run, hooks))?.trim();
   if (!text) {
     text = fallbackAnswer(run.calls.filter((c) => c.status === 'ok'));
-    run.events.emit('token', text);
+    run.token(text);
   }
-  run.messages.push({ role: 'assistant', content: text });
   run.finish(text);
   return answerFromSteps(run.log);
 }

@@ -6,7 +6,7 @@ import { feedbackRetries, toolRoundsRun, type RungId, type RungVerdict } from '.
 import { attemptInline } from './strategy-inline.ts';
 import { attemptPrimed } from './strategy-primed.ts';
 import { attemptStepwise } from './strategy-stepwise.ts';
-import type { Strategy } from './types.ts';
+import type { Strategy, ToolChoice } from './types.ts';
 
 /** How many rounds of only-unknown tool names get a feedback line before such calls are just stripped. */
 export const MAX_UNKNOWN_TOOL_RETRIES = 3;
@@ -30,10 +30,12 @@ export interface RoundPlan {
  * Prepares a round. `'required'` and `{ name }` bind the first round of an answer; `'auto'`
  * expects a call on the first round only (later rounds decide freely); `'none'` offers nothing.
  * "First" is read off the log: rounds that only earned feedback for missing tools do not count.
+ * A `toolChoice` that `prepareStep` set for this round binds it the same way.
  */
-export function planRound(run: AnswerView, activeTools: readonly ToolSchema[]): RoundPlan {
-  const { toolChoice, strategy } = run.settings;
-  const firstRound = toolRoundsRun(run.log) === 1;
+export function planRound(run: AnswerView, activeTools: readonly ToolSchema[], roundChoice?: ToolChoice): RoundPlan {
+  const { strategy } = run.settings;
+  const toolChoice = roundChoice ?? run.settings.toolChoice;
+  const firstRound = roundChoice !== undefined || toolRoundsRun(run.log) === 1;
   const retriesLeft = feedbackRetries(run.log) < MAX_UNKNOWN_TOOL_RETRIES;
   if (activeTools.length === 0) return { strategy: 'inline', activeTools, expectCall: false, gate: false, retriesLeft };
   if (typeof toolChoice === 'object') {
@@ -121,7 +123,7 @@ export async function escalate(run: AnswerRun, prompt: string, plan: RoundPlan):
   let fallback: Attempt | undefined;
   for (const rung of ESCALATION_LADDER) {
     if (!rung.applies(plan)) continue;
-    if (rung.id !== 'inline') run.events.emit('escalate', { round: run.round, rung: rung.id });
+    if (rung.id !== 'inline') run.record({ kind: 'escalate', round: run.round, rung: rung.id });
     const attempt = await rung.attempt(run, prompt, plan);
     const verdict = await rung.judge(run, attempt, plan);
     run.record({ kind: 'verdict', round: run.round, rung: rung.id, verdict: verdict.kind });

@@ -18,6 +18,6 @@ export async function requestNeedsTool(run: AnswerRun, tools: readonly ToolSchem
   const prompt = await run.render([...run.messages, { role: 'user', content: needsToolQuestion(tools) }]);
   const generated = await run.generate(prompt, { maxNewTokens: 2, choices: [YES, NO] }, 'gate');
   const yes = generated.text === YES;
-  run.events.emit('step', 'gate', generated.text, yes ? 'yes' : 'no');
+  run.record({ kind: 'choice', round: run.round, which: 'gate', raw: generated.text, resolved: yes ? 'yes' : 'no' });
   return yes;
 }

@@ -1,4 +1,3 @@
-import type { ChatMessage, ChatToolCall } from '../engine/engine.ts';
 import { throwIfAborted } from '../shared/abort.ts';
 import type { ToolCall } from '../toolcalls/types.ts';
 import type { AnswerRun } from './answer-run.ts';
@@ -46,20 +45,9 @@ async function runOne(run: AnswerRun, call: ToolCall, known: boolean): Promise<{
 }
 
 /**
- * The round as conversation turns: one assistant turn with every call and then the results, or,
- * for a family whose template takes one call per turn (Llama 3.2 raises on two), a call and its
- * result per turn.
- */
-function historyTurns(text: string, records: readonly ToolCallRecord[], parallel: boolean): ChatMessage[] {
-  const call = (r: ToolCallRecord): ChatToolCall => ({ id: r.id, type: 'function', function: { name: r.name, arguments: r.arguments } });
-  const result = (r: ToolCallRecord): ChatMessage => ({ role: 'tool', content: r.result, tool_call_id: r.id, name: r.name });
-  if (parallel) return [{ role: 'assistant', content: text, tool_calls: records.map(call) }, ...records.map(result)];
-  return records.flatMap((r, i) => [{ role: 'assistant', content: i === 0 ? text : '', tool_calls: [call(r)] } as ChatMessage, result(r)]);
-}
-
-/**
- * Runs every call of a round in order, each with its own id, and appends the assistant turn and
- * all results to the conversation together — so an abort mid-round leaves no half tool call in it.
+ * Runs every call of a round in order, each with its own id, then records the round's `turn`: the
+ * assistant turn and all results enter the conversation together, so an abort mid-round leaves no
+ * half tool call in it.
  * A call identical to one already run in this answer is answered with a reminder instead of being
  * run again; a missing tool gets one feedback line listing the available ones.
  */
@@ -82,8 +70,7 @@ export async function runCalls(run: AnswerRun, attempt: Attempt, newCallId: () =
     };
     records.push(record);
     run.record({ kind: 'call', round: run.round, record });
-    run.events.emit('toolCall', record, result);
   }
-  run.messages.push(...historyTurns(attempt.text, records, run.engine.family.parallelCalls));
+  run.record({ kind: 'turn', round: run.round, text: attempt.text, callIds: records.map((r) => r.id), split: !run.engine.family.parallelCalls });
   return records;
 }

@@ -1,6 +1,7 @@
+import type { ChatMessage, ChatToolCall } from '../engine/engine.ts';
 import type { Attempt } from './attempt.ts';
 import type { ToolEffects } from './toolbox.ts';
-import type { AnswerMetrics, CallSource, ToolCallRecord } from './types.ts';
+import type { AnswerMetrics, CallSource, ToolCallRecord, ToolChoice } from './types.ts';
 
 /** A rung of the escalation ladder. */
 export type RungId = 'inline' | 'gate' | 'primed' | 'stepwise';
@@ -15,10 +16,13 @@ export type RungVerdict = { kind: 'use'; attempt: Attempt } | { kind: 'next'; fa
 /**
  * One thing that happened while answering. An answer is the append-only list of these; every
  * decision of the loop (is this the first round, how many retries, which tools are offered, has
- * a result ended the tool rounds) and every metric is derived from it, never kept beside it.
+ * a result ended the tool rounds), every metric, the conversation turns the answer adds and every
+ * event but `token` are derived from it, never kept beside it.
  */
 export type Step =
   | { kind: 'round'; round: number; phase: 'tools' | 'answer' }
+  /** What `prepareStep` changed for this round: the tools it may call, and whether it must call one. */
+  | { kind: 'prepared'; round: number; activeTools?: readonly string[]; toolChoice?: ToolChoice }
   | {
       kind: 'generation';
       round: number;
@@ -30,11 +34,22 @@ export type Step =
       /** What the model wrote, with the primed part (the opener the loop wrote for it) in front. */
       text: string;
     }
+  /** The loop climbs past the free generation to this rung. */
+  | { kind: 'escalate'; round: number; rung: Exclude<RungId, 'inline'> }
+  /** A closed question the model answered: the stepwise tool (`select`), one argument (`arg:city`), the yes/no check (`gate`). */
+  | { kind: 'choice'; round: number; which: string; raw: string; resolved: string }
   | { kind: 'verdict'; round: number; rung: RungId; verdict: RungVerdict['kind'] }
-  | { kind: 'forced-failed'; round: number; strategy: 'primed' | 'stepwise' }
+  /** A forced generation that named no registered tool: discarded, never remapped. */
+  | { kind: 'forced-failed'; round: number; strategy: 'primed' | 'stepwise'; raw: string; name?: string; reason: string }
   | { kind: 'call'; round: number; record: ToolCallRecord }
   | { kind: 'effects'; round: number; effects: ToolEffects }
-  | { kind: 'unoffered-call'; round: number; name: string }
+  /** A registered tool the selection had not offered, called (`written` is the model's spelling) and offered from then on. */
+  | { kind: 'unoffered-call'; round: number; name: string; written: string }
+  /**
+   * The round's calls written into the conversation, after all of them ran (an abort mid-round leaves
+   * none half-written): `text` is the visible text beside them, `split` one call per assistant turn.
+   */
+  | { kind: 'turn'; round: number; text: string; callIds: readonly string[]; split: boolean }
   | { kind: 'finished'; ms: number; text: string };
 
 /** The steps of one kind. */
@@ -88,6 +103,12 @@ export function offeredNames(log: readonly Step[], initial: readonly string[], i
   return offered;
 }
 
+/** The tools `prepareStep` narrowed the round in progress to, if it did. */
+export function roundToolsOf(log: readonly Step[]): readonly string[] | undefined {
+  const round = currentRound(log);
+  return stepsOf(log, 'prepared').find((step) => step.round === round)?.activeTools;
+}
+
 /** Tools an effect withdrew during the answer (and did not offer again): not callable, even if registered. */
 export function withdrawnNames(log: readonly Step[]): Set<string> {
   const withdrawn = new Set<string>();
@@ -116,6 +137,7 @@ export function metricsOf(log: readonly Step[]): AnswerMetrics {
     newTokens,
     toolCalls: calls.length,
     forcedCalls: calls.filter((c) => FORCED.has(c.source)).length,
+    forcedCallsFailed: stepsOf(log, 'forced-failed').length,
     tool_calls_force_failed: stepsOf(log, 'forced-failed').length,
     rescues: stepsOf(log, 'verdict').filter((s) => s.rung !== 'inline' && s.verdict === 'use').length,
     duplicateCalls: calls.filter((c) => c.status === 'duplicate').length,
@@ -124,6 +146,32 @@ export function metricsOf(log: readonly Step[]): AnswerMetrics {
     ms: stepsOf(log, 'finished').at(-1)?.ms ?? 0,
     tokensPerSecond: generationMs > 0 ? (newTokens * 1000) / generationMs : 0,
   };
+}
+
+/**
+ * A round's calls as conversation turns: one assistant turn with every call and then the results,
+ * or, `split`, a call and its result per turn (Llama 3.2's template raises on two calls in one turn).
+ */
+function turnMessages(text: string, records: readonly ToolCallRecord[], split: boolean): ChatMessage[] {
+  const call = (r: ToolCallRecord): ChatToolCall => ({ id: r.id, type: 'function', function: { name: r.name, arguments: r.arguments } });
+  const result = (r: ToolCallRecord): ChatMessage => ({ role: 'tool', content: r.result, tool_call_id: r.id, name: r.name });
+  if (!split) return [{ role: 'assistant', content: text, tool_calls: records.map(call) }, ...records.map(result)];
+  return records.flatMap((r, i) => [{ role: 'assistant', content: i === 0 ? text : '', tool_calls: [call(r)] } as ChatMessage, result(r)]);
+}
+
+/**
+ * The turns the answer adds to the conversation, derived from its steps: each round's calls with
+ * their results, then the answer. Only whole rounds are there, so the conversation stays consistent
+ * when an answer is stopped half-way.
+ */
+export function messagesOf(log: readonly Step[]): ChatMessage[] {
+  const records = new Map(callsOf(log).map((record) => [record.id, record]));
+  return log.flatMap((step): ChatMessage[] => {
+    if (step.kind === 'finished') return [{ role: 'assistant', content: step.text }];
+    if (step.kind !== 'turn') return [];
+    const calls = step.callIds.map((id) => records.get(id)).filter((r): r is ToolCallRecord => r !== undefined);
+    return turnMessages(step.text, calls, step.split);
+  });
 }
 
 /** Tokens over every generation of an answer. */

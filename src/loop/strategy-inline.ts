@@ -13,9 +13,7 @@ import type { CallSource } from './types.ts';
  */
 export async function attemptInline(run: AnswerRun, prompt: string, source: CallSource = 'inline', toolsOffered = true, prose = false): Promise<Attempt> {
   const filter = new ToolCallStreamFilter();
-  const emitVisible = (text: string) => {
-    if (text) run.events.emit('token', text);
-  };
+  const emitVisible = (text: string) => run.token(text);
   const generated = await run.generate(
     prompt,
     {

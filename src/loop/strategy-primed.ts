@@ -22,9 +22,10 @@ export async function attemptPrimed(run: AnswerRun, prompt: string, forcedName?:
   }
   attempt.order = attempt.calls;
   if (attempt.calls.length === 0) {
-    run.record({ kind: 'forced-failed', round: run.round, strategy: 'primed' });
     const name = parsed.calls[0]?.name;
-    run.events.emit('forced', {
+    run.record({
+      kind: 'forced-failed',
+      round: run.round,
       strategy: 'primed',
       raw,
       ...(name === undefined ? {} : { name }),

@@ -61,12 +61,12 @@ async function selectTool(run: AnswerRun, prompt: string, offered: readonly Tool
   const names = offered.map((t) => t.function.name);
   const selectPrefix = run.engine.family.selectPrefix;
   if (names.length === 1) {
-    run.events.emit('step', 'select', '', names[0] ?? '');
+    run.record({ kind: 'choice', round: run.round, which: 'select', raw: '', resolved: names[0] ?? '' });
     return names[0];
   }
   const generated = await run.generate(prompt + selectPrefix, { maxNewTokens: 24, choices: names }, 'stepwise', selectPrefix);
   const resolved = run.resolveOffered(generated.text);
-  run.events.emit('step', 'select', selectPrefix + generated.text, resolved ?? '');
+  run.record({ kind: 'choice', round: run.round, which: 'select', raw: selectPrefix + generated.text, resolved: resolved ?? '' });
   return resolved;
 }
 
@@ -81,8 +81,14 @@ export async function attemptStepwise(run: AnswerRun, prompt: string, forcedName
   const name = forcedName ?? (await selectTool(run, prompt, offered));
   const schema = offered.find((t) => t.function.name === name);
   if (!name || !schema) {
-    run.record({ kind: 'forced-failed', round: run.round, strategy: 'stepwise' });
-    run.events.emit('forced', { strategy: 'stepwise', raw: name ?? '', ...(name ? { name } : {}), reason: 'The stepwise choice is not a registered tool.' });
+    run.record({
+      kind: 'forced-failed',
+      round: run.round,
+      strategy: 'stepwise',
+      raw: name ?? '',
+      ...(name ? { name } : {}),
+      reason: 'The stepwise choice is not a registered tool.',
+    });
     return emptyAttempt('stepwise');
   }
 
@@ -104,7 +110,7 @@ export async function attemptStepwise(run: AnswerRun, prompt: string, forcedName
     );
     const value = question.decode(generated.text);
     args[key] = value;
-    run.events.emit('step', `arg:${key}`, `${question.opener}${generated.text}`, JSON.stringify(value));
+    run.record({ kind: 'choice', round: run.round, which: `arg:${key}`, raw: `${question.opener}${generated.text}`, resolved: JSON.stringify(value) });
     transcript += `${key} = ${JSON.stringify(value)}\n`;
   }
   const calls = [{ name, arguments: args }];

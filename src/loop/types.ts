@@ -3,6 +3,7 @@ import type { Sampling } from '../engine/engine.ts';
 import type { ToolCall } from '../toolcalls/types.ts';
 import type { ApprovalRequest } from '../tools/tool-context.ts';
 import type { ToolRegistry, ToolRunFailure, ToolRunResult } from '../tools/tool-registry.ts';
+import type { PrepareStepInfo, PrepareStepResult } from './prepare-step.ts';
 import type { Step, TokenUsage } from './step-log.ts';
 import type { ToolEffects } from './toolbox.ts';
 
@@ -91,6 +92,11 @@ export interface AnswerMetrics {
   /** Calls produced by priming or stepwise and then run. */
   forcedCalls: number;
   /** Forced generations whose tool name was not registered and was discarded. */
+  forcedCallsFailed: number;
+  /**
+   * The same count under the name the design documents (`tool_calls_force_failed`): an alias of
+   * {@link AnswerMetrics.forcedCallsFailed}, kept so code written against that name still reads it.
+   */
   tool_calls_force_failed: number;
   /** Rounds in which only forcing produced the call. */
   rescues: number;
@@ -157,6 +163,13 @@ export interface ChatOptions {
    * as the AI SDK's `onStepFinish`; works for a side conversation and across the model worker.
    */
   onStepFinish?: (step: Step) => void;
+  /**
+   * Called before each tool round, as the AI SDK's `prepareStep`, with the steps and the conversation
+   * so far: return the tools this round may call (`activeTools`, names among those offered) and/or a
+   * `toolChoice` that binds this round as the answer's binds its first; nothing keeps the plan. Works
+   * across the model worker. Names that are not offered are refused with an `UnknownToolError`.
+   */
+  prepareStep?: (info: PrepareStepInfo) => PrepareStepResult | undefined | Promise<PrepareStepResult | undefined>;
   /** This answer's own tools and their effects, instead of the chat's registered ones. */
   toolkit?: Toolkit;
   /**

@@ -1,4 +1,4 @@
-import type { ChatMessage, EngineInfo } from '../engine/engine.ts';
+import type { EngineInfo } from '../engine/engine.ts';
 import type { LoadCandidate } from '../engine/device-ladder.ts';
 import type { LoadOptions } from '../engine/load-engine.ts';
 import type { ModelSource } from '../engine/model-source.ts';
@@ -6,8 +6,11 @@ import type { LoadProgress } from '../engine/transformers-engine.ts';
 import { reviveError, type SerializedError } from '../shared/errors.ts';
 import type { AnswerRequest, ChoiceRequest, ChoiceResult } from '../loop/answer-runner.ts';
 import type { EmbedProgress, EmbedReply, EmbedRequest } from '../engine/embedding-model.ts';
+import type { Step } from '../loop/step-log.ts';
 import type { ToolRunOutcome } from '../loop/toolbox.ts';
-import type { ChatAnswer, ChatEvents } from '../loop/types.ts';
+
+/** What the worker asks the page during an answer, besides running a tool. */
+export type PageQuestion = { kind: 'answer-now' } | { kind: 'prepare-step'; round: number };
 
 /** Every message the page sends the worker. */
 export type ToWorker =
@@ -15,7 +18,8 @@ export type ToWorker =
   | { kind: 'chat'; id: number; request: AnswerRequest }
   | { kind: 'tool-result'; id: number; callId: number; outcome: ToolRunOutcome }
   | { kind: 'abort'; id: number }
-  | { kind: 'answer-now'; id: number; requestId: number; text?: string }
+  /** The page's reply to an `ask`: its value, or the error its hook threw. */
+  | { kind: 'reply'; id: number; requestId: number; value?: unknown; error?: SerializedError }
   | { kind: 'choose'; id: number; request: ChoiceRequest }
   | { kind: 'embed'; id: number; request: EmbedRequest }
   | { kind: 'dispose' };
@@ -32,11 +36,13 @@ export type FromWorker =
       remaining: number /** The source itself failed: no other candidate is worth a try. */;
       final?: boolean;
     }
-  | { kind: 'event'; id: number; event: keyof ChatEvents; args: unknown[] }
+  /** One step of an answer, as appended; a `finished` step ends the answer (it is the fold of its steps). */
+  | { kind: 'step'; id: number; step: Step }
+  /** Visible answer text between steps. */
+  | { kind: 'token'; id: number; text: string }
   | { kind: 'tool-call'; id: number; callId: number; name: string; arguments: Record<string, unknown> }
-  | { kind: 'answer-now-request'; id: number; requestId: number }
-  | { kind: 'answer'; id: number; answer: ChatAnswer; messages: ChatMessage[] }
-  | { kind: 'answer-failed'; id: number; error: SerializedError; messages: ChatMessage[] }
+  | { kind: 'ask'; id: number; requestId: number; question: PageQuestion }
+  | { kind: 'answer-failed'; id: number; error: SerializedError }
   | { kind: 'chosen'; id: number; result: ChoiceResult }
   | { kind: 'embed-progress'; id: number; event: EmbedProgress }
   | { kind: 'embedded'; id: number; reply: EmbedReply }
@@ -57,10 +63,10 @@ const FROM_WORKER_KINDS: ReadonlySet<string> = new Set([
   'attempt',
   'loaded',
   'load-failed',
-  'event',
+  'step',
+  'token',
   'tool-call',
-  'answer-now-request',
-  'answer',
+  'ask',
   'answer-failed',
   'chosen',
   'embed-progress',
@@ -71,10 +77,10 @@ const FROM_WORKER_KINDS: ReadonlySet<string> = new Set([
 
 /** The kinds that answer one request of the page, by its `id`. */
 const ANSWER_KINDS: ReadonlySet<string> = new Set([
-  'event',
+  'step',
+  'token',
   'tool-call',
-  'answer-now-request',
-  'answer',
+  'ask',
   'answer-failed',
   'chosen',
   'embed-progress',
@@ -91,6 +97,7 @@ export function isFromWorker(data: unknown): data is FromWorker {
   const kind = (data as { kind?: unknown }).kind;
   if (typeof kind !== 'string' || !FROM_WORKER_KINDS.has(kind)) return false;
   if (ANSWER_KINDS.has(kind) && typeof (data as { id?: unknown }).id !== 'number') return false;
-  if ((kind === 'answer' || kind === 'answer-failed') && !Array.isArray((data as { messages?: unknown }).messages)) return false;
+  if (kind === 'step' && typeof (data as { step?: { kind?: unknown } }).step?.kind !== 'string') return false;
+  if (kind === 'token' && typeof (data as { text?: unknown }).text !== 'string') return false;
   return true;
 }

@@ -17,10 +17,17 @@ import { detectBrowserCapabilities } from '../engine/device-ladder.ts';
 import { diagnoseOptions, loadCandidate, planCandidates } from '../engine/load-engine.ts';
 import { sourceWideFailure } from '../engine/diagnose-source.ts';
 import { embedderHost } from '../engine/embedder-host.ts';
-import { serializeError } from '../shared/errors.ts';
+import { reviveError, serializeError, type SerializedError } from '../shared/errors.ts';
 import { engineRunner, PARSER_MARKERS, type AnswerRunner } from '../loop/answer-runner.ts';
+import type { PrepareStepResult } from '../loop/prepare-step.ts';
 import type { ToolRunOutcome } from '../loop/toolbox.ts';
-import type { FromWorker, ToWorker } from './protocol.ts';
+import type { FromWorker, PageQuestion, ToWorker } from './protocol.ts';
+
+/** The page's reply to a question of an answer: a value, or the error its hook threw. */
+interface PageReply {
+  value?: unknown;
+  error?: SerializedError;
+}
 
 /** The ONNX Runtime files the WASM backend loads (from `onnxruntime-web/dist/`). */
 export const ORT_WASM_FILES = { wasm: 'ort-wasm-simd-threaded.asyncify.wasm', mjs: 'ort-wasm-simd-threaded.asyncify.mjs' } as const;
@@ -78,7 +85,7 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
 
   let runner: AnswerRunner | undefined;
   const pendingTools = new Map<number, (outcome: ToolRunOutcome) => void>();
-  const pendingAnswerNow = new Map<number, (text: string | undefined) => void>();
+  const pendingAsks = new Map<number, (reply: PageReply) => void>();
   const aborts = new Map<number, AbortController>();
   let nextCallId = 0;
 
@@ -133,7 +140,7 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
   /** Pending page requests of one answer: each gets exactly one reply, or is ended when the answer ends. */
   interface AnswerRequests {
     tools: Map<number, (outcome: ToolRunOutcome) => void>;
-    answerNow: Map<number, (text: string | undefined) => void>;
+    asks: Map<number, (reply: PageReply) => void>;
   }
 
   const requestsOf = new Map<number, AnswerRequests>();
@@ -141,17 +148,27 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
   async function chat(message: Extract<ToWorker, { kind: 'chat' }>): Promise<void> {
     const { id } = message;
     if (!runner) {
-      post({ kind: 'answer-failed', id, error: { name: 'ModelLoadError', message: 'No model is loaded in this worker.' }, messages: message.request.messages });
+      post({ kind: 'answer-failed', id, error: { name: 'ModelLoadError', message: 'No model is loaded in this worker.' } });
       return;
     }
     const controller = new AbortController();
     aborts.set(id, controller);
-    const requests: AnswerRequests = { tools: new Map(), answerNow: new Map() };
+    const requests: AnswerRequests = { tools: new Map(), asks: new Map() };
     requestsOf.set(id, requests);
+    /** Asks the page a question of this answer and waits for its one reply (an abort replies with nothing). */
+    const ask = (question: PageQuestion) =>
+      new Promise<PageReply>((resolve) => {
+        const requestId = nextCallId++;
+        requests.asks.set(requestId, resolve);
+        pendingAsks.set(requestId, resolve);
+        post({ kind: 'ask', id, requestId, question });
+      });
+    const { asksAnswerNow, asksPrepareStep } = message.request;
     try {
       const outcome = await runner.run(message.request, {
         signal: controller.signal,
-        emit: (event, ...args) => post({ kind: 'event', id, event, args }),
+        onStep: (step) => post({ kind: 'step', id, step }),
+        onToken: (text) => post({ kind: 'token', id, text }),
         runTool: (name, args) =>
           new Promise<ToolRunOutcome>((resolve) => {
             const callId = nextCallId++;
@@ -159,32 +176,39 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
             pendingTools.set(callId, resolve);
             post({ kind: 'tool-call', id, callId, name, arguments: args });
           }),
-        ...(message.request.asksAnswerNow
+        ...(asksAnswerNow
           ? {
-              answerNowPrompt: () =>
-                new Promise<string | undefined>((resolve) => {
-                  const requestId = nextCallId++;
-                  requests.answerNow.set(requestId, resolve);
-                  pendingAnswerNow.set(requestId, resolve);
-                  post({ kind: 'answer-now-request', id, requestId });
-                }),
+              answerNowPrompt: async () => {
+                const { value } = await ask({ kind: 'answer-now' });
+                return typeof value === 'string' ? value : undefined;
+              },
+            }
+          : {}),
+        ...(asksPrepareStep
+          ? {
+              prepareStep: async (round: number) => {
+                const reply = await ask({ kind: 'prepare-step', round });
+                // The page's hook threw: the answer fails with its error, as it would in-process.
+                if (reply.error) throw reviveError(reply.error);
+                return reply.value as PrepareStepResult | undefined;
+              },
             }
           : {}),
       });
-      if (outcome.ok) post({ kind: 'answer', id, answer: outcome.answer, messages: outcome.messages });
-      else post({ kind: 'answer-failed', id, error: serializeError(outcome.error), messages: outcome.messages });
+      // A finished answer was its last step; only a failure needs a message of its own.
+      if (!outcome.ok) post({ kind: 'answer-failed', id, error: serializeError(outcome.error) });
     } catch (error) {
       // Whatever went wrong, the page hears of it: an answer never stays pending.
-      post({ kind: 'answer-failed', id, error: serializeError(error), messages: message.request.messages });
+      post({ kind: 'answer-failed', id, error: serializeError(error) });
     } finally {
       aborts.delete(id);
       for (const [callId, resolve] of requests.tools) {
         pendingTools.delete(callId);
         resolve({ ok: false, kind: 'error', message: 'The answer ended before the tool result came back.' });
       }
-      for (const [requestId, resolve] of requests.answerNow) {
-        pendingAnswerNow.delete(requestId);
-        resolve(undefined);
+      for (const [requestId, resolve] of requests.asks) {
+        pendingAsks.delete(requestId);
+        resolve({});
       }
       requestsOf.delete(id);
     }
@@ -207,7 +231,7 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
     pending.delete(key);
     for (const requests of requestsOf.values()) {
       requests.tools.delete(key);
-      requests.answerNow.delete(key);
+      requests.asks.delete(key);
     }
     resolve(value);
   }
@@ -225,15 +249,15 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
       case 'tool-result':
         settle(pendingTools, message.callId, message.outcome);
         break;
-      case 'answer-now':
-        settle(pendingAnswerNow, message.requestId, message.text);
+      case 'reply':
+        settle(pendingAsks, message.requestId, { value: message.value, ...(message.error ? { error: message.error } : {}) });
         break;
       case 'abort': {
         aborts.get(message.id)?.abort();
         // A stopped answer does not wait for the page's pending tool results.
         const requests = requestsOf.get(message.id);
         for (const callId of [...(requests?.tools.keys() ?? [])]) settle(pendingTools, callId, { ok: false, kind: 'error', message: 'Stopped.' });
-        for (const requestId of [...(requests?.answerNow.keys() ?? [])]) settle(pendingAnswerNow, requestId, undefined);
+        for (const requestId of [...(requests?.asks.keys() ?? [])]) settle(pendingAsks, requestId, {});
         break;
       }
       case 'choose': {

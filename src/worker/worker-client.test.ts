@@ -50,7 +50,7 @@ const REQUEST: AnswerRequest = {
 };
 
 function bridge(over: Partial<AnswerBridge> = {}): AnswerBridge {
-  return { runTool: async () => ({ ok: true, value: 'sunny' }), emit: () => undefined, ...over };
+  return { runTool: async () => ({ ok: true, value: 'sunny' }), onStep: () => undefined, onToken: () => undefined, ...over };
 }
 
 async function runnerFor(onChat: ConstructorParameters<typeof ScriptedWorker>[0]) {
@@ -59,7 +59,7 @@ async function runnerFor(onChat: ConstructorParameters<typeof ScriptedWorker>[0]
   return { worker, runner };
 }
 
-const answered = (id: number): FromWorker => ({ kind: 'answer', id, answer: { text: 'ok', calls: [], metrics: {} } as never, messages: REQUEST.messages });
+const answered = (id: number): FromWorker => ({ kind: 'step', id, step: { kind: 'finished', ms: 1, text: 'ok' } });
 
 describe('the worker bridge is total', () => {
   it('a tool handler that throws becomes an error result for the model, and the answer ends', async () => {
@@ -80,7 +80,7 @@ describe('the worker bridge is total', () => {
   });
 
   it('an answer-now prompt that throws still gets a reply', async () => {
-    const { worker, runner } = await runnerFor((w, m) => w.reply({ kind: 'answer-now-request', id: m.id, requestId: 3 }));
+    const { worker, runner } = await runnerFor((w, m) => w.reply({ kind: 'ask', id: m.id, requestId: 3, question: { kind: 'answer-now' } }));
     const outcome = runner.run(
       { ...REQUEST, asksAnswerNow: true },
       bridge({
@@ -90,7 +90,7 @@ describe('the worker bridge is total', () => {
       }),
     );
     await new Promise((r) => setTimeout(r, 10));
-    expect(worker.received.find((m) => m.kind === 'answer-now')).toEqual({ kind: 'answer-now', id: 0, requestId: 3 });
+    expect(worker.received.find((m) => m.kind === 'reply')).toEqual({ kind: 'reply', id: 0, requestId: 3 });
     worker.reply(answered(0));
     await expect(outcome).resolves.toMatchObject({ ok: true });
   });
@@ -102,7 +102,6 @@ describe('the worker bridge is total', () => {
     if (outcome.ok) return;
     expect(outcome.error).toBeInstanceOf(ModelWorkerError);
     expect((outcome.error as Error).message).toMatch(/stopped with RangeError: out of memory.*Load the model again/);
-    expect(outcome.messages).toEqual(REQUEST.messages);
     expect(worker.terminated).toBe(true);
     const later = await runner.run(REQUEST, bridge());
     expect(later).toMatchObject({ ok: false, error: expect.any(ModelWorkerError) });
@@ -129,6 +128,7 @@ describe('the worker bridge is total', () => {
     const { runner } = await runnerFor((w, m) => {
       chats++;
       if (chats === 1) w.reply({ kind: 'answer', id: m.id });
+      else if (chats === 2) w.reply({ kind: 'step', id: m.id, step: 'finished' });
       else w.reply(answered(m.id));
     });
     const first = await runner.run(REQUEST, bridge());
@@ -136,6 +136,8 @@ describe('the worker bridge is total', () => {
       ok: false,
       error: expect.objectContaining({ message: expect.stringMatching(/does not understand \(\{"kind":"answer","id":0\}\)/) }),
     });
+    const second = await runner.run(REQUEST, bridge());
+    expect(second).toMatchObject({ ok: false, error: expect.objectContaining({ message: expect.stringContaining('"step":"finished"') }) });
     await expect(runner.run(REQUEST, bridge())).resolves.toMatchObject({ ok: true });
   });
 
@@ -173,5 +175,50 @@ describe('stop conditions across the worker', () => {
       error: expect.objectContaining({ name: 'ModelWorkerError', message: expect.stringContaining("kind: 'tool-called'") }),
     });
     expect(worker.received.some((m) => m.kind === 'chat')).toBe(false);
+  });
+});
+
+describe('an answer crosses the worker as its steps', () => {
+  it('the answer is the fold of the steps that came, ended by the finished step; tokens stream between them', async () => {
+    const record = { id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' }, source: 'inline', round: 1, status: 'ok', result: 'sunny', ms: 2 };
+    const { runner } = await runnerFor((w, m) => {
+      w.reply({ kind: 'step', id: m.id, step: { kind: 'round', round: 1, phase: 'tools' } });
+      w.reply({ kind: 'step', id: m.id, step: { kind: 'call', round: 1, record } });
+      w.reply({ kind: 'step', id: m.id, step: { kind: 'turn', round: 1, text: '', callIds: ['call_1'], split: false } });
+      w.reply({ kind: 'token', id: m.id, text: 'Sunny ' });
+      w.reply({ kind: 'token', id: m.id, text: 'in Paris.' });
+      w.reply({ kind: 'step', id: m.id, step: { kind: 'finished', ms: 5, text: 'Sunny in Paris.' } });
+    });
+    const steps: string[] = [];
+    const tokens: string[] = [];
+    const outcome = await runner.run(REQUEST, bridge({ onStep: (s) => steps.push(s.kind), onToken: (t) => tokens.push(t) }));
+    expect(steps).toEqual(['round', 'call', 'turn', 'finished']);
+    expect(tokens.join('')).toBe('Sunny in Paris.');
+    expect(outcome).toMatchObject({
+      ok: true,
+      answer: { text: 'Sunny in Paris.', calls: [{ name: 'get_weather', result: 'sunny' }], metrics: { toolCalls: 1 } },
+    });
+  });
+
+  it('prepareStep is asked across the worker: its value is the reply, and an error it throws goes back as that error', async () => {
+    const { worker, runner } = await runnerFor((w, m) => {
+      w.reply({ kind: 'ask', id: m.id, requestId: 1, question: { kind: 'prepare-step', round: 1 } });
+      w.reply({ kind: 'ask', id: m.id, requestId: 2, question: { kind: 'prepare-step', round: 2 } });
+    });
+    const outcome = runner.run(
+      { ...REQUEST, asksPrepareStep: true },
+      bridge({
+        prepareStep: async (round) => {
+          if (round === 2) throw new RangeError('no second round');
+          return { activeTools: ['get_weather'], toolChoice: 'required', extra: () => 1 } as never;
+        },
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 10));
+    const replies = worker.received.filter((m) => m.kind === 'reply');
+    expect(replies[0]).toEqual({ kind: 'reply', id: 0, requestId: 1, value: { activeTools: ['get_weather'], toolChoice: 'required' } });
+    expect(replies[1]).toMatchObject({ kind: 'reply', id: 0, requestId: 2, error: { name: 'RangeError', message: 'no second round' } });
+    worker.reply(answered(0));
+    await expect(outcome).resolves.toMatchObject({ ok: true });
   });
 });

@@ -5,9 +5,9 @@ import { ModelLoadError, noCandidateLoaded, type ModelSource } from '../engine/m
 import type { AnswerBridge, AnswerOutcome, AnswerRequest, AnswerRunner, ChoiceRequest, ChoiceResult } from '../loop/answer-runner.ts';
 import type { EmbedProgress, EmbedReply, EmbedRequest } from '../engine/embedding-model.ts';
 import type { ToolRunOutcome } from '../loop/toolbox.ts';
-import type { ChatEvents } from '../loop/types.ts';
+import { answerFromSteps, type Step } from '../loop/step-log.ts';
 import { abortError } from '../shared/abort.ts';
-import { ModelWorkerError } from '../shared/errors.ts';
+import { ModelWorkerError, serializeError } from '../shared/errors.ts';
 import { deserializeError, isFromWorker, type FromWorker, type ToWorker } from './protocol.ts';
 
 /** Creates the model worker; tests and bundlers may supply their own. */
@@ -51,7 +51,20 @@ function send(worker: Worker, message: ToWorker): void {
 /** An answer in flight: how to end it, exactly once. */
 interface PendingAnswer {
   finish(outcome: AnswerOutcome): void;
-  messages: AnswerRequest['messages'];
+}
+
+/** A listener's error is the listener's: the answer goes on. */
+function quietly(listener: () => void): void {
+  try {
+    listener();
+  } catch {
+    // Reported nowhere on purpose: the page's own listeners report their errors.
+  }
+}
+
+/** A hook's return value as data the structured clone can carry (functions and the like dropped, as JSON drops them). */
+function plainData(value: unknown): unknown {
+  return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
 }
 
 /**
@@ -116,7 +129,7 @@ class WorkerRunner implements AnswerRunner {
     }
     for (const [id, answer] of [...this.pending]) {
       this.pending.delete(id);
-      answer.finish({ ok: false, error, messages: answer.messages });
+      answer.finish({ ok: false, error });
     }
     for (const [id, request] of [...this.requests]) {
       this.requests.delete(id);
@@ -170,17 +183,19 @@ class WorkerRunner implements AnswerRunner {
   }
 
   run(request: AnswerRequest, bridge: AnswerBridge): Promise<AnswerOutcome> {
-    if (this.dead) return Promise.resolve({ ok: false, error: this.dead, messages: request.messages });
+    if (this.dead) return Promise.resolve({ ok: false, error: this.dead });
     if (bridge.stopWhen?.length) {
       // Functions cannot cross to the worker; dropping them would let the answer run past them.
       const error = new ModelWorkerError(
         "Stop conditions written as functions run where the loop runs and cannot reach the model worker. Write them as data instead: { kind: 'tool-called', name }, { kind: 'tool-calls', atLeast } or { kind: 'rounds', atLeast }.",
       );
-      return Promise.resolve({ ok: false, error, messages: request.messages });
+      return Promise.resolve({ ok: false, error });
     }
     const id = this.nextId++;
     return new Promise<AnswerOutcome>((resolve) => {
       let done = false;
+      /** The answer as it arrives: a `finished` step ends it, and the answer is the fold of these. */
+      const steps: Step[] = [];
       const onAbort = () => send(this.worker, { kind: 'abort', id });
       const finish = (outcome: AnswerOutcome): void => {
         if (done) return;
@@ -190,16 +205,30 @@ class WorkerRunner implements AnswerRunner {
         bridge.signal?.removeEventListener('abort', onAbort);
         resolve(outcome);
       };
+      /** Replies to one question of the answer with what the page's hook gave, or the error it threw. */
+      const answer = (requestId: number, hook: () => unknown) => {
+        Promise.resolve()
+          .then(hook)
+          .then(plainData)
+          .then(
+            (value) => ({ value }),
+            (error: unknown) => ({ error: serializeError(error) }),
+          )
+          .then((reply) => {
+            if (!done) send(this.worker, { kind: 'reply', id, requestId, ...reply });
+          });
+      };
       const listener = (event: MessageEvent<unknown>) => {
         const message = event.data;
         if (!isFromWorker(message) || !('id' in message) || message.id !== id) return;
         switch (message.kind) {
-          case 'event':
-            try {
-              bridge.emit(message.event, ...(message.args as ChatEvents[typeof message.event]));
-            } catch {
-              // A listener's error is the listener's: the answer goes on.
-            }
+          case 'step':
+            steps.push(message.step);
+            quietly(() => bridge.onStep(message.step));
+            if (message.step.kind === 'finished') finish({ ok: true, answer: answerFromSteps(steps) });
+            break;
+          case 'token':
+            quietly(() => bridge.onToken(message.text));
             break;
           case 'tool-call': {
             const { callId, name } = message;
@@ -215,25 +244,18 @@ class WorkerRunner implements AnswerRunner {
               });
             break;
           }
-          case 'answer-now-request': {
-            const { requestId } = message;
-            Promise.resolve()
-              .then(() => bridge.answerNowPrompt?.())
-              .catch(() => undefined)
-              .then((text) => {
-                if (!done) send(this.worker, { kind: 'answer-now', id, requestId, ...(typeof text === 'string' ? { text } : {}) });
-              });
+          case 'ask': {
+            const { question, requestId } = message;
+            if (question.kind === 'answer-now') answer(requestId, () => bridge.answerNowPrompt?.().catch(() => undefined));
+            else answer(requestId, () => bridge.prepareStep?.(question.round));
             break;
           }
-          case 'answer':
-            finish({ ok: true, answer: message.answer, messages: message.messages });
-            break;
           case 'answer-failed':
-            finish({ ok: false, error: deserializeError(message.error), messages: message.messages });
+            finish({ ok: false, error: deserializeError(message.error) });
             break;
         }
       };
-      this.pending.set(id, { finish, messages: request.messages });
+      this.pending.set(id, { finish });
       this.worker.addEventListener('message', listener);
       bridge.signal?.addEventListener('abort', onAbort, { once: true });
       send(this.worker, { kind: 'chat', id, request });

@@ -97,7 +97,7 @@ describe('NexusChat.loadForTools in Chromium (WASM)', () => {
     expect(second.info.dtype).toBe('q4');
   });
 
-  it("sends an answer's steps across the worker: onStepFinish gets the records chat() returns, and they replay to the answer (issue 24)", async () => {
+  it("sends an answer's steps across the worker: onStepFinish gets the records chat() returns, events and history are derived from them, prepareStep is asked (issue 24)", async () => {
     const outcome = await page.evaluate(
       async (source) => {
         const nexus = window.nexus;
@@ -108,9 +108,19 @@ describe('NexusChat.loadForTools in Chromium (WASM)', () => {
           question.result(token, args),
         );
         const seen: unknown[] = [];
-        const answer = await chat.chat(question.question, { onStepFinish: (step) => seen.push(step) });
+        const heard: string[] = [];
+        for (const name of ['toolCall', 'round', 'raw'] as const) chat.on(name, () => heard.push(name));
+        const asked: { round: number; steps: number; lastRole: string | undefined }[] = [];
+        const answer = await chat.chat(question.question, {
+          onStepFinish: (step) => seen.push(step),
+          prepareStep: ({ round, steps, messages }) => {
+            asked.push({ round, steps: steps.length, lastRole: messages.at(-1)?.role });
+            return round === 1 ? { activeTools: [question.tool.name] } : undefined;
+          },
+        });
+        const history = chat.history;
         await chat.dispose();
-        return { seen, steps: answer.steps, text: answer.text, replayed: nexus.answerFromSteps(answer.steps), token };
+        return { seen, steps: answer.steps, text: answer.text, replayed: nexus.answerFromSteps(answer.steps), token, heard, asked, history };
       },
       new URL('models/tiny-tools-qwen3', inject('appUrl')).href,
     );
@@ -118,5 +128,15 @@ describe('NexusChat.loadForTools in Chromium (WASM)', () => {
     expect(outcome.steps.map((s) => s.kind)).toContain('call');
     expect(outcome.text).toContain(outcome.token);
     expect(outcome.replayed.text).toBe(outcome.text);
+    // Events are the steps' projections, heard in the page although only steps and tokens crossed.
+    expect(outcome.heard).toEqual(expect.arrayContaining(['round', 'raw', 'toolCall']));
+    // prepareStep ran on the page for each tool round, with the steps so far and the conversation the round renders.
+    expect(outcome.asked[0]).toMatchObject({ round: 1, lastRole: 'user' });
+    expect(outcome.asked[1]).toMatchObject({ round: 2, lastRole: 'tool' });
+    expect(outcome.asked[1]?.steps).toBeGreaterThan(outcome.asked[0]?.steps ?? 0);
+    expect(outcome.steps).toContainEqual(expect.objectContaining({ kind: 'prepared', round: 1 }));
+    // The conversation is the question, then the turns derived from the steps.
+    expect(outcome.history.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(outcome.history.at(-1)).toEqual({ role: 'assistant', content: outcome.text });
   });
 });

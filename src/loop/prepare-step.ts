@@ -1,0 +1,75 @@
+import type { ChatMessage, ToolSchema } from '../engine/engine.ts';
+import { InvalidOptionError } from '../shared/errors.ts';
+import type { AnswerRun } from './answer-run.ts';
+import { TOOL_CHOICES, UnknownToolError } from './answer-request.ts';
+import type { Step } from './step-log.ts';
+import type { ToolChoice } from './types.ts';
+
+/** What `prepareStep` is told before a tool round. */
+export interface PrepareStepInfo {
+  /** The tool round about to run (1-based; feedback retries for missing tools count too). */
+  round: number;
+  /** Every step of this answer so far. */
+  steps: readonly Step[];
+  /** The conversation the round's prompt is rendered from (system prompt first). */
+  messages: readonly ChatMessage[];
+}
+
+/**
+ * What `prepareStep` may change for one round, as the AI SDK's `prepareStep` does: the tools it may
+ * call (names among those offered now) and the tool choice, which binds this round the way the
+ * answer's `toolChoice` binds its first.
+ */
+export interface PrepareStepResult {
+  activeTools?: readonly string[];
+  toolChoice?: ToolChoice;
+}
+
+/** A round as `prepareStep` shaped it: the tools rendered, and the choice when it set one. */
+export interface PreparedRound {
+  activeTools: readonly ToolSchema[];
+  toolChoice?: ToolChoice;
+}
+
+function checkChoice(choice: unknown, active: readonly ToolSchema[]): ToolChoice {
+  if (choice === 'auto' || choice === 'required' || choice === 'none') return choice;
+  const name = typeof choice === 'object' && choice !== null ? (choice as { name?: unknown }).name : undefined;
+  if (typeof name !== 'string') throw new InvalidOptionError('prepareStep toolChoice', choice, TOOL_CHOICES);
+  const schema = active.find((t) => t.function.name === name);
+  if (!schema) {
+    const names = active.map((t) => t.function.name);
+    throw new UnknownToolError(`prepareStep's toolChoice names '${name}', which this round does not offer. Offered: ${names.join(', ') || 'none'}.`);
+  }
+  return { name: schema.function.name };
+}
+
+/**
+ * Applies what `prepareStep` returned to the round about to run, and records it as a `prepared` step
+ * so the log says what the round was allowed. Names that are not offered now are refused, naming
+ * those that are: a round can narrow the tools, never reach one the answer withheld.
+ */
+export function prepareRound(run: AnswerRun, result: PrepareStepResult | undefined): PreparedRound {
+  const offered = run.offeredTools;
+  if (!result || (result.activeTools === undefined && result.toolChoice === undefined)) return { activeTools: offered };
+  let activeTools = offered;
+  if (result.activeTools !== undefined) {
+    const missing = result.activeTools.filter((name) => run.resolveOffered(name) === undefined);
+    if (missing.length > 0) {
+      const names = offered.map((t) => t.function.name);
+      throw new UnknownToolError(
+        `prepareStep's activeTools names ${missing.map((n) => `'${n}'`).join(', ')}, not offered in this answer. Offered: ${names.join(', ') || 'none'}.`,
+      );
+    }
+    const wanted = new Set(result.activeTools.map((name) => run.resolveOffered(name)));
+    activeTools = offered.filter((t) => wanted.has(t.function.name));
+  }
+  const toolChoice = result.toolChoice === undefined ? undefined : checkChoice(result.toolChoice, activeTools);
+  // Recorded before the round runs: the run's offered tools are narrowed from this step on.
+  run.record({
+    kind: 'prepared',
+    round: run.round,
+    ...(result.activeTools === undefined ? {} : { activeTools: activeTools.map((t) => t.function.name) }),
+    ...(toolChoice === undefined ? {} : { toolChoice }),
+  });
+  return { activeTools: toolChoice === 'none' ? [] : run.offeredTools, ...(toolChoice === undefined ? {} : { toolChoice }) };
+}
