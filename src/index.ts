@@ -39,8 +39,6 @@ export type { LoadProgress } from './engine/transformers-engine.ts';
 export {
   DEFAULT_EMBEDDING_MODEL,
   EmbeddingModelError,
-  assertEmbeddingModel,
-  embeddingModelKey,
   type EmbedProgress,
   type EmbedReply,
   type EmbedRequest,
@@ -50,7 +48,7 @@ export {
 } from './engine/embedding-model.ts';
 export type { LoadAttempt } from './engine/load-engine.ts';
 export type { AnswerRunner, AnswerRequest, AnswerBridge, AnswerOutcome } from './loop/answer-runner.ts';
-export { InvalidOptionError, ModelWorkerError, NexusError, registerErrorClass, reviveError, serializeError, type SerializedError } from './shared/errors.ts';
+export { InvalidOptionError, ModelWorkerError, NexusError, registerErrorClass, type SerializedError } from './shared/errors.ts';
 export type {
   ChatMessage,
   ChatToolCall,
@@ -77,8 +75,10 @@ export type {
   Strategy,
   ToolCallRecord,
   ToolChoice,
+  Toolkit,
 } from './loop/types.ts';
-export { answerFromSteps, type RungId, type Step, type TokenUsage } from './loop/step-log.ts';
+export { answerFromSteps, messagesOf, type RungId, type Step, type TokenUsage } from './loop/step-log.ts';
+export type { PrepareStepInfo, PrepareStepResult } from './loop/prepare-step.ts';
 export {
   ANSWER_NOW_PROMPT,
   DEFAULT_ANSWER_PROMPT,
@@ -87,15 +87,15 @@ export {
 } from './loop/prompts.ts';
 export { FAMILY_MODULES, MODEL_FAMILIES, familyById } from './engine/families.ts';
 export type { FamilyModule, TemplateRule } from './engine/families/family-module.ts';
-export { probeTemplate, STANDARD_DIALECT, TEMPLATE_SHAPES } from './engine/template-dialect.ts';
+export { probeTemplate } from './engine/template-dialect.ts';
 export type { RawTemplateRender, TemplateDialect, TemplateProbe, TemplateShape } from './engine/template-dialect.ts';
 export { detectFamily, type DetectedFamily, type ModelFiles } from './engine/detect-family.ts';
-export { fixChatTemplate, type FamilyId, type FamilyInfo, type ModelFamily, type ThinkingSwitch } from './engine/model-family.ts';
-export { fromStopRule, isStopRule, type StopCondition, type StopRule } from './loop/stop-conditions.ts';
+export type { FamilyId, FamilyInfo, ModelFamily, ThinkingSwitch } from './engine/model-family.ts';
+export type { StopCondition, StopRule } from './loop/stop-conditions.ts';
 export * from './tools/index.ts';
 export { CALL_MARKERS, parseToolCalls, stripThinking, ToolCallStreamFilter } from './toolcalls/index.ts';
 export type { ParseOptions, ParseResult, ToolCall } from './toolcalls/types.ts';
-export { runSelfCheck, checkDetail, type ToolCallCheck } from './check/self-check.ts';
+export { runSelfCheck, type ToolCallCheck } from './check/self-check.ts';
 export { NoToolCallingDtypeError, type LoadForToolsOptions, type ToolAttempt } from './check/load-for-tools.ts';
 export { memoryVerdictStore, verdictKey, type ToolVerdict, type VerdictStore } from './check/verdict-store.ts';
 export { freshToken, modelCheckQuestions, selfCheckQuestion, type CheckQuestion } from './check/check-questions.ts';

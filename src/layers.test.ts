@@ -23,12 +23,12 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   web: ['shared', 'tools'],
   // The page sees the public API, and this repository's Vite-bundled model worker.
   app: ['index', 'worker:vite-worker.ts'],
-  testing: ['shared', 'engine', 'loop'],
+  testing: ['shared', 'engine', 'loop', 'tools'],
   proxy: ['shared'],
   cli: ['shared', 'check', 'engine', 'nexus'],
   server: ['shared', 'proxy'],
   nexus: ['shared', 'toolcalls', 'tools', 'loop', 'engine', 'worker', 'check', 'web'],
-  index: ['shared', 'toolcalls', 'tools', 'loop', 'engine', 'worker', 'check', 'web', 'nexus', 'testing'],
+  index: ['shared', 'toolcalls', 'tools', 'loop', 'engine', 'worker', 'check', 'web', 'nexus'],
 };
 
 /** npm packages the core layers may import (the browser-side core stays small); other layers are not limited here. */

@@ -77,7 +77,7 @@ export interface ModelState {
 }
 
 /** What a link asks the page to download, shown before anything is fetched. */
-export interface LinkedModel {
+interface LinkedModel {
   /** The full address the files come from (the hub and the id, or a folder's URL). */
   from: string;
   /** Approximate download size, when the model is one the picker knows. */

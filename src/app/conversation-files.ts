@@ -57,7 +57,7 @@ export interface ImportedConversation {
  *
  * @throws ConversationFileError naming what is wrong.
  */
-export function importConversationJson(text: string): ImportedConversation {
+function importConversationJson(text: string): ImportedConversation {
   checkFileSize(text);
   let parsed: unknown;
   try {
@@ -96,7 +96,7 @@ export function conversationFromJson(text: string): Conversation {
  * Reads a Markdown export back (`## You` / `## Nexus` sections). Only the words come back — tool
  * results and diagnostics are not in Markdown — and the model's memory is rebuilt from them.
  */
-export function conversationFromMarkdown(text: string, newId: () => string): Conversation {
+function conversationFromMarkdown(text: string, newId: () => string): Conversation {
   const title = /^#\s+(.+)$/m.exec(text)?.[1]?.trim();
   const sections = text.split(/^##\s+(You|Nexus)\s*$/m);
   const turns: Turn[] = [];

@@ -4,7 +4,7 @@ import { emptyConversation, type AppState, type Conversation, type ConversationS
 import type { Persistence } from './persistence.ts';
 
 /** Streamed text is saved at most this often, so an answer cut off by a closed tab is still there. */
-export const SAVE_EVERY_MS = 400;
+const SAVE_EVERY_MS = 400;
 
 /** What the conversation store needs of the page's store. */
 export interface ConversationHost {

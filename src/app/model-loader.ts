@@ -18,7 +18,7 @@ import type { Verdict } from './app-state.ts';
 import { deviceLabel } from './format.ts';
 
 /** What a load reports while it runs. */
-export interface LoadHooks {
+interface LoadHooks {
   onProgress(event: LoadProgress): void;
   /** The load reached the self-check. (Warming up is reported through `onProgress`.) */
   onChecking(): void;
@@ -31,7 +31,7 @@ export interface LoadHooks {
 }
 
 /** A loaded model and what the page knows of its tool calling (nothing, when the check was skipped). */
-export interface OpenedModel {
+interface OpenedModel {
   chat: NexusChat;
   verdict: Verdict | undefined;
 }
@@ -167,7 +167,7 @@ export interface OpenerPrefs {
 }
 
 /** Asks the browser for a WebGPU adapter and whether it has `shader-f16`; never throws. */
-export const detectRuntime: (nav?: Navigator, options?: DetectOptions) => Promise<RuntimeCapabilities> = detectBrowserCapabilities;
+const detectRuntime: (nav?: Navigator, options?: DetectOptions) => Promise<RuntimeCapabilities> = detectBrowserCapabilities;
 
 function fromCheck(check: ToolCallCheck): Verdict {
   return {

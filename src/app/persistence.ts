@@ -23,7 +23,7 @@ export interface Persistence {
 }
 
 /** A model that could not be loaded: its address as `?model=` names it, and the message shown. */
-export interface FailedModel {
+interface FailedModel {
   address: string;
   error: string;
 }

@@ -44,7 +44,7 @@ export const createResearch: ResearchFactory = (chat) => {
   };
 };
 
-export { READ_PAGE, WEB_SEARCH };
+export { READ_PAGE };
 
 /** Tool names whose uses the page shows as "searched:"/"read:" lines rather than as calls. */
 export const WEB_TOOL_NAMES: ReadonlySet<string> = new Set([WEB_SEARCH, READ_PAGE]);

@@ -41,7 +41,7 @@ export const CHECK_MAX_NEW_TOKENS = 96;
 const HINT = 'Try another quantization, or a larger model — below ~0.5B this usually cannot be fixed.';
 
 /** The one-sentence verdict for a check's outcome. */
-export function checkDetail(who: string, outcome: { called: boolean; grounded: boolean; needed_forcing: boolean }): string {
+function checkDetail(who: string, outcome: { called: boolean; grounded: boolean; needed_forcing: boolean }): string {
   if (!outcome.called) return `${who} does not call tools: asked for a code only a tool could give, it answered without calling one. ${HINT}`;
   if (!outcome.grounded) {
     return `${who} calls tools but reports something else than their result, so its answers would look right and be wrong. Do not use it for tools. ${HINT}`;

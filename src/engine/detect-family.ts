@@ -18,7 +18,7 @@ export interface DetectedFamily {
 }
 
 /** Every template text of a tokenizer config, joined (a named `tool_use` template counts too). */
-export function templateText(template: ModelFiles['chatTemplate']): string {
+function templateText(template: ModelFiles['chatTemplate']): string {
   if (!template) return '';
   return typeof template === 'string' ? template : Object.values(template).join('\n');
 }

@@ -111,7 +111,7 @@ export function inDialect(
 }
 
 /** The shapes of a tool conversation the loop renders, each probed at load. */
-export const TEMPLATE_SHAPES = ['tools offered', 'a call and its result', 'two calls in one turn', 'the answer round', 'thinking off'] as const;
+const TEMPLATE_SHAPES = ['tools offered', 'a call and its result', 'two calls in one turn', 'the answer round', 'thinking off'] as const;
 export type TemplateShape = (typeof TEMPLATE_SHAPES)[number];
 
 /** What probing a template found: the dialect to render in, each shape's outcome, and the first shape nothing renders. */

@@ -15,7 +15,7 @@ function splitFolder(folder: string): { parent: string; name: string } {
  * with status 200. transformers.js would otherwise try to parse the page as JSON or ONNX (and
  * cache it), and the user would see a parse error about `<` instead of the missing file's name.
  */
-export function guardedFetch(inner: typeof fetch = globalThis.fetch.bind(globalThis)): typeof fetch {
+function guardedFetch(inner: typeof fetch = globalThis.fetch.bind(globalThis)): typeof fetch {
   return async (input, init) => {
     const response = await inner(input, init);
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;

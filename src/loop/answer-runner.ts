@@ -92,7 +92,7 @@ export interface RunnerServices {
 }
 
 /** Runs a closed choice on an engine: the question rendered with its generation prompt, decoded under the constraint. */
-export async function chooseOn(engine: Engine, request: ChoiceRequest, signal?: AbortSignal): Promise<ChoiceResult> {
+async function chooseOn(engine: Engine, request: ChoiceRequest, signal?: AbortSignal): Promise<ChoiceResult> {
   const started = performance.now();
   const prompt = await engine.render(request.messages, { addGenerationPrompt: true, enableThinking: false });
   const longest = Math.max(...request.choices.map((c) => c.length));

@@ -10,7 +10,7 @@ import { attemptInline } from './strategy-inline.ts';
 import type { ChatAnswer } from './types.ts';
 
 /** Tool-less rounds after the round limit, each telling the model to answer now. */
-export const MAX_ANSWER_ROUNDS = 2;
+const MAX_ANSWER_ROUNDS = 2;
 
 /** Dependencies of {@link runAnswer} that belong to the conversation rather than the answer. */
 export interface AnswerHooks {

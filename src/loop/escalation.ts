@@ -9,7 +9,7 @@ import { attemptStepwise } from './strategy-stepwise.ts';
 import type { Strategy, ToolChoice } from './types.ts';
 
 /** How many rounds of only-unknown tool names get a feedback line before such calls are just stripped. */
-export const MAX_UNKNOWN_TOOL_RETRIES = 3;
+const MAX_UNKNOWN_TOOL_RETRIES = 3;
 
 /** What a round is allowed and expected to do, prepared from the answer's log and settings before it runs. */
 export interface RoundPlan {
@@ -79,7 +79,7 @@ async function judgeGate(_run: AnswerRun, attempt: Attempt): Promise<RungVerdict
 }
 
 /** Inline, then (in `'auto'`) the yes/no gate, then primed, then stepwise — each only if the one before produced no usable call. */
-export const ESCALATION_LADDER: readonly Rung[] = [
+const ESCALATION_LADDER: readonly Rung[] = [
   {
     id: 'inline',
     applies: (plan) => plan.strategy !== 'stepwise' || !plan.expectCall,

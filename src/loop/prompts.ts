@@ -87,7 +87,7 @@ function exampleValue(schema: Record<string, unknown>): unknown {
  * The exact bytes of a call to `tool` in the family's own syntax, with example values for its
  * required arguments.
  */
-export function toolCallExample(tool: ToolSchema, family: Pick<ModelFamily, 'formatCall'>): string {
+function toolCallExample(tool: ToolSchema, family: Pick<ModelFamily, 'formatCall'>): string {
   const { properties, required = Object.keys(properties) } = tool.function.parameters;
   const args: Record<string, unknown> = {};
   for (const key of required) args[key] = exampleValue(properties[key] ?? {});

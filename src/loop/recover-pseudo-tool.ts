@@ -2,7 +2,7 @@
  * Names a model uses when it "calls" its own reply as if it were a tool. Such a call carries the
  * answer in one of its string arguments.
  */
-export const PSEUDO_TOOL_NAMES: ReadonlySet<string> = new Set([
+const PSEUDO_TOOL_NAMES: ReadonlySet<string> = new Set([
   'respond',
   'response',
   'answer',

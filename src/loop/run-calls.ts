@@ -7,7 +7,7 @@ import { duplicateCallResult, unknownToolResult } from './prompts.ts';
 import type { CallStatus, ToolCallRecord } from './types.ts';
 
 /** Key under which two calls count as the same: the name and the arguments with keys sorted. */
-export function callKey(call: ToolCall): string {
+function callKey(call: ToolCall): string {
   const canonical = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(canonical);
     if (value && typeof value === 'object') {

@@ -3,7 +3,7 @@ import type { Step } from './step-log.ts';
 import type { ChatEvents } from './types.ts';
 
 /** One event with its arguments, as `emit` takes them. */
-export type ChatEventTuple = { [K in keyof ChatEvents]: [K, ...ChatEvents[K]] }[keyof ChatEvents];
+type ChatEventTuple = { [K in keyof ChatEvents]: [K, ...ChatEvents[K]] }[keyof ChatEvents];
 
 type Projection<K extends Step['kind']> = (step: Extract<Step, { kind: K }>) => ChatEventTuple[];
 
@@ -25,7 +25,7 @@ const PROJECTIONS: { [K in Step['kind']]?: Projection<K> } = {
 };
 
 /** The events (besides `stepFinish`) that `step` stands for. */
-export function eventsOfStep(step: Step): ChatEventTuple[] {
+function eventsOfStep(step: Step): ChatEventTuple[] {
   const project = PROJECTIONS[step.kind] as Projection<Step['kind']> | undefined;
   return project ? project(step as never) : [];
 }

@@ -53,7 +53,7 @@ export type Step =
   | { kind: 'finished'; ms: number; text: string };
 
 /** The steps of one kind. */
-export function stepsOf<K extends Step['kind']>(log: readonly Step[], kind: K): Extract<Step, { kind: K }>[] {
+function stepsOf<K extends Step['kind']>(log: readonly Step[], kind: K): Extract<Step, { kind: K }>[] {
   return log.filter((step): step is Extract<Step, { kind: K }> => step.kind === kind);
 }
 
@@ -182,7 +182,7 @@ export interface TokenUsage {
 }
 
 /** The tokens of every generation in the log, summed. */
-export function totalUsageOf(log: readonly Step[]): TokenUsage {
+function totalUsageOf(log: readonly Step[]): TokenUsage {
   const usage = { promptTokens: 0, cachedTokens: 0, newTokens: 0 };
   for (const g of stepsOf(log, 'generation')) {
     usage.promptTokens += g.promptTokens;

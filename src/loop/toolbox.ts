@@ -30,14 +30,6 @@ export interface Toolbox {
   run(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolRunOutcome>;
 }
 
-/**
- * The registered spelling of `name`: the one name rule ({@link ToolNames}, exact or ignoring
- * case, never a similar name) — calling the wrong tool is worse than calling none.
- */
-export function resolveToolName(names: readonly string[], name: string): string | undefined {
-  return ToolNames.from(names)?.resolve(name);
-}
-
 /** A toolbox over schemas and a function that runs a call (e.g. on the page, across a worker boundary). */
 export function toolboxFrom(schemas: readonly ToolSchema[], run: Toolbox['run']): Toolbox {
   const names = ToolNames.from(schemas.map((s) => s.function.name));

@@ -1,6 +1,5 @@
 import type { ToolSearchStatus } from '../engine/embedding-model.ts';
 import type { Sampling } from '../engine/engine.ts';
-import type { ToolCall } from '../toolcalls/types.ts';
 import type { ApprovalRequest } from '../tools/tool-context.ts';
 import type { ToolRegistry, ToolRunFailure, ToolRunResult } from '../tools/tool-registry.ts';
 import type { PrepareStepInfo, PrepareStepResult } from './prepare-step.ts';
@@ -225,5 +224,3 @@ export interface EscalateInfo {
   round: number;
   rung: 'gate' | 'primed' | 'stepwise';
 }
-
-export type { ToolCall };

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { oneLine } from './one-line.ts';
 
 /** A page under this many characters is "thin": read successfully, and labelled with its exact size. */
-export const THIN_PAGE_CHARS = 600;
+const THIN_PAGE_CHARS = 600;
 
 /** Block-page signals only count on pages shorter than this; a long article may discuss captchas. */
-export const BLOCK_PAGE_MAX_CHARS = 1500;
+const BLOCK_PAGE_MAX_CHARS = 1500;
 
 /** Phrases that mark a verification, bot-check or access-denied page. */
 const BLOCK_SIGNALS: readonly string[] = [
@@ -60,7 +60,7 @@ const LOOKALIKE_CLOSE = /(PAGE-?[0-9A-Za-z_-]{0,64}[ \t]{0,8})>>>/gi;
  * The page text with every look-alike fence marker neutralised (see {@link fencePage}).
  * @param text - the page text.
  */
-export function defuseMarkers(text: string): string {
+function defuseMarkers(text: string): string {
   if (!/page/i.test(text) || !(text.includes('<<<') || text.includes('>>>'))) return text;
   return text.replace(LOOKALIKE_OPEN, '\u2039\u2039\u2039').replace(LOOKALIKE_CLOSE, '$1\u203a\u203a\u203a');
 }

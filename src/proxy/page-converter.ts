@@ -23,7 +23,7 @@ export interface PageConverterOptions {
 }
 
 /** A task that only proves a worker thread is up. */
-export const PING = { ping: true } as const;
+const PING = { ping: true } as const;
 
 /** The default per-page conversion budget. */
 export const DEFAULT_CONVERT_BUDGET_MS = 5_000;

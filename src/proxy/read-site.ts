@@ -38,7 +38,7 @@ export interface ReadSiteOptions extends CrawlLimits, Omit<SafeFetchOptions, 'si
 }
 
 /** What the reader needs of an answer's seen addresses (an `AnswerSession` is one). */
-export interface SeenSet {
+interface SeenSet {
   /** Whether this exact address (normalised) was seen in this answer. */
   hasSeen(url: string): boolean;
   /** Adds an address: the reader adds the links of the pages it read, and where they came from. */

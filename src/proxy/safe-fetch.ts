@@ -12,13 +12,13 @@ import { vetAddress } from './vet-address.ts';
 export const PROXY_USER_AGENT = 'NexusChat-PageReader/0.1 (+https://www.npmjs.com/package/browser-llm-nexus)';
 
 /** 10 seconds per page, redirects and DNS included (rule 5). */
-export const PAGE_TIMEOUT_MS = 10_000;
+const PAGE_TIMEOUT_MS = 10_000;
 
 /** Stop reading a body at 2 MB (rule 5). */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 /** The only media types whose bodies are read (rule 5). */
-export const TEXT_TYPES: readonly string[] = ['text/html', 'text/plain', 'text/markdown'];
+const TEXT_TYPES: readonly string[] = ['text/html', 'text/plain', 'text/markdown'];
 
 /** Where to open the TCP connection for a checked address. Production: the address itself, port 443. */
 export type ConnectTarget = { host: string; port: number };
@@ -306,7 +306,7 @@ function requestHop(
  * Splits a `Content-Type` header into its lower-cased media type and charset parameter.
  * @param header - the raw header value, if any.
  */
-export function parseContentType(header: string | undefined): { mediaType: string; charset: string | undefined } {
+function parseContentType(header: string | undefined): { mediaType: string; charset: string | undefined } {
   if (!header) return { mediaType: '', charset: undefined };
   const [type = '', ...params] = header.split(';');
   let charset: string | undefined;

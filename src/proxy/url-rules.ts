@@ -1,5 +1,5 @@
 /** Longest address the reader accepts; longer ones are refused rather than truncated. */
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
 /** Outcome of {@link checkUrlRules}. */
 export type UrlRulesResult = { ok: true; url: URL; host: string } | { ok: false; reason: string };

@@ -31,7 +31,7 @@ export interface NumberedResult {
 }
 
 /** One backend query of the call and how it went. */
-export interface QueryOutcome {
+interface QueryOutcome {
   query: string;
   /** New results it contributed after deduplication. */
   results: number;
@@ -59,13 +59,13 @@ export interface SearchResponse {
 }
 
 /** Titles are cut to this many characters. */
-export const TITLE_CHARS = 200;
+const TITLE_CHARS = 200;
 
 /** Snippets are cut to this many characters. */
-export const SNIPPET_CHARS = 300;
+const SNIPPET_CHARS = 300;
 
 /** Most sub-questions per call besides the main query. */
-export const MAX_SUB_QUERIES = 3;
+const MAX_SUB_QUERIES = 3;
 
 /**
  * Runs one search call for an answer: the query (first), then each sub-question, then the `kind`
@@ -171,7 +171,7 @@ export async function runSearch(session: AnswerSession, args: SearchArgs, backen
  * "no results" from suspended engines is not mistaken for "nothing exists"); the budget line.
  * @param response - the response without `text`.
  */
-export function searchText(response: Omit<SearchResponse, 'text'>): string {
+function searchText(response: Omit<SearchResponse, 'text'>): string {
   const lines: string[] = [];
   const range = response.timeRange ? ` (time range: ${response.timeRange})` : '';
   lines.push(`Searched for: ${response.queries.map((q) => `"${q.query}"`).join(', ')}${range}`);

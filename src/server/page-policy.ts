@@ -3,7 +3,7 @@
  * to (Hugging Face serves files from `*.hf.co` and `*.huggingface.co`), and the API the shipped
  * `tools.js` calls (Open-Meteo).
  */
-export const DEFAULT_CONNECT_ORIGINS: readonly string[] = [
+const DEFAULT_CONNECT_ORIGINS: readonly string[] = [
   'https://huggingface.co',
   'https://*.huggingface.co',
   'https://*.hf.co',

@@ -33,7 +33,7 @@ export interface SerializedError {
 }
 
 /** A field value an error keeps across a boundary. */
-export type ErrorField = string | number | boolean | null | readonly (string | number | boolean | null)[];
+type ErrorField = string | number | boolean | null | readonly (string | number | boolean | null)[];
 
 const isPlainField = (value: unknown): value is ErrorField =>
   value === null ||

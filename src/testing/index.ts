@@ -16,3 +16,4 @@ export {
 } from '../engine/scripted-engine.ts';
 export { QWEN3_PRIMED_PREFIX, when } from './script-matchers.ts';
 export { DelegatingEngine } from './delegating-engine.ts';
+export { createToolContext } from '../tools/tool-context.ts';

@@ -48,7 +48,7 @@ export const toolCallResidueSite: CallSite = {
 };
 
 /** A `</tool_call>` with no block around it: the model closed a tag it never opened, or wrote prose inside one. */
-export const strayCloseSite: CallSite = {
+const strayCloseSite: CallSite = {
   opener: TOOL_CALL_CLOSE,
   scan(_text, at) {
     return { kind: 'block', end: at + TOOL_CALL_CLOSE.length };
@@ -63,7 +63,7 @@ export const strayCloseSite: CallSite = {
  * markers left over after a call, end-of-turn tokens decoded with the text. None is ever meant
  * for the reader.
  */
-export const STRAY_MARKERS: readonly string[] = [
+const STRAY_MARKERS: readonly string[] = [
   ...DELIMITED_CLOSERS,
   ...HARMONY_RESIDUE,
   ...TAGGED_CLOSERS,
@@ -88,7 +88,7 @@ export const STRAY_MARKERS: readonly string[] = [
 ];
 
 /** One site per stray marker: the marker alone leaves the text. */
-export const strayMarkerSites: readonly CallSite[] = [...new Set(STRAY_MARKERS)].map((marker) => ({
+const strayMarkerSites: readonly CallSite[] = [...new Set(STRAY_MARKERS)].map((marker) => ({
   opener: marker,
   scan(_text: string, at: number) {
     return { kind: 'block', end: at + marker.length } as const;
@@ -107,7 +107,7 @@ const CLOSERS = new Set(['"', '}', ']']);
  * directly after a call (nothing shown in between), and only a run of `"`, `}` and `]` that ends
  * the line or the output, or is followed by a space: `"quoted words` after a call stays prose.
  */
-export const callDebrisSites: readonly CallSite[] = [...CLOSERS].map((opener) => ({
+const callDebrisSites: readonly CallSite[] = [...CLOSERS].map((opener) => ({
   opener,
   scan(text: string, at: number, context) {
     if (context.afterCall !== true) return NONE;

@@ -100,7 +100,7 @@ const readJsonBody: BodyReader = (body, { context, source, truncated }) =>
  * Pythonic calls: `[get_weather(city="Paris"), get_time(tz="UTC")]`, one call without the list,
  * or — when the model was told to — JSON. Python literals (`True`, `None`, single quotes) decode.
  */
-export const readPythonicBody: BodyReader = (body, options) => {
+const readPythonicBody: BodyReader = (body, options) => {
   const trimmed = body.trim();
   const inner = trimmed.startsWith('[') ? trimmed.slice(1, trimmed.endsWith(']') ? -1 : undefined) : trimmed;
   if (inner.trimStart().startsWith('{')) return readJsonBody(trimmed, options);
@@ -288,7 +288,7 @@ const PYTHONIC_START = /[[{]/;
 const GEMMA_START = /[A-Za-z_]/;
 
 /** FunctionGemma: `<start_function_call>call:NAME{…}<end_function_call>`. */
-export const functionGemmaSite = delimitedSite({
+const functionGemmaSite = delimitedSite({
   opener: '<start_function_call>',
   closers: ['<end_function_call>', '<start_function_response>'],
   quotes: ['"'],
@@ -299,7 +299,7 @@ export const functionGemmaSite = delimitedSite({
 });
 
 /** Gemma 4: `<|tool_call>call:NAME{key:<|"|>value<|"|>}<tool_call|>`. */
-export const gemma4Site = delimitedSite({
+const gemma4Site = delimitedSite({
   opener: '<|tool_call>',
   closers: ['<tool_call|>'],
   quotes: ['"'],
@@ -310,7 +310,7 @@ export const gemma4Site = delimitedSite({
 });
 
 /** LFM2: `<|tool_call_start|>[get_time(city="Paris")]<|tool_call_end|>` (pythonic, or JSON when asked). */
-export const lfm2Site = delimitedSite({
+const lfm2Site = delimitedSite({
   opener: '<|tool_call_start|>',
   closers: ['<|tool_call_end|>'],
   endAtValue: true,
@@ -319,7 +319,7 @@ export const lfm2Site = delimitedSite({
 });
 
 /** Llama 4's pythonic calls between `<|python_start|>` and `<|python_end|>`. */
-export const llama4Site = delimitedSite({
+const llama4Site = delimitedSite({
   opener: '<|python_start|>',
   closers: ['<|python_end|>', '<|eom|>', '<|eot|>'],
   endAtValue: true,
@@ -328,19 +328,19 @@ export const llama4Site = delimitedSite({
 });
 
 /** Granite 3 `<|tool_call|>[…]`, and llama.cpp's Phi-4-mini template `<|tool_call|>{…}<|/tool_call|>`. */
-export const graniteSite = delimitedSite({ opener: '<|tool_call|>', closers: ['<|/tool_call|>', '<|end_of_text|>'], ...JSON_LIST, read: readJsonBody });
+const graniteSite = delimitedSite({ opener: '<|tool_call|>', closers: ['<|/tool_call|>', '<|end_of_text|>'], ...JSON_LIST, read: readJsonBody });
 
 /** Nemotron: `<TOOLCALL>[…]</TOOLCALL>`. */
-export const nemotronSite = delimitedSite({ opener: '<TOOLCALL>', closers: ['</TOOLCALL>'], ...JSON_LIST, read: readJsonBody });
+const nemotronSite = delimitedSite({ opener: '<TOOLCALL>', closers: ['</TOOLCALL>'], ...JSON_LIST, read: readJsonBody });
 
 /** Command R7B: `<|START_ACTION|>[{"tool_name": …, "parameters": …}]<|END_ACTION|>`. */
-export const commandRSite = delimitedSite({ opener: '<|START_ACTION|>', closers: ['<|END_ACTION|>'], ...JSON_LIST, read: readJsonBody });
+const commandRSite = delimitedSite({ opener: '<|START_ACTION|>', closers: ['<|END_ACTION|>'], ...JSON_LIST, read: readJsonBody });
 
 /** Phi-4-mini (vLLM's `phi4_mini_json`): `functools[{"name": …, "arguments": …}]` at the start of a line. */
-export const functoolsSite = delimitedSite({ opener: 'functools', bodyStarts: '[', closers: [], lineStartOnly: true, ...JSON_LIST, read: readJsonBody });
+const functoolsSite = delimitedSite({ opener: 'functools', bodyStarts: '[', closers: [], lineStartOnly: true, ...JSON_LIST, read: readJsonBody });
 
 /** InternLM2: `<|action_start|><|plugin|>{"name": …, "parameters": …}<|action_end|>`. */
-export const internLmSite = delimitedSite({ opener: '<|action_start|><|plugin|>', closers: ['<|action_end|>'], ...JSON_LIST, read: readJsonBody });
+const internLmSite = delimitedSite({ opener: '<|action_start|><|plugin|>', closers: ['<|action_end|>'], ...JSON_LIST, read: readJsonBody });
 
 /**
  * Apertus: `<|tools_prefix|>[{"NAME": {…arguments…}}]<|tools_suffix|>` — the name is the key.
@@ -362,10 +362,10 @@ const readNameKeyedBody: BodyReader = (body, { context, source, truncated }) => 
   return reading;
 };
 
-export const apertusSite = delimitedSite({ opener: '<|tools_prefix|>', closers: ['<|tools_suffix|>'], ...JSON_LIST, read: readNameKeyedBody });
+const apertusSite = delimitedSite({ opener: '<|tools_prefix|>', closers: ['<|tools_suffix|>'], ...JSON_LIST, read: readNameKeyedBody });
 
 /** OLMo 3: pythonic calls, one per line, between `<function_calls>` and `</function_calls>`. */
-export const olmoSite = delimitedSite({
+const olmoSite = delimitedSite({
   opener: '<function_calls>',
   closers: ['</function_calls>'],
   firstChar: /[[A-Za-z_]/,
@@ -378,13 +378,13 @@ export const olmoSite = delimitedSite({
 });
 
 /** Kimi K2's section of calls. */
-export const kimiSectionSite = delimitedSite({ opener: KIMI_SECTION_OPEN, closers: [KIMI_SECTION_CLOSE], quotes: ['"'], read: readKimiBody });
+const kimiSectionSite = delimitedSite({ opener: KIMI_SECTION_OPEN, closers: [KIMI_SECTION_CLOSE], quotes: ['"'], read: readKimiBody });
 
 /** One Kimi call with the section markers left out. */
-export const kimiCallSite = delimitedSite({ opener: KIMI_CALL_OPEN, closers: [KIMI_CALL_CLOSE], quotes: ['"'], read: readKimiBody });
+const kimiCallSite = delimitedSite({ opener: KIMI_CALL_OPEN, closers: [KIMI_CALL_CLOSE], quotes: ['"'], read: readKimiBody });
 
 /** DeepSeek's section of calls, in every spelling of its markers. */
-export const deepSeekSites: CallSite[] = [
+const deepSeekSites: CallSite[] = [
   ...DS_CALLS_OPEN.map((opener) => delimitedSite({ opener, closers: DS_CALLS_CLOSE, quotes: ['"'], read: readDeepSeekBody })),
   ...DS_CALL_OPEN.map((opener) =>
     delimitedSite({

@@ -129,7 +129,7 @@ export class FenceCloser implements VerbatimRegion {
  * fence holding data, or JSON followed by other text, is shown as written. A fence that never
  * closes runs to the end of the output.
  */
-export const fencedSite: CallSite = {
+const fencedSite: CallSite = {
   opener: FENCE,
   lineStartOnly: true,
   scan(text, at, context) {

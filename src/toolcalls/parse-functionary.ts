@@ -106,14 +106,14 @@ function readFunctionary(text: string, at: number, end: number, context: SiteCon
 }
 
 /** Functionary v3.2: `>>>NAME\n{json}`, several in a row; `>>>all\n` introduces text for the user. */
-export const functionaryRecipientSite: CallSite = {
+const functionaryRecipientSite: CallSite = {
   opener: RECIPIENT,
   scan: (text, at, context) => scanFunctionary(text, at + RECIPIENT.length, context, false),
   read: readFunctionary,
 };
 
 /** Functionary v3.2's first recipient, written without `>>>` at the very start of the output. */
-export const functionaryStartSite: CallSite = {
+const functionaryStartSite: CallSite = {
   opener: '',
   outputStartOnly: true,
   scan(text, at, context) {

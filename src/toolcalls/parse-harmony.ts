@@ -117,21 +117,21 @@ function readHarmony(text: string, at: number, end: number, context: SiteContext
 }
 
 /** `<|start|>assistant…`: a message header, with the call it addresses when it names a recipient. */
-export const harmonyStartSite: CallSite = {
+const harmonyStartSite: CallSite = {
   opener: START,
   scan: (text, at, context) => scanHarmony(text, at + START.length, context, at + START.length),
   read: readHarmony,
 };
 
 /** `<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`, or a header with no recipient. */
-export const harmonyChannelSite: CallSite = {
+const harmonyChannelSite: CallSite = {
   opener: CHANNEL,
   scan: (text, at, context) => scanHarmony(text, at + CHANNEL.length, context, at + CHANNEL.length),
   read: readHarmony,
 };
 
 /** ` to=functions.NAME<|channel|>…` at the very start, when the prompt ended with `<|start|>assistant`. */
-export const harmonyRecipientStartSite: CallSite = {
+const harmonyRecipientStartSite: CallSite = {
   opener: '',
   outputStartOnly: true,
   scan(text, at, context) {

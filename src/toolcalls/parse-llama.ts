@@ -21,7 +21,7 @@ import {
 import type { RejectedCall, ToolCall } from './types.ts';
 
 /** Llama 3.x's marker for a tool call (a special token, kept when special tokens are decoded). */
-export const PYTHON_TAG = '<|python_tag|>';
+const PYTHON_TAG = '<|python_tag|>';
 /** What Llama writes after a call when it expects the result back, and at the end of a turn. */
 const END_TOKENS = ['<|eom_id|>', '<|eot_id|>'];
 const STOPS = [PYTHON_TAG, ...END_TOKENS, TOOL_CALL_OPEN];
@@ -44,7 +44,7 @@ interface PythonTagMemo {
  * `<|python_tag|>brave_search.call(query="…")`. A trailing `<|eom_id|>`/`<|eot_id|>` belongs to
  * the block. The tag is markup: it leaves the text even if nothing readable follows.
  */
-export const pythonTagSite: CallSite = {
+const pythonTagSite: CallSite = {
   opener: PYTHON_TAG,
   scan(text, at, context) {
     const after = at + PYTHON_TAG.length;
@@ -138,7 +138,7 @@ function withEndToken(text: string, end: number, context: SiteContext): SiteScan
  * The `;` between bare calls (`{…}; {…}`, how Llama 3.x lists several, as vLLM's llama3_json
  * parser reads them): right after a call, and before the next `{`, it is a separator, not text.
  */
-export const callSeparatorSite: CallSite = {
+const callSeparatorSite: CallSite = {
   opener: ';',
   scan(text, at, context) {
     if (context.afterCall !== true) return NONE;
@@ -152,9 +152,9 @@ export const callSeparatorSite: CallSite = {
 };
 
 /** Bare `{"name": …, "parameters": …}` objects (and arrays of them). */
-export const llamaBareObjectSite: CallSite = bareJsonSite('{', ['named']);
+const llamaBareObjectSite: CallSite = bareJsonSite('{', ['named']);
 /** A bare array of named calls, as Mistral writes once its marker token is skipped. */
-export const llamaBareArraySite: CallSite = bareJsonSite('[', ['named']);
+const llamaBareArraySite: CallSite = bareJsonSite('[', ['named']);
 
 /** Format 4: Llama — `<|python_tag|>` and bare JSON. */
 export const llamaFormat: ToolCallFormat = {

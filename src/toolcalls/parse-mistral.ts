@@ -40,7 +40,7 @@ type MistralMemo =
  * The marker is a special token and leaves the text even when nothing readable follows it.
  * (With special tokens skipped the marker disappears, and the array is read as bare JSON.)
  */
-export const mistralSite: CallSite = {
+const mistralSite: CallSite = {
   opener: TOOL_CALLS_MARKER,
   scan(text, at, context) {
     const afterMarker = at + TOOL_CALLS_MARKER.length;

@@ -10,9 +10,9 @@ import type { CallSite, ToolCallFormat } from './site.ts';
  * Read by the same bare-JSON rules as Llama's objects (see `bareJsonSite`); inside explicit
  * markup the other formats accept these shapes too.
  */
-export const openAiObjectSite: CallSite = bareJsonSite('{', ['openai']);
+const openAiObjectSite: CallSite = bareJsonSite('{', ['openai']);
 /** An array of OpenAI envelopes. */
-export const openAiArraySite: CallSite = bareJsonSite('[', ['openai']);
+const openAiArraySite: CallSite = bareJsonSite('[', ['openai']);
 
 /** Format 6: OpenAI-shaped JSON. */
 export const openAiFormat: ToolCallFormat = {

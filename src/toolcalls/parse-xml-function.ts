@@ -53,7 +53,7 @@ const QWEN_XML_BARE: XmlDialect = { ...QWEN_XML, wrapperOpen: undefined, wrapper
 const SEED_XML: XmlDialect = { ...QWEN_XML, wrapperOpen: '<seed:tool_call>', wrapperClose: '</seed:tool_call>' };
 
 /** MiniMax-M2's wrapper. */
-export const MINIMAX_OPEN = '<minimax:tool_call>';
+const MINIMAX_OPEN = '<minimax:tool_call>';
 const MINIMAX_CLOSE = '</minimax:tool_call>';
 
 const MINIMAX_XML: XmlDialect = {
@@ -460,7 +460,7 @@ export const minimaxSite: CallSite = {
 };
 
 /** Seed-OSS: `<seed:tool_call><function=NAME><parameter=KEY>VALUE</parameter></function></seed:tool_call>`. */
-export const seedSite: CallSite = {
+const seedSite: CallSite = {
   opener: '<seed:tool_call>',
   scan(text, at, context) {
     return scanFrom(text, at + '<seed:tool_call>'.length, context, SEED_XML);

@@ -6,7 +6,7 @@
  */
 export { ToolArgumentsError, ToolDefinitionError, ToolsFileError, type ToolsFileFailure } from './errors.ts';
 export { evalTools, loadTools, type EvalToolsOptions, type LoadToolsOptions } from './load-tools.ts';
-export { createToolContext, type ApprovalRequest, type ToolContext } from './tool-context.ts';
+export type { ApprovalRequest, ToolContext } from './tool-context.ts';
 export {
   ToolRegistry,
   type RegisteredTool,
@@ -19,7 +19,6 @@ export {
 export {
   TOOL_NAME_PATTERN,
   assertToolName,
-  expandParameters,
   type ArgsOf,
   type ExpandedProperty,
   type JsonType,
@@ -36,14 +35,9 @@ export {
   type ValueOfSpec,
 } from './tool-schema.ts';
 export { assertValidArguments, validateArguments, type ArgumentsResult, type ArgumentsTarget } from './validate-arguments.ts';
-export { ToolIndex, embeddingText, nameWords, type Embedder, type IndexedTool, type RankedTool, type ToolRanking } from './tool-index.ts';
+export { ToolIndex, type Embedder, type IndexedTool, type RankedTool, type ToolRanking } from './tool-index.ts';
 export {
-  DEFAULT_CONFIDENCE,
   DEFAULT_TOOL_SELECTION,
-  FIND_TOOLS,
-  GROUP_LIMIT,
-  addFindTools,
-  selectTools,
   type GroupChoice,
   type GroupChooser,
   type OfferReason,
@@ -51,10 +45,8 @@ export {
   type ToolSelection,
   type ToolSelectionSettings,
 } from './tool-selection.ts';
-export { NO_GROUP, groupChoices, groupQuestion, toolGroups, type ToolGroup } from './tool-groups.ts';
+export type { ToolGroup } from './tool-groups.ts';
 export {
-  TOOL_VECTOR_DB,
-  cachedEncoder,
   indexedDbToolVectorStore,
   memoryToolVectorStore,
   type CachedEncoderOptions,

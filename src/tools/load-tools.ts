@@ -29,7 +29,7 @@ export interface LoadToolsOptions {
 }
 
 /** The ways {@link loadTools} can run a file. */
-export const TOOLS_EVALUATION_MODES = ['function', 'module'] as const;
+const TOOLS_EVALUATION_MODES = ['function', 'module'] as const;
 
 /** What a tools file calls `tool(...)` on, and what each call returns so that calls chain. */
 interface ToolChain {

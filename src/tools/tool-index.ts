@@ -43,7 +43,7 @@ export interface ToolRanking {
 export const DEFAULT_CONFIDENCE: Readonly<{ lexical: number; semantic: number }> = Object.freeze({ lexical: 12, semantic: 0.5 });
 
 /** The text a tool is embedded as: its name's words and its description. */
-export function embeddingText(schema: IndexedTool): string {
+function embeddingText(schema: IndexedTool): string {
   return `${nameWords(schema.function.name)}: ${schema.function.description ?? ''}`;
 }
 

@@ -17,8 +17,6 @@ export interface ToolSelectionSettings {
   confidence?: { lexical: number; semantic: number };
 }
 
-export { DEFAULT_CONFIDENCE };
-
 export const DEFAULT_TOOL_SELECTION: Readonly<ToolSelectionSettings> = Object.freeze({
   threshold: 12,
   topK: 5,
@@ -51,7 +49,7 @@ export interface ToolSelection {
 }
 
 /** A chosen group offers up to this many of its tools (groups are meant to be small: a kind of tool). */
-export const GROUP_LIMIT = 8;
+const GROUP_LIMIT = 8;
 
 /** Asks the chat model for one group (or `none`); see {@link selectTools}. */
 export type GroupChooser = (groups: readonly ToolGroup[]) => Promise<Omit<GroupChoice, 'among'>>;

@@ -26,7 +26,7 @@ export function memoryToolVectorStore(): ToolVectorStore & { entries: Map<string
 }
 
 /** The IndexedDB database and object store the page keeps tool vectors in. */
-export const TOOL_VECTOR_DB = { database: 'nexus-tool-vectors', store: 'vectors' } as const;
+const TOOL_VECTOR_DB = { database: 'nexus-tool-vectors', store: 'vectors' } as const;
 
 /** The page's store: IndexedDB (through idb-keyval), so the vectors outlive the tab. */
 export async function indexedDbToolVectorStore(): Promise<ToolVectorStore> {

@@ -5,8 +5,8 @@
  * @packageDocumentation
  */
 export { ProxyClient, ProxyUnavailableError, type Budget, type Source, type ToolReply } from './proxy-client.ts';
-export { CANNOT_BROWSE_INSTRUCTIONS, RESEARCH_INSTRUCTIONS, researchAnswerNow } from './research-prompts.ts';
-export { READ_PAGE, WEB_SEARCH, linkInPlay, registerWebTools, webToolEffects, type WebActivity, type WebToolState } from './web-tools.ts';
+export { CANNOT_BROWSE_INSTRUCTIONS, RESEARCH_INSTRUCTIONS } from './research-prompts.ts';
+export { READ_PAGE, WEB_SEARCH, registerWebTools, type WebActivity, type WebToolState } from './web-tools.ts';
 export {
   RESEARCH_MAX_ROUNDS,
   WebResearch,

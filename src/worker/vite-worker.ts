@@ -5,6 +5,6 @@
 import { useModelWorker, type WorkerFactory } from './worker-client.ts';
 
 /** Starts `worker-entry.ts` as a module worker. */
-export const viteWorkerFactory: WorkerFactory = () => new Worker(new URL('./worker-entry.ts', import.meta.url), { type: 'module', name: 'nexus-model' });
+const viteWorkerFactory: WorkerFactory = () => new Worker(new URL('./worker-entry.ts', import.meta.url), { type: 'module', name: 'nexus-model' });
 
 useModelWorker(viteWorkerFactory);

@@ -1,10 +1,10 @@
 import type { RejectReason, ToolCall } from '../types.ts';
 
 /** The tools every fixture's conversation offered, where a fixture says it was parsed with tools. */
-export const DEMO_TOOLS = ['get_weather', 'get_time', 'web_search', 'fetch_page_content_recursive', 'brave_search'] as const;
+const DEMO_TOOLS = ['get_weather', 'get_time', 'web_search', 'fetch_page_content_recursive', 'brave_search'] as const;
 
 /** Which of the six formats (or which kind of trouble) a fixture exercises. */
-export type FixtureGroup = 'hermes' | 'xml-function' | 'mistral' | 'llama' | 'fenced' | 'openai' | 'sloppy' | 'negative';
+type FixtureGroup = 'hermes' | 'xml-function' | 'mistral' | 'llama' | 'fenced' | 'openai' | 'sloppy' | 'negative';
 
 /**
  * One model output and what must come out of it. Written here in the shape each family emits
