@@ -32,7 +32,10 @@ const engine = new ScriptedEngine([
   { when: (prompt) => prompt.includes('Weather in Chennai?<|im_end|>\n<|im_start|>assistant\n') && !prompt.includes('tool_response'), output: CALL },
   { when: (prompt) => prompt.includes('"temperature_c":31.2'), output: 'It is 31.2°C in Chennai.' },
 ]);
-const chat = NexusChat.withEngine(engine).tool('get_weather', 'Get current weather for a city', { city: 'string' }, ({ city }) => ({ city, temperature_c: 31.2 }));
+const chat = NexusChat.withEngine(engine).tool('get_weather', 'Get current weather for a city', { city: 'string' }, ({ city }) => ({
+  city,
+  temperature_c: 31.2,
+}));
 
 const trace: string[] = [];
 const hook = createHook({
