@@ -11,7 +11,9 @@ export {
   type NexusChatOptions,
   type NexusLoadOptions,
 } from './nexus.ts';
-export { STRATEGIES, TOOL_CHOICES, ToolTemplateError, UnknownToolError } from './loop/answer-request.ts';
+export { MIN_PROMPT_TOKENS, STRATEGIES, TOOL_CHOICES, ToolTemplateError, UnknownToolError } from './loop/answer-request.ts';
+export { ContextOverflowError, FULL_MEMORY, SHORTENED_RESULT_CHARS, type MemoryView } from './loop/fit-context.ts';
+export { contextBudget, DEFAULT_CONTEXT_LENGTH, WASM_KV_BYTES, type ContextBudget, type ContextSource } from './engine/context-budget.ts';
 export {
   DEFAULT_HUB_URL,
   DEFAULT_MODEL,
@@ -70,6 +72,7 @@ export type {
   ChatEvents,
   ChatOptions,
   ForcedCallEvent,
+  MemoryTrim,
   RoundInfo,
   EscalateInfo,
   Strategy,

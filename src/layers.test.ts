@@ -16,7 +16,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   shared: [],
   toolcalls: [],
   tools: ['shared', 'toolcalls'],
-  loop: ['shared', 'toolcalls', 'tools', 'engine:engine.ts,model-family.ts,embedding-model.ts'],
+  loop: ['shared', 'toolcalls', 'tools', 'engine:engine.ts,model-family.ts,embedding-model.ts,context-budget.ts'],
   engine: ['shared'],
   worker: ['shared', 'loop', 'engine'],
   check: ['shared', 'loop', 'tools', 'engine:device-ladder.ts,model-source.ts,model-family.ts'],

@@ -13,7 +13,9 @@ import { emptyMetrics } from './loop/answer-run.ts';
 import type { AnswerRunner, RunnerServices } from './loop/answer-runner.ts';
 import { Emitter, type Listener } from './loop/emitter.ts';
 import { emitStep } from './loop/step-events.ts';
-import { messagesOf, type Step } from './loop/step-log.ts';
+import { memoryOf, messagesOf, type Step } from './loop/step-log.ts';
+import { FULL_MEMORY, type MemoryView } from './loop/fit-context.ts';
+import type { ContextBudget } from './engine/context-budget.ts';
 import { familyById, TOOL_FAMILIES } from './engine/families.ts';
 import { isStopRule, type StopCondition, type StopRule } from './loop/stop-conditions.ts';
 import type { ToolEffects, ToolRunOutcome } from './loop/toolbox.ts';
@@ -150,6 +152,8 @@ export class NexusChat {
   readonly tools = new ToolRegistry();
   private readonly events = new Emitter<ChatEvents>();
   private conversation: ChatMessage[] = [];
+  /** The part of the conversation the model still sees (indices into it); it only shrinks when a prompt outgrows the budget. */
+  private memoryView: MemoryView = FULL_MEMORY;
   private lastMetrics: AnswerMetrics = emptyMetrics();
   private busy = false;
   private disposed = false;
@@ -266,6 +270,20 @@ export class NexusChat {
     return this.conversation;
   }
 
+  /**
+   * Where the model's memory of the conversation begins: messages of `history` before `from` are
+   * stored but no longer shown to the model, and tool results before `shortenBefore` are shown
+   * shortened. `{ from: 0, shortenBefore: 0 }` until a prompt outgrows the context budget.
+   */
+  get memory(): MemoryView {
+    return this.memoryView;
+  }
+
+  /** How many tokens a prompt and its answer may take with this model on this device, and why (undefined: unknown, no limit applied). */
+  get context(): ContextBudget | undefined {
+    return this.runner.info.context;
+  }
+
   /** Counters of the last answer. */
   get metrics(): AnswerMetrics {
     return this.lastMetrics;
@@ -327,7 +345,7 @@ export class NexusChat {
    * a call of the assistant turn before it; system messages are kept where they stand (the chat
    * puts its own system prompt first when it renders).
    */
-  setHistory(messages: readonly ChatMessage[]): void {
+  setHistory(messages: readonly ChatMessage[], options: { memory?: MemoryView } = {}): void {
     this.assertIdle();
     const pending = new Set<string>();
     for (const [i, m] of messages.entries()) {
@@ -339,12 +357,14 @@ export class NexusChat {
       } else if (m.role === 'user') pending.clear();
     }
     this.conversation = messages.map((m) => ({ ...m }));
+    this.memoryView = memoryWithin(options.memory, this.conversation.length);
   }
 
   /** Forgets the conversation (tools and settings stay). */
   reset(): void {
     this.assertIdle();
     this.conversation = [];
+    this.memoryView = FULL_MEMORY;
   }
 
   /**
@@ -374,7 +394,11 @@ export class NexusChat {
     });
     const options = selected.options;
     const registry = selected.registry;
-    const settings = { ...answerSettings(options, registry, this), ...(selected.selection ? { acceptUnoffered: true } : {}) };
+    const settings = {
+      ...answerSettings(options, registry, this, this.runner.info.context),
+      ...(selected.selection ? { acceptUnoffered: true } : {}),
+      ...(options.isolated ? {} : { memory: this.memoryView }),
+    };
     // A side conversation talks to nobody: its events go to a listener-less emitter.
     const events = options.isolated ? new Emitter<ChatEvents>() : this.events;
     const history = options.isolated ? [] : this.conversation;
@@ -429,6 +453,7 @@ export class NexusChat {
       }
       // The answer's turns are derived from its steps, whole rounds only: the conversation is consistent either way.
       this.conversation = [...messages.slice(1), ...messagesOf(steps)];
+      this.memoryView = memoryOf(steps, this.memoryView);
       if (outcome.ok) {
         this.lastMetrics = outcome.answer.metrics;
         return outcome.answer;
@@ -494,6 +519,13 @@ export class NexusChat {
     if (outcome.ok) return { ok: true, value: outcome.result, ...(effects ? { effects } : {}) };
     return { ok: false, kind: outcome.failure, message: outcome.error, ...(effects ? { effects } : {}) };
   }
+}
+
+/** A memory view handed to `setHistory`, kept inside the history it indexes (none: the whole history). */
+function memoryWithin(view: MemoryView | undefined, length: number): MemoryView {
+  if (!view) return FULL_MEMORY;
+  const clamp = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) ? Math.min(Math.max(n, 0), length) : 0);
+  return { from: clamp(view.from), shortenBefore: clamp(view.shortenBefore) };
 }
 
 function countToolCalls(messages: readonly ChatMessage[]): number {

@@ -1,3 +1,4 @@
+import type { ContextBudget } from './context-budget.ts';
 import type { FamilyInfo, ModelFamily } from './model-family.ts';
 
 /**
@@ -100,6 +101,8 @@ export interface EngineInfo {
   family: FamilyInfo;
   /** CPU threads ONNX Runtime computes with (WASM and Node); absent on WebGPU and where unknown. */
   threads?: number;
+  /** How many tokens a prompt and its answer may take on this device, and why; absent where unknown (no limit is applied). */
+  context?: ContextBudget;
 }
 
 /** A loaded model the loop can render prompts with and generate from. */
@@ -111,6 +114,8 @@ export interface Engine {
   render(messages: ChatMessage[], options: RenderOptions): Promise<string>;
   /** Continue `prompt`. With `choices`, the output is exactly one of those strings. */
   generate(prompt: string, options: GenerateOptions): Promise<GenerateResult>;
+  /** Tokens `text` takes in this model's tokenizer (a prompt as rendered, special tokens included). */
+  countTokens(text: string): number;
   /** Frees the model and any cache it holds (GPU memory in the browser). */
   dispose(): Promise<void>;
 }

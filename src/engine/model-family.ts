@@ -54,6 +54,8 @@ export interface ModelFamily {
   readonly parallelCalls: boolean;
   /** The line the stepwise strategy completes to pick a tool from the closed list. */
   readonly selectPrefix: string;
+  /** The context length the family's model cards document, used only when a model's config gives none. */
+  readonly contextLength?: number;
 }
 
 /** What a loaded model reports about its profile (it crosses the worker boundary as data). */

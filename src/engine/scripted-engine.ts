@@ -146,6 +146,10 @@ export class ScriptedEngine implements Engine {
     return renderQwen3ChatML(keepGeneratedThinkBlocks(messages, options.enableThinking), options);
   }
 
+  countTokens(text: string): number {
+    return estimateTokens(text).length;
+  }
+
   async generate(prompt: string, options: GenerateOptions): Promise<GenerateResult> {
     if (this.disposed) throw new ScriptExhaustedError('This scripted engine was disposed.');
     throwIfAborted(options.signal);

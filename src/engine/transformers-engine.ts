@@ -11,6 +11,7 @@ import {
 } from '@huggingface/transformers';
 import { abortError, throwIfAborted } from '../shared/abort.ts';
 import { ChoiceTrie } from './choice-trie.ts';
+import { contextBudget, type ContextConfig } from './context-budget.ts';
 import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
 import { detectFamily, type DetectedFamily } from './detect-family.ts';
 import { cropCache } from './kv-cache.ts';
@@ -42,6 +43,13 @@ export interface ResolvedModel {
   /** What the user calls it (shown in `info.model`). */
   label: string;
   revision?: string;
+}
+
+/** The WebGPU adapter's largest storage buffer binding, where this realm has WebGPU: one layer's KV cache must fit it. */
+async function adapterBufferLimit(): Promise<number | undefined> {
+  const gpu = (globalThis.navigator as { gpu?: { requestAdapter(): Promise<{ limits: { maxStorageBufferBindingSize: number } } | null> } } | undefined)?.gpu;
+  const adapter = await gpu?.requestAdapter().catch(() => null);
+  return adapter?.limits.maxStorageBufferBindingSize;
 }
 
 /** Options of {@link TransformersEngine.load}. */
@@ -246,7 +254,7 @@ export class TransformersEngine implements Engine {
       device: options.device as 'cpu',
       ...(threads !== undefined ? { session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 } } : {}),
     });
-    const config = (loaded as unknown as { config?: { model_type?: string; architectures?: string[] } }).config ?? {};
+    const config = (loaded as unknown as { config?: ContextConfig & { model_type?: string; architectures?: string[] } }).config ?? {};
     const found = detectFamily({
       ...(config.model_type ? { modelType: config.model_type } : {}),
       ...(config.architectures ? { architectures: config.architectures } : {}),
@@ -255,7 +263,15 @@ export class TransformersEngine implements Engine {
     const detected = options.family && options.family !== found.family.id ? chosenFamily(options.family, found) : found;
     const cores = threads ?? nodeCores();
     const cpu = options.device === 'cpu' && cores !== undefined ? { threads: cores } : {};
-    const engine = new TransformersEngine(tokenizer, loaded, { model: model.label, device: options.device, dtype: options.dtype, ...cpu }, detected, {
+    const maxBufferBytes = options.device === 'webgpu' ? await adapterBufferLimit() : undefined;
+    const context = contextBudget({
+      config,
+      familyContextLength: detected.family.contextLength,
+      device: options.device,
+      dtype: options.dtype,
+      maxBufferBytes,
+    });
+    const engine = new TransformersEngine(tokenizer, loaded, { model: model.label, device: options.device, dtype: options.dtype, ...cpu, context }, detected, {
       reuseCache: options.reuseCache ?? true,
       keepMarkers: options.keepMarkers ?? [],
     });
@@ -269,6 +285,10 @@ export class TransformersEngine implements Engine {
 
   async render(messages: ChatMessage[], options: RenderOptions): Promise<string> {
     return renderInDialect(renderWithTokenizer(this.tokenizer), this.dialect, this.family, messages, options);
+  }
+
+  countTokens(text: string): number {
+    return this.tokenizer.encode(text, { add_special_tokens: false }).length;
   }
 
   generate(prompt: string, options: GenerateOptions): Promise<GenerateResult> {

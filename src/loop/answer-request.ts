@@ -1,9 +1,11 @@
+import type { ContextBudget } from '../engine/context-budget.ts';
 import type { ChatMessage, EngineInfo, ToolSchema } from '../engine/engine.ts';
 import type { ModelFamily } from '../engine/model-family.ts';
 import { checkOption, InvalidOptionError, NexusError, registerErrorClass } from '../shared/errors.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { AnswerSettings } from './answer-run.ts';
 import { DEFAULT_MAX_RESULT_CHARS } from './cap-result.ts';
+import { ContextOverflowError } from './fit-context.ts';
 import { DEFAULT_ANSWER_PROMPT, DEFAULT_SYSTEM_PROMPT, systemPromptFor } from './prompts.ts';
 import type { ChatOptions } from './types.ts';
 
@@ -46,14 +48,30 @@ export const CHAT_DEFAULTS: Readonly<ChatDefaults> = Object.freeze({
   maxResultChars: DEFAULT_MAX_RESULT_CHARS,
 });
 
+/** The fewest tokens an answer's `maxNewTokens` must leave for the prompt in the model's context budget. */
+export const MIN_PROMPT_TOKENS = 256;
+
+/** Tokens a prompt may take: the budget less what is kept for the answer; a `maxNewTokens` that leaves too little is refused. */
+function promptBudgetOf(context: ContextBudget, maxNewTokens: number): number {
+  const left = context.tokens - maxNewTokens;
+  if (left >= MIN_PROMPT_TOKENS) return left;
+  throw new ContextOverflowError(
+    `maxNewTokens ${maxNewTokens.toLocaleString('en-US')} leaves ${Math.max(0, left).toLocaleString('en-US')} tokens for the prompt in this model's ` +
+      `context budget of ${context.detail}. Use a maxNewTokens of at most ${(context.tokens - MIN_PROMPT_TOKENS).toLocaleString('en-US')}.`,
+    { promptTokens: MIN_PROMPT_TOKENS, budgetTokens: Math.max(0, left) },
+  );
+}
+
 /**
  * An answer's settings from `chat()`'s options and the chat's defaults. An unknown `strategy` or
- * `toolChoice` is refused naming the valid values; a forced `{ name }` must name a registered tool.
+ * `toolChoice` is refused naming the valid values; a forced `{ name }` must name a registered tool;
+ * with the model's context budget, a `maxNewTokens` that leaves no room for a prompt is refused.
  */
 export function answerSettings(
   options: ChatOptions,
   registry: ToolRegistry,
   defaults: Pick<ChatDefaults, 'maxRounds' | 'maxResultChars'>,
+  context?: ContextBudget,
 ): Omit<AnswerSettings, 'signal'> {
   let toolChoice = options.toolChoice ?? 'auto';
   const named = typeof toolChoice === 'object' && toolChoice !== null && typeof (toolChoice as { name?: unknown }).name === 'string';
@@ -66,14 +84,16 @@ export function answerSettings(
     }
     toolChoice = { name };
   }
+  const maxNewTokens = options.maxNewTokens ?? 512;
   return {
     toolChoice,
     strategy,
+    ...(context ? { promptBudget: promptBudgetOf(context, maxNewTokens) } : {}),
     maxRounds: options.maxRounds ?? defaults.maxRounds,
     repetitionPenalty: options.repetitionPenalty ?? 1.1,
     ...(options.sampling && options.sampling.temperature > 0 ? { sampling: options.sampling } : {}),
     enableThinking: options.enableThinking ?? false,
-    maxNewTokens: options.maxNewTokens ?? 512,
+    maxNewTokens,
     maxResultChars: defaults.maxResultChars,
     ...(options.tools ? { tools: options.tools.map((n) => registry.resolveName(n) ?? n) } : {}),
   };

@@ -1,5 +1,6 @@
 import type { ChatMessage, Engine, GenerateOptions, GenerateResult, Sampling, ToolSchema } from '../engine/engine.ts';
-import { callsOf, currentRound, messagesOf, metricsOf, offeredNames, roundToolsOf, withdrawnNames, type Step } from './step-log.ts';
+import { ContextOverflowError, FULL_MEMORY, historyInView, smallerView, viewCounts, type MemoryView } from './fit-context.ts';
+import { callsOf, currentRound, memoryOf, messagesOf, metricsOf, offeredNames, roundToolsOf, withdrawnNames, type Step } from './step-log.ts';
 import type { Toolbox } from './toolbox.ts';
 import type { AnswerMetrics, Strategy, ToolChoice, ToolCallRecord } from './types.ts';
 
@@ -28,6 +29,13 @@ export interface AnswerSettings {
   enableThinking: boolean;
   maxNewTokens: number;
   maxResultChars: number;
+  /**
+   * Tokens a prompt may take: the model's context budget minus `maxNewTokens`. A prompt over it
+   * shrinks the model's view of the history (see `fit-context.ts`); undefined applies no limit.
+   */
+  promptBudget?: number;
+  /** The part of the history the model saw at the end of the last answer (default: all of it). */
+  memory?: MemoryView;
   /** Names of the tools offered when the answer starts (default: every registered tool). */
   tools?: string[];
   /**
@@ -88,9 +96,32 @@ export class AnswerRun implements AnswerView {
     if (text) this.sink.token(text);
   }
 
-  /** The conversation as the template renders it: what the answer started from, then the turns derived from the log. */
+  /** The system prompt the conversation starts with, if any. */
+  private get system(): ChatMessage[] {
+    return this.conversation[0]?.role === 'system' ? [this.conversation[0]] : [];
+  }
+
+  /** The conversation as it will be stored: the history, the message being answered, this answer's turns. The memory view indexes it. */
+  private get stored(): ChatMessage[] {
+    return [...this.conversation.slice(this.system.length), ...messagesOf(this.steps)];
+  }
+
+  /** Where the message being answered sits in {@link AnswerRun.stored}: nothing from there on is ever dropped. */
+  private get current(): number {
+    return this.conversation.length - this.system.length - 1;
+  }
+
+  /** The part of the history the model sees now (derived from the log). */
+  get memory(): MemoryView {
+    return memoryOf(this.steps, this.settings.memory ?? FULL_MEMORY);
+  }
+
+  /**
+   * The conversation as the template renders it: the system prompt, then the history, the message
+   * being answered and this answer's turns (derived from the log), seen through the memory view.
+   */
   get messages(): ChatMessage[] {
-    return [...this.conversation, ...messagesOf(this.steps)];
+    return [...this.system, ...historyInView(this.stored, this.memory)];
   }
 
   get metrics(): AnswerMetrics {
@@ -145,13 +176,39 @@ export class AnswerRun implements AnswerView {
     return resolved;
   }
 
-  /** Renders `messages` (default: the conversation) with the chat template and a generation prompt. */
-  render(messages: ChatMessage[] = this.messages, tools: readonly ToolSchema[] = this.offeredTools): Promise<string> {
-    return this.engine.render(messages, {
-      tools: tools.length ? tools : undefined,
-      addGenerationPrompt: true,
-      enableThinking: this.settings.enableThinking,
-    });
+  /**
+   * Renders the conversation, then `extra` turns, with the chat template and a generation prompt.
+   * A prompt over the budget shrinks the model's view of the history (old tool results shortened,
+   * then the oldest half of the blocks dropped, each recorded as a `memory` step) until it fits;
+   * when nothing older is left, a {@link ContextOverflowError} says the sizes before any generation.
+   */
+  async render(extra: readonly ChatMessage[] = [], tools: readonly ToolSchema[] = this.offeredTools): Promise<string> {
+    const options = { tools: tools.length ? tools : undefined, addGenerationPrompt: true, enableThinking: this.settings.enableThinking };
+    const budget = this.settings.promptBudget;
+    for (;;) {
+      const prompt = await this.engine.render([...this.messages, ...extra], options);
+      if (budget === undefined) return prompt;
+      const tokens = this.engine.countTokens(prompt);
+      if (tokens <= budget) return prompt;
+      const stored = this.stored;
+      const view = smallerView(stored, this.memory, this.current);
+      if (!view) throw this.overflow(tokens, budget);
+      this.record({ kind: 'memory', round: this.round, ...view, ...viewCounts(stored, view), promptTokens: tokens, budgetTokens: budget });
+    }
+  }
+
+  /** The error for a prompt that cannot fit even with the whole history out of the model's memory. */
+  private overflow(tokens: number, budget: number): ContextOverflowError {
+    const question = this.conversation.at(-1)?.content ?? '';
+    const own = this.engine.countTokens(question);
+    const reserve = this.settings.maxNewTokens;
+    return new ContextOverflowError(
+      `This prompt takes ${tokens.toLocaleString('en-US')} tokens, more than the ${budget.toLocaleString('en-US')} a prompt may take with this model ` +
+        `(its context budget less the ${reserve.toLocaleString('en-US')} kept for the answer), and no earlier message is left to drop. ` +
+        `The message itself is ${own.toLocaleString('en-US')} tokens: shorten it or send it in parts; a long system prompt, many tools ` +
+        'or large tool results take room too (offer fewer tools, lower maxResultChars or maxNewTokens). Nothing was generated and the conversation is kept.',
+      { promptTokens: tokens, budgetTokens: budget },
+    );
   }
 
   /** One generation, logged with what the model wrote (with `prefix`, the primed part, in front). */

@@ -28,6 +28,7 @@ function setup(script: ScriptedOutput[], configure?: (chat: NexusChat) => void) 
     round: [],
     escalate: [],
     toolSearch: [],
+    memory: [],
   };
   for (const name of Object.keys(events) as (keyof ChatEvents)[]) {
     chat.on(name, ((...args: never[]) => (events[name] as unknown[]).push(args)) as never);

@@ -38,7 +38,7 @@ async function toolRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string | 
     run.record({ kind: 'round', round: run.round + 1, phase: 'tools' });
     const prepared = prepareRound(run, await hooks.prepareStep?.(run.round));
     const plan = planRound(run, prepared.activeTools, prepared.toolChoice);
-    const attempt = await escalate(run, await run.render(run.messages, plan.activeTools), plan);
+    const attempt = await escalate(run, await run.render([], plan.activeTools), plan);
     if (!hasCalls(attempt)) return attempt.text;
     await runCalls(run, attempt, hooks.newCallId);
   }
@@ -53,7 +53,7 @@ async function answerRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string 
   const answerNow = (await hooks.answerNow?.()) ?? ANSWER_NOW_PROMPT;
   for (let i = 0; i < MAX_ANSWER_ROUNDS; i++) {
     run.record({ kind: 'round', round: run.round + 1, phase: 'answer' });
-    const prompt = await run.render([...run.messages, { role: 'user', content: answerNow }], []);
+    const prompt = await run.render([{ role: 'user', content: answerNow }], []);
     const attempt = await attemptInline(run, prompt, 'answer-round', run.settings.toolChoice !== 'none', true);
     if (!hasCalls(attempt) && attempt.text.trim()) return attempt.text;
     if (hasCalls(attempt)) await runCalls(run, attempt, hooks.newCallId);

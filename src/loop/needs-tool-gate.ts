@@ -15,7 +15,7 @@ const NO = 'No';
  */
 export async function requestNeedsTool(run: AnswerRun, tools: readonly ToolSchema[]): Promise<boolean> {
   if (tools.length === 0) return false;
-  const prompt = await run.render([...run.messages, { role: 'user', content: needsToolQuestion(tools) }]);
+  const prompt = await run.render([{ role: 'user', content: needsToolQuestion(tools) }]);
   const generated = await run.generate(prompt, { maxNewTokens: 2, choices: [YES, NO] }, 'gate');
   const yes = generated.text === YES;
   run.record({ kind: 'choice', round: run.round, which: 'gate', raw: generated.text, resolved: yes ? 'yes' : 'no' });

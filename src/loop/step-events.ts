@@ -22,6 +22,7 @@ const PROJECTIONS: { [K in Step['kind']]?: Projection<K> } = {
     ['forced', { strategy: step.strategy, raw: step.raw, ...(step.name === undefined ? {} : { name: step.name }), reason: step.reason }],
   ],
   call: (step) => [['toolCall', step.record, step.record.result]],
+  memory: ({ kind: _kind, ...trim }) => [['memory', trim]],
 };
 
 /** The events (besides `stepFinish`) that `step` stands for. */

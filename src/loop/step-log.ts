@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatToolCall } from '../engine/engine.ts';
 import type { Attempt } from './attempt.ts';
+import type { MemoryView } from './fit-context.ts';
 import type { ToolEffects } from './toolbox.ts';
 import type { AnswerMetrics, CallSource, ToolCallRecord, ToolChoice } from './types.ts';
 
@@ -50,6 +51,22 @@ export type Step =
    * none half-written): `text` is the visible text beside them, `split` one call per assistant turn.
    */
   | { kind: 'turn'; round: number; text: string; callIds: readonly string[]; split: boolean }
+  /**
+   * A prompt did not fit the context budget, so the model's memory of the conversation shrank:
+   * history before `from` is no longer in it, tool results before `shortenBefore` are shortened
+   * (indices into the stored history, which keeps every message). `promptTokens` is the prompt that
+   * did not fit, `budgetTokens` what a prompt may take.
+   */
+  | {
+      kind: 'memory';
+      round: number;
+      from: number;
+      shortenBefore: number;
+      dropped: number;
+      shortened: number;
+      promptTokens: number;
+      budgetTokens: number;
+    }
   | { kind: 'finished'; ms: number; text: string };
 
 /** The steps of one kind. */
@@ -107,6 +124,12 @@ export function offeredNames(log: readonly Step[], initial: readonly string[], i
 export function roundToolsOf(log: readonly Step[]): readonly string[] | undefined {
   const round = currentRound(log);
   return stepsOf(log, 'prepared').find((step) => step.round === round)?.activeTools;
+}
+
+/** The part of the stored conversation the model sees after this log: the last `memory` step's view, else `initial`. */
+export function memoryOf(log: readonly Step[], initial: MemoryView): MemoryView {
+  const last = stepsOf(log, 'memory').at(-1);
+  return last ? { from: last.from, shortenBefore: last.shortenBefore } : initial;
 }
 
 /** Tools an effect withdrew during the answer (and did not offer again): not callable, even if registered. */

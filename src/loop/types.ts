@@ -201,7 +201,12 @@ export interface ChatEvents {
   toolSearch: [status: ToolSearchStatus];
   /** A step was appended to the answer's log (the same frozen records `ChatAnswer.steps` holds). */
   stepFinish: [step: Step];
+  /** The conversation outgrew the context budget: older messages left the model's memory (they stay stored). */
+  memory: [trim: MemoryTrim];
 }
+
+/** What a `memory` step says: where the model's memory now begins, what was dropped or shortened, and the sizes. */
+export type MemoryTrim = Omit<Extract<Step, { kind: 'memory' }>, 'kind'>;
 
 /** Every event name, checked exhaustive by the compiler: relays (runner, worker) forward exactly these. */
 const EVENT_NAME_SET: Record<keyof ChatEvents, true> = {
@@ -214,6 +219,7 @@ const EVENT_NAME_SET: Record<keyof ChatEvents, true> = {
   escalate: true,
   stepFinish: true,
   toolSearch: true,
+  memory: true,
 };
 
 /** The names of {@link ChatEvents}, for code that forwards every event. */

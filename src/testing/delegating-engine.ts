@@ -18,6 +18,9 @@ export class DelegatingEngine implements Engine {
   generate(prompt: string, options: GenerateOptions): Promise<GenerateResult> {
     return this.inner.generate(prompt, options);
   }
+  countTokens(text: string): number {
+    return this.inner.countTokens(text);
+  }
   dispose(): Promise<void> {
     return this.inner.dispose();
   }

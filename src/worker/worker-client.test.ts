@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AnswerBridge, AnswerRequest } from '../loop/answer-runner.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 import { ModelWorkerError, startWorkerRunner } from './worker-client.ts';
@@ -72,7 +72,7 @@ describe('the worker bridge is total', () => {
         },
       }),
     );
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(worker.received.some((m) => m.kind === 'tool-result' || m.kind === 'reply')).toBe(true));
     const result = worker.received.find((m) => m.kind === 'tool-result');
     expect(result).toMatchObject({ kind: 'tool-result', callId: 7, outcome: { ok: false, kind: 'error', message: expect.stringContaining('network down') } });
     worker.reply(answered(0));
@@ -89,7 +89,7 @@ describe('the worker bridge is total', () => {
         },
       }),
     );
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(worker.received.some((m) => m.kind === 'tool-result' || m.kind === 'reply')).toBe(true));
     expect(worker.received.find((m) => m.kind === 'reply')).toEqual({ kind: 'reply', id: 0, requestId: 3 });
     worker.reply(answered(0));
     await expect(outcome).resolves.toMatchObject({ ok: true });
@@ -152,7 +152,7 @@ describe('the worker bridge is total', () => {
   it('a tool result the structured clone cannot carry becomes an error result naming the tool', async () => {
     const { worker, runner } = await runnerFor((w, m) => w.reply({ kind: 'tool-call', id: m.id, callId: 1, name: 'make_fn', arguments: {} }));
     const outcome = runner.run(REQUEST, bridge({ runTool: async () => ({ ok: true, value: () => 1 }) }));
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(worker.received.some((m) => m.kind === 'tool-result' || m.kind === 'reply')).toBe(true));
     expect(worker.received.find((m) => m.kind === 'tool-result')).toMatchObject({ outcome: { ok: false, message: expect.stringContaining('make_fn') } });
     worker.reply(answered(0));
     await outcome;
@@ -214,7 +214,7 @@ describe('an answer crosses the worker as its steps', () => {
         },
       }),
     );
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(worker.received.some((m) => m.kind === 'tool-result' || m.kind === 'reply')).toBe(true));
     const replies = worker.received.filter((m) => m.kind === 'reply');
     expect(replies[0]).toEqual({ kind: 'reply', id: 0, requestId: 1, value: { activeTools: ['get_weather'], toolChoice: 'required' } });
     expect(replies[1]).toMatchObject({ kind: 'reply', id: 0, requestId: 2, error: { name: 'RangeError', message: 'no second round' } });

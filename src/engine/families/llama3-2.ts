@@ -17,6 +17,7 @@ export const llama32: FamilyModule = {
     toolResult: 'ipython turn, the result JSON-quoted',
     parallelCalls: false,
     selectPrefix: SELECT_PREFIX,
+    contextLength: 131072,
   },
   templateRules: [{ markers: ['<|start_header_id|>'] }],
   modelTypes: ['llama'],

@@ -6,6 +6,7 @@ export const qwen25: FamilyModule = {
   profile: hermesProfile('qwen2.5', 'Qwen2.5', {
     endTokens: ['<|im_end|>'],
     toolResult: 'user turn, <tool_response>…</tool_response> (consecutive results share the turn)',
+    contextLength: 32768,
   }),
   templateRules: [{ markers: ['<|im_start|>', '<tool_call>'], all: true, absent: ['enable_thinking', '<think>', 'xml_tools'] }],
   modelTypes: ['qwen2'],

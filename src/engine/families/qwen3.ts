@@ -7,6 +7,7 @@ export const qwen3: FamilyModule = {
     endTokens: ['<|im_end|>'],
     thinking: { ...THINK, emptyBlockWhenOff: true },
     toolResult: 'user turn, <tool_response>…</tool_response> (consecutive results share the turn)',
+    contextLength: 32768,
   }),
   // Qwen3 templates speak of `enable_thinking` or `<think>`; Qwen2.5's, with the same call tags, of
   // neither; SmolLM3's, with both, of `xml_tools`.

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { verdictKey, type ToolVerdict } from '../../../src/index.ts';
 
 /** Where the test run saves screenshots and figures for a reviewer. */
@@ -9,8 +10,12 @@ export const SCREENSHOTS_DIR = fileURLToPath(new URL('../screenshots/', import.m
 /** Saves a screenshot of the page under tests/e2e/screenshots/. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS_DIR, { recursive: true });
-  // Let transitions and the last render settle, so the picture shows the state, not a frame of it.
-  await page.waitForTimeout(250);
+  // Let transitions and the last render settle, so the picture shows the state, not a frame of it:
+  // every running animation finished, then two frames.
+  await page.evaluate(async () => {
+    await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  });
   await page.screenshot({ path: `${SCREENSHOTS_DIR}${name}.png` });
 }
 
@@ -81,8 +86,8 @@ export async function allowSoftwareWebgpu(page: Page): Promise<void> {
   await page.getByTestId('open-settings').click();
   await page.getByTestId('software-webgpu').check();
   await page.getByTestId('close-drawer').click();
-  // The settings are saved asynchronously; give the write its turn before the next navigation.
-  await page.waitForTimeout(300);
+  // The settings are saved asynchronously: wait until the write is in IndexedDB before the next navigation.
+  await expect.poll(async () => ((await readStored(page, 'settings')) as { softwareWebgpu?: boolean } | undefined)?.softwareWebgpu).toBe(true);
 }
 
 /**
