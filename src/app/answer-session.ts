@@ -115,7 +115,7 @@ export class AnswerSession {
     const keep = conversation.turns.slice(0, conversation.turns.indexOf(user));
     const history = conversation.history.slice(0, user.historyIndex ?? conversation.history.length);
     try {
-      chat.setHistory(withoutSystemTurns(history));
+      chat.setHistory(withoutSystemTurns(history), conversation.memory ? { memory: conversation.memory } : {});
     } catch (error) {
       this.host.notify(`Could not cut the conversation back: ${(error as Error).message}`);
       return;
@@ -180,7 +180,9 @@ export class AnswerSession {
       this.answeringId = undefined;
       this.resolveApproval(false);
       const history = controller.signal.aborted ? this.historyAsShown(chat, answerId) : [...chat.history];
-      this.host.conversations.setConversation({ ...this.host.state().conversation, history });
+      const { memory: _oldMemory, ...conversation } = this.host.state().conversation;
+      const memory = chat.memory;
+      this.host.conversations.setConversation({ ...conversation, history, ...(memory.from > 0 || memory.shortenBefore > 0 ? { memory } : {}) });
       const selection = chat.lastToolSelection;
       const { lastOffered: _previous, lastGroup: _group, ...tools } = this.host.state().tools;
       this.host.set({
@@ -206,7 +208,7 @@ export class AnswerSession {
     if (last?.role !== 'assistant' || last.tool_calls?.length || last.content === shown) return history;
     const adjusted = shown ? [...history.slice(0, -1), { ...last, content: shown }] : history.slice(0, -1);
     try {
-      chat.setHistory(withoutSystemTurns(adjusted));
+      chat.setHistory(withoutSystemTurns(adjusted), { memory: chat.memory });
       return adjusted;
     } catch {
       return history;

@@ -7,8 +7,10 @@ import {
   type CallSource,
   type CallStatus,
   type ChatMessage,
+  type ContextBudget,
   type FamilyInfo,
   type ForcedCallEvent,
+  type MemoryView,
   type Strategy,
   type ToolChoice,
   type ToolSchema,
@@ -59,6 +61,8 @@ export interface ModelState {
   dtype?: string;
   /** CPU threads the model computes with (WASM), once ready. */
   threads?: number;
+  /** How many tokens a prompt and its answer may take with this model here, and why, once ready. */
+  context?: ContextBudget;
   /** The model-family profile in use once ready, and what chose it. */
   family?: FamilyInfo;
   verdict?: Verdict;
@@ -151,6 +155,8 @@ export interface Conversation {
   turns: Turn[];
   /** The library's history (OpenAI-shaped), restored with `chat.setHistory`. Always consistent. */
   history: ChatMessage[];
+  /** Where the model's memory of `history` begins once it outgrew the context budget (`chat.memory`); absent: all of it. */
+  memory?: MemoryView;
   /** Instructions for this conversation only, added after the system prompt. */
   instructions?: string;
 }

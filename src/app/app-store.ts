@@ -251,7 +251,7 @@ export class AppStore {
     const chat = this.model.chat;
     if (!chat) return;
     try {
-      chat.setHistory(withoutSystemTurns(conversation.history));
+      chat.setHistory(withoutSystemTurns(conversation.history), conversation.memory ? { memory: conversation.memory } : {});
     } catch (error) {
       // A history that does not fit together would derail the model: start its memory afresh.
       chat.reset();

@@ -104,6 +104,15 @@ export class ChatThread extends LitElement {
         border-radius: 999px;
         font-size: 0.88rem;
       }
+      .memory-start {
+        margin: 0;
+        padding: 0.45rem 0.8rem;
+        border-top: 1px dashed var(--border);
+        border-bottom: 1px dashed var(--border);
+        color: var(--muted);
+        font-size: 0.85rem;
+        text-align: center;
+      }
     `,
   ];
 
@@ -113,13 +122,30 @@ export class ChatThread extends LitElement {
     if (!turns.length) return this.ready ? this.renderEmpty() : nothing;
     const lastUser = turns.findLast((t) => t.role === 'user');
     const lastAnswer = turns.findLast((t) => t.role === 'assistant');
+    const memoryStart = this.memoryStart();
     return html`<div class="log" role="log" aria-live="polite" aria-label="Conversation" data-testid="conversation">
       ${repeat(
         turns,
         (t) => t.id,
-        (t) => (t.role === 'user' ? this.renderUser(t, t === lastUser) : this.renderAnswer(t, t === lastAnswer)),
+        (t) =>
+          t.role === 'user'
+            ? html`${t === memoryStart ? this.renderMemoryStart() : nothing}${this.renderUser(t, t === lastUser)}`
+            : this.renderAnswer(t, t === lastAnswer),
       )}
     </div>`;
+  }
+
+  /** The first user turn still in the model's memory, when earlier ones have left it (the conversation outgrew the context budget). */
+  private memoryStart(): Turn | undefined {
+    const from = this.conversation.memory?.from ?? 0;
+    if (from <= 0) return undefined;
+    return this.conversation.turns.find((t) => t.role === 'user' && (t.historyIndex ?? 0) >= from);
+  }
+
+  private renderMemoryStart() {
+    return html`<p class="memory-start" role="note" data-testid="memory-start">
+      Earlier messages are no longer in the model's memory: the conversation outgrew what it can take in. They stay here and in the saved conversation.
+    </p>`;
   }
 
   private renderEmpty() {

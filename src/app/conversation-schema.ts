@@ -185,7 +185,15 @@ export function checkImportedConversation(
     ...(isString(raw.createdAt, 40) ? { createdAt: raw.createdAt } : {}),
     ...(isString(raw.updatedAt, 40) ? { updatedAt: raw.updatedAt } : {}),
     ...(isString(raw.instructions, IMPORT_LIMITS.textChars) ? { instructions: raw.instructions } : {}),
+    ...memoryWithin(raw.memory, history.length),
   };
+}
+
+/** A stored memory view kept only when it indexes this history (anything else: the model sees it all). */
+function memoryWithin(value: unknown, length: number): { memory?: { from: number; shortenBefore: number } } {
+  if (!isObject(value)) return {};
+  const index = (n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= length;
+  return index(value.from) && index(value.shortenBefore) ? { memory: { from: value.from as number, shortenBefore: value.shortenBefore as number } } : {};
 }
 
 /**

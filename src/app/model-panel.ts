@@ -551,8 +551,9 @@ export class ModelPanel extends LitElement {
   }
 
   private renderProfile() {
-    const { family, threads } = this.model;
+    const { family, threads, context } = this.model;
     return html`${family ? html`<span data-testid="profile" title=${family.detectedBy}>· ${family.label} profile</span>` : nothing}
+      ${context ? html`<span data-testid="context" title=${context.detail}>· remembers ${context.tokens.toLocaleString('en-US')} tokens</span>` : nothing}
       ${
         threads
           ? html`<span data-testid="threads" title=${threads === 1 ? 'One CPU thread: the page is not cross-origin isolated, or the device has one core.' : 'ONNX Runtime computes on this many CPU threads.'}>· ${threadWords(threads)}</span>`

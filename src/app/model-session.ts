@@ -202,7 +202,15 @@ export class ModelSession {
         return;
       }
       await this.attachChat(chat);
-      const { searching: _searching, error: _error, verdict: _verdict, checkSkipped: _skipped, threads: _threads, ...model } = this.host.state().model;
+      const {
+        searching: _searching,
+        error: _error,
+        verdict: _verdict,
+        checkSkipped: _skipped,
+        threads: _threads,
+        context: _context,
+        ...model
+      } = this.host.state().model;
       this.host.set({
         model: {
           ...model,
@@ -211,6 +219,7 @@ export class ModelSession {
           dtype: chat.info.dtype,
           ...(chat.info.family ? { family: chat.info.family } : {}),
           ...(chat.info.threads ? { threads: chat.info.threads } : {}),
+          ...(chat.info.context ? { context: chat.info.context } : {}),
           ...(verdict ? { verdict } : { checkSkipped: true }),
         },
       });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
 import { startHarness, type Harness } from './app/harness-server.ts';
 import { lastAnswer, readStored, screenshot, sendMessage, waitIdle } from './app/page-helpers.ts';
-import { FAKE_SOURCES, QUESTIONS } from './app/questions.ts';
+import { FAKE_SOURCES, longNote, QUESTIONS } from './app/questions.ts';
 
 /**
  * The chat page driven through a scripted engine (tests/e2e/app/harness.ts): the real Lit app,
@@ -430,6 +430,36 @@ describe('the chat page over a scripted model', () => {
     await page.setViewportSize({ width: 1280, height: 860 });
     await screenshot(page, 'chat-dark');
     await page.emulateMedia({ colorScheme: 'light' });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("marks where the model's memory begins once a conversation outgrows the context, and keeps every message (issue 25)", async () => {
+    await page.getByTestId('new-conversation').click();
+    await expect.poll(() => page.getByTestId('context').getAttribute('title')).toMatch(/^8,192 tokens: context length 8,192/);
+    for (let n = 1; n <= 2; n++) {
+      await sendMessage(page, longNote(n));
+      await waitIdle(page);
+    }
+    expect(await page.getByTestId('memory-start').count()).toBe(0);
+    await sendMessage(page, longNote(3));
+    await waitIdle(page);
+    const marker = page.getByTestId('memory-start');
+    await expect.poll(() => marker.count()).toBe(1);
+    expect(await marker.textContent()).toContain("Earlier messages are no longer in the model's memory");
+    // It sits right before the first message still remembered; the ones before it are still shown.
+    expect(await page.locator('.turn[data-role="user"]').count()).toBe(3);
+    expect(await page.locator('[data-testid="memory-start"] + .turn .bubble').textContent()).toMatch(/^Long note [23]:/);
+    await screenshot(page, 'memory-start');
+    // Saved with the conversation: after a reload the mark is where it was.
+    await expect
+      .poll(async () => {
+        const index = ((await readStored(page, 'conversations', 'nexus-harness')) ?? []) as { id: string }[];
+        const saved = await Promise.all(index.map(({ id }) => readStored(page, `conversation:${id}`, 'nexus-harness')));
+        return saved.some((c) => ((c as { memory?: { from: number } } | undefined)?.memory?.from ?? 0) > 0);
+      })
+      .toBe(true);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('memory-start').count(), { timeout: 15_000 }).toBe(1);
     expect(pageErrors).toEqual([]);
   });
 });

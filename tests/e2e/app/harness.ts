@@ -8,7 +8,7 @@ import type { ModelOpener } from '../../../src/app/model-loader.ts';
 import { indexedDbPersistence } from '../../../src/app/persistence.ts';
 import { createResearch } from '../../../src/app/web-research.ts';
 import '../../../src/app/nexus-app.ts';
-import { NexusChat } from '../../../src/index.ts';
+import { contextBudget, NexusChat } from '../../../src/index.ts';
 import { ScriptedEngine, type PromptMatcher, type ScriptedOutput } from '../../../src/testing/index.ts';
 import { when } from '../../../src/testing/script-matchers.ts';
 import { QUESTIONS } from './questions.ts';
@@ -76,6 +76,12 @@ const SCRIPT: ScriptedOutput[] = [
   { when: when.userAsked(QUESTIONS.paris), output: 'Paris is usually mild this time of year.', repeat: true },
   { when: (p, o) => gate(p, o) && p.includes(QUESTIONS.paris) && !p.includes(QUESTIONS.markup), output: 'Yes' },
   { when: afterResult('Paris'), output: 'It is 18 °C with light rain in Paris.', repeat: true },
+  // Long notes, each answered briefly: three fill the model's context, so older ones leave its memory.
+  {
+    when: (prompt) => prompt.endsWith(GENERATION) && prompt.slice(prompt.lastIndexOf('<|im_start|>user\n')).startsWith('<|im_start|>user\nLong note'),
+    output: 'Noted.',
+    repeat: true,
+  },
   // Markup that must render inert.
   { when: when.userAsked(QUESTIONS.markup), output: MARKUP, repeat: true },
   // A confirm tool: the answer depends on the user's decision.
@@ -114,7 +120,8 @@ const opener: ModelOpener = {
   async open(_source, hooks) {
     hooks.onProgress({ status: 'progress', file: 'onnx/model_q4.onnx', loaded: 1, total: 1 });
     hooks.onProgress({ status: 'done', file: 'onnx/model_q4.onnx' });
-    const chat = NexusChat.withEngine(new ScriptedEngine(SCRIPT, { model: 'scripted-qwen3', device: 'wasm', dtype: 'q4' }));
+    const context = contextBudget({ config: { max_position_embeddings: 8192 }, device: 'wasm', dtype: 'q4' });
+    const chat = NexusChat.withEngine(new ScriptedEngine(SCRIPT, { model: 'scripted-qwen3', device: 'wasm', dtype: 'q4', context }));
     return {
       chat,
       verdict: {

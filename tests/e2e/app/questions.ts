@@ -9,6 +9,11 @@ export const QUESTIONS = {
   hostileMarkdown: 'Show me the markdown that freezes parsers.',
 } as const;
 
+/** A message of about 3,000 tokens (as the scripted engine counts them): three outgrow the harness model's 8,192-token context. */
+export function longNote(n: number): string {
+  return `Long note ${n}: ${'the river runs past the old mill '.repeat(220)}`;
+}
+
 /** The sources the fake proxy reports for the research question. */
 export const FAKE_SOURCES = [
   { n: 1, url: 'https://example.org/final', title: '2022 FIFA World Cup final', date: '2022-12-18' },
