@@ -4,6 +4,7 @@ import type { ChatMessage } from '../engine/engine.ts';
 import { ScriptedEngine } from '../engine/scripted-engine.ts';
 import { NexusChat } from '../nexus.ts';
 import { ContextOverflowError, FULL_MEMORY, historyInView, SHORTENED_RESULT_CHARS, shortenResult, smallerView, viewCounts } from './fit-context.ts';
+import { resultCharsFor } from './run-calls.ts';
 import type { MemoryTrim } from './types.ts';
 
 const turn = (n: number, result = 'sunny'): ChatMessage[] => [
@@ -145,8 +146,19 @@ describe('a long conversation in a small context (scripted engine, contexts of 2
     expect(answer.text).toBe('Noted.');
     expect(trims).toEqual([expect.objectContaining({ dropped: 0, shortened: 1 })]);
     expect(engine.generations.at(-1)?.prompt).toContain('[shortened to make room');
-    // Stored in full.
-    expect(chat.history.find((m) => m.role === 'tool')?.content).toContain('rain '.repeat(200).trim());
+    // The result was first cut to its share of the budget (half of the 572 tokens a prompt may take, at
+    // three characters a token); the handler's whole value stays on the call record.
+    expect(chat.history.find((m) => m.role === 'tool')?.content).toMatch(/\[Result cut: showing 858 of 1,013 characters\.\]$/);
+    expect(answer.calls[0]?.value).toEqual({ report: 'rain '.repeat(200) });
+  });
+
+  it('cuts each result of a round to its share of half the prompt budget, never above maxResultChars', () => {
+    expect(resultCharsFor({ maxResultChars: 4000, promptBudget: 572 }, 1)).toBe(858);
+    expect(resultCharsFor({ maxResultChars: 4000, promptBudget: 572 }, 2)).toBe(429);
+    expect(resultCharsFor({ maxResultChars: 4000, promptBudget: 40_000 }, 1)).toBe(4000);
+    expect(resultCharsFor({ maxResultChars: 4000 }, 3)).toBe(4000);
+    // Never below a few lines, however many calls share a tiny budget.
+    expect(resultCharsFor({ maxResultChars: 4000, promptBudget: 300 }, 10)).toBe(192);
   });
 
   it('takes a memory view back with a stored conversation: the model sees from there on', async () => {

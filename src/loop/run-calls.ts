@@ -22,7 +22,21 @@ function callKey(call: ToolCall): string {
   return `${call.name}:${JSON.stringify(canonical(call.arguments))}`;
 }
 
-async function runOne(run: AnswerRun, call: ToolCall, known: boolean): Promise<{ status: CallStatus; result: string; value?: unknown }> {
+/** Characters a token takes at the least, in the text models read: a result cut to this many per token fits in tokens too. */
+const MIN_CHARS_PER_TOKEN = 3;
+
+/**
+ * What one result of a round of `calls` may put into the prompt: `maxResultChars`, and with a
+ * context budget no more than its share of half of what a prompt may take — so a page read in
+ * research mode, or a tool that returns megabytes, leaves room for the question and the answer.
+ */
+export function resultCharsFor(settings: Pick<AnswerRun['settings'], 'maxResultChars' | 'promptBudget'>, calls: number): number {
+  if (settings.promptBudget === undefined) return settings.maxResultChars;
+  const share = Math.floor(settings.promptBudget / (2 * Math.max(calls, 1)));
+  return Math.min(settings.maxResultChars, Math.max(share, 64) * MIN_CHARS_PER_TOKEN);
+}
+
+async function runOne(run: AnswerRun, call: ToolCall, known: boolean, maxChars: number): Promise<{ status: CallStatus; result: string; value?: unknown }> {
   if (!known) {
     return {
       status: 'unknown',
@@ -39,9 +53,9 @@ async function runOne(run: AnswerRun, call: ToolCall, known: boolean): Promise<{
   const outcome = await run.toolbox.run(call.name, call.arguments, run.settings.signal);
   throwIfAborted(run.settings.signal);
   if (outcome.effects) run.record({ kind: 'effects', round: run.round, effects: outcome.effects });
-  if (outcome.ok) return { status: 'ok', result: formatToolResult(outcome.value, run.settings.maxResultChars), value: outcome.value };
+  if (outcome.ok) return { status: 'ok', result: formatToolResult(outcome.value, maxChars), value: outcome.value };
   const status: CallStatus = outcome.kind;
-  return { status, result: formatToolResult(`Error: ${outcome.message}`, run.settings.maxResultChars) };
+  return { status, result: formatToolResult(`Error: ${outcome.message}`, maxChars) };
 }
 
 /**
@@ -56,7 +70,7 @@ export async function runCalls(run: AnswerRun, attempt: Attempt, newCallId: () =
   const records: ToolCallRecord[] = [];
   for (const { call, known } of ordered) {
     const started = performance.now();
-    const { status, result, value } = await runOne(run, call, known);
+    const { status, result, value } = await runOne(run, call, known, resultCharsFor(run.settings, ordered.length));
     const record: ToolCallRecord = {
       id: newCallId(),
       name: call.name,
