@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
 import { verdictKey, type ToolVerdict } from '../../../src/index.ts';
 
 /** Where the test run saves screenshots and figures for a reviewer. */
@@ -86,8 +85,13 @@ export async function allowSoftwareWebgpu(page: Page): Promise<void> {
   await page.getByTestId('open-settings').click();
   await page.getByTestId('software-webgpu').check();
   await page.getByTestId('close-drawer').click();
-  // The settings are saved asynchronously: wait until the write is in IndexedDB before the next navigation.
-  await expect.poll(async () => ((await readStored(page, 'settings')) as { softwareWebgpu?: boolean } | undefined)?.softwareWebgpu).toBe(true);
+  // The settings are saved asynchronously: wait until the write is in IndexedDB before the next navigation
+  // (polled by hand: this runs in hooks too, where expect.poll may not).
+  for (let tries = 0; ; tries++) {
+    if (((await readStored(page, 'settings')) as { softwareWebgpu?: boolean } | undefined)?.softwareWebgpu === true) return;
+    if (tries === 200) throw new Error('The software WebGPU setting was not saved.');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /**
