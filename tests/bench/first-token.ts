@@ -62,7 +62,8 @@ const budget = chat.context;
 console.log(`${folder.split('/').at(-1)} ${dtype} in Node; context ${budget?.detail}`);
 const ask = async (text: string) => {
   const before = timed.timings.length;
-  const answer = await chat.chat(text, { strategy: 'inline', maxNewTokens: 16 });
+  const answer = await chat.chat(text, { strategy: 'inline', maxNewTokens: 64 });
+  if (answer.steps.some((s) => s.kind === 'round' && s.phase === 'answer')) console.log(`  (${JSON.stringify(text.slice(0, 30))}: the answer needed an answer round, rendered without tools)`);
   const first = timed.timings[before] ?? { firstTokenMs: 0, promptTokens: 0, cachedTokens: 0 };
   return { ...first, trimmed: answer.steps.some((s) => s.kind === 'memory') };
 };
