@@ -5,7 +5,8 @@
  * around it; then peak memory with 4k, 8k and 16k tokens of context. Figures for issue 25, as
  * ratios to the cold first question of the same run.
  *
- * Run: `npx tsx tests/bench/first-token.ts [--model tiny-tools-qwen3 | --real-size] [--dtype q4] [--memory]`
+ * Run: `npx tsx tests/bench/first-token.ts [--model tiny-tools-qwen3 | --real-size] [--dtype q4] [--no-trim] [--memory]`
+ * (`--no-trim` skips the long conversation, which at real size in Node — a 40,960-token budget — takes hours).
  * (`--real-size` needs the benchmark model of `npm run bench -- --real-size`, built into .cache/).
  */
 import { join } from 'node:path';
@@ -63,7 +64,8 @@ console.log(`${folder.split('/').at(-1)} ${dtype} in Node; context ${budget?.det
 const ask = async (text: string) => {
   const before = timed.timings.length;
   const answer = await chat.chat(text, { strategy: 'inline', maxNewTokens: 64 });
-  if (answer.steps.some((s) => s.kind === 'round' && s.phase === 'answer')) console.log(`  (${JSON.stringify(text.slice(0, 30))}: the answer needed an answer round, rendered without tools)`);
+  if (answer.steps.some((s) => s.kind === 'round' && s.phase === 'answer'))
+    console.log(`  (${JSON.stringify(text.slice(0, 30))}: the answer needed an answer round, rendered without tools)`);
   const first = timed.timings[before] ?? { firstTokenMs: 0, promptTokens: 0, cachedTokens: 0 };
   return { ...first, trimmed: answer.steps.some((s) => s.kind === 'memory') };
 };
@@ -80,7 +82,8 @@ console.log(
 
 const paragraph = 'The river rises in the northern hills, runs past three market towns and a ruined abbey, and meets the sea at a wide estuary. '.repeat(8);
 const rows: Awaited<ReturnType<typeof ask>>[] = [];
-for (let turn = 1; turn <= 60 && rows.filter((r) => r.trimmed).length < 2; turn++)
+const turns = process.argv.includes('--no-trim') ? 0 : 60;
+for (let turn = 1; turn <= turns && rows.filter((r) => r.trimmed).length < 2; turn++)
   rows.push(await ask(`Note ${turn}. ${paragraph} What is note ${turn} about?`));
 const trimAt = rows.findIndex((r) => r.trimmed);
 if (trimAt > 0) {
@@ -90,7 +93,7 @@ if (trimAt > 0) {
     `the trimmed turn: ${show(rows[trimAt])}; ratio to the first question ${((rows[trimAt]?.firstTokenMs ?? 0) / (cold?.firstTokenMs ?? 1)).toFixed(2)}`,
   );
   console.log(`the turn after it: ${show(rows[trimAt + 1])}`);
-} else console.log('no trim within 60 turns');
+} else if (turns) console.log(`no trim within ${turns} turns`);
 
 if (process.argv.includes('--memory')) {
   for (const tokens of [4096, 8192, 16384]) {
