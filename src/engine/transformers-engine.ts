@@ -73,7 +73,20 @@ export interface TransformersLoadOptions {
    * scratch — only useful to measure what the transcript saves.
    */
   reuseCache?: boolean;
+  /**
+   * Prompt tokens computed per forward pass (default {@link PREFILL_CHUNK}). A long prompt is fed in
+   * chunks that extend the KV cache, so the logits and attention scores held at once grow with the
+   * chunk, not with the prompt.
+   */
+  prefillChunk?: number;
 }
+
+/**
+ * Prompt tokens per prefill pass. In one pass, a model keeps logits for every position (vocabulary ×
+ * prompt: 2.3 GB for Qwen3's 151,936 tokens at 4,000 positions) and attention scores for every pair;
+ * in chunks of this size, a few hundred MB at most.
+ */
+export const PREFILL_CHUNK = 512;
 
 type TokenIds = bigint[][];
 
@@ -192,6 +205,7 @@ export class TransformersEngine implements Engine {
   /** The special tokens of this tokenizer that stay in generated text, so the parser sees them. */
   readonly keptSpecialTokens: readonly string[];
   private readonly reuseCache: boolean;
+  private readonly prefillChunk: number;
   private busy: Promise<unknown> = Promise.resolve();
   private disposed = false;
 
@@ -200,9 +214,10 @@ export class TransformersEngine implements Engine {
     private readonly model: PreTrainedModel,
     info: Omit<EngineInfo, 'family'>,
     detected: DetectedFamily,
-    { reuseCache, keepMarkers }: { reuseCache: boolean; keepMarkers: readonly string[] },
+    { reuseCache, keepMarkers, prefillChunk }: { reuseCache: boolean; keepMarkers: readonly string[]; prefillChunk: number },
   ) {
     this.reuseCache = reuseCache;
+    this.prefillChunk = prefillChunk;
     this.family = detected.family;
     this.info = { ...info, family: detected.info };
     // A Stop sent to the worker must be seen within a token, not when the generation ends.
@@ -274,6 +289,7 @@ export class TransformersEngine implements Engine {
     const engine = new TransformersEngine(tokenizer, loaded, { model: model.label, device: options.device, dtype: options.dtype, ...cpu, context }, detected, {
       reuseCache: options.reuseCache ?? true,
       keepMarkers: options.keepMarkers ?? [],
+      prefillChunk: options.prefillChunk && options.prefillChunk > 0 ? options.prefillChunk : PREFILL_CHUNK,
     });
     const probe = await probeTemplate(renderWithTokenizer(tokenizer), engine.family);
     engine.dialect = probe.dialect;
@@ -334,9 +350,10 @@ export class TransformersEngine implements Engine {
     const streamer = options.onText ? new GenerationStreamer(decodeNew, (t) => options.onText?.(t)) : undefined;
     const inputIds = new Tensor('int64', BigInt64Array.from(plan.ids.map(BigInt)), [1, promptLength]);
     const attentionMask = new Tensor('int64', new BigInt64Array(promptLength).fill(1n), [1, promptLength]);
-    const cache = this.cache ?? new DynamicCache();
+    let cache = this.cache ?? new DynamicCache();
     const sampled = options.sampling && options.sampling.temperature > 0 && !trie ? options.sampling : undefined;
     try {
+      cache = await this.prefillInChunks(plan.ids, plan.keep, cache, options.signal);
       const output = (await this.model.generate({
         input_ids: inputIds,
         attention_mask: attentionMask,
@@ -373,6 +390,32 @@ export class TransformersEngine implements Engine {
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * Extends `cache` (holding the first `from` tokens of `ids`) chunk by chunk until at most one chunk
+   * of the prompt is left for the generation itself. Each pass is a one-token generation whose token is
+   * dropped: the cache it returns holds the chunk's keys and values, not the token's.
+   */
+  private async prefillInChunks(ids: readonly number[], from: number, cache: DynamicCache, signal: AbortSignal | undefined): Promise<DynamicCache> {
+    let done = from;
+    let current = cache;
+    while (ids.length - done > this.prefillChunk) {
+      throwIfAborted(signal);
+      const end = done + this.prefillChunk;
+      const output = (await this.model.generate({
+        input_ids: new Tensor('int64', BigInt64Array.from(ids.slice(0, end).map(BigInt)), [1, end]),
+        attention_mask: new Tensor('int64', new BigInt64Array(end).fill(1n), [1, end]),
+        past_key_values: current,
+        max_new_tokens: 1,
+        do_sample: false,
+        return_dict_in_generate: true,
+      } as never)) as unknown as { past_key_values: DynamicCache };
+      current = output.past_key_values ?? current;
+      this.cache = current;
+      done = end;
+    }
+    return current;
   }
 
   /** Makes the cache hold exactly the first `keep` tokens of the transcript. */

@@ -98,7 +98,7 @@ if (trimAt > 0) {
 if (process.argv.includes('--memory')) {
   for (const tokens of [4096, 8192, 16384]) {
     await engine.generate('', { maxNewTokens: 1 }).catch(() => undefined);
-    const words = Math.round(tokens / 1.3);
+    const words = tokens - 16;
     const prompt = await engine.render([{ role: 'user', content: 'word '.repeat(words) }], { addGenerationPrompt: true, enableThinking: false });
     let peak = process.memoryUsage().rss;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
