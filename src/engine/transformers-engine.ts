@@ -86,7 +86,7 @@ export interface TransformersLoadOptions {
  * prompt: 2.3 GB for Qwen3's 151,936 tokens at 4,000 positions) and attention scores for every pair;
  * in chunks of this size, a few hundred MB at most.
  */
-export const PREFILL_CHUNK = 512;
+const PREFILL_CHUNK = 512;
 
 type TokenIds = bigint[][];
 
