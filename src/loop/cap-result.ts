@@ -18,5 +18,16 @@ export function formatToolResult(value: unknown, maxChars = DEFAULT_MAX_RESULT_C
   }
   if (text.length <= maxChars) return text;
   const note = `\n[Result cut: showing ${maxChars.toLocaleString('en')} of ${text.length.toLocaleString('en')} characters.]`;
-  return text.slice(0, maxChars) + note;
+  return closeCutFences(text.slice(0, maxChars)) + note;
+}
+
+/**
+ * Closes again every fenced page a cut left open: the companion proxy quotes page text between
+ * `<<<PAGE-tag` and `PAGE-tag>>>` (a fresh random tag per page, see `src/proxy/fence.ts`), and a
+ * result cut inside a page would otherwise leave its quote open, so what follows the cut — the
+ * note, the next turn — would read as the page's text.
+ */
+function closeCutFences(kept: string): string {
+  const open = [...kept.matchAll(/<<<PAGE-([0-9a-f]+)\n/g)].map((m) => m[1] as string).filter((tag) => !kept.includes(`PAGE-${tag}>>>`));
+  return open.reduceRight((text, tag) => `${text}\nPAGE-${tag}>>>`, kept);
 }
