@@ -52,4 +52,17 @@ describe('a long prompt is computed in chunks that extend the KV cache (issue 25
       await chunked.dispose();
     }
   });
+
+  it('never generates past the context budget: a generation near the end of the context is cut to what is left', async () => {
+    const engine = await load();
+    try {
+      const prompt = await engine.render([{ role: 'user', content: 'Tell me a story.' }], { addGenerationPrompt: true, enableThinking: false });
+      const promptTokens = engine.countTokens(prompt);
+      (engine.info as { context?: unknown }).context = { contextLength: promptTokens + 3, source: 'config', tokens: promptTokens + 3, detail: '' };
+      const result = await engine.generate(prompt, { maxNewTokens: 50, repetitionPenalty: 1 });
+      expect(result.newTokens).toBeLessThanOrEqual(3);
+    } finally {
+      await engine.dispose();
+    }
+  });
 });

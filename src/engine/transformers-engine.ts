@@ -358,7 +358,7 @@ export class TransformersEngine implements Engine {
         input_ids: inputIds,
         attention_mask: attentionMask,
         past_key_values: cache,
-        max_new_tokens: trie ? trie.maxLength + 1 : options.maxNewTokens,
+        max_new_tokens: trie ? trie.maxLength + 1 : this.roomAfter(promptLength, options.maxNewTokens),
         // Constrained choices are always greedy; sampling only when the caller asks (prose).
         ...(sampled ? { do_sample: true, temperature: sampled.temperature, top_k: 0 } : { do_sample: false }),
         repetition_penalty: options.repetitionPenalty ?? 1,
@@ -416,6 +416,16 @@ export class TransformersEngine implements Engine {
       done = end;
     }
     return current;
+  }
+
+  /**
+   * New tokens a generation may add after a prompt of `promptLength`: what was asked, within the
+   * context budget (a primed or stepwise rung extends a prompt the loop fitted, so it may not
+   * overrun the model's context either); at least one.
+   */
+  private roomAfter(promptLength: number, asked: number): number {
+    const budget = this.info.context?.tokens;
+    return budget === undefined ? asked : Math.max(1, Math.min(asked, budget - promptLength));
   }
 
   /** Makes the cache hold exactly the first `keep` tokens of the transcript. */
