@@ -11,12 +11,13 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = dirname(fileURLToPath(import.meta.url));
 
-/** Layer → what it may import: a layer, or `layer:file,file` for only those files of it. */
+/** Layer → what it may import: a layer, `layer:file,file` for only those files of it, or `layer:types` for its types only. */
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   shared: [],
   toolcalls: [],
   tools: ['shared', 'toolcalls'],
-  loop: ['shared', 'toolcalls', 'tools', 'engine:engine.ts,model-family.ts,embedding-model.ts,context-budget.ts'],
+  // "engine (interface only)": types from the engine, never its code.
+  loop: ['shared', 'toolcalls', 'tools', 'engine:types'],
   engine: ['shared'],
   worker: ['shared', 'loop', 'engine'],
   check: ['shared', 'loop', 'tools', 'engine:device-ladder.ts,model-source.ts,model-family.ts'],
@@ -61,34 +62,35 @@ function sources(dir: string): string[] {
  * @param fileName - for the parser's diagnostics.
  * @param text - the source.
  */
-function importsOf(fileName: string, text: string): string[] {
+function importsOf(fileName: string, text: string): { specifier: string; typeOnly: boolean }[] {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const found: string[] = [];
+  const found: { specifier: string; typeOnly: boolean }[] = [];
   const literal = (node: ts.Node | undefined): string | undefined =>
     node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined;
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
       const specifier = literal(node.moduleSpecifier);
-      if (specifier !== undefined) found.push(specifier);
+      if (specifier !== undefined) found.push({ specifier, typeOnly: isTypeOnly(node) });
     } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
       const specifier = literal(node.moduleReference.expression);
-      if (specifier !== undefined) found.push(specifier);
+      if (specifier !== undefined) found.push({ specifier, typeOnly: node.isTypeOnly });
     } else if (ts.isCallExpression(node)) {
       const isDynamicImport = node.expression.kind === ts.SyntaxKind.ImportKeyword;
       const isRequire = ts.isIdentifier(node.expression) && node.expression.text === 'require';
       const specifier = literal(node.arguments[0]);
-      if ((isDynamicImport || isRequire) && specifier !== undefined) found.push(specifier);
+      if ((isDynamicImport || isRequire) && specifier !== undefined) found.push({ specifier, typeOnly: false });
     } else if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'URL' && node.arguments?.length === 2) {
       const base = node.arguments[1];
       const specifier = literal(node.arguments[0]);
       // Code referenced by address (a worker's module); a folder or data file is not an import.
       const code = specifier !== undefined && /\.(?:[cm]?[jt]s)$/.test(specifier);
-      if (code && base && ts.isPropertyAccessExpression(base) && ts.isMetaProperty(base.expression) && base.name.text === 'url') found.push(specifier);
+      if (code && base && ts.isPropertyAccessExpression(base) && ts.isMetaProperty(base.expression) && base.name.text === 'url')
+        found.push({ specifier, typeOnly: false });
     } else if (ts.isImportTypeNode(node)) {
       const argument = node.argument;
       if (ts.isLiteralTypeNode(argument)) {
         const specifier = literal(argument.literal);
-        if (specifier !== undefined) found.push(specifier);
+        if (specifier !== undefined) found.push({ specifier, typeOnly: true });
       }
     }
     ts.forEachChild(node, visit);
@@ -97,17 +99,32 @@ function importsOf(fileName: string, text: string): string[] {
   return found;
 }
 
+/** Whether an import or re-export brings in types only (`import type`, or every named element `type`): no code runs from it. */
+function isTypeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(node)) {
+    if (node.isTypeOnly) return true;
+    return Boolean(node.exportClause && ts.isNamedExports(node.exportClause) && node.exportClause.elements.every((e) => e.isTypeOnly));
+  }
+  const clause = node.importClause;
+  if (!clause) return false;
+  if (clause.isTypeOnly) return true;
+  if (clause.name) return false;
+  const bindings = clause.namedBindings;
+  return Boolean(bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly));
+}
+
 /** The layer a path under src/ belongs to: its top folder, or the file name for src/nexus.ts and src/index.ts. */
 function layerOf(pathUnderSrc: string): string {
   return pathUnderSrc.split('/')[0]!.replace(/\.ts$/, '');
 }
 
-function allowed(from: string, target: string): boolean {
+function allowed(from: string, target: string, typeOnly: boolean): boolean {
   const to = layerOf(target);
   if (to === from) return true;
   return (MAY_IMPORT[from] ?? []).some((rule) => {
     const [layer, files] = rule.split(':');
     if (layer !== to) return false;
+    if (files === 'types') return typeOnly;
     return files === undefined || files.split(',').includes(target.slice(to.length + 1));
   });
 }
@@ -123,10 +140,10 @@ describe('the layer table', () => {
     const violations: string[] = [];
     for (const file of files) {
       const from = layerOf(relative(SRC, file));
-      for (const specifier of importsOf(file, readFileSync(file, 'utf8')).filter((s) => s.startsWith('.'))) {
+      for (const { specifier, typeOnly } of importsOf(file, readFileSync(file, 'utf8')).filter((s) => s.specifier.startsWith('.'))) {
         const target = relative(SRC, resolve(dirname(file), specifier));
         if (target.startsWith('..')) violations.push(`${relative(SRC, file)} imports ${specifier}, outside src/`);
-        else if (!allowed(from, target)) violations.push(`${relative(SRC, file)} (${from}) imports ${target}`);
+        else if (!allowed(from, target, typeOnly)) violations.push(`${relative(SRC, file)} (${from}) imports ${target}${typeOnly ? ' (types)' : ' (code)'}`);
       }
     }
     expect(violations).toEqual([]);
@@ -138,7 +155,7 @@ describe('the layer table', () => {
       const from = layerOf(relative(SRC, file));
       const packages = NPM_MAY_IMPORT[from];
       if (!packages) continue;
-      for (const specifier of importsOf(file, readFileSync(file, 'utf8')).filter((s) => !s.startsWith('.'))) {
+      for (const { specifier } of importsOf(file, readFileSync(file, 'utf8')).filter((s) => !s.specifier.startsWith('.'))) {
         const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? '');
         if (!packages.includes(name)) violations.push(`${relative(SRC, file)} (${from}) imports ${specifier}`);
       }
@@ -156,17 +173,34 @@ describe('the layer table', () => {
       "const f = require('./f.cjs');",
       "new Worker(new URL('./g.ts', import.meta.url));",
       "type H = import('./h.ts').H;",
+      "import { type I, type J } from './i.ts';",
+      "import { type K, l } from './k.ts';",
+      "export type { M } from './m.ts';",
       "// import { z } from './commented-out.ts';",
       'const text = "import { y } from \'./in-a-string.ts\'";',
     ].join('\n');
-    expect(importsOf('x.ts', text)).toEqual(['../loop/prompts.ts', '../engine/engine.ts', './c.ts', './d.ts', './e.ts', './f.cjs', './g.ts', './h.ts']);
+    expect(importsOf('x.ts', text)).toEqual([
+      { specifier: '../loop/prompts.ts', typeOnly: false },
+      { specifier: '../engine/engine.ts', typeOnly: true },
+      { specifier: './c.ts', typeOnly: false },
+      { specifier: './d.ts', typeOnly: false },
+      { specifier: './e.ts', typeOnly: false },
+      { specifier: './f.cjs', typeOnly: false },
+      { specifier: './g.ts', typeOnly: false },
+      { specifier: './h.ts', typeOnly: true },
+      { specifier: './i.ts', typeOnly: true },
+      { specifier: './k.ts', typeOnly: false },
+      { specifier: './m.ts', typeOnly: true },
+    ]);
   });
 
   it('would catch an arrow pointing up (the rule is not vacuous)', () => {
-    expect(allowed('engine', 'loop/prompts.ts')).toBe(false);
-    expect(allowed('loop', 'engine/transformers-engine.ts')).toBe(false);
-    expect(allowed('loop', 'engine/engine.ts')).toBe(true);
-    expect(allowed('check', 'nexus.ts')).toBe(false);
-    expect(allowed('app', 'engine/model-source.ts')).toBe(false);
+    expect(allowed('engine', 'loop/prompts.ts', false)).toBe(false);
+    // The loop sees the engine's interface only: its types, never its code.
+    expect(allowed('loop', 'engine/transformers-engine.ts', false)).toBe(false);
+    expect(allowed('loop', 'engine/embedding-model.ts', false)).toBe(false);
+    expect(allowed('loop', 'engine/engine.ts', true)).toBe(true);
+    expect(allowed('check', 'nexus.ts', false)).toBe(false);
+    expect(allowed('app', 'engine/model-source.ts', false)).toBe(false);
   });
 });

@@ -26,7 +26,7 @@ import type { Embedder } from './tools/tool-index.ts';
 import { ToolOffering, type ToolOfferingSettings } from './loop/tool-offering.ts';
 import { answerMessages, answerSettings, CHAT_DEFAULTS } from './loop/answer-request.ts';
 import { DEFAULT_TOOL_SELECTION, type ToolSelection, type ToolSelectionSettings } from './tools/tool-selection.ts';
-import { DEFAULT_EMBEDDING_MODEL, type ToolSearchStatus } from './engine/embedding-model.ts';
+import { assertEmbeddingModel, DEFAULT_EMBEDDING_MODEL, embeddingModelKey, type ToolSearchStatus } from './engine/embedding-model.ts';
 import type { ToolVectorStore } from './tools/tool-vectors.ts';
 import type { ArgsOf, ParameterNames, ParametersInput, ToolSchema } from './tools/tool-schema.ts';
 
@@ -174,6 +174,7 @@ export class NexusChat {
       onStatus: (status) => this.events.emit('toolSearch', status),
       onGroup: (chosen) => this.events.emit('step', 'group', chosen, chosen),
       describeModel: (model) => describeSource(model.source),
+      embeddingModels: { check: assertEmbeddingModel, key: embeddingModelKey },
     });
   }
 

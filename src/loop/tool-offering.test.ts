@@ -1,3 +1,4 @@
+import { assertEmbeddingModel, embeddingModelKey } from '../engine/embedding-model.ts';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TOOL_SELECTION } from '../tools/tool-selection.ts';
 import { ToolRegistry } from '../tools/tool-registry.ts';
@@ -18,6 +19,7 @@ function offering() {
     onStatus: (status) => statuses.push(status.state),
     onGroup: () => undefined,
     describeModel: () => 'model',
+    embeddingModels: { check: assertEmbeddingModel, key: embeddingModelKey },
   });
   return { tools, statuses };
 }

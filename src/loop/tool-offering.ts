@@ -1,4 +1,4 @@
-import { assertEmbeddingModel, embeddingModelKey, type EmbeddingModel, type ToolSearchStatus } from '../engine/embedding-model.ts';
+import type { EmbeddingModel, ToolSearchStatus } from '../engine/embedding-model.ts';
 import { errorMessage } from '../shared/errors.ts';
 import { groupChoices, groupQuestion, toolGroups, type ToolGroup } from '../tools/tool-groups.ts';
 import { ToolIndex, type Embedder } from '../tools/tool-index.ts';
@@ -48,6 +48,12 @@ export interface ToolOfferingParts {
   onGroup(chosen: string): void;
   /** How the status names an embedding model (its source, as messages write it). */
   describeModel(model: EmbeddingModel): string;
+  /**
+   * The engine's rules for an embedding model setting, handed in so the loop depends on the engine's
+   * interface only: `check` refuses a setting that is not a model (naming the valid shape), `key` says
+   * which model a setting names (the index is rebuilt when it changes).
+   */
+  embeddingModels: { check(value: unknown): asserts value is EmbeddingModel; key(model: EmbeddingModel): string };
 }
 
 /** The tools one answer offers, and how calls to `find_tools` widen them. */
@@ -149,8 +155,8 @@ export class ToolOffering {
   private async indexFor(registry: ToolRegistry, settings: ToolOfferingSettings, side = false): Promise<IndexedTools> {
     const { embedder: custom, runner } = this.parts;
     const model = custom ? undefined : settings.semantic || undefined;
-    if (model !== undefined) assertEmbeddingModel(model);
-    const semanticKey = custom ? 'custom' : model && runner.embed ? embeddingModelKey(model) : '';
+    if (model !== undefined) this.parts.embeddingModels.check(model);
+    const semanticKey = custom ? 'custom' : model && runner.embed ? this.parts.embeddingModels.key(model) : '';
     const tools = registry.snapshot().tools;
     // Everything the index reads (names, descriptions, parameters) and the groups derived with it.
     const key = `${semanticKey}\u0002${JSON.stringify(tools.map((t) => [t.name, t.description, t.parameters, t.group ?? '']))}`;
