@@ -23,7 +23,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   check: ['shared', 'loop', 'tools', 'engine:device-ladder.ts,model-source.ts,model-family.ts'],
   web: ['shared', 'tools'],
   // The page sees the public API, and this repository's Vite-bundled model worker.
-  app: ['index', 'worker:vite-worker.ts'],
+  // "The public API only": the package's entries — the root, and `./worker` for the app's own worker file.
+  app: ['index', 'worker:serve-model-worker.ts'],
   testing: ['shared', 'engine', 'loop', 'tools'],
   proxy: ['shared'],
   cli: ['shared', 'check', 'engine', 'nexus'],

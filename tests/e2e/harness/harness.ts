@@ -2,7 +2,7 @@
  * A test-only page that puts the public library on `window.nexus`, so browser tests can drive the
  * API itself (load, loadForTools, chat) in real Chromium. Built by the e2e setup, never shipped.
  */
-import '../../../src/worker/vite-worker.ts';
+import '../../../src/app/vite-worker.ts';
 import * as nexus from '../../../src/index.ts';
 
 declare global {

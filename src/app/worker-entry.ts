@@ -5,7 +5,8 @@
  */
 import ortWasm from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import ortMjs from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
-import { serveModelWorker, type ModelWorkerScope } from './serve-model-worker.ts';
+// The package's `./worker` entry: the app uses the library as any other app would.
+import { serveModelWorker, type ModelWorkerScope } from '../worker/serve-model-worker.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
