@@ -2,7 +2,7 @@ import type { ChatMessage, Engine, EngineInfo } from './engine/engine.ts';
 import { isAbortError, throwIfAborted } from './shared/abort.ts';
 import { NexusError, registerErrorClass } from './shared/errors.ts';
 import { checkLoadOptions } from './engine/load-options.ts';
-import { DEFAULT_MODEL, describeSource, type ModelSource } from './engine/model-source.ts';
+import { DEFAULT_MODEL, describeSource, SOURCE_FAILURES, type ModelSource } from './engine/model-source.ts';
 import { startWorkerRunner, type WorkerLoadOptions } from './worker/worker-client.ts';
 import { runSelfCheck, type ToolCallCheck } from './check/self-check.ts';
 import { loadForTools, type LoadForToolsOptions } from './check/load-for-tools.ts';
@@ -252,6 +252,8 @@ export class NexusChat {
         available: await probeDtypes(source, undefined, options.hubUrl),
         verdicts: store,
         load: (s, candidate) => NexusChat.load(s, { ...loadOptions, dtype: candidate.dtype, device: candidate.device }),
+        describe: describeSource,
+        isSourceFailure: (error) => error instanceof Error && SOURCE_FAILURES.has(error.name),
       },
     );
   }

@@ -2,6 +2,7 @@ import {
   DEFAULT_HUB_URL,
   NexusChat,
   SOURCE_FAILURES,
+  describeSource,
   detectBrowserCapabilities,
   type DetectOptions,
   verdictKey,
@@ -65,7 +66,7 @@ export function workerModelOpener(verdicts: VerdictStore, prefs: () => OpenerPre
     return known;
   };
 
-  const keyFor = async (source: ModelSource) => ('files' in source ? undefined : verdictKey(source, await runtime()));
+  const keyFor = async (source: ModelSource) => ('files' in source ? undefined : verdictKey(describeSource(source), await runtime()));
   const remember = async (source: ModelSource, verdict: Verdict) => {
     const key = await keyFor(source);
     if (key) await verdicts.set(key, toToolVerdict(verdict)).catch(() => undefined);

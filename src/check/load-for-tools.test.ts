@@ -1,3 +1,4 @@
+import { describeSource, SOURCE_FAILURES } from '../engine/model-source.ts';
 import { describe, expect, it, vi } from 'vitest';
 import type { LoadCandidate } from '../engine/device-ladder.ts';
 import { ScriptedEngine } from '../engine/scripted-engine.ts';
@@ -7,6 +8,8 @@ import type { ToolCallCheck } from './self-check.ts';
 import { memoryVerdictStore } from './verdict-store.ts';
 
 const source = { url: 'http://127.0.0.1:1/models/m' };
+/** How the facade names a source and tells a source-wide failure (the engine's own rules, handed in). */
+const NAMING = { describe: describeSource, isSourceFailure: (error: unknown) => error instanceof Error && SOURCE_FAILURES.has(error.name) };
 const gpu = { runtime: 'browser', webgpu: true, shaderF16: true } as const;
 
 /** A chat whose self-check is scripted to pass or fail, and which records its disposal. */
@@ -52,7 +55,7 @@ describe('loadForTools', () => {
         disposed,
       );
     };
-    const chat = await loadForTools(source, { onAttempt: (a) => attempts.push(a) }, { caps: gpu, available: ['q4f16', 'q4'], load, verdicts });
+    const chat = await loadForTools(source, { onAttempt: (a) => attempts.push(a) }, { ...NAMING, caps: gpu, available: ['q4f16', 'q4'], load, verdicts });
 
     expect(loads).toEqual(['q4f16@webgpu', 'q4@webgpu', 'q4@wasm']);
     expect(disposed).toEqual(['q4']);
@@ -67,7 +70,7 @@ describe('loadForTools', () => {
 
     // The next visit loads the proven dtype straight away.
     loads.length = 0;
-    const again = await loadForTools(source, { onAttempt: (a) => attempts.push(a) }, { caps: gpu, available: ['q4f16', 'q4'], load, verdicts });
+    const again = await loadForTools(source, { onAttempt: (a) => attempts.push(a) }, { ...NAMING, caps: gpu, available: ['q4f16', 'q4'], load, verdicts });
     expect(loads).toEqual(['q4@wasm']);
     expect(attempts.at(-1)).toMatchObject({ remembered: true, ok: true });
     expect(again.selfCheck).not.toHaveBeenCalled();
@@ -80,12 +83,12 @@ describe('loadForTools', () => {
     const speeds: Record<string, number> = { q4: 0.55, q8: 1.37 };
     const load = async (_: unknown, c: LoadCandidate) =>
       fakeChat(c, { ok: true, called: true, grounded: true, detail: `m (${c.dtype}) calls tools.`, tokensPerSecond: speeds[c.dtype] ?? 0 }, disposed);
-    const chat = await loadForTools(source, { dtypes: ['q4', 'q8'], pick: 'fastest' }, { caps: wasm, available: ['q4', 'q8'], load, verdicts });
+    const chat = await loadForTools(source, { dtypes: ['q4', 'q8'], pick: 'fastest' }, { ...NAMING, caps: wasm, available: ['q4', 'q8'], load, verdicts });
     expect(chat.info.dtype).toBe('q8');
     expect(disposed).toEqual(['q4']);
     expect([...verdicts.entries.values()]).toMatchObject([{ dtype: 'q8', ok: true, tokensPerSecond: 1.37 }]);
     // 'first' (the default) stops at the first that passes.
-    const first = await loadForTools(source, { dtypes: ['q4', 'q8'] }, { caps: wasm, available: ['q4', 'q8'], load, verdicts: null });
+    const first = await loadForTools(source, { dtypes: ['q4', 'q8'] }, { ...NAMING, caps: wasm, available: ['q4', 'q8'], load, verdicts: null });
     expect(first.info.dtype).toBe('q4');
   });
 
@@ -94,7 +97,7 @@ describe('loadForTools', () => {
     const load = async (_: unknown, c: LoadCandidate) =>
       fakeChat(c, { ok: true, called: true, grounded: true, needed_forcing: true, detail: 'm needs priming.' }, disposed);
     await expect(
-      loadForTools(source, { allowForcing: false, dtypes: ['q4', 'q8'] }, { caps: gpu, available: undefined, load, verdicts: null }),
+      loadForTools(source, { allowForcing: false, dtypes: ['q4', 'q8'] }, { ...NAMING, caps: gpu, available: undefined, load, verdicts: null }),
     ).rejects.toThrow(/Rejected: calls only when primed, and allowForcing is false/);
     expect(disposed).toEqual(['q4', 'q8']);
   });
@@ -104,7 +107,7 @@ describe('loadForTools', () => {
     const error = await loadForTools(
       source,
       { dtypes: ['q4', 'q8'] },
-      { caps: { runtime: 'node', webgpu: false, shaderF16: false }, available: ['q4', 'q8'], load, verdicts: null },
+      { ...NAMING, caps: { runtime: 'node', webgpu: false, shaderF16: false }, available: ['q4', 'q8'], load, verdicts: null },
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NoToolCallingDtypeError);
     expect((error as Error).message).toBe(
@@ -119,7 +122,7 @@ describe('loadForTools', () => {
       loads.push(c.dtype);
       return fakeChat(c, {}, []);
     };
-    await expect(loadForTools(source, { dtype: 'q8' }, { caps: gpu, available: ['q4', 'q8'], load, verdicts: null })).rejects.toBeInstanceOf(
+    await expect(loadForTools(source, { dtype: 'q8' }, { ...NAMING, caps: gpu, available: ['q4', 'q8'], load, verdicts: null })).rejects.toBeInstanceOf(
       NoToolCallingDtypeError,
     );
     expect(loads).toEqual(['q8']);

@@ -1,6 +1,6 @@
 import { NexusError, registerErrorClass } from '../shared/errors.ts';
 import { candidatesFor, type LoadCandidate, type RuntimeCapabilities } from '../engine/device-ladder.ts';
-import { SOURCE_FAILURES, describeSource, type ModelSource } from '../engine/model-source.ts';
+import type { ModelSource } from '../engine/model-source.ts';
 import type { CheckedChat } from './check-chat.ts';
 import { PREFER_FASTER_BY } from './model-report.ts';
 import { verdictKey, type VerdictStore } from './verdict-store.ts';
@@ -50,6 +50,10 @@ export interface LoadForToolsDeps<C extends CheckedChat = CheckedChat> {
   available: string[] | undefined;
   load(source: ModelSource, candidate: LoadCandidate): Promise<C>;
   verdicts: VerdictStore | null;
+  /** How messages and verdict keys name the source (the engine's `describeSource`). */
+  describe(source: ModelSource): string;
+  /** Whether a load failed for the source as a whole (not found, unreachable, no access): no other quantization is worth a try. */
+  isSourceFailure(error: unknown): boolean;
 }
 
 /**
@@ -61,7 +65,7 @@ export interface LoadForToolsDeps<C extends CheckedChat = CheckedChat> {
  */
 export async function loadForTools<C extends CheckedChat>(source: ModelSource, options: LoadForToolsOptions, deps: LoadForToolsDeps<C>): Promise<C> {
   const allowForcing = options.allowForcing ?? true;
-  const key = verdictKey(source, deps.caps);
+  const key = verdictKey(deps.describe(source), deps.caps);
   const ladder = candidatesFor(deps.caps, deps.available);
   const remembered = options.dtype || options.dtypes ? undefined : await deps.verdicts?.get(key);
   if (remembered?.ok && (allowForcing || !remembered.needed_forcing)) {
@@ -104,7 +108,7 @@ export async function loadForTools<C extends CheckedChat>(source: ModelSource, o
       }
     } catch (error) {
       // A missing model or an unreachable hub fails every quantization alike: say it once.
-      if (error instanceof Error && SOURCE_FAILURES.has(error.name)) {
+      if (deps.isSourceFailure(error)) {
         await kept?.chat.dispose();
         throw error;
       }
@@ -129,7 +133,7 @@ export async function loadForTools<C extends CheckedChat>(source: ModelSource, o
   }
   const where = deps.caps.runtime === 'node' ? 'cpu' : deps.caps.webgpu ? 'WebGPU' : 'WASM';
   throw new NoToolCallingDtypeError(
-    `No dtype of ${describeSource(source)} could call a tool on ${where}. Tried:\n${failures.join('\n') || '  (no quantization this device can run is served)'}\n` +
+    `No dtype of ${deps.describe(source)} could call a tool on ${where}. Tried:\n${failures.join('\n') || '  (no quantization this device can run is served)'}\n` +
       'Models below ~0.5B generally cannot pick a tool name from a list; try onnx-community/Qwen3-0.6B-ONNX.',
   );
 }

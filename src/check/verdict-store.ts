@@ -1,5 +1,4 @@
 import type { RuntimeCapabilities } from '../engine/device-ladder.ts';
-import { describeSource, type ModelSource } from '../engine/model-source.ts';
 
 /** A remembered self-check verdict for one model on one machine and browser. */
 export interface ToolVerdict {
@@ -21,12 +20,12 @@ export interface VerdictStore {
 }
 
 /**
- * The key of a verdict: the model and revision, and what this machine's runtime offers (a verdict
- * from a GPU with shader-f16 says nothing about one without).
+ * The key of a verdict: the model and revision (`describeSource(source)`), and what this machine's
+ * runtime offers (a verdict from a GPU with shader-f16 says nothing about one without).
  */
-export function verdictKey(source: ModelSource, caps: RuntimeCapabilities): string {
+export function verdictKey(model: string, caps: RuntimeCapabilities): string {
   const runtime = caps.runtime === 'node' ? 'node-cpu' : caps.webgpu ? (caps.shaderF16 ? 'webgpu-f16' : 'webgpu') : 'wasm';
-  return `tool-verdict:${describeSource(source)}:${runtime}`;
+  return `tool-verdict:${model}:${runtime}`;
 }
 
 /** A store in memory, for Node and tests. */

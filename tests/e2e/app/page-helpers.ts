@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
-import { verdictKey, type ToolVerdict } from '../../../src/index.ts';
+import { describeSource, verdictKey, type ToolVerdict } from '../../../src/index.ts';
 
 /** Where the test run saves screenshots and figures for a reviewer. */
 export const SCREENSHOTS_DIR = fileURLToPath(new URL('../screenshots/', import.meta.url));
@@ -46,7 +46,7 @@ export async function rememberVerdict(
   runtime: { webgpu: boolean; shaderF16?: boolean },
   verdict: Partial<ToolVerdict> = {},
 ): Promise<void> {
-  const key = verdictKey({ url: modelUrl }, { runtime: 'browser', webgpu: runtime.webgpu, shaderF16: runtime.shaderF16 ?? false });
+  const key = verdictKey(describeSource({ url: modelUrl }), { runtime: 'browser', webgpu: runtime.webgpu, shaderF16: runtime.shaderF16 ?? false });
   const value: ToolVerdict = {
     dtype: 'q4',
     device: runtime.webgpu ? 'webgpu' : 'wasm',
