@@ -187,7 +187,8 @@ export class AnswerRun implements AnswerView {
     const budget = this.settings.promptBudget;
     for (;;) {
       const prompt = await this.engine.render([...this.messages, ...extra], options);
-      if (budget === undefined) return prompt;
+      // Every token is at least one character: a prompt no longer than the budget in characters fits without counting.
+      if (budget === undefined || prompt.length <= budget) return prompt;
       const tokens = this.engine.countTokens(prompt);
       if (tokens <= budget) return prompt;
       const stored = this.stored;

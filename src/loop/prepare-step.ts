@@ -11,7 +11,7 @@ export interface PrepareStepInfo {
   round: number;
   /** Every step of this answer so far. */
   steps: readonly Step[];
-  /** The conversation the round's prompt is rendered from (system prompt first). */
+  /** The conversation so far, system prompt first, as stored (before any trim to the context budget). */
   messages: readonly ChatMessage[];
 }
 
