@@ -1,8 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AnswerNotFoundError } from './errors.ts';
 import { addressesInMessage } from './message-hosts.ts';
-import { SeenAddresses } from './seen-addresses.ts';
-import { SourceLedger } from './source-ledger.ts';
+import { seenEntryOf } from './seen-addresses.ts';
+import { type BudgetName, MemorySessionStore, type SeenEntry, type SessionSnapshot, type SessionStore, answerKey } from './session-store.ts';
+import { ledgerKey, type LedgerEntry } from './source-ledger.ts';
+import { oneLine } from './one-line.ts';
+import { hostKey } from './url-rules.ts';
 
 /** Per-answer budgets. */
 export interface Budgets {
@@ -21,22 +24,30 @@ export interface BudgetState {
   pages: { used: number; limit: number };
 }
 
+/** Most characters of a source title the ledger keeps. */
+const LEDGER_TITLE_CHARS = 200;
+
 /** Options of {@link AnswerSessions}. */
 export interface AnswerSessionsOptions {
-  /** Idle time after which an answer expires (default one hour). */
+  /** Where answers live (default: this process's memory, with the bounds below). */
+  store?: SessionStore;
+  /** Idle time after which an answer expires (default one hour); for the default store. */
   ttlMs?: number;
-  /** Most answers kept; the least recently used is dropped first (default 1,000). */
+  /** Most answers kept, least recently used dropped first (default 1,000); for the default store. */
   maxSessions?: number;
   /** Budgets of a new answer. */
   budgets?: Partial<Budgets>;
-  /** Most addresses one answer may accumulate as seen (default 5,000). */
+  /** Most addresses one answer may accumulate as seen (default 5,000); for the default store. */
   maxSeenAddresses?: number;
-  /** Clock (default `Date.now`). */
+  /** Clock of the default store (default `Date.now`). */
   now?: () => number;
 }
 
 /**
- * One answer in progress: the addresses it has seen (rule 1), its source ledger and its budgets.
+ * One answer in progress, as one request sees it: the addresses it has seen (rule 1), its source
+ * ledger and its budgets, read from the store when the request opened it. Spending a budget and
+ * numbering a source go to the store at once (atomic there); addresses marked seen are written back
+ * by {@link save}, before the response, so the answer's next request — on any instance — sees them.
  */
 export class AnswerSession {
   /** The random id the browser sends back with every call. */
@@ -46,32 +57,39 @@ export class AnswerSession {
    * as the id (which unlocks the answer's seen hosts and budgets, so it is never logged).
    */
   readonly logTag: string;
-  /** Numbers the answer's sources. */
-  readonly ledger = new SourceLedger();
   /** The budgets this answer started with. */
   readonly budgets: Readonly<Budgets>;
-  /** When the answer was last used (ms, the sessions' clock). */
-  lastUsed: number;
-  #searchesUsed = 0;
-  #pagesRead = 0;
-  readonly #seen: SeenAddresses;
+  readonly #key: string;
+  readonly #store: SessionStore;
+  readonly #used: Record<BudgetName, number>;
+  readonly #seen: ReadonlySet<string>;
+  readonly #hosts: ReadonlySet<string>;
+  /** Seen here and not yet written to the store. */
+  readonly #marked = new Map<string, SeenEntry>();
+  readonly #markedHosts = new Set<string>();
 
-  /** @internal Created by {@link AnswerSessions.create}. */
-  constructor(id: string, budgets: Readonly<Budgets>, now: number, maxSeenAddresses: number) {
+  /** @internal Opened by {@link AnswerSessions}. */
+  constructor(id: string, store: SessionStore, snapshot: SessionSnapshot) {
     this.id = id;
     this.logTag = createHash('sha256').update(id).digest('hex').slice(0, 12);
-    this.budgets = budgets;
-    this.lastUsed = now;
-    this.#seen = new SeenAddresses({ maxAddresses: maxSeenAddresses });
+    this.#key = answerKey(id);
+    this.#store = store;
+    this.budgets = Object.freeze({ ...snapshot.limits });
+    this.#used = { ...snapshot.used };
+    this.#seen = snapshot.seen;
+    this.#hosts = snapshot.hosts;
   }
 
   /**
    * Adds an address this answer may read: a search result's, one the user wrote, or a link on a page
-   * it read. Text that is not an absolute http(s) address is ignored.
+   * it read. Text that is not an absolute http(s) address is ignored. Written to the store by {@link save}.
    * @param url - an absolute address.
    */
   markSeen(url: string): void {
-    this.#seen.markSeen(url);
+    const entry = seenEntryOf(url);
+    if (!entry || this.#seen.has(entry.digest)) return;
+    this.#marked.set(entry.digest, entry);
+    this.#markedHosts.add(entry.host);
   }
 
   /**
@@ -87,7 +105,8 @@ export class AnswerSession {
    * model composed or changed is not in this set, whatever its host.
    */
   hasSeen(url: string): boolean {
-    return this.#seen.hasSeen(url);
+    const entry = seenEntryOf(url);
+    return entry !== undefined && (this.#seen.has(entry.digest) || this.#marked.has(entry.digest));
   }
 
   /**
@@ -95,86 +114,112 @@ export class AnswerSession {
    * @param host - a host name or IP literal.
    */
   hasSeenHost(host: string): boolean {
-    return this.#seen.hasSeenHost(host);
+    const key = hostKey(host);
+    return this.#hosts.has(key) || this.#markedHosts.has(key);
   }
 
-  /** How many addresses are in the seen set. */
-  get seenCount(): number {
-    return this.#seen.size;
+  /** Writes the addresses marked seen by this request to the store. */
+  async save(): Promise<void> {
+    if (this.#marked.size === 0) return;
+    const entries = [...this.#marked.values()];
+    this.#marked.clear();
+    await this.#store.addSeen(this.#key, entries);
   }
 
   /**
    * Takes up to `wanted` searches from the budget and returns how many were granted (0 when spent).
    * @param wanted - searches this call would like to run.
    */
-  takeSearches(wanted: number): number {
-    const granted = Math.max(0, Math.min(wanted, this.budgets.searches - this.#searchesUsed));
-    this.#searchesUsed += granted;
-    return granted;
+  async takeSearches(wanted: number): Promise<number> {
+    return this.#take('searches', wanted);
   }
 
   /** Takes one page read from the budget; false when it is spent. */
-  takePage(): boolean {
-    if (this.#pagesRead >= this.budgets.pages) return false;
-    this.#pagesRead++;
-    return true;
+  async takePage(): Promise<boolean> {
+    return (await this.#take('pages', 1)) === 1;
   }
 
   /** Gives back a page read taken with {@link takePage} that read nothing (a refused address). */
-  refundPage(): void {
-    if (this.#pagesRead > 0) this.#pagesRead--;
+  async refundPage(): Promise<void> {
+    await this.#take('pages', -1);
   }
 
-  /** The budget as used so far. */
+  /**
+   * Numbers sources, once per address (its fragment ignored): a known address keeps its first
+   * number, a new one gets the next; undefined past the ledger's capacity.
+   * @param sources - addresses with the title to remember (the first non-empty one is kept).
+   */
+  async number(sources: readonly { url: string; title?: string }[]): Promise<(number | undefined)[]> {
+    if (sources.length === 0) return [];
+    // Titles come from pages and search engines and end up in the "Sources found" turn: one line, capped.
+    const numbered = await this.#store.number(
+      this.#key,
+      sources.map((source) => ({ url: ledgerKey(source.url), title: oneLine(source.title ?? '', LEDGER_TITLE_CHARS) })),
+    );
+    if (!numbered) throw new AnswerNotFoundError();
+    return numbered;
+  }
+
+  /** The answer's numbered sources, in number order. */
+  async sources(): Promise<LedgerEntry[]> {
+    const entries = await this.#store.sources(this.#key);
+    if (!entries) throw new AnswerNotFoundError();
+    return entries;
+  }
+
+  /** The budget as used so far (as of this request's last take). */
   budget(): BudgetState {
     return {
-      searches: { used: this.#searchesUsed, limit: this.budgets.searches },
-      pages: { used: this.#pagesRead, limit: this.budgets.pages },
+      searches: { used: this.#used.searches, limit: this.budgets.searches },
+      pages: { used: this.#used.pages, limit: this.budgets.pages },
     };
   }
 
   /** The line every tool result ends with, e.g. "Searches used 3 of 16; pages read 1 of 12". */
   budgetLine(): string {
-    return `Searches used ${this.#searchesUsed} of ${this.budgets.searches}; pages read ${this.#pagesRead} of ${this.budgets.pages}`;
+    return `Searches used ${this.#used.searches} of ${this.budgets.searches}; pages read ${this.#used.pages} of ${this.budgets.pages}`;
+  }
+
+  async #take(budget: BudgetName, wanted: number): Promise<number> {
+    const taken = await this.#store.take(this.#key, budget, wanted);
+    if (!taken) throw new AnswerNotFoundError();
+    this.#used[budget] = taken.used;
+    return taken.granted;
   }
 }
 
 /**
- * The answers in progress, in memory: created from the user's message, found again by id, expired
- * after an idle hour, and bounded in number (least recently used dropped first).
+ * The answers in progress: created from the user's message, found again by id. Where they live and
+ * how long is the store's ({@link MemorySessionStore} by default: an idle hour, 1,000 answers).
  */
 export class AnswerSessions {
-  readonly #sessions = new Map<string, AnswerSession>();
-  readonly #ttlMs: number;
-  readonly #maxSessions: number;
+  readonly #store: SessionStore;
   readonly #budgets: Readonly<Budgets>;
-  readonly #maxSeenAddresses: number;
-  readonly #now: () => number;
 
-  /** @param options - lifetime, bounds, budgets and clock. */
+  /** @param options - store, budgets, and the default store's bounds and clock. */
   constructor(options: AnswerSessionsOptions = {}) {
-    this.#ttlMs = options.ttlMs ?? 60 * 60 * 1000;
-    this.#maxSessions = Math.max(1, options.maxSessions ?? 1000);
+    this.#store =
+      options.store ??
+      new MemorySessionStore({
+        ...(options.ttlMs !== undefined ? { ttlMs: options.ttlMs } : {}),
+        ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+        ...(options.maxSeenAddresses !== undefined ? { maxSeenAddresses: options.maxSeenAddresses } : {}),
+        ...(options.now ? { now: options.now } : {}),
+      });
     this.#budgets = Object.freeze({ ...DEFAULT_BUDGETS, ...options.budgets });
-    this.#maxSeenAddresses = options.maxSeenAddresses ?? 5000;
-    this.#now = options.now ?? Date.now;
   }
 
   /**
    * Starts an answer for a user message: a fresh random id, the addresses the message holds already seen.
    * @param message - the user's message (only its addresses are kept, not the text).
    */
-  create(message: string): AnswerSession {
-    this.#sweep();
-    while (this.#sessions.size >= this.#maxSessions) {
-      const oldest = this.#sessions.keys().next().value;
-      if (oldest === undefined) break;
-      this.#sessions.delete(oldest);
-    }
-    const session = new AnswerSession(randomBytes(16).toString('base64url'), this.#budgets, this.#now(), this.#maxSeenAddresses);
-    for (const address of addressesInMessage(message)) session.markSeen(address);
-    this.#sessions.set(session.id, session);
-    return session;
+  async create(message: string): Promise<AnswerSession> {
+    const id = randomBytes(16).toString('base64url');
+    const seen = addressesInMessage(message)
+      .map(seenEntryOf)
+      .filter((entry): entry is SeenEntry => entry !== undefined);
+    await this.#store.create(answerKey(id), this.#budgets, seen);
+    return this.get(id);
   }
 
   /**
@@ -182,17 +227,10 @@ export class AnswerSessions {
    * @param id - the id from {@link create}.
    * @throws AnswerNotFoundError when the id is unknown, was dropped, or has expired.
    */
-  get(id: string): AnswerSession {
-    const session = this.#sessions.get(id);
-    if (!session) throw new AnswerNotFoundError();
-    if (this.#now() - session.lastUsed > this.#ttlMs) {
-      this.#sessions.delete(id);
-      throw new AnswerNotFoundError();
-    }
-    session.lastUsed = this.#now();
-    this.#sessions.delete(id);
-    this.#sessions.set(id, session);
-    return session;
+  async get(id: string): Promise<AnswerSession> {
+    const snapshot = await this.#store.open(answerKey(id));
+    if (!snapshot) throw new AnswerNotFoundError();
+    return new AnswerSession(id, this.#store, snapshot);
   }
 
   /** The budgets each new answer gets. */
@@ -200,17 +238,8 @@ export class AnswerSessions {
     return this.#budgets;
   }
 
-  /** How many answers are held. */
-  get size(): number {
-    return this.#sessions.size;
-  }
-
-  /** Drops expired answers; the map is in last-use order, so they are all at the front. */
-  #sweep(): void {
-    const now = this.#now();
-    for (const [id, session] of this.#sessions) {
-      if (now - session.lastUsed <= this.#ttlMs) break;
-      this.#sessions.delete(id);
-    }
+  /** Where the answers live. */
+  get store(): SessionStore {
+    return this.#store;
   }
 }

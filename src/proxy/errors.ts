@@ -17,7 +17,8 @@ export type ProxyErrorCode =
   | 'refused'
   | 'fetch_failed'
   | 'budget_spent'
-  | 'search_failed';
+  | 'search_failed'
+  | 'store_unavailable';
 
 /**
  * Base class of every error the companion proxy throws on purpose. Carries a {@link ProxyErrorCode}
@@ -95,5 +96,22 @@ export class SearchFailedError extends ProxyError {
   /** @param reason - what went wrong with the backend, without any secret configuration. */
   constructor(reason: string) {
     super(reason, 'search_failed', 200);
+  }
+}
+
+/**
+ * The store that holds answers in progress (Redis, with `REDIS_URL`) cannot be reached. Answered with
+ * 503 and a reason the model can read; the proxy never falls back to its own memory, which would
+ * count the budgets again from zero on each instance.
+ */
+export class SessionStoreUnavailableError extends ProxyError {
+  override readonly name = 'SessionStoreUnavailableError';
+  /** @param detail - what failed (a connection error), without any address or password. */
+  constructor(detail: string) {
+    super(
+      `The web tools are briefly unavailable: the proxy's answer store (Redis) cannot be reached (${detail}). Try the search or read again in a moment, or answer from what you have.`,
+      'store_unavailable',
+      503,
+    );
   }
 }

@@ -34,7 +34,7 @@ export interface ReadSiteOptions extends CrawlLimits, Omit<SafeFetchOptions, 'si
   /** Turns bodies into text (default: on this thread; the proxy passes its worker pool). */
   converter?: PageConverter;
   /** Numbers a page address in the answer's ledger (its source number). */
-  number?: (url: string, title: string) => number | undefined;
+  number?: (url: string, title: string) => number | undefined | Promise<number | undefined>;
 }
 
 /** What the reader needs of an answer's seen addresses (an `AnswerSession` is one). */
@@ -167,12 +167,12 @@ export async function readSite(url: string, options: ReadSiteOptions): Promise<R
     };
 
     let level: Array<{ url: string; links: string[] }> = [];
-    const accept = (fetched: Fetched, hop: number, requested: string): boolean => {
+    const accept = async (fetched: Fetched, hop: number, requested: string): Promise<boolean> => {
       const room = Math.min(pageChars, totalChars - used);
       if (room <= 0) return false;
       const { text, omitted } = cut(fetched.text, room);
       used += text.length;
-      const n = options.number?.(fetched.finalUrl, fetched.title) ?? null;
+      const n = (await options.number?.(fetched.finalUrl, fetched.title)) ?? null;
       const fenced = fencePage({
         url: fetched.finalUrl,
         title: fetched.title,
@@ -188,7 +188,7 @@ export async function readSite(url: string, options: ReadSiteOptions): Promise<R
       level.push({ url: fetched.finalUrl, links: fetched.links });
       return true;
     };
-    accept(first.page, 0, start);
+    await accept(first.page, 0, start);
 
     for (let hop = 1; hop <= maxHops; hop++) {
       const candidates: string[] = [];
@@ -211,17 +211,17 @@ export async function readSite(url: string, options: ReadSiteOptions): Promise<R
         const slice = batch.slice(i, i + concurrency);
         attempts += slice.length;
         const outcomes = await Promise.all(slice.map((link) => readOne(link, crawlOptions, options.htmlLimits, converter)));
-        outcomes.forEach((outcome, k) => {
+        for (const [k, outcome] of outcomes.entries()) {
           const link = slice[k] ?? '';
           if (!outcome.ok) {
             failures.push({ url: link, hop, reason: outcome.reason });
-            return;
+            continue;
           }
           visited.add(outcome.page.finalUrl);
-          if (!accept(outcome.page, hop, link)) {
+          if (!(await accept(outcome.page, hop, link))) {
             failures.push({ url: link, hop, reason: `not included: the ${totalChars}-character total was reached` });
           }
-        });
+        }
       }
     }
     return { ok: true, url: start, pages, failures, text: readText(start, pages, failures) };

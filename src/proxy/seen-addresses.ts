@@ -55,13 +55,12 @@ export class SeenAddresses {
    * @returns whether the address is now seen (false when it is invalid or the bound is reached).
    */
   markSeen(raw: string): boolean {
-    const key = addressKey(raw);
-    if (key === undefined) return false;
-    const digest = digestOf(key);
-    if (this.#addresses.has(digest)) return true;
+    const entry = seenEntryOf(raw);
+    if (entry === undefined) return false;
+    if (this.#addresses.has(entry.digest)) return true;
     if (this.#addresses.size >= this.#max) return false;
-    this.#addresses.add(digest);
-    this.#hosts.add(hostKey(new URL(key).hostname));
+    this.#addresses.add(entry.digest);
+    this.#hosts.add(entry.host);
     return true;
   }
 
@@ -70,8 +69,8 @@ export class SeenAddresses {
    * @param raw - an absolute address.
    */
   hasSeen(raw: string): boolean {
-    const key = addressKey(raw);
-    return key !== undefined && this.#addresses.has(digestOf(key));
+    const entry = seenEntryOf(raw);
+    return entry !== undefined && this.#addresses.has(entry.digest);
   }
 
   /**
@@ -86,6 +85,17 @@ export class SeenAddresses {
   get size(): number {
     return this.#addresses.size;
   }
+}
+
+/**
+ * How a seen address is kept: a short hash of its {@link addressKey} (an answer's memory stays small
+ * however long its addresses are, and a store holds no address verbatim) and its host.
+ * @param raw - an absolute address as written.
+ * @returns undefined when the text is not an absolute http(s) address.
+ */
+export function seenEntryOf(raw: string): { digest: string; host: string } | undefined {
+  const key = addressKey(raw);
+  return key === undefined ? undefined : { digest: digestOf(key), host: hostKey(new URL(key).hostname) };
 }
 
 function digestOf(key: string): string {

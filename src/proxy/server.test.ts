@@ -257,7 +257,7 @@ describe('createProxy', () => {
     expect(search.body).toMatchObject({ ok: true, backend: 'wikipedia', note: expect.stringContaining('No SearXNG is configured') });
     expect((search.body.results as Array<{ engine: string }>)[0]?.engine).toContain('embedded default');
     const health = await app.inject({ method: 'GET', url: '/api/health', headers: { host: '127.0.0.1' } });
-    expect(health.json()).toEqual({ ok: true, backend: 'wikipedia', budgets: { searches: 16, pages: 12 } });
+    expect(health.json()).toEqual({ ok: true, backend: 'wikipedia', store: 'memory', budgets: { searches: 16, pages: 12 } });
     await app.close();
   });
 

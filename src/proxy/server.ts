@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { AnswerSessions, type AnswerSession, type Budgets } from './answer-sessions.ts';
-import { BudgetSpentError, ProxyError } from './errors.ts';
+import { BudgetSpentError, ProxyError, SessionStoreUnavailableError } from './errors.ts';
 import { notReadNote } from './fence.ts';
 import { createFetchLogSink, type FetchLogSink } from './fetch-log.ts';
 import type { HtmlToTextLimits } from './html-to-text.ts';
@@ -10,6 +10,8 @@ import { readSite, type CrawlLimits } from './read-site.ts';
 import { checkRequestGuard } from './request-guard.ts';
 import { systemResolver, type Resolver } from './resolver.ts';
 import type { ConnectTarget } from './safe-fetch.ts';
+import { RedisSessionStore } from './redis-session-store.ts';
+import type { SessionStore } from './session-store.ts';
 import type { FetchLike, SearchBackend } from './search-backend.ts';
 import { createSearxBackend } from './searx-client.ts';
 import { runSearch, type SearchArgs } from './web-search.ts';
@@ -53,15 +55,29 @@ export interface ProxyOptions {
   maxResultsPerQuery?: number;
   /** Per-answer budgets (default 16 searches, 12 pages). */
   budgets?: Partial<Budgets>;
-  /** Answer lifetime and bound (default one idle hour, 1,000 answers). */
+  /** Answer lifetime and bound of the default in-memory store (default one idle hour, 1,000 answers). */
   sessions?: { ttlMs?: number; maxSessions?: number };
+  /**
+   * Where answers in progress live (default: this process's memory). A {@link RedisSessionStore}
+   * shares them between instances behind a balancer; the proxy closes it.
+   */
+  store?: SessionStore;
+  /**
+   * Which proxies in front to believe about the client's address (Fastify's `trustProxy`: a hop
+   * count, addresses or CIDR ranges). Behind a balancer the rate limit counts per client only with it;
+   * default: none (the socket's address).
+   */
+  trustProxy?: boolean | number | string | readonly string[];
   /** Clock for sessions and logs (default `Date.now`). */
   now?: () => number;
   /** Shared token required on every request when set (`PROXY_TOKEN`). */
   token?: string;
   /** Extra allowed origins (`PROXY_ORIGINS`). */
   origins?: readonly string[];
-  /** Per-client rate limit (default 120 requests a minute), or false to disable. */
+  /**
+   * Per-client rate limit (default 120 requests a minute), or false to disable. With a Redis store
+   * its counters live in the same Redis, so every instance counts against one limit.
+   */
   rateLimit?: { max: number; timeWindowMs: number } | false;
   /** Largest request body in bytes (default 64 KiB). */
   bodyLimit?: number;
@@ -117,7 +133,7 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
             },
           },
     bodyLimit: options.bodyLimit ?? 64 * 1024,
-    trustProxy: false,
+    trustProxy: trustProxyOf(options.trustProxy),
     return503OnClosing: true,
     // A client that trickles its request may not hold a connection (and a socket) for ever.
     requestTimeout: 60_000,
@@ -128,8 +144,12 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
 
   const sessions = new AnswerSessions({
     ...options.sessions,
+    ...(options.store ? { store: options.store } : {}),
     ...(options.budgets ? { budgets: options.budgets } : {}),
     ...(options.now ? { now: options.now } : {}),
+  });
+  app.addHook('onClose', async () => {
+    await sessions.store.close();
   });
   const backend =
     options.backend ??
@@ -160,6 +180,11 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
 
   app.setErrorHandler((error: FastifyError | ProxyError, request, reply) => {
     if (error instanceof ProxyError) return sendError(reply, error.status, error.code, error.message);
+    // The rate limiter's counters are in the store too: an unreachable Redis is the same 503 there.
+    if (sessions.store instanceof RedisSessionStore && sessions.store.isConnectionError(error)) {
+      const unavailable = new SessionStoreUnavailableError(sessions.store.describe(error));
+      return sendError(reply, unavailable.status, unavailable.code, unavailable.message);
+    }
     const fastifyError = error as FastifyError;
     if (fastifyError.validation) return sendError(reply, 400, 'invalid_request', fastifyError.message);
     switch (fastifyError.code) {
@@ -193,12 +218,13 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
     void app.register(rateLimit, {
       max: limit.max,
       timeWindow: limit.timeWindowMs,
+      ...(sessions.store instanceof RedisSessionStore ? { redis: sessions.store.client, nameSpace: `${sessions.store.prefix}rate:` } : {}),
       errorResponseBuilder: (_request, context) => new ProxyError(`too many requests; try again in ${context.after}`, 'rate_limited', 429),
     });
   }
 
   void app.register(async (api) => {
-    api.get('/api/health', async () => ({ ok: true, backend: backend.name, budgets: sessions.budgets }));
+    api.get('/api/health', async () => ({ ok: true, backend: backend.name, store: sessions.store.kind, budgets: sessions.budgets }));
 
     api.post<{ Body: { message: string } }>(
       '/api/answers',
@@ -213,7 +239,7 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
         },
       },
       async (request, reply) => {
-        const session = sessions.create(request.body.message);
+        const session = await sessions.create(request.body.message);
         return reply.code(201).send({ ok: true, answer: session.id, budget: session.budget(), budgetLine: session.budgetLine() });
       },
     );
@@ -222,8 +248,8 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
       '/api/answers/:answer',
       { schema: { params: { type: 'object', required: ['answer'], properties: { answer: ANSWER_ID } } } },
       async (request) => {
-        const session = sessions.get(request.params.answer);
-        return { ok: true, answer: session.id, sources: session.ledger.entries(), budget: session.budget(), budgetLine: session.budgetLine() };
+        const session = await sessions.get(request.params.answer);
+        return { ok: true, answer: session.id, sources: await session.sources(), budget: session.budget(), budgetLine: session.budgetLine() };
       },
     );
 
@@ -246,7 +272,7 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
         },
       },
       async (request) => {
-        const session = sessions.get(request.body.answer);
+        const session = await sessions.get(request.body.answer);
         try {
           return await runSearch(session, request.body, backend);
         } catch (error) {
@@ -269,8 +295,8 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
         },
       },
       async (request) => {
-        const session = sessions.get(request.body.answer);
-        if (!session.takePage()) {
+        const session = await sessions.get(request.body.answer);
+        if (!(await session.takePage())) {
           const spent = new BudgetSpentError(
             `The page budget is spent (${session.budgets.pages} of ${session.budgets.pages} read): answer from what you have.`,
           );
@@ -290,13 +316,14 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
           log: fetchLog,
           // The fetch log correlates the hops of one answer by its tag, never by its id (a capability).
           answer: session.logTag,
-          number: (url, title) => session.ledger.number(url, title),
+          number: async (url, title) => (await session.number([{ url, title }]))[0],
         });
+        await session.save();
         if (!result.ok) {
           // A read refused before any request went out (rule 1, the URL rules, a non-public address)
           // does not use up the page budget; one that reached a site does, whatever came next (a
           // refused redirect, too many redirects, an error), or a site could be hit without limit.
-          if (!result.contacted) session.refundPage();
+          if (!result.contacted) await session.refundPage();
           return {
             ...toolFailure(session, result.code, result.reason, notReadNote(result.url, result.reason)),
             url: result.url,
@@ -327,6 +354,13 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
   });
 
   return app;
+}
+
+/** Fastify's `trustProxy` from the option: a hop count becomes "trust the nearest N hops", as Fastify's docs define it. */
+function trustProxyOf(trust: ProxyOptions['trustProxy']): boolean | string | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === undefined) return false;
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return typeof trust === 'string' || typeof trust === 'boolean' ? trust : [...trust];
 }
 
 /** Answer ids in a request path, replaced by a marker: `/api/answers/<id>` → `/api/answers/:answer`. */

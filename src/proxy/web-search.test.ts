@@ -32,7 +32,7 @@ const hit = (url: string, title = url, extra: Partial<BackendResult['hits'][numb
 
 describe('runSearch', () => {
   it('numbers results through the ledger, deduplicates by address, and marks result addresses as seen (rule 1)', async () => {
-    const session = new AnswerSessions().create('');
+    const session = await new AnswerSessions().create('');
     const backend = fakeBackend({
       'rust jobs': { hits: [hit('https://a.example/1', 'One', { date: '2026-10-01' }), hit('https://b.example/2#x', 'Two')], answers: [], unresponsive: [] },
       remote: {
@@ -69,7 +69,7 @@ describe('runSearch', () => {
   });
 
   it('passes the normalised time range and searches the user words first, then sub-questions, then angles', async () => {
-    const session = new AnswerSessions().create('');
+    const session = await new AnswerSessions().create('');
     const backend = fakeBackend({});
     const response = await runSearch(session, { query: 'acme rust', queries: ['remote', 'Acme Rust'], time_range: '7d', kind: 'jobs' }, backend);
     expect(backend.calls.map(([q]) => q)).toEqual(['acme rust', 'remote', 'acme rust job posting', 'acme rust careers', 'acme rust linkedin jobs']);
@@ -80,7 +80,7 @@ describe('runSearch', () => {
   });
 
   it('stops at the search budget: runs what fits, then answers "The search budget is spent"', async () => {
-    const session = new AnswerSessions({ budgets: { searches: 3 } }).create('');
+    const session = await new AnswerSessions({ budgets: { searches: 3 } }).create('');
     const backend = fakeBackend({});
     const first = await runSearch(session, { query: 'a', queries: ['b', 'c', 'd'] }, backend);
     expect(first.skipped).toEqual(['d']);
@@ -91,7 +91,7 @@ describe('runSearch', () => {
   });
 
   it('says that no results from engines that did not answer is not proof of absence', async () => {
-    const session = new AnswerSessions().create('');
+    const session = await new AnswerSessions().create('');
     const response = await runSearch(
       session,
       { query: 'x' },
@@ -103,7 +103,7 @@ describe('runSearch', () => {
   });
 
   it('caps snippets and reports a failed query; fails only when every query failed', async () => {
-    const session = new AnswerSessions().create('');
+    const session = await new AnswerSessions().create('');
     const long = 'word '.repeat(200);
     const partial = await runSearch(
       session,
@@ -120,7 +120,7 @@ describe('runSearch', () => {
   });
 
   it('carries the Wikipedia note', async () => {
-    const session = new AnswerSessions().create('');
+    const session = await new AnswerSessions().create('');
     const backend = { ...fakeBackend({}, 'wikipedia'), note: 'No SearXNG is configured, so this searched Wikipedia only.' };
     const response = await runSearch(session, { query: 'x' }, backend);
     expect(response.backend).toBe('wikipedia');

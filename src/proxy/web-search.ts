@@ -92,7 +92,7 @@ export async function runSearch(session: AnswerSession, args: SearchArgs, backen
   for (const sub of (args.queries ?? []).slice(0, MAX_SUB_QUERIES)) add(sub);
   for (const angle of angles.slice(1)) add(angle);
 
-  const granted = session.takeSearches(planned.length);
+  const granted = await session.takeSearches(planned.length);
   if (granted === 0) {
     throw new BudgetSpentError(`The search budget is spent (${session.budgets.searches} of ${session.budgets.searches} used): answer from what you have.`);
   }
@@ -126,7 +126,7 @@ export async function runSearch(session: AnswerSession, args: SearchArgs, backen
       // Every field came from the web: one line each, capped, before it reaches the ledger or the text.
       const title = cap(oneLine(hit.title, 2_000), TITLE_CHARS);
       results.push({
-        n: session.ledger.number(key, title) ?? null,
+        n: null,
         title,
         url: key,
         date: oneLine(hit.date, 60) || null,
@@ -146,6 +146,12 @@ export async function runSearch(session: AnswerSession, args: SearchArgs, backen
     queries.push({ query, results: added });
   });
   if (failures === toRun.length) throw new SearchFailedError(lastError || 'the search failed');
+  // One round trip numbers every result, atomically in the store (instances may serve this answer at once).
+  const numbers = await session.number(results.map((result) => ({ url: result.url, title: result.title })));
+  results.forEach((result, i) => {
+    result.n = numbers[i] ?? null;
+  });
+  await session.save();
 
   const response: SearchResponse = {
     ok: true,
