@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { proxyOptionsFromEnv } from './env-options.ts';
+import { proxyOptionsFromEnv, sessionStoreFromEnv } from './env-options.ts';
 
 describe('proxyOptionsFromEnv', () => {
   it('reads the documented variables', () => {
@@ -25,5 +25,22 @@ describe('proxyOptionsFromEnv', () => {
     expect(() => proxyOptionsFromEnv({ PROXY_TOKEN: 'short' })).toThrow(/PROXY_TOKEN/);
     expect(() => proxyOptionsFromEnv({ PROXY_ORIGINS: 'not an origin' })).toThrow(/PROXY_ORIGINS/);
     expect(() => proxyOptionsFromEnv({ PROXY_PAGE_BUDGET: '-1' })).toThrow(/PROXY_PAGE_BUDGET/);
+    expect(() => proxyOptionsFromEnv({ PROXY_TRUST_PROXY: 'the balancer' })).toThrow(
+      /PROXY_TRUST_PROXY has an invalid entry: the balancer \(give true, a hop count/,
+    );
+  });
+
+  it('reads PROXY_TRUST_PROXY as a hop count, true, or addresses and ranges', () => {
+    expect(proxyOptionsFromEnv({ PROXY_TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(proxyOptionsFromEnv({ PROXY_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(proxyOptionsFromEnv({ PROXY_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1, loopback' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', 'loopback']);
+  });
+});
+
+describe('sessionStoreFromEnv', () => {
+  it('keeps answers in memory without REDIS_URL, and refuses a REDIS_URL that is not a redis address, naming it', async () => {
+    expect(await sessionStoreFromEnv({})).toBeUndefined();
+    await expect(sessionStoreFromEnv({ REDIS_URL: 'localhost:6379' })).rejects.toThrow(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ address/);
+    await expect(sessionStoreFromEnv({ REDIS_URL: 'not a url' })).rejects.toThrow(/REDIS_URL is not a valid address/);
   });
 });

@@ -13,7 +13,17 @@ export { classifyAddress, type AddressVerdict } from './address-ranges.ts';
 export { checkUrlRules, hostKey } from './url-rules.ts';
 export { createProxy, type ProxyOptions, type LogDestination } from './server.ts';
 export { mountProxy, isProxyPath } from './mount.ts';
-export { proxyOptionsFromEnv } from './env-options.ts';
+export { proxyOptionsFromEnv, sessionStoreFromEnv } from './env-options.ts';
+export { RedisSessionStore, type RedisSessionStoreOptions } from './redis-session-store.ts';
+export {
+  MemorySessionStore,
+  answerKey,
+  type SessionStore,
+  type SessionSnapshot,
+  type SessionStoreLimits,
+  type BudgetName,
+  type SeenEntry,
+} from './session-store.ts';
 export { assertSafeBind } from './bind-guard.ts';
 export { isAllowedHost, isLoopbackHost } from './request-guard.ts';
 export { oneLine } from './one-line.ts';
@@ -41,5 +51,6 @@ export {
   AnswerNotFoundError,
   BudgetSpentError,
   SearchFailedError,
+  SessionStoreUnavailableError,
   type ProxyErrorCode,
 } from './errors.ts';

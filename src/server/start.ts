@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { assertSafeBind, createProxy, mountProxy, proxyOptionsFromEnv, type ProxyOptions } from '../proxy/index.ts';
+import { assertSafeBind, createProxy, mountProxy, proxyOptionsFromEnv, sessionStoreFromEnv, type ProxyOptions } from '../proxy/index.ts';
 import { startAppServer } from './app-server.ts';
 import { connectOriginsFromEnv, pageSecurityHeaders } from './page-policy.ts';
 
@@ -18,6 +18,8 @@ try {
   proxyOptions = proxyOptionsFromEnv();
   // Listening beyond this machine without a token would make it an open search-and-fetch proxy.
   assertSafeBind(host, proxyOptions.token);
+  const store = await sessionStoreFromEnv();
+  if (store) proxyOptions.store = store;
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);

@@ -5,7 +5,9 @@
  * port, for the tests of a Redis lost mid-answer.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createConnection, createServer } from 'node:net';
 
 const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
@@ -17,7 +19,7 @@ export interface TestRedis {
   port: number;
   /** Stops it (SIGKILL: as a crash looks to its clients). */
   stop(): Promise<void>;
-  /** Starts it again on the same port, empty. */
+  /** Starts it again on the same port (empty, unless started with `persist`). */
   start(): Promise<void>;
 }
 
@@ -76,19 +78,22 @@ async function waitForPort(port: number): Promise<void> {
   throw new Error(`redis-server did not start listening on 127.0.0.1:${port}`);
 }
 
-/** Starts a fresh Redis on a free loopback port. */
-export async function startTestRedis(): Promise<TestRedis> {
+/**
+ * Starts a fresh Redis on a free loopback port.
+ * @param options - `persist`: keep every write in an append-only file (fsync on each), so a Redis
+ *   killed and started again still holds the answers, as a production Redis with AOF would.
+ */
+export async function startTestRedis({ persist = false } = {}): Promise<TestRedis> {
   const binary = ensureRedisServer();
   const port = await freePort();
+  const persistence = persist
+    ? ['--dir', mkdtempSync(join(tmpdir(), 'nexus-redis-')), '--appendonly', 'yes', '--appendfsync', 'always']
+    : ['--appendonly', 'no'];
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(
-      binary,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', '--loglevel', 'warning'],
-      {
-        stdio: 'ignore',
-      },
-    );
+    child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'yes', '--loglevel', 'warning'], {
+      stdio: 'ignore',
+    });
     await waitForPort(port);
   };
   const stop = async () => {
