@@ -18,6 +18,13 @@ if (process.argv.includes('--anatomy')) {
   process.exit(0);
 }
 
+if (process.argv.includes('--proxy-load')) {
+  // The proxy as a team runs it: instances behind a balancer, memory against Redis (src: tests/bench/proxy-load.ts).
+  const { runProxyLoadBench } = await import('./proxy-load.ts');
+  await runProxyLoadBench();
+  process.exit(0);
+}
+
 if (process.argv.includes('--real-size')) {
   // Its own run: it builds a 1.1 GB model once and takes minutes (src: tests/bench/real-size.ts).
   const { runRealSizeBench } = await import('./real-size.ts');
