@@ -58,6 +58,29 @@ describe('the page converter', () => {
     expect(longestStallMs).toBeLessThan(inlineMs / 4);
   }, 30_000);
 
+  it('counts the budget from when a page starts converting, not from when it joined the queue: a plain page behind hostile ones still converts', async () => {
+    // Found by the proxy load bench: under load, plain pages waiting behind hostile ones failed as "too complex".
+    const converter = createPageConverter({ maxThreads: 1, budgetMs: 300 });
+    const input = (html: string, path: string) => ({
+      body: new TextEncoder().encode(html),
+      charset: undefined,
+      mediaType: 'text/html',
+      url: `https://site.example/${path}`,
+    });
+    try {
+      const [first, second, plain] = await Promise.allSettled([
+        converter.convert(input(HOSTILE, 'hostile-1')),
+        converter.convert(input(HOSTILE, 'hostile-2')),
+        converter.convert(input(article('Plain', ['An ordinary page with ordinary words in it, long enough to read. '.repeat(4)]), 'plain')),
+      ]);
+      expect(first.status).toBe('rejected');
+      expect(second.status).toBe('rejected');
+      expect(plain.status === 'fulfilled' ? plain.value.title : plain.reason).toBe('Plain');
+    } finally {
+      await converter.close();
+    }
+  }, 30_000);
+
   it('ends a conversion past its budget and says the page is too complex; other reads go on', async () => {
     const app = createProxy({
       resolve: web.resolve,

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { MessageChannel } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { convertPage, type ConvertInput, type ConvertedPage } from './convert-page.ts';
 import { FetchFailedError } from './errors.ts';
@@ -22,9 +23,6 @@ export interface PageConverterOptions {
   budgetMs?: number;
 }
 
-/** A task that only proves a worker thread is up. */
-const PING = { ping: true } as const;
-
 /** The default per-page conversion budget. */
 export const DEFAULT_CONVERT_BUDGET_MS = 5_000;
 
@@ -46,6 +44,9 @@ export function createPageConverter(options: PageConverterOptions = {}): PageCon
   // Compiled, the worker is plain JavaScript; from source it goes through tsx (see the .mjs file).
   const workerUrl = new URL(here.endsWith('.ts') ? './convert-page-worker-source.mjs' : './convert-page-worker.js', here);
   let pool: Promise<import('tinypool').Tinypool> | undefined;
+  // Pages wait here for a thread, never in tinypool's own queue: a task queued there when a thread
+  // is ended for running past its budget was never started again.
+  const slots = new Slots(maxThreads);
   const start = () =>
     (pool ??= import('tinypool').then(
       ({ Tinypool }) =>
@@ -59,17 +60,30 @@ export function createPageConverter(options: PageConverterOptions = {}): PageCon
   return {
     async convert(input) {
       const workers = await start();
-      // The budget is for converting, not for starting a thread (after a page that was stopped, the
-      // next one starts afresh): a ping first makes sure an idle thread is up.
-      await workers.run(PING);
+      const release = await slots.take();
       // A copy the worker owns: the fetched Buffer may be a slice of a shared pool.
       const body = new Uint8Array(input.body);
-      const signal = AbortSignal.timeout(budgetMs);
+      // The budget is for converting: it starts when a thread takes the page (the thread says so on
+      // this port), not while the page waits behind others or a thread starts up. Timed from the
+      // queue, plain pages behind hostile ones failed as "too complex" under load.
+      const { port1: started, port2: startedPort } = new MessageChannel();
+      const stop = new AbortController();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      started.once('message', () => {
+        timer = setTimeout(() => stop.abort(), budgetMs);
+      });
       try {
-        return (await workers.run({ ...input, body }, { transferList: [body.buffer], signal })) as ConvertedPage;
+        return (await workers.run(
+          { ...input, body, started: startedPort },
+          { transferList: [body.buffer, startedPort], signal: stop.signal },
+        )) as ConvertedPage;
       } catch (error) {
-        if (signal.aborted) throw new FetchFailedError(`the page is too complex to read: converting it took longer than ${budgetMs / 1000} s`);
+        if (stop.signal.aborted) throw new FetchFailedError(`the page is too complex to read: converting it took longer than ${budgetMs / 1000} s`);
         throw error;
+      } finally {
+        clearTimeout(timer);
+        started.close();
+        release();
       }
     },
     async close() {
@@ -77,6 +91,30 @@ export function createPageConverter(options: PageConverterOptions = {}): PageCon
       pool = undefined;
     },
   };
+}
+
+/** A counting semaphore: at most `size` holders at once, the rest served in arrival order. */
+class Slots {
+  readonly #waiting: (() => void)[] = [];
+  #free: number;
+
+  constructor(size: number) {
+    this.#free = size;
+  }
+
+  /** Resolves with the release function once a slot is free. */
+  async take(): Promise<() => void> {
+    if (this.#free > 0) this.#free--;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free++;
+    };
+  }
 }
 
 /** A converter that runs on the calling thread: for tests of other rules, and tools that convert one page. */
