@@ -18,7 +18,7 @@ import { FULL_MEMORY, type MemoryView } from './loop/fit-context.ts';
 import type { ContextBudget } from './engine/context-budget.ts';
 import { familyById, TOOL_FAMILIES } from './engine/families.ts';
 import { isStopRule, type StopCondition, type StopRule } from './loop/stop-conditions.ts';
-import type { ToolEffects, ToolRunOutcome } from './loop/toolbox.ts';
+import type { ToolEffects, ToolRunOptions, ToolRunOutcome } from './loop/toolbox.ts';
 import type { AnswerMetrics, ApprovalHandler, ChatAnswer, ChatEvents, ChatOptions } from './loop/types.ts';
 import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.ts';
 import { ToolRegistry, type ToolHandler, type ToolOptions, type ToolRunResult } from './tools/tool-registry.ts';
@@ -435,7 +435,14 @@ export class NexusChat {
         },
         {
           ...(options.signal ? { signal: options.signal } : {}),
-          runTool: (name, args) => this.runTool(registry, name, args, options.signal, effects?.[name] ?? this.toolEffects.get(name)),
+          runTool: (name, args, limits) =>
+            this.runTool(
+              registry,
+              name,
+              args,
+              { signal: options.signal, maxResultChars: limits?.maxResultChars },
+              effects?.[name] ?? this.toolEffects.get(name),
+            ),
           onStep: (step) => {
             steps.push(step);
             if (step.kind === 'round') visibleTextOfRound = '';
@@ -512,12 +519,17 @@ export class NexusChat {
     registry: ToolRegistry,
     name: string,
     args: Record<string, unknown>,
-    signal: AbortSignal | undefined,
+    { signal, maxResultChars }: ToolRunOptions,
     effectOf: ((outcome: ToolRunResult) => ToolEffects | undefined) | undefined,
   ): Promise<ToolRunOutcome> {
     const fetch = this.fetchForTools;
     const approve = this.approve;
-    const outcome = await registry.runTool(name, args, { ...(fetch ? { fetch } : {}), ...(signal ? { signal } : {}), ...(approve ? { approve } : {}) });
+    const outcome = await registry.runTool(name, args, {
+      ...(fetch ? { fetch } : {}),
+      ...(signal ? { signal } : {}),
+      ...(approve ? { approve } : {}),
+      ...(maxResultChars ? { maxResultChars } : {}),
+    });
     const effects = effectOf?.(outcome);
     if (outcome.ok) return { ok: true, value: outcome.result, ...(effects ? { effects } : {}) };
     return { ok: false, kind: outcome.failure, message: outcome.error, ...(effects ? { effects } : {}) };

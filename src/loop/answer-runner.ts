@@ -32,7 +32,8 @@ export interface AnswerRequest {
  */
 export interface AnswerBridge {
   signal?: AbortSignal;
-  runTool(name: string, args: Record<string, unknown>): Promise<ToolRunOutcome>;
+  /** Runs a call on the page; `limits.maxResultChars` is what the model will read of its result. */
+  runTool(name: string, args: Record<string, unknown>, limits?: { maxResultChars?: number | undefined }): Promise<ToolRunOutcome>;
   /** Each step, frozen, as it is appended; the last one of an answer is `finished`. */
   onStep(step: Step): void;
   /** Visible answer text as it is produced (never call markup or thinking). */
@@ -119,7 +120,7 @@ export function engineRunner(engine: Engine, services: RunnerServices = {}): Ans
       return engine.info;
     },
     async run(request, bridge) {
-      const toolbox = toolboxFrom(request.schemas, (name, args) => bridge.runTool(name, args));
+      const toolbox = toolboxFrom(request.schemas, (name, args, options) => bridge.runTool(name, args, { maxResultChars: options?.maxResultChars }));
       const settings: AnswerSettings = { ...request.settings, ...(bridge.signal ? { signal: bridge.signal } : {}) };
       const sink = { step: (step: Step) => bridge.onStep(step), token: (text: string) => bridge.onToken(text) };
       const run = new AnswerRun(engine, toolbox, sink, settings, request.messages);

@@ -520,6 +520,26 @@ describe('the tool loop on a scripted Qwen3', () => {
     expect(answer.calls[0]?.result.endsWith('[Result cut: showing 2,000 of 1,000,000 characters.]')).toBe(true);
   });
 
+  it('tells the handler how much of its result the model will read, so a tool that fetches text can fetch no more', async () => {
+    let told: number | undefined;
+    const { chat } = setup(
+      [
+        { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
+        { when: when.afterResults(), output: 'Sunny.' },
+      ],
+      (c) => {
+        c.tools.unregister('get_weather');
+        c.tool('get_weather', 'weather', { city: 'string' }, (_args, context) => {
+          told = context.maxResultChars;
+          return 'sunny';
+        });
+        c.maxResultChars = 2500;
+      },
+    );
+    await chat.chat('Weather in Chennai?');
+    expect(told).toBe(2500);
+  });
+
   it('stops cleanly on abort mid-answer: rejects with AbortError, keeps the conversation consistent, and chats again', async () => {
     const { chat, weather } = setup([
       { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },

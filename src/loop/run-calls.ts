@@ -50,7 +50,7 @@ async function runOne(run: AnswerRun, call: ToolCall, known: boolean, maxChars: 
   if (run.calls.some((done) => done.status !== 'unknown' && callKey(done) === key)) {
     return { status: 'duplicate', result: duplicateCallResult(call.name) };
   }
-  const outcome = await run.toolbox.run(call.name, call.arguments, run.settings.signal);
+  const outcome = await run.toolbox.run(call.name, call.arguments, { signal: run.settings.signal, maxResultChars: maxChars });
   throwIfAborted(run.settings.signal);
   if (outcome.effects) run.record({ kind: 'effects', round: run.round, effects: outcome.effects });
   if (outcome.ok) return { status: 'ok', result: formatToolResult(outcome.value, maxChars), value: outcome.value };

@@ -13,6 +13,17 @@ export interface ToolEffects {
   endToolRounds?: boolean;
 }
 
+/** How one call runs: stopped with the answer, and how much of its result the model will read. */
+export interface ToolRunOptions {
+  /** Aborted when the answer is stopped. */
+  signal?: AbortSignal | undefined;
+  /**
+   * Characters of the result the model will read (longer results are cut, with a note): a tool that
+   * fetches text may fetch no more, so what it returns fits whole rather than being cut.
+   */
+  maxResultChars?: number | undefined;
+}
+
 /** The outcome of running one validated call. */
 export type ToolRunOutcome = { ok: true; value: unknown; effects?: ToolEffects } | { ok: false; kind: ToolRunFailure; message: string; effects?: ToolEffects };
 
@@ -27,7 +38,7 @@ export interface Toolbox {
   /** The registered spelling of `name` (exact, else case-insensitive), or undefined. Never a similar name. */
   resolveName(name: string): string | undefined;
   /** Validates and coerces `args`, then runs the handler. Never throws for handler errors. */
-  run(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolRunOutcome>;
+  run(name: string, args: Record<string, unknown>, options?: ToolRunOptions): Promise<ToolRunOutcome>;
 }
 
 /** A toolbox over schemas and a function that runs a call (e.g. on the page, across a worker boundary). */

@@ -25,6 +25,25 @@ export interface CrawlLimits {
   overallTimeoutMs?: number;
 }
 
+/** Characters of page text worth a page of its own: below this a read takes the cited page only. */
+const CHARS_PER_PAGE_READ = 2_500;
+/** What a read's result spends besides page text: its first line and budget line, then per page its fence and title lines, or a failure line. */
+const RESULT_OVERHEAD = { base: 500, perPage: 400 } as const;
+
+/**
+ * The crawl limits that make a read's whole result — page text, fences, notes, the budget line —
+ * fit in `maxChars`, the characters the model will read of it: fewer pages when there is little
+ * room (each one worth reading), and never more text than the limits already allow.
+ * @param maxChars - the characters the caller's model will read of the result.
+ * @param limits - the limits otherwise in force.
+ */
+export function crawlLimitsFor(maxChars: number, limits: CrawlLimits = {}): CrawlLimits {
+  const maxPages = Math.max(1, Math.min(limits.maxPages ?? 6, Math.floor(maxChars / CHARS_PER_PAGE_READ)));
+  const text = Math.max(300, maxChars - RESULT_OVERHEAD.base - RESULT_OVERHEAD.perPage * maxPages);
+  const totalChars = Math.min(limits.totalChars ?? 24_000, text);
+  return { ...limits, maxPages, totalChars, pageChars: Math.min(limits.pageChars ?? 12_000, totalChars) };
+}
+
 /** Options of {@link readSite}. */
 export interface ReadSiteOptions extends CrawlLimits, Omit<SafeFetchOptions, 'signal'> {
   /** The answer's seen addresses (rule 1); the links of every page read are added to them. */

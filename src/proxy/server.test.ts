@@ -80,6 +80,30 @@ describe('createProxy', () => {
     await app.close();
   });
 
+  it('sizes a read to what the model will read of it (maxChars): fewer pages, each whole and fenced, the whole result within the limit', async () => {
+    const links = Array.from({ length: 5 }, (_, i) => `<a href="/long/${i}">part ${i}</a>`).join(' ');
+    web.route('site.example', '/long', page(article('Long', ['A long page of ordinary words that goes on and on. '.repeat(400)], links)));
+    for (let i = 0; i < 5; i++) web.route('site.example', `/long/${i}`, page(article(`Part ${i}`, ['More ordinary words on a linked page. '.repeat(300)])));
+    const app = proxy();
+    const answer = await newAnswer(app, 'read https://site.example/long');
+    const full = await post(app, '/api/read', { answer, url: 'https://site.example/long' });
+    expect((full.body.text as string).length).toBeGreaterThan(12_000);
+    for (const maxChars of [1500, 4000, 9000]) {
+      const sized = await post(app, '/api/read', { answer, url: 'https://site.example/long', maxChars });
+      const text = sized.body.text as string;
+      expect(sized.body.ok).toBe(true);
+      expect(text.length, `maxChars ${maxChars}`).toBeLessThanOrEqual(maxChars);
+      const opened = [...text.matchAll(/<<<PAGE-([0-9a-f]+)\n/g)].map((m) => m[1]);
+      expect(opened.length).toBeGreaterThan(0);
+      for (const tag of opened) expect(text).toContain(`PAGE-${tag}>>>`);
+    }
+    const small = await post(app, '/api/read', { answer, url: 'https://site.example/long', maxChars: 4000 });
+    expect(small.body.pages as unknown[]).toHaveLength(1);
+    const bad = await post(app, '/api/read', { answer, url: 'https://site.example/long', maxChars: 10 });
+    expect(bad.status).toBe(400);
+    await app.close();
+  });
+
   it('rule 1: a read of a host not in this answer is refused with a reason, and costs no page', async () => {
     const app = proxy();
     const answer = await newAnswer(app);

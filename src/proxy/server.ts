@@ -6,7 +6,7 @@ import { notReadNote } from './fence.ts';
 import { createFetchLogSink, type FetchLogSink } from './fetch-log.ts';
 import type { HtmlToTextLimits } from './html-to-text.ts';
 import { createPageConverter, type PageConverter } from './page-converter.ts';
-import { readSite, type CrawlLimits } from './read-site.ts';
+import { crawlLimitsFor, readSite, type CrawlLimits } from './read-site.ts';
 import { checkRequestGuard } from './request-guard.ts';
 import { systemResolver, type Resolver } from './resolver.ts';
 import type { ConnectTarget } from './safe-fetch.ts';
@@ -100,7 +100,8 @@ const ANSWER_ID = { type: 'string', pattern: '^[A-Za-z0-9_-]{16,64}$' } as const
  * - `POST /api/answers { message }` → 201 `{ ok, answer, budget, budgetLine }`
  * - `GET  /api/answers/:answer` → `{ ok, answer, sources, budget, budgetLine }`
  * - `POST /api/search { answer, query, queries?, time_range?, kind? }` → {@link runSearch}'s response
- * - `POST /api/read { answer, url }` → `{ ok, url, pages, failed, budget, budgetLine, text }`
+ * - `POST /api/read { answer, url, maxChars? }` → `{ ok, url, pages, failed, budget, budgetLine, text }`
+ *   (`maxChars`: what the caller's model reads of `text`; the crawl is sized so it fits whole)
  *
  * Request errors are 4xx `{ ok: false, code, reason }` (400 invalid, 401 token, 403 host/origin,
  * 404 unknown or expired answer, 413 body too large, 415 not JSON, 429 rate limited). A tool that ran
@@ -282,7 +283,7 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
       },
     );
 
-    api.post<{ Body: { answer: string; url: string } }>(
+    api.post<{ Body: { answer: string; url: string; maxChars?: number } }>(
       '/api/read',
       {
         schema: {
@@ -290,7 +291,12 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
             type: 'object',
             required: ['answer', 'url'],
             additionalProperties: false,
-            properties: { answer: ANSWER_ID, url: { type: 'string', minLength: 1, maxLength: 2048 } },
+            properties: {
+              answer: ANSWER_ID,
+              url: { type: 'string', minLength: 1, maxLength: 2048 },
+              // What the caller's model will read of the result: the crawl is sized so the result fits whole.
+              maxChars: { type: 'integer', minimum: 1000, maximum: 1_000_000 },
+            },
           },
         },
       },
@@ -310,7 +316,7 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
           ...(options.fetchTimeoutMs !== undefined ? { timeoutMs: options.fetchTimeoutMs } : {}),
           ...(options.maxBodyBytes !== undefined ? { maxBytes: options.maxBodyBytes } : {}),
           ...(options.now ? { now: options.now } : {}),
-          ...options.crawl,
+          ...(request.body.maxChars ? crawlLimitsFor(request.body.maxChars, options.crawl) : options.crawl),
           ...(options.htmlLimits ? { htmlLimits: options.htmlLimits } : {}),
           converter,
           log: fetchLog,

@@ -15,6 +15,12 @@ export interface ToolContext {
    * decision. Without it, such a tool is refused rather than run unapproved.
    */
   readonly approve?: ((request: ApprovalRequest) => boolean | Promise<boolean>) | undefined;
+  /**
+   * Characters of this call's result the model will read; a longer result is cut, with a note. A
+   * tool that fetches text (a page, a document) may ask for no more, so what it returns fits whole.
+   * Absent when the caller sets no limit.
+   */
+  readonly maxResultChars?: number | undefined;
 }
 
 /** What the user is shown when a `confirm` tool asks for approval. */

@@ -62,7 +62,7 @@ export class ProxyClient {
     return this.request('POST', '/search', body, signal) as Promise<ToolReply>;
   }
 
-  read(body: { answer: string; url: string }, signal?: AbortSignal): Promise<ToolReply> {
+  read(body: { answer: string; url: string; maxChars?: number }, signal?: AbortSignal): Promise<ToolReply> {
     return this.request('POST', '/read', body, signal) as Promise<ToolReply>;
   }
 

@@ -57,7 +57,9 @@ export function registerWebTools(registry: ToolRegistry, client: ProxyClient, st
     "Read a web page and the pages its own site links to. Only an https address exactly as it appears in this answer's search results, in a page read in this answer, or in the user's message can be opened: copy it, never change or invent one.",
     { url: { type: 'string', description: "An https address copied exactly from this answer's search results" } },
     async ({ url }, context) => {
-      const reply = await client.read({ answer: state.answer, url }, context.signal);
+      // The proxy sizes the read to what the model will read of it, so each page arrives whole and fenced instead of cut.
+      const maxChars = context.maxResultChars && context.maxResultChars >= 1000 ? Math.floor(context.maxResultChars) : undefined;
+      const reply = await client.read({ answer: state.answer, url, ...(maxChars ? { maxChars } : {}) }, context.signal);
       state.last.set(READ_PAGE, reply);
       const pages = Array.isArray(reply.pages)
         ? (reply.pages as { url: string; finalUrl?: string; title?: string }[]).map((p) => ({ url: p.finalUrl ?? p.url, title: p.title || p.url }))

@@ -40,7 +40,7 @@ export type FromWorker =
   | { kind: 'step'; id: number; step: Step }
   /** Visible answer text between steps. */
   | { kind: 'token'; id: number; text: string }
-  | { kind: 'tool-call'; id: number; callId: number; name: string; arguments: Record<string, unknown> }
+  | { kind: 'tool-call'; id: number; callId: number; name: string; arguments: Record<string, unknown>; maxResultChars?: number }
   | { kind: 'ask'; id: number; requestId: number; question: PageQuestion }
   | { kind: 'answer-failed'; id: number; error: SerializedError }
   | { kind: 'chosen'; id: number; result: ChoiceResult }

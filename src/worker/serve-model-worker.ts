@@ -169,12 +169,12 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
         signal: controller.signal,
         onStep: (step) => post({ kind: 'step', id, step }),
         onToken: (text) => post({ kind: 'token', id, text }),
-        runTool: (name, args) =>
+        runTool: (name, args, limits) =>
           new Promise<ToolRunOutcome>((resolve) => {
             const callId = nextCallId++;
             requests.tools.set(callId, resolve);
             pendingTools.set(callId, resolve);
-            post({ kind: 'tool-call', id, callId, name, arguments: args });
+            post({ kind: 'tool-call', id, callId, name, arguments: args, ...(limits?.maxResultChars ? { maxResultChars: limits.maxResultChars } : {}) });
           }),
         ...(asksAnswerNow
           ? {

@@ -79,6 +79,26 @@ describe('the worker bridge is total', () => {
     await expect(outcome).resolves.toMatchObject({ ok: true });
   });
 
+  it("passes on how much of a tool's result the model will read", async () => {
+    const { worker, runner } = await runnerFor((w, m) =>
+      w.reply({ kind: 'tool-call', id: m.id, callId: 8, name: 'read_page', arguments: {}, maxResultChars: 3100 }),
+    );
+    let limits: unknown;
+    const outcome = runner.run(
+      REQUEST,
+      bridge({
+        runTool: async (_name, _args, given) => {
+          limits = given;
+          return { ok: true, value: 'page' };
+        },
+      }),
+    );
+    await vi.waitFor(() => expect(worker.received.some((m) => m.kind === 'tool-result')).toBe(true));
+    expect(limits).toEqual({ maxResultChars: 3100 });
+    worker.reply(answered(0));
+    await expect(outcome).resolves.toMatchObject({ ok: true });
+  });
+
   it('an answer-now prompt that throws still gets a reply', async () => {
     const { worker, runner } = await runnerFor((w, m) => w.reply({ kind: 'ask', id: m.id, requestId: 3, question: { kind: 'answer-now' } }));
     const outcome = runner.run(

@@ -233,7 +233,7 @@ class WorkerRunner implements AnswerRunner {
           case 'tool-call': {
             const { callId, name } = message;
             Promise.resolve()
-              .then(() => bridge.runTool(name, message.arguments))
+              .then(() => bridge.runTool(name, message.arguments, { maxResultChars: message.maxResultChars }))
               .catch((error: unknown) => ({
                 ok: false as const,
                 kind: 'error' as const,
