@@ -13,7 +13,7 @@ import { emptyMetrics } from './loop/answer-run.ts';
 import type { AnswerRunner, RunnerServices } from './loop/answer-runner.ts';
 import { Emitter, type Listener } from './loop/emitter.ts';
 import { emitStep } from './loop/step-events.ts';
-import { memoryOf, messagesOf, type Step } from './loop/step-log.ts';
+import { memoryOf, messagesOf, type HandedCall, type Step, type TokenUsage } from './loop/step-log.ts';
 import { FULL_MEMORY, type MemoryView } from './loop/fit-context.ts';
 import type { ContextBudget } from './engine/context-budget.ts';
 import { familyById, TOOL_FAMILIES } from './engine/families.ts';
@@ -478,6 +478,69 @@ export class NexusChat {
     }
   }
 
+  /**
+   * One model turn over a conversation given whole, its calls handed back unrun: what the AI SDK
+   * provider runs per SDK step (the SDK executes the tools and asks again with their results). The
+   * turn climbs the same rungs as {@link chat} (inline, the yes/no check, primed, stepwise) as
+   * `toolChoice` asks; it hands over calls to the given tools only, their arguments validated and
+   * coerced (a call whose arguments do not validate is asked again argument by argument, else
+   * dropped). The chat's own conversation, tools and listeners are not touched.
+   *
+   * @param messages - the conversation so far, without a system message (give that as `instructions`).
+   * @param options - the tools, how to choose, limits, and where the turn streams.
+   * @throws ToolDefinitionError naming a tool whose schema cannot be used; the option errors of {@link chat}.
+   */
+  async modelTurn(messages: readonly ChatMessage[], options: ModelTurnOptions): Promise<ModelTurnResult> {
+    this.assertIdle();
+    this.busy = true;
+    try {
+      const registry = new ToolRegistry();
+      for (const tool of options.tools) {
+        registry.tool(tool.name, tool.description ?? '', tool.parameters as ParametersInput, () => {
+          throw new Error(`${tool.name} is run by the caller of modelTurn, not here.`);
+        });
+      }
+      const { tools: _tools, instructions: _instructions, signal: _signal, onToken: _onToken, onStep: _onStep, ...chatOptions } = options;
+      const settings = { ...answerSettings(chatOptions, registry, this, this.runner.info.context), callsOnly: true };
+      const request = answerMessages({
+        defaults: this,
+        settings,
+        schemas: registry.schemas,
+        info: this.runner.info,
+        family: familyById(this.runner.info.family?.id),
+        supportedFamilies: TOOL_FAMILIES,
+        history: messages,
+        prompt: undefined,
+        instructions: options.instructions,
+      });
+      const steps: Step[] = [];
+      const outcome = await this.runner.run(
+        { messages: request, settings, schemas: registry.schemas, firstCallNumber: countToolCalls(messages) + 1, asksAnswerNow: false, asksPrepareStep: false },
+        {
+          ...(options.signal ? { signal: options.signal } : {}),
+          runTool: async (name) => ({ ok: false, kind: 'error', message: `${name} is run by the caller of modelTurn.` }),
+          onStep: (step) => {
+            steps.push(step);
+            options.onStep?.(step);
+          },
+          onToken: (text) => options.onToken?.(text),
+        },
+      );
+      if (!outcome.ok) throw outcome.error;
+      const handover = steps.find((step) => step.kind === 'handover');
+      return {
+        text: outcome.answer.text,
+        calls: handover?.kind === 'handover' ? handover.calls : [],
+        dropped: handover?.kind === 'handover' ? handover.dropped : [],
+        steps,
+        metrics: outcome.answer.metrics,
+        usage: outcome.answer.totalUsage,
+      };
+    } finally {
+      this.busy = false;
+    }
+  }
+
   /** The registry an answer runs with: the chat's own, the toolkit's, or both (the toolkit's winning a shared name). */
   private answerTools(options: ChatOptions): ToolRegistry {
     const toolkit = options.toolkit;
@@ -534,6 +597,34 @@ export class NexusChat {
     if (outcome.ok) return { ok: true, value: outcome.result, ...(effects ? { effects } : {}) };
     return { ok: false, kind: outcome.failure, message: outcome.error, ...(effects ? { effects } : {}) };
   }
+}
+
+/** What {@link NexusChat.modelTurn} offers and how. */
+export interface ModelTurnOptions extends Pick<ChatOptions, 'toolChoice' | 'strategy' | 'maxNewTokens' | 'sampling' | 'repetitionPenalty' | 'enableThinking'> {
+  /** The tools the model may call this turn: a name, a description and a JSON Schema of the arguments each. */
+  tools: readonly { name: string; description?: string | undefined; parameters: Readonly<Record<string, unknown>> }[];
+  /** The caller's own system message, said after the project's system prompt. */
+  instructions?: string | undefined;
+  /** Stops the turn; it rejects with an `AbortError`. */
+  signal?: AbortSignal | undefined;
+  /** Visible text as it is produced (never call markup or thinking). */
+  onToken?: (text: string) => void;
+  /** Each step of the turn as it is appended (generations, rungs, the hand-over). */
+  onStep?: (step: Step) => void;
+}
+
+/** One model turn: its text, the calls it hands over unrun, and what it cost. */
+export interface ModelTurnResult {
+  /** Visible text beside the calls, or the whole answer when there are none. */
+  text: string;
+  /** Calls to the given tools, arguments validated and coerced, ids fresh. */
+  calls: readonly HandedCall[];
+  /** Calls whose arguments never validated, with the reason: not handed over. */
+  dropped: readonly { name: string; message: string }[];
+  steps: readonly Step[];
+  metrics: AnswerMetrics;
+  /** Tokens over every generation of the turn (rungs included). */
+  usage: TokenUsage;
 }
 
 /** A memory view handed to `setHistory`, kept inside the history it indexes (none: the whole history). */

@@ -112,7 +112,8 @@ export interface AnswerPromptParts {
   /** The families with a profile of their own, for the message when tools cannot be offered. */
   supportedFamilies: string;
   history: readonly ChatMessage[];
-  prompt: string;
+  /** The question; undefined when the history already ends where the model goes on (after tool results). */
+  prompt: string | undefined;
   /** Said after the system prompt for this answer only (per-conversation instructions). */
   instructions?: string | undefined;
 }
@@ -136,6 +137,6 @@ export function answerMessages(parts: AnswerPromptParts): ChatMessage[] {
   return [
     { role: 'system', content: parts.instructions ? `${system}\n\n${parts.instructions}` : system },
     ...parts.history,
-    { role: 'user', content: parts.prompt },
+    ...(parts.prompt === undefined ? [] : [{ role: 'user' as const, content: parts.prompt }]),
   ];
 }

@@ -43,6 +43,12 @@ export interface AnswerSettings {
    * but it exists), reported, and offered from then on. Off, only offered tools can be called.
    */
   acceptUnoffered?: boolean;
+  /**
+   * The first round that writes calls ends the answer with them unrun (a `handover` step), for a
+   * caller that runs tools itself (the AI SDK provider). Calls to names that are not registered are
+   * never handed over, nor fed back: the forced rungs are asked instead.
+   */
+  callsOnly?: boolean;
   signal?: AbortSignal;
 }
 
@@ -55,6 +61,8 @@ export interface AnswerView {
   readonly metrics: AnswerMetrics;
   /** Every call handled so far; derived from the log. */
   readonly calls: readonly ToolCallRecord[];
+  /** The conversation the answer started from ends with tool results (a caller that runs tools asks again with them). */
+  readonly continuesAfterResults: boolean;
 }
 
 /**
@@ -77,6 +85,10 @@ export class AnswerRun implements AnswerView {
     private readonly conversation: readonly ChatMessage[],
   ) {
     this.initialTools = settings.tools ?? toolbox.schemas.map((t) => t.function.name);
+  }
+
+  get continuesAfterResults(): boolean {
+    return this.conversation.at(-1)?.role === 'tool';
   }
 
   get log(): readonly Step[] {

@@ -3,6 +3,7 @@ import type { Attempt } from './attempt.ts';
 import { escalate, planRound } from './escalation.ts';
 import { prepareRound, type PrepareStepResult } from './prepare-step.ts';
 import { ANSWER_NOW_PROMPT, fallbackAnswer } from './prompts.ts';
+import { handOver } from './hand-over.ts';
 import { runCalls } from './run-calls.ts';
 import { roundLimitReached, shouldStop, toolRoundsEnded, type StopCondition } from './stop-conditions.ts';
 import { answerFromSteps } from './step-log.ts';
@@ -38,7 +39,9 @@ async function toolRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string | 
     run.record({ kind: 'round', round: run.round + 1, phase: 'tools' });
     const prepared = prepareRound(run, await hooks.prepareStep?.(run.round));
     const plan = planRound(run, prepared.activeTools, prepared.toolChoice);
-    const attempt = await escalate(run, await run.render([], plan.activeTools), plan);
+    const prompt = await run.render([], plan.activeTools);
+    const attempt = await escalate(run, prompt, plan);
+    if (run.settings.callsOnly) return attempt.calls.length > 0 ? handOver(run, attempt, prompt, hooks.newCallId) : attempt.text;
     if (!hasCalls(attempt)) return attempt.text;
     await runCalls(run, attempt, hooks.newCallId);
   }
@@ -69,6 +72,11 @@ async function answerRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string 
  */
 export async function runAnswer(run: AnswerRun, hooks: AnswerHooks): Promise<ChatAnswer> {
   let text = (await toolRounds(run, hooks))?.trim();
+  // A caller running the tools itself gets this one turn as it came: calls, text, or both.
+  if (run.settings.callsOnly) {
+    run.finish(text ?? '');
+    return answerFromSteps(run.log);
+  }
   if (!text) text = (await answerRounds(run, hooks))?.trim();
   if (!text) {
     text = fallbackAnswer(run.calls.filter((c) => c.status === 'ok'));

@@ -29,14 +29,18 @@ export interface RoundPlan {
 /**
  * Prepares a round. `'required'` and `{ name }` bind the first round of an answer; `'auto'`
  * expects a call on the first round only (later rounds decide freely); `'none'` offers nothing.
- * "First" is read off the log: rounds that only earned feedback for missing tools do not count.
+ * "First" is read off the log: rounds that only earned feedback for missing tools do not count; a
+ * conversation handed in ending with tool results (the AI SDK's next step) is past its first round in `'auto'`.
  * A `toolChoice` that `prepareStep` set for this round binds it the same way.
  */
 export function planRound(run: AnswerView, activeTools: readonly ToolSchema[], roundChoice?: ToolChoice): RoundPlan {
   const { strategy } = run.settings;
   const toolChoice = roundChoice ?? run.settings.toolChoice;
-  const firstRound = roundChoice !== undefined || toolRoundsRun(run.log) === 1;
-  const retriesLeft = feedbackRetries(run.log) < MAX_UNKNOWN_TOOL_RETRIES;
+  // After tool results a free choice is free again; 'required' and a named tool bind each turn a caller asks for.
+  const resumed = run.continuesAfterResults && toolChoice === 'auto';
+  const firstRound = roundChoice !== undefined || (toolRoundsRun(run.log) === 1 && !resumed);
+  // Feedback for a missing tool is a round of its own, which a caller running the tools never sees.
+  const retriesLeft = !run.settings.callsOnly && feedbackRetries(run.log) < MAX_UNKNOWN_TOOL_RETRIES;
   if (activeTools.length === 0) return { strategy: 'inline', activeTools, expectCall: false, gate: false, retriesLeft };
   if (typeof toolChoice === 'object') {
     return { strategy, activeTools, expectCall: firstRound, gate: false, retriesLeft, ...(firstRound ? { forcedName: toolChoice.name } : {}) };

@@ -67,7 +67,20 @@ export type Step =
       promptTokens: number;
       budgetTokens: number;
     }
+  /**
+   * The round's calls, handed to the caller unrun (`callsOnly`: the AI SDK runs them): registered
+   * tools only, arguments validated and coerced; `dropped` names a call whose arguments never validated.
+   */
+  | { kind: 'handover'; round: number; text: string; calls: readonly HandedCall[]; dropped: readonly { name: string; message: string }[] }
   | { kind: 'finished'; ms: number; text: string };
+
+/** A call handed over unrun: its id, registered name, validated arguments and the rung that wrote it. */
+export interface HandedCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  source: CallSource;
+}
 
 /** The steps of one kind. */
 function stepsOf<K extends Step['kind']>(log: readonly Step[], kind: K): Extract<Step, { kind: K }>[] {
@@ -189,8 +202,14 @@ function turnMessages(text: string, records: readonly ToolCallRecord[], split: b
  */
 export function messagesOf(log: readonly Step[]): ChatMessage[] {
   const records = new Map(callsOf(log).map((record) => [record.id, record]));
+  const handedOver = log.some((step) => step.kind === 'handover');
   return log.flatMap((step): ChatMessage[] => {
-    if (step.kind === 'finished') return [{ role: 'assistant', content: step.text }];
+    // An answer that handed its calls over ends with them: the caller adds their results and asks again.
+    if (step.kind === 'finished') return handedOver ? [] : [{ role: 'assistant', content: step.text }];
+    if (step.kind === 'handover') {
+      const calls = step.calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } }));
+      return [{ role: 'assistant', content: step.text, ...(calls.length ? { tool_calls: calls } : {}) }];
+    }
     if (step.kind !== 'turn') return [];
     const calls = step.callIds.map((id) => records.get(id)).filter((r): r is ToolCallRecord => r !== undefined);
     return turnMessages(step.text, calls, step.split);

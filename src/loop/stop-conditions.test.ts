@@ -31,7 +31,7 @@ describe('stop rules as data', () => {
       { kind: 'round', round: 2, phase: 'tools' },
       { kind: 'call', round: 2, record: record('read_page', 'error', 2) },
     ];
-    const run: AnswerView = { log, calls: callsOf(log), metrics: metricsOf(log), settings: {} as AnswerView['settings'] };
+    const run: AnswerView = { log, calls: callsOf(log), metrics: metricsOf(log), settings: {} as AnswerView['settings'], continuesAfterResults: false };
     expect(fromStopRule({ kind: 'tool-called', name: 'web_search' })(run)).toBe(true);
     expect(fromStopRule({ kind: 'tool-called', name: 'read_page' })(run)).toBe(false);
     expect(fromStopRule({ kind: 'tool-calls', atLeast: 1 })(run)).toBe(true);

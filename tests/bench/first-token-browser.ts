@@ -33,7 +33,8 @@ function chromiumRss(): { largest: number; total: number } {
   let total = 0;
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(CHROMIUM_PATH.replace(/\/chromium$/, '/'))) continue;
+      // Debian's /usr/bin/chromium is a script that runs /usr/lib/chromium/chromium: match the process name.
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'chromium') continue;
       const rss = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
       largest = Math.max(largest, rss);
       total += rss;
