@@ -32,6 +32,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   server: ['shared', 'proxy'],
   nexus: ['shared', 'toolcalls', 'tools', 'loop', 'engine', 'worker', 'check', 'web'],
   index: ['shared', 'toolcalls', 'tools', 'loop', 'engine', 'worker', 'check', 'web', 'nexus'],
+  // "the facade's layers, not app": types from every layer the facade is built on, and the facade.
+  'ai-sdk': ['shared', 'toolcalls', 'tools', 'loop', 'engine', 'worker', 'check', 'web', 'nexus', 'index'],
 };
 
 /** npm packages the core layers may import (the browser-side core stays small); other layers are not limited here. */

@@ -92,6 +92,7 @@ describe('the package, installed in another project', () => {
       'dist/worker/serve-model-worker.js',
       'dist/proxy/index.js',
       'dist/testing/index.js',
+      'dist/ai-sdk/index.js',
       'dist/cli/test-models.js',
     ]) {
       expect(paths).toContain(entry);

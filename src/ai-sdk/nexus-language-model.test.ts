@@ -1,0 +1,144 @@
+import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { generateText, jsonSchema, tool } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
+import { qwen3 } from '../loop/__fixtures__/qwen3-outputs.ts';
+import { NexusChat } from '../nexus.ts';
+import { when } from '../testing/script-matchers.ts';
+import { createNexus } from './create-nexus.ts';
+
+const WEATHER = {
+  type: 'function' as const,
+  name: 'get_weather',
+  description: 'Get current weather for a city',
+  inputSchema: { type: 'object' as const, properties: { city: { type: 'string' as const } }, required: ['city'] },
+};
+
+function modelOn(script: ScriptedOutput[], settings = {}) {
+  const engine = new ScriptedEngine(script);
+  const chat = NexusChat.withEngine(engine);
+  return { engine, model: createNexus(settings)(undefined, { chat }) };
+}
+
+const ask = (text: string, extra: Partial<LanguageModelV4CallOptions> = {}): LanguageModelV4CallOptions => ({
+  prompt: [{ role: 'user', content: [{ type: 'text', text }] }],
+  tools: [WEATHER],
+  ...extra,
+});
+
+async function partsOf(stream: ReadableStream<LanguageModelV4StreamPart>): Promise<LanguageModelV4StreamPart[]> {
+  const parts: LanguageModelV4StreamPart[] = [];
+  for await (const part of stream as unknown as AsyncIterable<LanguageModelV4StreamPart>) parts.push(part);
+  return parts;
+}
+
+describe('the AI SDK provider (LanguageModelV4) on a scripted Qwen3', () => {
+  it('returns a call written inline as a tool-call part, input as JSON text, and says which rung wrote it', async () => {
+    const { model } = modelOn([{ when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai }]);
+    const result = await model.doGenerate(ask('Weather in Chennai?'));
+    expect(result.content).toEqual([{ type: 'tool-call', toolCallId: 'call_1', toolName: 'get_weather', input: '{"city":"Chennai"}' }]);
+    expect(result.finishReason).toEqual({ unified: 'tool-calls', raw: 'tool-calls' });
+    expect(result.providerMetadata?.nexus).toMatchObject({
+      rungs: ['inline'],
+      forced: false,
+      calls: [{ name: 'get_weather', source: 'inline', forced: false }],
+    });
+    expect(result.usage.inputTokens.total).toBeGreaterThan(0);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('never lets a hallucinated tool name reach the SDK: the forced rungs write a registered call instead', async () => {
+    const { model } = modelOn([
+      { when: when.userAsked('Weather in Chennai?'), output: qwen3.unknownTool },
+      { when: when.primed(), output: qwen3.callWeatherChennai.replace('<tool_call>\n{"name": "', '') },
+    ]);
+    const result = await model.doGenerate(ask('Weather in Chennai?', { toolChoice: { type: 'required' } }));
+    const calls = result.content.filter((c) => c.type === 'tool-call');
+    expect(calls.map((c) => c.toolName)).toEqual(['get_weather']);
+    expect(result.providerMetadata?.nexus).toMatchObject({ forced: true, rungs: ['inline', 'primed'] });
+  });
+
+  it('through generateText: a hallucinated name never becomes a tool call the SDK sees or runs', async () => {
+    const { model } = modelOn([
+      { when: when.userAsked('Forecast for Chennai?'), output: qwen3.unknownTool },
+      { when: when.gate(), output: 'No' },
+    ]);
+    let ran = 0;
+    const result = await generateText({
+      model,
+      tools: {
+        get_weather: tool({
+          description: WEATHER.description,
+          inputSchema: jsonSchema<{ city: string }>(WEATHER.inputSchema),
+          execute: async () => {
+            ran++;
+            return 'sunny';
+          },
+        }),
+      },
+      prompt: 'Forecast for Chennai?',
+    });
+    expect(result.toolCalls).toEqual([]);
+    expect(ran).toBe(0);
+    expect(JSON.stringify(result.steps)).not.toContain('get_forecast"');
+  });
+
+  it('streams text deltas, then the finish with usage; a stop through abortSignal ends the stream with the AbortError', async () => {
+    const { model } = modelOn([{ when: when.userAsked('Hello'), output: qwen3.greeting }]);
+    const streamed = await partsOf((await model.doStream(ask('Hello', { toolChoice: { type: 'none' } }))).stream);
+    expect(streamed.map((p) => p.type)).toEqual([
+      'stream-start',
+      'response-metadata',
+      'text-start',
+      ...Array(streamed.length - 5).fill('text-delta'),
+      'text-end',
+      'finish',
+    ]);
+    expect(
+      streamed
+        .filter((p) => p.type === 'text-delta')
+        .map((p) => p.delta)
+        .join(''),
+    ).toBe(qwen3.greeting);
+
+    const again = modelOn([{ when: when.userAsked('Hello'), output: qwen3.greeting }]).model;
+    const controller = new AbortController();
+    const { stream } = await again.doStream(ask('Hello', { toolChoice: { type: 'none' }, abortSignal: controller.signal }));
+    const parts: LanguageModelV4StreamPart[] = [];
+    for await (const part of stream as unknown as AsyncIterable<LanguageModelV4StreamPart>) {
+      parts.push(part);
+      if (part.type === 'text-delta') controller.abort();
+    }
+    const last = parts.at(-1);
+    expect(last?.type).toBe('error');
+    expect(last?.type === 'error' && (last.error as Error).name).toBe('AbortError');
+    expect(parts.some((p) => p.type === 'finish')).toBe(false);
+  });
+
+  it('warns about each setting it cannot honour instead of dropping it silently', async () => {
+    const { model } = modelOn([{ when: when.userAsked('Hi'), output: qwen3.greeting }]);
+    const result = await model.doGenerate(
+      ask('Hi', {
+        toolChoice: { type: 'none' },
+        seed: 7,
+        responseFormat: { type: 'json', schema: { type: 'object' } },
+        stopSequences: ['END'],
+        tools: [WEATHER, { type: 'provider', id: 'openai.web_search', name: 'web_search', args: {} }],
+      }),
+    );
+    expect(result.warnings.map((w) => (w.type === 'unsupported' ? w.feature : w.type))).toEqual([
+      'responseFormat',
+      'seed',
+      'stopSequences',
+      'provider tool web_search',
+    ]);
+  });
+
+  it('refuses a model whose self-check fails when requireToolCalling is set, with the verdict in the error', async () => {
+    const { model } = modelOn([{ when: () => true, output: 'I do not know.' }], { requireToolCalling: true });
+    await expect(model.doGenerate(ask('Weather in Chennai?'))).rejects.toMatchObject({
+      name: 'ModelCannotCallToolsError',
+      verdict: { ok: false, called: false },
+    });
+  });
+});
