@@ -1,4 +1,5 @@
 import { DEFAULT_MODEL, describeSource, type ModelSource } from '../engine/model-source.ts';
+import type { LoadProgress } from '../engine/transformers-engine.ts';
 import { NexusChat, type NexusLoadOptions } from '../nexus.ts';
 import { NexusLanguageModel, type NexusModelSettings } from './nexus-language-model.ts';
 
@@ -44,8 +45,28 @@ export function createNexus(settings: NexusProviderSettings = {}): NexusProvider
   const model = (source?: ModelSource | string, options: NexusModelOptions = {}) => {
     const { load, chat, ...modelSettings } = options;
     const resolved = sourceOf(source);
+    const listeners = new Set<(event: LoadProgress) => void>();
+    const loadOptions = { ...providerLoad, ...load };
     let loading: Promise<NexusChat> | undefined;
-    const loaded = () => (loading ??= chat ? Promise.resolve(chat) : NexusChat.load(resolved, { ...providerLoad, ...load }));
+    const loaded = (onProgress?: (event: LoadProgress) => void) => {
+      // Whoever asks while the load runs hears its progress from then on.
+      if (onProgress) {
+        listeners.add(onProgress);
+        void loading?.finally(() => listeners.delete(onProgress));
+      }
+      loading ??= (
+        chat
+          ? Promise.resolve(chat)
+          : NexusChat.load(resolved, {
+              ...loadOptions,
+              onProgress: (event) => {
+                loadOptions.onProgress?.(event);
+                for (const listener of listeners) listener(event);
+              },
+            })
+      ).finally(() => listeners.clear());
+      return loading;
+    };
     return new NexusLanguageModel(chat ? chat.info.model : describeSource(resolved), loaded, { ...providerModel, ...modelSettings });
   };
   return Object.assign(model, {

@@ -11,3 +11,4 @@
 export { createNexus, nexus, type NexusProvider, type NexusProviderSettings, type NexusModelOptions } from './create-nexus.ts';
 export { NexusLanguageModel, ModelCannotCallToolsError, type NexusModelSettings } from './nexus-language-model.ts';
 export { convertPrompt, type ConvertedPrompt } from './prompt-messages.ts';
+export { NexusChatTransport, type NexusChatTransportOptions, type NexusStatusData } from './nexus-chat-transport.ts';

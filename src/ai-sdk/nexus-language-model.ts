@@ -11,6 +11,7 @@ import type {
   SharedV4Warning,
 } from '@ai-sdk/provider';
 import type { ToolCallCheck } from '../check/self-check.ts';
+import type { LoadProgress } from '../engine/transformers-engine.ts';
 import type { HandedCall, Step } from '../loop/step-log.ts';
 import type { ChatOptions } from '../loop/types.ts';
 import type { ModelTurnOptions, ModelTurnResult, NexusChat } from '../nexus.ts';
@@ -94,20 +95,37 @@ export class NexusLanguageModel implements LanguageModelV4 {
   readonly modelId: string;
   /** Text models take no URLs for the SDK to pass through undownloaded. */
   readonly supportedUrls: Record<string, RegExp[]> = {};
-  readonly #chat: () => Promise<NexusChat>;
+  readonly #load: (onProgress?: (event: LoadProgress) => void) => Promise<NexusChat>;
   readonly #settings: NexusModelSettings;
   #queue: Promise<unknown> = Promise.resolve();
   #verdict: Promise<ToolCallCheck> | undefined;
 
   /**
    * @param modelId - the model's name, as the SDK reports it.
-   * @param chat - gives the loaded chat (loaded once, on first use).
+   * @param load - gives the loaded chat (loaded once, on first use), telling `onProgress` how the load goes.
    * @param settings - per-model settings.
    */
-  constructor(modelId: string, chat: () => Promise<NexusChat>, settings: NexusModelSettings = {}) {
+  constructor(modelId: string, load: (onProgress?: (event: LoadProgress) => void) => Promise<NexusChat>, settings: NexusModelSettings = {}) {
     this.modelId = modelId;
-    this.#chat = chat;
+    this.#load = load;
     this.#settings = settings;
+  }
+
+  /** The per-model settings (whether the check is required, the strategy…). */
+  get settings(): Readonly<NexusModelSettings> {
+    return this.#settings;
+  }
+
+  /**
+   * Loads the model now (once; later calls share the load) and tells `onProgress` how the download
+   * and warm-up go, for a page that shows them before the first answer.
+   */
+  ready(onProgress?: (event: LoadProgress) => void): Promise<NexusChat> {
+    return this.#load(onProgress);
+  }
+
+  #chat(): Promise<NexusChat> {
+    return this.#load();
   }
 
   /**
