@@ -54,6 +54,7 @@ export function createNexus(settings: NexusProviderSettings = {}): NexusProvider
         listeners.add(onProgress);
         void loading?.finally(() => listeners.delete(onProgress));
       }
+      const prompts = { ...providerModel, ...modelSettings };
       loading ??= (
         chat
           ? Promise.resolve(chat)
@@ -64,7 +65,13 @@ export function createNexus(settings: NexusProviderSettings = {}): NexusProvider
                 for (const listener of listeners) listener(event);
               },
             })
-      ).finally(() => listeners.clear());
+      )
+        .then((loadedChat) => {
+          if (prompts.systemPrompt !== undefined) loadedChat.systemPrompt = prompts.systemPrompt;
+          if (prompts.answerPrompt !== undefined) loadedChat.answerPrompt = prompts.answerPrompt;
+          return loadedChat;
+        })
+        .finally(() => listeners.clear());
       return loading;
     };
     return new NexusLanguageModel(chat ? chat.info.model : describeSource(resolved), loaded, { ...providerModel, ...modelSettings });

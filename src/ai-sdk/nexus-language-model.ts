@@ -44,6 +44,13 @@ export interface NexusModelSettings {
   enableThinking?: boolean;
   /** Output tokens when the SDK call sets no `maxOutputTokens` (default 512). */
   maxOutputTokens?: number;
+  /**
+   * The project's system prompt, replaced (the SDK's `system` is said after it). Default: the
+   * project's, tuned for small models calling tools.
+   */
+  systemPrompt?: string;
+  /** The line said with the tools, replaced (default: the project's). */
+  answerPrompt?: string;
 }
 
 /** What the provider says about a step, under `providerMetadata.nexus`. */
