@@ -1,3 +1,4 @@
+import { NoSuchModelError, type ProviderV4 } from '@ai-sdk/provider';
 import { DEFAULT_MODEL, describeSource, type ModelSource } from '../engine/model-source.ts';
 import type { LoadProgress } from '../engine/transformers-engine.ts';
 import { NexusChat, type NexusLoadOptions } from '../nexus.ts';
@@ -16,17 +17,20 @@ export interface NexusModelOptions extends NexusModelSettings {
   chat?: NexusChat;
 }
 
-/** The provider: call it with a model source for a `LanguageModelV4`. */
-export interface NexusProvider {
+/** The provider: call it with a model source for a `LanguageModelV4`; a `ProviderV4` for the SDK's provider registry. */
+export interface NexusProvider extends ProviderV4 {
   /**
    * A model for the AI SDK (`generateText`, `streamText`, `useChat`…), loaded on its first call.
    * @param source - a hub id (`'onnx-community/Qwen3-0.6B-ONNX'`), or a `ModelSource` (`{ path }`, `{ url }`, `{ hub, revision }`); default Qwen3-0.6B.
    * @param options - per-model settings.
    */
   (source?: ModelSource | string, options?: NexusModelOptions): NexusLanguageModel;
-  /** The same by hub id, as the AI SDK's provider registry calls it. */
+  /** The same by hub id, as the AI SDK's provider registry calls it (`registry.languageModel('nexus:<hub id>')`). */
   languageModel(modelId: string): NexusLanguageModel;
-  readonly specificationVersion: 'v4';
+  /** None: this provider runs chat models (`NoSuchModelError`). */
+  embeddingModel(modelId: string): never;
+  /** None: this provider runs chat models (`NoSuchModelError`). */
+  imageModel(modelId: string): never;
 }
 
 /** A hub id as a source; anything else as given. */
@@ -76,8 +80,15 @@ export function createNexus(settings: NexusProviderSettings = {}): NexusProvider
     };
     return new NexusLanguageModel(chat ? chat.info.model : describeSource(resolved), loaded, { ...providerModel, ...modelSettings });
   };
+  const none =
+    (modelType: 'embeddingModel' | 'imageModel') =>
+    (modelId: string): never => {
+      throw new NoSuchModelError({ modelId, modelType, message: `The nexus provider runs chat models only: no ${modelType} '${modelId}'.` });
+    };
   return Object.assign(model, {
     languageModel: (modelId: string) => model(modelId),
+    embeddingModel: none('embeddingModel'),
+    imageModel: none('imageModel'),
     specificationVersion: 'v4' as const,
   });
 }

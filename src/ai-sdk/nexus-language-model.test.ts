@@ -1,5 +1,5 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { generateText, jsonSchema, tool } from 'ai';
+import { createProviderRegistry, generateText, jsonSchema, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
 import { qwen3 } from '../loop/__fixtures__/qwen3-outputs.ts';
@@ -31,6 +31,15 @@ async function partsOf(stream: ReadableStream<LanguageModelV4StreamPart>): Promi
   for await (const part of stream as unknown as AsyncIterable<LanguageModelV4StreamPart>) parts.push(part);
   return parts;
 }
+
+describe('the provider in the AI SDK', () => {
+  it("is a ProviderV4: the SDK's provider registry finds its models by hub id, without loading them", () => {
+    const registry = createProviderRegistry({ nexus: createNexus() });
+    const model = registry.languageModel('nexus:onnx-community/Qwen3-0.6B-ONNX');
+    expect(model).toMatchObject({ specificationVersion: 'v4', provider: 'nexus', modelId: 'onnx-community/Qwen3-0.6B-ONNX' });
+    expect(() => registry.embeddingModel('nexus:x')).toThrow(/chat models only/);
+  });
+});
 
 describe('the AI SDK provider (LanguageModelV4) on a scripted Qwen3', () => {
   it('returns a call written inline as a tool-call part, input as JSON text, and says which rung wrote it', async () => {
