@@ -3,13 +3,17 @@
  * API itself (load, loadForTools, chat) in real Chromium. Built by the e2e setup, never shipped.
  */
 import '../../../src/app/vite-worker.ts';
+import * as nexusAiSdk from '../../../src/ai-sdk/index.ts';
 import * as nexus from '../../../src/index.ts';
 
 declare global {
   interface Window {
     nexus: typeof nexus;
+    /** The AI SDK provider entry (`browser-llm-nexus/ai-sdk`). */
+    nexusAiSdk: typeof nexusAiSdk;
   }
 }
 
 window.nexus = nexus;
+window.nexusAiSdk = nexusAiSdk;
 document.body.dataset.ready = 'true';
