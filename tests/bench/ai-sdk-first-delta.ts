@@ -68,7 +68,9 @@ try {
   );
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
   console.log(`${model}, Chromium WASM, time to the first text delta (median of 5 after a warm-up run):`);
-  console.log(`NexusChat.chat ${median(figures.direct).toFixed(0)} ms; through the AI SDK transport ${median(figures.viaSdk).toFixed(0)} ms; ratio ${(median(figures.viaSdk) / median(figures.direct)).toFixed(2)}`);
+  console.log(
+    `NexusChat.chat ${median(figures.direct).toFixed(0)} ms; through the AI SDK transport ${median(figures.viaSdk).toFixed(0)} ms; ratio ${(median(figures.viaSdk) / median(figures.direct)).toFixed(2)}`,
+  );
   console.log(`runs: NexusChat ${figures.direct.map((x) => x.toFixed(0)).join(', ')}; transport ${figures.viaSdk.map((x) => x.toFixed(0)).join(', ')}`);
 } finally {
   await browser.close();
