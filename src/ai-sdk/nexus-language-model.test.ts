@@ -124,6 +124,22 @@ describe('the AI SDK provider (LanguageModelV4) on a scripted Qwen3', () => {
     expect(parts.some((p) => p.type === 'finish')).toBe(false);
   });
 
+  it('gives the thinking of a reasoning model as a reasoning part, never in the text', async () => {
+    const { model } = modelOn([{ when: () => true, output: '<think>\nThe user greets me.\n</think>\n\nHello! How can I help you today?' }], {
+      enableThinking: true,
+    });
+    const result = await model.doGenerate(ask('Hi', { toolChoice: { type: 'none' } }));
+    expect(result.content).toEqual([
+      { type: 'reasoning', text: 'The user greets me.' },
+      { type: 'text', text: 'Hello! How can I help you today?' },
+    ]);
+  });
+
+  it('refuses a tool whose schema it cannot use, naming the tool', async () => {
+    const { model } = modelOn([]);
+    await expect(model.doGenerate(ask('Hi', { tools: [{ ...WEATHER, name: 'get weather!' }] }))).rejects.toThrow(/get weather!/);
+  });
+
   it('warns about each setting it cannot honour instead of dropping it silently', async () => {
     const { model } = modelOn([{ when: when.userAsked('Hi'), output: qwen3.greeting }]);
     const result = await model.doGenerate(

@@ -16,6 +16,7 @@ import type { HandedCall, Step } from '../loop/step-log.ts';
 import type { ChatOptions } from '../loop/types.ts';
 import type { ModelTurnOptions, ModelTurnResult, NexusChat } from '../nexus.ts';
 import { NexusError, registerErrorClass } from '../shared/errors.ts';
+import { thinkingOf } from '../toolcalls/strip-thinking.ts';
 import { convertPrompt } from './prompt-messages.ts';
 
 /** A model whose self-check verdict was not ok, refused by a provider set to `requireToolCalling`. */
@@ -83,6 +84,12 @@ function finishReasonOf(turn: ModelTurnResult, maxNewTokens: number): LanguageMo
   return { unified: 'stop', raw: 'stop' };
 }
 
+/** The model's reasoning in its free generation this turn (empty unless thinking is on). */
+function reasoningOf(turn: ModelTurnResult): string {
+  const free = turn.steps.find((s) => s.kind === 'generation');
+  return free?.kind === 'generation' ? thinkingOf(free.text) : '';
+}
+
 function toolCallPart(call: HandedCall): Extract<LanguageModelV4Content, { type: 'tool-call' }> {
   return { type: 'tool-call', toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.arguments) };
 }
@@ -148,6 +155,8 @@ export class NexusLanguageModel implements LanguageModelV4 {
     const { turnOptions, messages, warnings, maxNewTokens } = this.#prepare(options);
     const turn = await this.#turn(messages, turnOptions);
     const content: LanguageModelV4Content[] = [];
+    const reasoning = reasoningOf(turn);
+    if (reasoning) content.push({ type: 'reasoning', text: reasoning });
     if (turn.text) content.push({ type: 'text', text: turn.text });
     content.push(...turn.calls.map(toolCallPart));
     return {
@@ -182,6 +191,13 @@ export class NexusLanguageModel implements LanguageModelV4 {
     }).then(
       (turn) => {
         if (textOpen) controller.enqueue({ type: 'text-end', id: textId });
+        // The reasoning is read off the turn's free generation once it is done: one part, after the text it came before.
+        const reasoning = reasoningOf(turn);
+        if (reasoning) {
+          controller.enqueue({ type: 'reasoning-start', id: 'reasoning-0' });
+          controller.enqueue({ type: 'reasoning-delta', id: 'reasoning-0', delta: reasoning });
+          controller.enqueue({ type: 'reasoning-end', id: 'reasoning-0' });
+        }
         for (const call of turn.calls) {
           const input = JSON.stringify(call.arguments);
           controller.enqueue({ type: 'tool-input-start', id: call.id, toolName: call.name });

@@ -7,7 +7,7 @@
  */
 export { parseToolCalls } from './parse-tool-calls.ts';
 export { ToolCallStreamFilter } from './stream-filter.ts';
-export { beginsInThinking, stripThinking, ThinkingStripper, THINKING_TAGS } from './strip-thinking.ts';
+export { beginsInThinking, stripThinking, thinkingOf, ThinkingStripper, THINKING_TAGS } from './strip-thinking.ts';
 export { parseLenientJson } from './lenient-json.ts';
 export { CALL_MARKERS, LONGEST_MARKER, TOOL_CALL_FORMATS } from './formats.ts';
 export type { CallSite, ToolCallFormat } from './site.ts';

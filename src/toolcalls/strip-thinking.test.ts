@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { removeThinking, stripThinking, ThinkingStripper } from './strip-thinking.ts';
+import { removeThinking, stripThinking, ThinkingStripper, thinkingOf } from './strip-thinking.ts';
 
 describe('stripThinking', () => {
   it("removes Qwen3's empty thinking block and trims", () => {
@@ -81,5 +81,16 @@ describe('ThinkingStripper', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('thinkingOf', () => {
+  it('gives the reasoning that stripThinking removes, block by block, in every syntax', () => {
+    expect(thinkingOf('<think>\nThe user wants the weather.\n</think>\n\nIt is sunny.')).toBe('The user wants the weather.');
+    expect(thinkingOf('Check the city first.</think>It is sunny.')).toBe('Check the city first.');
+    expect(thinkingOf('[THINK]one[/THINK]a<thinking>two</thinking>b')).toBe('one\n\ntwo');
+    expect(thinkingOf('<think>cut off mid-thought')).toBe('cut off mid-thought');
+    expect(thinkingOf('No reasoning here.')).toBe('');
+    expect(thinkingOf('<think>\n\n</think>\n\nEmpty block.')).toBe('');
   });
 });

@@ -84,6 +84,41 @@ export function removeThinking(raw: string): string {
 }
 
 /**
+ * The reasoning itself: the text of every reasoning block {@link removeThinking} removes, in order,
+ * blocks joined by a blank line (an unclosed block runs to the end; text before an orphan close tag
+ * is reasoning too). Empty when the output holds none.
+ * @param raw - a model's output.
+ */
+export function thinkingOf(raw: string): string {
+  const finder = new TagFinder(raw, ALL_TAGS);
+  const blocks: string[] = [];
+  let i = 0;
+  const first = finder.next(0);
+  if (first !== undefined && STRAY_CLOSES.includes(first.tag)) {
+    blocks.push(raw.slice(0, first.index));
+    i = first.index + first.tag.length;
+  }
+  for (;;) {
+    const hit = finder.next(i);
+    if (hit === undefined) break;
+    const pair = THINKING_TAGS.find((t) => t.open === hit.tag);
+    if (pair === undefined) {
+      i = hit.index + hit.tag.length;
+      continue;
+    }
+    const start = hit.index + pair.open.length;
+    const end = raw.indexOf(pair.close, start);
+    blocks.push(raw.slice(start, end < 0 ? undefined : end));
+    if (end < 0) break;
+    i = end + pair.close.length;
+  }
+  return blocks
+    .map((block) => block.trim())
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/**
  * The earliest of several literals at or after a position, for positions that only grow:
  * each literal's next occurrence is cached and searched again only when it falls behind, which
  * keeps a whole pass linear.
