@@ -114,10 +114,14 @@ describe('the AI SDK provider (LanguageModelV4) on a scripted Qwen3', () => {
     const controller = new AbortController();
     const { stream } = await again.doStream(ask('Hello', { toolChoice: { type: 'none' }, abortSignal: controller.signal }));
     const parts: LanguageModelV4StreamPart[] = [];
+    let afterStop = 0;
     for await (const part of stream as unknown as AsyncIterable<LanguageModelV4StreamPart>) {
       parts.push(part);
+      if (controller.signal.aborted && part.type === 'text-delta') afterStop++;
       if (part.type === 'text-delta') controller.abort();
     }
+    // As the page's Stop: no text after the stop.
+    expect(afterStop).toBe(0);
     const last = parts.at(-1);
     expect(last?.type).toBe('error');
     expect(last?.type === 'error' && (last.error as Error).name).toBe('AbortError');

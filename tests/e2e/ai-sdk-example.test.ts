@@ -47,6 +47,13 @@ for (const webgpu of [false, true]) {
       // The fixture model was trained on its own prompts: the example takes them through its hook.
       await page.addInitScript((given) => {
         (globalThis as { nexusExample?: unknown }).nexusExample = given;
+        // Every status line the page shows, in order: the transport's data parts as the user sees them.
+        const seen: string[] = [];
+        (globalThis as { statuses?: string[] }).statuses = seen;
+        document.addEventListener('DOMContentLoaded', () => {
+          const line = document.querySelector('#status');
+          if (line) new MutationObserver(() => seen.push(line.textContent ?? '')).observe(line, { childList: true, characterData: true, subtree: true });
+        });
       }, prompts);
       await page.goto(new URL('?model=/models/tiny-tools-qwen3', app.url).href);
       await page.waitForFunction(() => document.body.dataset.ready === 'true');
@@ -72,6 +79,13 @@ for (const webgpu of [false, true]) {
       const code = /[A-Z]{2}-\d{4}-[A-Z]{2}/.exec(toolLine)?.[0] ?? 'missing';
       expect(answer).toContain(code);
       expect(answer).not.toMatch(/<tool_call>|\{"name"/);
+      // Before the answer: the download and warm-up, the model ready, the check running, its verdict.
+      const statuses = await page.evaluate(() => (globalThis as { statuses?: string[] }).statuses ?? []);
+      const index = (pattern: RegExp) => statuses.findIndex((s) => pattern.test(s));
+      expect(index(/^Loading /), statuses.join(' | ')).toBeGreaterThanOrEqual(0);
+      expect(index(/^Model ready: .+ on (wasm|webgpu)/)).toBeGreaterThan(index(/^Loading /));
+      expect(index(/^Checking that the model calls tools/)).toBeGreaterThan(index(/^Model ready/));
+      expect(index(/calls tools and answers from their results/)).toBeGreaterThan(index(/^Checking/));
       expect(watched.foreign).toEqual([]);
       expect(watched.errors).toEqual([]);
       await page.close();
