@@ -51,6 +51,9 @@ export default defineConfig({
   test: {
     // One closing line a CI log reader understands, after vitest's own summary.
     reporters: ['default', './tests/summary-reporter.ts'],
+    // Two workers on a two-core machine (vitest's default here is one): unit files run beside each
+    // other and beside the browser tests, which still run one file at a time (fileParallelism below).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
