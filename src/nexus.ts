@@ -24,7 +24,7 @@ import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.
 import { ToolRegistry, type ToolHandler, type ToolOptions, type ToolRunResult } from './tools/tool-registry.ts';
 import type { Embedder } from './tools/tool-index.ts';
 import { ToolOffering, type ToolOfferingSettings } from './loop/tool-offering.ts';
-import { answerMessages, answerSettings, CHAT_DEFAULTS } from './loop/answer-request.ts';
+import { answerMessages, answerSettings, CHAT_DEFAULTS, type AnswerPromptParts } from './loop/answer-request.ts';
 import { DEFAULT_TOOL_SELECTION, type ToolSelection, type ToolSelectionSettings } from './tools/tool-selection.ts';
 import { assertEmbeddingModel, DEFAULT_EMBEDDING_MODEL, embeddingModelKey, type ToolSearchStatus } from './engine/embedding-model.ts';
 import type { ToolVectorStore } from './tools/tool-vectors.ts';
@@ -405,17 +405,7 @@ export class NexusChat {
     // A side conversation talks to nobody: its events go to a listener-less emitter.
     const events = options.isolated ? new Emitter<ChatEvents>() : this.events;
     const history = options.isolated ? [] : this.conversation;
-    const messages = answerMessages({
-      defaults: this,
-      settings,
-      schemas: registry.schemas,
-      info: this.runner.info,
-      family: familyById(this.runner.info.family?.id),
-      supportedFamilies: TOOL_FAMILIES,
-      history,
-      prompt,
-      instructions: options.instructions,
-    });
+    const messages = this.promptMessages(settings, registry, history, prompt, options.instructions);
     /** The answer as it happens: its steps (every event but `token` is their projection), and the visible text of the round in progress. */
     const steps: Step[] = [];
     let visibleTextOfRound = '';
@@ -502,17 +492,7 @@ export class NexusChat {
       }
       const { tools: _tools, instructions: _instructions, signal: _signal, onToken: _onToken, onStep: _onStep, ...chatOptions } = options;
       const settings = { ...answerSettings(chatOptions, registry, this, this.runner.info.context), callsOnly: true };
-      const request = answerMessages({
-        defaults: this,
-        settings,
-        schemas: registry.schemas,
-        info: this.runner.info,
-        family: familyById(this.runner.info.family?.id),
-        supportedFamilies: TOOL_FAMILIES,
-        history: messages,
-        prompt: undefined,
-        instructions: options.instructions,
-      });
+      const request = this.promptMessages(settings, registry, messages, undefined, options.instructions);
       const steps: Step[] = [];
       const outcome = await this.runner.run(
         { messages: request, settings, schemas: registry.schemas, firstCallNumber: countToolCalls(messages) + 1, asksAnswerNow: false, asksPrepareStep: false },
@@ -539,6 +519,27 @@ export class NexusChat {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** The messages an answer starts from, as this model's family takes them (see `answerMessages`). */
+  private promptMessages(
+    settings: AnswerPromptParts['settings'],
+    registry: ToolRegistry,
+    history: readonly ChatMessage[],
+    prompt: string | undefined,
+    instructions: string | undefined,
+  ): ChatMessage[] {
+    return answerMessages({
+      defaults: this,
+      settings,
+      schemas: registry.schemas,
+      info: this.runner.info,
+      family: familyById(this.runner.info.family?.id),
+      supportedFamilies: TOOL_FAMILIES,
+      history,
+      prompt,
+      instructions,
+    });
   }
 
   /** The registry an answer runs with: the chat's own, the toolkit's, or both (the toolkit's winning a shared name). */
