@@ -23,6 +23,7 @@ import type { AnswerMetrics, ApprovalHandler, ChatAnswer, ChatEvents, ChatOption
 import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.ts';
 import { ToolRegistry, type ToolHandler, type ToolOptions, type ToolRunResult } from './tools/tool-registry.ts';
 import type { Embedder } from './tools/tool-index.ts';
+import { connectMcp, type McpConnection, type McpConnectOptions } from './tools/mcp-tools.ts';
 import { ToolOffering, type ToolOfferingSettings } from './loop/tool-offering.ts';
 import { answerMessages, answerSettings, CHAT_DEFAULTS, type AnswerPromptParts } from './loop/answer-request.ts';
 import { DEFAULT_TOOL_SELECTION, type ToolSelection, type ToolSelectionSettings } from './tools/tool-selection.ts';
@@ -540,6 +541,18 @@ export class NexusChat {
       prompt,
       instructions,
     });
+  }
+
+  /**
+   * Connects an MCP server (Streamable HTTP, or the older HTTP+SSE): its tools join this chat's,
+   * namespaced where a name is taken; one not marked read-only asks for approval unless `trust` is
+   * set; a stopped answer cancels its call on the server. `close()` on the result removes them.
+   * @param url - the server's MCP endpoint.
+   * @param options - headers, trust, timeouts.
+   * @throws McpConnectError naming the address when it is not an MCP server or does not answer in time.
+   */
+  connect(url: string, options: McpConnectOptions = {}): Promise<McpConnection> {
+    return connectMcp(url, this.tools, { ...(this.fetchForTools ? { fetch: this.fetchForTools } : {}), ...options });
   }
 
   /** The registry an answer runs with: the chat's own, the toolkit's, or both (the toolkit's winning a shared name). */

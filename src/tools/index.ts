@@ -54,3 +54,4 @@ export {
   type SemanticEncoder,
   type ToolVectorStore,
 } from './tool-vectors.ts';
+export { connectMcp, mcpResultText, McpConnectError, type McpConnection, type McpConnectOptions } from './mcp-tools.ts';
