@@ -4,7 +4,7 @@
  * `CANCELLED <tool>` when a client cancels a call. Tools: `add_numbers` (read-only), `slow_echo`
  * (read-only, waits until cancelled, at most 30 s), `broken` (answers `isError`), `delete_note`
  * (not read-only), `enable_extra` (registers `extra_tool`: the tool list changes), `describe_chart`
- * (an image and structured content). `PORT` picks the port (default any).
+ * (an image and structured content). `PORT` picks the port (default any); `EXTRA_TOOLS=n` adds n more.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -49,6 +49,14 @@ function newServer(): McpServer {
     ],
     structuredContent: { month: 'March', growth: 0.12 },
   }));
+  // `EXTRA_TOOLS=n`: n more read-only tools, for the bench's listing of a large server.
+  for (let i = 0; i < Number(process.env.EXTRA_TOOLS ?? 0); i++) {
+    server.registerTool(
+      `lookup_${i}`,
+      { description: `Look up record kind ${i} by its id.`, inputSchema: { id: z.string() }, annotations: { readOnlyHint: true } },
+      async ({ id }) => ({ content: [{ type: 'text', text: `record ${i}/${id}` }] }),
+    );
+  }
   server.registerTool('enable_extra', { description: 'Adds a tool.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => {
     server.registerTool('extra_tool', { description: 'An extra tool.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({
       content: [{ type: 'text', text: 'extra' }],
