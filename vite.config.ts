@@ -42,6 +42,13 @@ export default defineConfig({
     emptyOutDir: true,
     // transformers.js and ONNX Runtime are large by nature; they load in the model worker only.
     chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      output: {
+        // The MCP client (the SDK and the zod it validates with) loads only when a server is
+        // connected; one named chunk keeps it out of the page's own budget and easy to measure.
+        advancedChunks: { groups: [{ name: 'mcp-client', test: /node_modules[\\/](?:@modelcontextprotocol|zod|pkce-challenge|eventsource)/ }] },
+      },
+    },
   },
   worker: {
     format: 'es',

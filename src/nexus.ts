@@ -24,6 +24,7 @@ import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.
 import { ToolRegistry, type ToolHandler, type ToolOptions, type ToolRunResult } from './tools/tool-registry.ts';
 import type { Embedder } from './tools/tool-index.ts';
 import { connectMcp, type McpConnection, type McpConnectOptions } from './tools/mcp-tools.ts';
+import { McpServers } from './tools/mcp-servers.ts';
 import { ToolOffering, type ToolOfferingSettings } from './loop/tool-offering.ts';
 import { answerMessages, answerSettings, CHAT_DEFAULTS, type AnswerPromptParts } from './loop/answer-request.ts';
 import { DEFAULT_TOOL_SELECTION, type ToolSelection, type ToolSelectionSettings } from './tools/tool-selection.ts';
@@ -159,6 +160,9 @@ export class NexusChat {
   private busy = false;
   private disposed = false;
   private readonly fetchForTools: typeof globalThis.fetch | undefined;
+  private mcpServers: McpServers | undefined;
+  /** Whether {@link NexusChat.mcp} was made here (closed with the chat) or handed in by {@link NexusChat.useMcpServers}. */
+  private ownsMcpServers = false;
 
   /** Use {@link NexusChat.withEngine} (or `NexusChat.load`, which runs the model in a worker). */
   protected constructor(
@@ -310,17 +314,56 @@ export class NexusChat {
     return this;
   }
 
-  /** Replaces the tools with those a plain `tools.js` registers; returns their names. */
-  loadTools(url: string | URL, options?: LoadToolsOptions): Promise<string[]> {
-    return loadTools(this.tools, url, options);
+  /**
+   * Replaces the tools with those a plain `tools.js` registers; returns their names. The MCP servers
+   * it names with `mcp(url, …)` connect in the background (see {@link NexusChat.mcp}; `await
+   * chat.mcp.ready()` waits for them), and servers still connected keep their tools.
+   */
+  async loadTools(url: string | URL, options?: LoadToolsOptions): Promise<string[]> {
+    const names = await loadTools(this.tools, url, options);
+    this.afterToolsFile();
+    return names;
   }
 
   /**
    * Replaces the tools with those `source` registers; returns their names.
    * Caution: runs `source` with the page's privileges. Only pass code the current user wrote.
    */
-  evalTools(source: string): Promise<string[]> {
-    return evalTools(this.tools, source);
+  async evalTools(source: string): Promise<string[]> {
+    const names = await evalTools(this.tools, source);
+    this.afterToolsFile();
+    return names;
+  }
+
+  /**
+   * The MCP servers this chat takes tools from, kept connected (reconnecting with backoff, tools
+   * offered only while their server answers): those a tools file names, and any you declare with
+   * `chat.mcp.declare(source, servers)`. For a single server, {@link NexusChat.connect} is simpler.
+   */
+  get mcp(): McpServers {
+    if (!this.mcpServers) {
+      this.mcpServers = new McpServers(this.tools, this.fetchForTools ? { fetch: this.fetchForTools } : {});
+      this.ownsMcpServers = true;
+    }
+    return this.mcpServers;
+  }
+
+  /**
+   * Takes tools from `servers` (a set of MCP servers kept by the page, which outlives any one chat):
+   * their connected tools move into this chat's registry, and the chat's tools file declares into it.
+   */
+  useMcpServers(servers: McpServers): void {
+    if (this.mcpServers && this.ownsMcpServers && this.mcpServers !== servers) void this.mcpServers.close();
+    this.mcpServers = servers;
+    this.ownsMcpServers = false;
+    servers.attach(this.tools);
+  }
+
+  /** After a tools file replaced the tool set: its servers declared, and the connected servers' tools put back. */
+  private afterToolsFile(): void {
+    if (this.tools.mcpServers.length === 0 && !this.mcpServers) return;
+    this.mcp.declare('tools.js', this.tools.mcpServers);
+    this.mcp.attach(this.tools);
   }
 
   /**
@@ -584,6 +627,7 @@ export class NexusChat {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    if (this.ownsMcpServers) await this.mcpServers?.close();
     await this.runner.dispose();
   }
 

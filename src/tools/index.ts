@@ -55,3 +55,4 @@ export {
   type ToolVectorStore,
 } from './tool-vectors.ts';
 export { connectMcp, mcpResultText, McpConnectError, type McpConnection, type McpConnectOptions } from './mcp-tools.ts';
+export { McpServers, type McpServerEntry, type McpServerPhase, type McpServerStatus, type McpServersOptions } from './mcp-servers.ts';

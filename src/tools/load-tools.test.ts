@@ -139,11 +139,11 @@ describe('evalTools', () => {
   it('refuses a file that registers no tools, keeping the previous ones', async () => {
     const tools = existing();
     expect((await failure(evalTools(tools, '  \n', { sourceName: '/tools.js' }))).message).toBe(
-      'Could not load tools from /tools.js: the file is empty. Register at least one with tool(name, description, parameters, handler).',
+      'Could not load tools from /tools.js: the file is empty. Register at least one with tool(name, description, parameters, handler), or name an MCP server with mcp(url).',
     );
     const error = await failure(evalTools(tools, 'const helper = () => 1;', { sourceName: '/tools.js' }));
     expect(error.message).toBe(
-      'Could not load tools from /tools.js: the file ran but registered no tools. Register at least one with tool(name, description, parameters, handler).',
+      'Could not load tools from /tools.js: the file ran but registered no tools. Register at least one with tool(name, description, parameters, handler), or name an MCP server with mcp(url).',
     );
     expect(error.failure).toBe('empty');
     expect(tools.names).toEqual(['old_tool']);

@@ -1,5 +1,6 @@
 import { ToolDefinitionError, ToolsFileError } from './errors.ts';
 import { findSyntaxErrorLine, lineInStack, wrapperLineCount } from './source-location.ts';
+import type { McpServerEntry } from './mcp-servers.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import { describeValue } from './tool-schema.ts';
 
@@ -34,18 +35,25 @@ const TOOLS_EVALUATION_MODES = ['function', 'module'] as const;
 /** What a tools file calls `tool(...)` on, and what each call returns so that calls chain. */
 interface ToolChain {
   tool: (...args: unknown[]) => ToolChain;
+  mcp: (...args: unknown[]) => ToolChain;
 }
 
-type AsyncBody = (tool: ToolChain['tool']) => Promise<unknown>;
+/** The names a tools file is given: `tool` and `mcp`. */
+type Injected = Pick<ToolChain, 'tool' | 'mcp'>;
+
+type AsyncBody = (tool: ToolChain['tool'], mcp: ToolChain['mcp']) => Promise<unknown>;
+
+/** What `mcp(url, options)` in a tools file may set. */
+const MCP_OPTION_NAMES: readonly string[] = ['headers', 'confirm', 'label', 'callTimeoutMs', 'connectTimeoutMs'];
 
 // Tools files may use top-level `await` (to read a config, say), so they are compiled as the body
 // of an async function. Same mechanism and same caution as `new Function`.
 const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...parameters: string[]) => AsyncBody;
 
-const compileBody = (source: string): AsyncBody => new AsyncFunction('tool', source);
+const compileBody = (source: string): AsyncBody => new AsyncFunction('tool', 'mcp', source);
 const compileWithUrl = (source: string, sourceUrl: string): AsyncBody =>
   // The comment goes on its own line so a trailing `// comment` in the file cannot swallow it.
-  new AsyncFunction('tool', `${source}\n//# sourceURL=${sourceUrl}`);
+  new AsyncFunction('tool', 'mcp', `${source}\n//# sourceURL=${sourceUrl}`);
 
 let wrapperLines: Promise<number> | undefined;
 const unusedTool = (): never => {
@@ -86,7 +94,7 @@ export async function evalTools(registry: ToolRegistry, source: string, options:
   const sourceUrl = `nexus-tools-${evaluations}-${sourceName.replace(/[^\w.-]+/g, '_').slice(-60)}`;
   wrapperLines ??= wrapperLineCount((probe, url) => {
     const run = compileWithUrl(probe, url);
-    return () => run(unusedTool);
+    return () => run(unusedTool, unusedTool);
   });
   const offset = await wrapperLines;
   const fileLine = (stack: unknown): number | undefined => {
@@ -101,7 +109,7 @@ export async function evalTools(registry: ToolRegistry, source: string, options:
     throw compileFailure(sourceName, source, error);
   }
 
-  return collectTools(registry, sourceName, source, (tool) => body(tool), fileLine);
+  return collectTools(registry, sourceName, source, (injected) => body(injected.tool, injected.mcp), fileLine);
 }
 
 /**
@@ -112,13 +120,27 @@ async function collectTools(
   registry: ToolRegistry,
   sourceName: string,
   source: string,
-  run: (tool: ToolChain['tool']) => Promise<unknown>,
+  run: (injected: Injected) => Promise<unknown>,
   fileLine: (stack: unknown) => number | undefined,
 ): Promise<string[]> {
   const staging = new ToolRegistry();
+  const servers: McpServerEntry[] = [];
   let running = true;
   let rejected: ToolsFileError | undefined;
   const chain: ToolChain = {
+    mcp(...args: unknown[]): ToolChain {
+      const callSite = new Error('mcp() call site').stack;
+      try {
+        if (!running) throw new ToolDefinitionError(`mcp() was called after ${sourceName} finished loading. Call mcp() at the top level of the file.`);
+        const entry = mcpEntry(args[0], args[1]);
+        if (servers.some((server) => server.url === entry.url)) throw new ToolDefinitionError(`the file declares the MCP server ${entry.url} twice.`);
+        servers.push(entry);
+      } catch (error) {
+        rejected ??= new ToolsFileError(sourceName, 'definition', (error as Error).message, { line: fileLine(callSite), cause: error });
+        throw error;
+      }
+      return chain;
+    },
     tool(...args: unknown[]): ToolChain {
       const callSite = new Error('tool() call site').stack;
       if (!running) {
@@ -147,7 +169,7 @@ async function collectTools(
   };
 
   try {
-    await run(chain.tool);
+    await run(chain);
   } catch (error) {
     if (rejected !== undefined) throw rejected;
     if (error instanceof ToolsFileError) throw error;
@@ -159,15 +181,64 @@ async function collectTools(
   }
   if (rejected !== undefined) throw rejected;
 
-  if (staging.size === 0) {
+  if (staging.size === 0 && servers.length === 0) {
     // Replacing the user's tools with nothing is almost always a wrong path or a wrong file, and
     // the model would then silently stop calling anything.
     const what = source.trim() === '' ? 'the file is empty' : 'the file ran but registered no tools';
-    throw new ToolsFileError(sourceName, 'empty', `${what}. Register at least one with tool(name, description, parameters, handler).`);
+    throw new ToolsFileError(
+      sourceName,
+      'empty',
+      `${what}. Register at least one with tool(name, description, parameters, handler), or name an MCP server with mcp(url).`,
+    );
   }
 
   registry.restore(staging.snapshot());
+  registry.mcpServers = Object.freeze(servers);
   return staging.names;
+}
+
+/**
+ * The server `mcp(url, options)` declares: an address (absolute, or relative to the page) and
+ * `headers`, `confirm` (`false` runs its tools that are not marked read-only without asking),
+ * `label`, `callTimeoutMs`, `connectTimeoutMs`.
+ */
+function mcpEntry(url: unknown, options: unknown = {}): McpServerEntry {
+  if (typeof url !== 'string' || url.trim() === '') {
+    throw new ToolDefinitionError(`mcp() needs the server's address as a string, such as mcp('http://127.0.0.1:3001/mcp'); got ${describeValue(url)}.`);
+  }
+  try {
+    new URL(url, globalThis.location?.href ?? 'http://localhost/');
+  } catch {
+    throw new ToolDefinitionError(`mcp('${url}'): not an address. Give the server's MCP endpoint, such as 'http://127.0.0.1:3001/mcp'.`);
+  }
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new ToolDefinitionError(`mcp('${url}', options): options must be an object with ${MCP_OPTION_NAMES.join(', ')}; got ${describeValue(options)}.`);
+  }
+  const given = options as Record<string, unknown>;
+  const unknown = Object.keys(given).filter((key) => !MCP_OPTION_NAMES.includes(key));
+  if (unknown.length > 0) {
+    throw new ToolDefinitionError(
+      `mcp('${url}'): unknown option ${unknown.map((k) => `'${k}'`).join(', ')}; valid options are ${MCP_OPTION_NAMES.join(', ')}.`,
+    );
+  }
+  const { headers, confirm, label, callTimeoutMs, connectTimeoutMs } = given;
+  if (headers !== undefined && (typeof headers !== 'object' || headers === null || Object.values(headers).some((v) => typeof v !== 'string'))) {
+    throw new ToolDefinitionError(`mcp('${url}'): headers must be an object of strings, such as { Authorization: 'Bearer …' }.`);
+  }
+  if (confirm !== undefined && typeof confirm !== 'boolean') throw new ToolDefinitionError(`mcp('${url}'): confirm must be true or false.`);
+  if (label !== undefined && typeof label !== 'string') throw new ToolDefinitionError(`mcp('${url}'): label must be a string.`);
+  for (const [key, value] of Object.entries({ callTimeoutMs, connectTimeoutMs })) {
+    if (value !== undefined && !(typeof value === 'number' && value > 0))
+      throw new ToolDefinitionError(`mcp('${url}'): ${key} must be a positive number of milliseconds.`);
+  }
+  return {
+    url,
+    ...(headers ? { headers: { ...(headers as Record<string, string>) } } : {}),
+    ...(confirm === false ? { trust: true } : {}),
+    ...(label ? { label } : {}),
+    ...(callTimeoutMs ? { callTimeoutMs: callTimeoutMs as number } : {}),
+    ...(connectTimeoutMs ? { connectTimeoutMs: connectTimeoutMs as number } : {}),
+  };
 }
 
 /**
@@ -233,7 +304,7 @@ function importTools(registry: ToolRegistry, source: string, path: string): Prom
       registry,
       path,
       source,
-      (tool) => importWithTool(moduleUrl, tool, source, path),
+      (injected) => importWithTool(moduleUrl, injected, source, path),
       // Stack frames name the module by its address; some loaders write only its path and query.
       (stack) => lineInStack(stack, moduleUrl) ?? lineInStack(stack, `${address.pathname}${address.search}`),
     ),
@@ -242,10 +313,11 @@ function importTools(registry: ToolRegistry, source: string, path: string): Prom
   return turn;
 }
 
-async function importWithTool(moduleUrl: string, tool: ToolChain['tool'], source: string, path: string): Promise<unknown> {
+async function importWithTool(moduleUrl: string, injected: Injected, source: string, path: string): Promise<unknown> {
   const holder = globalThis as Record<string, unknown>;
-  const previous = Object.getOwnPropertyDescriptor(holder, 'tool');
-  holder.tool = tool;
+  const previous = { tool: Object.getOwnPropertyDescriptor(holder, 'tool'), mcp: Object.getOwnPropertyDescriptor(holder, 'mcp') };
+  holder.tool = injected.tool;
+  holder.mcp = injected.mcp;
   try {
     return await import(/* @vite-ignore */ moduleUrl);
   } catch (error) {
@@ -259,8 +331,11 @@ async function importWithTool(moduleUrl: string, tool: ToolChain['tool'], source
       });
     throw error;
   } finally {
-    if (previous) Object.defineProperty(holder, 'tool', previous);
-    else delete holder.tool;
+    for (const name of ['tool', 'mcp'] as const) {
+      const descriptor = previous[name];
+      if (descriptor) Object.defineProperty(holder, name, descriptor);
+      else delete holder[name];
+    }
   }
 }
 

@@ -1,36 +1,22 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMcpServer, type TestMcpServer } from '../../tests/tools/start-mcp-server.ts';
 import { ScriptedEngine } from '../engine/scripted-engine.ts';
 import { NexusChat } from '../nexus.ts';
 import { when } from '../testing/script-matchers.ts';
 import { connectMcp, McpConnectError, mcpResultText } from './mcp-tools.ts';
 import { ToolRegistry } from './tool-registry.ts';
 
-const SERVER = fileURLToPath(new URL('../../tests/tools/mcp-test-server.ts', import.meta.url));
-
-let server: ChildProcess;
+let server: TestMcpServer;
 let url: string;
-let output = '';
 
 beforeAll(async () => {
-  server = spawn(process.execPath, ['--import', 'tsx', SERVER], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
-  server.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    server.stdout?.on('data', () => {
-      const match = /LISTENING (\d+)/.exec(output);
-      if (match) resolve(Number(match[1]));
-    });
-    server.once('exit', (code) => reject(new Error(`the MCP test server exited with ${code}`)));
-  });
-  url = `http://127.0.0.1:${port}/mcp`;
+  server = await startMcpServer();
+  url = server.url;
 }, 60_000);
 
-afterAll(() => {
-  server?.kill();
-});
+afterAll(() => server?.kill());
 
 const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
 
@@ -40,7 +26,7 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
     const connection = await connectMcp(url, registry);
     try {
       expect(connection.serverName).toBe('notes');
-      expect([...connection.tools].sort()).toEqual(['add_numbers', 'broken', 'delete_note', 'describe_chart', 'enable_extra', 'slow_echo']);
+      expect([...connection.tools].sort()).toEqual(['add_numbers', 'broken', 'delete_note', 'describe_chart', 'enable_extra', 'huge_result', 'slow_echo']);
       const add = registry.schemas.find((s) => s.function.name === 'add_numbers');
       expect(add?.function.parameters).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });
       // Without an approver, a confirm tool is refused rather than run.
@@ -85,7 +71,7 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
       setTimeout(() => controller.abort(), 200);
       const outcome = await running;
       expect(outcome.ok).toBe(false);
-      await expect.poll(() => output, { timeout: 10_000 }).toContain('CANCELLED slow_echo');
+      await expect.poll(() => server.output(), { timeout: 10_000 }).toContain('CANCELLED slow_echo');
     } finally {
       await connection.close();
     }
@@ -120,6 +106,107 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
     await expect(connectMcp('http://127.0.0.1:9/mcp', new ToolRegistry(), { connectTimeoutMs: 2000 })).rejects.toThrow(
       /Could not connect to the MCP server at http:\/\/127\.0\.0\.1:9\/mcp/,
     );
+  });
+});
+
+describe('bad input gets a bounded wait and a clear message', () => {
+  /** A loopback HTTP server answering every request with `handle` (or never). */
+  async function httpServer(handle: ((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void) | 'hang') {
+    const open = new Set<import('node:http').ServerResponse>();
+    const web: Server = createServer((req, res) => {
+      open.add(res);
+      if (handle !== 'hang') handle(req, res);
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(web.address() as AddressInfo).port}/mcp`,
+      close: () => {
+        for (const res of open) res.destroy();
+        web.closeAllConnections();
+        return new Promise((resolve) => web.close(resolve));
+      },
+    };
+  }
+
+  it('a server that hangs on initialize: refused after the connect timeout, asked once', async () => {
+    const web = await httpServer('hang');
+    try {
+      const failure = await connectMcp(web.url, new ToolRegistry(), { connectTimeoutMs: 300 }).catch((error: Error) => error);
+      expect(failure).toBeInstanceOf(McpConnectError);
+      expect((failure as Error).message).toMatch(/Could not connect to the MCP server at .*connecting took longer than 0\.3 s.*often ending in \/mcp/);
+    } finally {
+      await web.close();
+    }
+  });
+
+  it('an address that answers, but not as an MCP server: the status is named', async () => {
+    const web = await httpServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<html><body>Not found</body></html>');
+    });
+    try {
+      await expect(connectMcp(web.url, new ToolRegistry(), { connectTimeoutMs: 2000 })).rejects.toThrow(/Could not connect to the MCP server at .*404/);
+    } finally {
+      await web.close();
+    }
+  });
+
+  it('a listing of thousands of tools, page by page: the first 500 registered, the rest named as left out', async () => {
+    const big = await startMcpServer({ EXTRA_TOOLS: '3000', PAGE_SIZE: '100', BAD_SCHEMA: '1' });
+    const registry = new ToolRegistry();
+    try {
+      const connection = await connectMcp(big.url, registry);
+      expect(connection.tools).toHaveLength(500);
+      expect(registry.size).toBe(500);
+      expect(connection.skipped.length).toBeGreaterThan(0);
+      expect(connection.skipped[0]?.reason).toBe('more than 500 tools listed');
+      await connection.close();
+    } finally {
+      await big.kill();
+    }
+  });
+
+  it('a schema that is not an object is skipped and named; the other tools stay usable', async () => {
+    const odd = await startMcpServer({ BAD_SCHEMA: '1' });
+    const registry = new ToolRegistry();
+    try {
+      const connection = await connectMcp(odd.url, registry);
+      expect(connection.skipped).toEqual([{ name: 'bad_schema', reason: 'its input schema is not an object (type "string")' }]);
+      expect(registry.has('bad_schema')).toBe(false);
+      expect(await registry.runTool('add_numbers', { a: 1, b: 2 })).toMatchObject({ ok: true, result: '3' });
+      await connection.close();
+    } finally {
+      await odd.kill();
+    }
+  });
+
+  it('a result of megabytes is cut, saying how long it was', async () => {
+    const registry = new ToolRegistry();
+    const connection = await connectMcp(url, registry);
+    try {
+      const outcome = await registry.runTool('huge_result', {});
+      expect(outcome.ok).toBe(true);
+      const text = outcome.ok ? String(outcome.result) : '';
+      expect(text.length).toBeLessThan(100_100);
+      expect(text.endsWith('[cut: 5,000,000 characters in all]')).toBe(true);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('a call past its timeout fails with a message the model can act on, and is cancelled on the server', async () => {
+    const registry = new ToolRegistry();
+    const connection = await connectMcp(url, registry, { callTimeoutMs: 300 });
+    const before = server.output().split('CANCELLED').length;
+    try {
+      const outcome = await registry.runTool('slow_echo', { text: 'late' });
+      expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining('slow_echo did not answer within 0.3 s; the call was cancelled.') });
+      await expect.poll(() => server.output().split('CANCELLED').length, { timeout: 10_000 }).toBeGreaterThan(before);
+      // The server is still there: the next call works.
+      expect(await registry.runTool('add_numbers', { a: 2, b: 2 })).toMatchObject({ ok: true, result: '4' });
+    } finally {
+      await connection.close();
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { NexusError, registerErrorClass } from '../shared/errors.ts';
-import type { ToolRegistry } from './tool-registry.ts';
+import type { ToolHandler, ToolRegistry } from './tool-registry.ts';
 
 /** An MCP server that could not be connected to or listed: the message names the address and what happened. */
 export class McpConnectError extends NexusError {
@@ -21,6 +21,13 @@ export interface McpConnectOptions {
   fetch?: typeof globalThis.fetch;
   /** Told when the server's tool list changed and the registry was updated (names now registered). */
   onToolsChanged?: (tools: readonly string[]) => void;
+  /**
+   * Told once when the server stops answering (the connection closed, a heartbeat or a call failed
+   * for want of the server, not for an error the server reported); its tools are unregistered first.
+   */
+  onLost?: (reason: string) => void;
+  /** Pings the server this often while connected, so a restart or a crash is noticed between calls (default 0: off). */
+  heartbeatMs?: number;
 }
 
 /** A connected MCP server whose tools are in a registry. */
@@ -33,6 +40,11 @@ export interface McpConnection {
   readonly tools: readonly string[];
   /** Tools left out, with why (a schema that is not an object, a list past the bound). */
   readonly skipped: readonly { name: string; reason: string }[];
+  /**
+   * Registers its tools in `registry` (taking them out of the one they were in): after a chat's
+   * registry was replaced, or its tool set restored (a reloaded `tools.js`), which drops them.
+   */
+  attach(registry: ToolRegistry): void;
   /** Unregisters its tools and closes the connection. */
   close(): Promise<void>;
 }
@@ -43,6 +55,15 @@ const MAX_TOOLS = 500;
 const MAX_PAGES = 50;
 /** Most characters of text kept from one part of a result before the loop's own cap applies. */
 const MAX_PART_CHARS = 100_000;
+/** A result "schema" in the shape the SDK's request() takes that accepts any JSON: the caller checks it. */
+const ANY_RESULT = { safeParse: (data: unknown) => ({ success: true, data }) };
+/** JSON-RPC code of the SDK's own request timeout: the server is there, the call was slow. */
+const REQUEST_TIMEOUT = -32001;
+
+/** Text of one part, cut at {@link MAX_PART_CHARS} with a note saying how much there was. */
+function bounded(text: string): string {
+  return text.length <= MAX_PART_CHARS ? text : `${text.slice(0, MAX_PART_CHARS)}\n[cut: ${text.length.toLocaleString('en-US')} characters in all]`;
+}
 
 /** The MCP tool as the server lists it. */
 interface ListedTool {
@@ -71,13 +92,13 @@ export function mcpResultText(result: { content?: ResultPart[]; structuredConten
   const parts = (result.content ?? []).map((part) => {
     switch (part.type) {
       case 'text':
-        return (part.text ?? '').slice(0, MAX_PART_CHARS);
+        return bounded(part.text ?? '');
       case 'image':
       case 'audio':
         return `[${part.type}: ${part.mimeType ?? 'unknown type'}, ${Math.round(((part.data?.length ?? 0) * 3) / 4 / 1024)} KB, not shown to this text model]`;
       case 'resource':
         return part.resource?.text !== undefined
-          ? `[resource ${part.resource.uri ?? ''}]\n${part.resource.text.slice(0, MAX_PART_CHARS)}`
+          ? `[resource ${part.resource.uri ?? ''}]\n${bounded(part.resource.text)}`
           : `[resource ${part.resource?.uri ?? ''} (${part.resource?.mimeType ?? 'binary'}), not shown]`;
       case 'resource_link':
         return `[link: ${part.name ?? ''} ${part.uri ?? ''}]`;
@@ -85,7 +106,7 @@ export function mcpResultText(result: { content?: ResultPart[]; structuredConten
         return `[${part.type} content, not shown]`;
     }
   });
-  if (result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
+  if (result.structuredContent !== undefined) parts.push(bounded(JSON.stringify(result.structuredContent)));
   return parts.filter(Boolean).join('\n');
 }
 
@@ -123,13 +144,18 @@ async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T>
  * @throws McpConnectError naming the address when it is not an MCP server, does not answer in time or lists no usable tool.
  */
 export async function connectMcp(url: string, registry: ToolRegistry, options: McpConnectOptions = {}): Promise<McpConnection> {
-  const [{ Client }, { StreamableHTTPClientTransport }, { SSEClientTransport }, { ToolListChangedNotificationSchema }] = await Promise.all([
+  const [{ Client }, { StreamableHTTPClientTransport }, { SSEClientTransport }, { ToolListChangedNotificationSchema, McpError }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/client/sse.js'),
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
-  const endpoint = new URL(url);
+  let endpoint: URL;
+  try {
+    endpoint = new URL(url, globalThis.location?.href);
+  } catch {
+    throw new McpConnectError(`"${url}" is not an address. Give the MCP server's endpoint, such as http://127.0.0.1:3001/mcp.`);
+  }
   const connectTimeout = options.connectTimeoutMs ?? 10_000;
   const requestInit = options.headers ? { headers: options.headers } : undefined;
   const transportOptions = { ...(requestInit ? { requestInit } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) };
@@ -137,47 +163,112 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
   try {
     await within(connectTimeout, 'connecting', client.connect(new StreamableHTTPClientTransport(endpoint, transportOptions)));
   } catch (first) {
+    await client.close().catch(() => undefined);
     // A server of the older protocol answers the Streamable HTTP POST with an error: try HTTP+SSE.
+    // A server that hangs is not asked twice: the wait is bounded once.
+    const hung = /took longer than/.test((first as Error).message);
     client = new Client({ name: 'browser-llm-nexus', version: '1' });
     try {
+      if (hung) throw first;
       await within(connectTimeout, 'connecting', client.connect(new SSEClientTransport(endpoint, transportOptions)));
     } catch {
+      await client.close().catch(() => undefined);
       throw new McpConnectError(
-        `Could not connect to the MCP server at ${url}: ${(first as Error).message}. Check that the address is the server's MCP endpoint (often ending in /mcp) and that the server is running.`,
+        `Could not connect to the MCP server at ${url}: ${describeFailure(first)}. Check that the address is the server's MCP endpoint (often ending in /mcp) and that the server is running.`,
       );
     }
   }
   const serverName = safeName(client.getServerVersion()?.name ?? endpoint.hostname);
   const callTimeout = options.callTimeoutMs ?? 60_000;
-  let registered: string[] = [];
+  let target = registry;
+  let listed: ListedTool[] = [];
+  /** What this connection registered, by name, with the handler that tells its own entry from another's. */
+  let owned = new Map<string, ToolHandler>();
   let skipped: { name: string; reason: string }[] = [];
+  let closed = false;
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
 
+  const unregisterOwned = () => {
+    for (const [name, handler] of owned) if (target.get(name)?.handler === handler) target.unregister(name);
+    owned = new Map();
+  };
+
+  const lost = (reason: string) => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    unregisterOwned();
+    void client.close().catch(() => undefined);
+    options.onLost?.(reason);
+  };
+
+  /** Whether the last listing stopped with more pages to go (past the tool or page bound). */
+  let cutShort = false;
   const listAll = async (): Promise<ListedTool[]> => {
     const tools: ListedTool[] = [];
+    cutShort = false;
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const listed = await within(connectTimeout, 'listing the tools', client.listTools(cursor ? { cursor } : undefined));
-      tools.push(...(listed.tools as ListedTool[]));
-      cursor = listed.nextCursor;
-      if (!cursor || tools.length >= MAX_TOOLS) break;
+      // Listed without the SDK's own result schema, which refuses the whole list for one odd tool:
+      // each tool is checked here, and one that cannot be used is skipped and named.
+      const listing = (await within(
+        connectTimeout,
+        'listing the tools',
+        client.request({ method: 'tools/list', ...(cursor ? { params: { cursor } } : {}) }, ANY_RESULT as never),
+      )) as { tools?: unknown; nextCursor?: unknown };
+      if (!Array.isArray(listing.tools)) throw new Error('its tools/list answer has no list of tools');
+      tools.push(...(listing.tools as ListedTool[]));
+      cursor = typeof listing.nextCursor === 'string' && listing.nextCursor !== '' ? listing.nextCursor : undefined;
+      if (!cursor) break;
+      if (tools.length >= MAX_TOOLS || page === MAX_PAGES - 1) {
+        cutShort = true;
+        break;
+      }
     }
     return tools;
   };
 
-  const register = (tools: ListedTool[]) => {
-    for (const name of registered) registry.unregister(name);
-    registered = [];
-    skipped = tools.slice(MAX_TOOLS).map((t) => ({ name: t.name, reason: `more than ${MAX_TOOLS} tools listed` }));
-    for (const tool of tools.slice(0, MAX_TOOLS)) {
+  const callTool = async (tool: ListedTool, args: Record<string, unknown>, signal: AbortSignal | undefined): Promise<string> => {
+    let result: { content?: ResultPart[]; structuredContent?: unknown; isError?: boolean };
+    try {
+      result = (await client.callTool({ name: tool.name, arguments: args }, undefined, {
+        ...(signal ? { signal } : {}),
+        timeout: callTimeout,
+      })) as typeof result;
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      if (error instanceof McpError) {
+        if (error.code === REQUEST_TIMEOUT) throw new Error(`${tool.name} did not answer within ${callTimeout / 1000} s; the call was cancelled.`);
+        throw error;
+      }
+      // Not an answer from the server but the want of one: its tools go until it is back.
+      lost(describeFailure(error));
+      throw new Error(`The MCP server ${serverName} cannot be reached (${describeFailure(error)}); its tools are unavailable until it is back.`);
+    }
+    const text = mcpResultText(result);
+    if (result.isError) throw new Error(text || `${tool.name} failed on the server.`);
+    return text;
+  };
+
+  const register = () => {
+    unregisterOwned();
+    skipped = listed.slice(MAX_TOOLS).map((t) => ({ name: t.name, reason: `more than ${MAX_TOOLS} tools listed` }));
+    if (cutShort) skipped.push({ name: '(the rest of the list)', reason: `more than ${MAX_TOOLS} tools listed` });
+    for (const tool of listed.slice(0, MAX_TOOLS)) {
+      if (typeof tool?.name !== 'string' || tool.name === '') {
+        skipped.push({ name: String((tool as { name?: unknown } | undefined)?.name ?? '(no name)'), reason: 'it has no name' });
+        continue;
+      }
       if (tool.inputSchema?.type !== 'object') {
         skipped.push({ name: tool.name, reason: `its input schema is not an object (type ${JSON.stringify(tool.inputSchema?.type)})` });
         continue;
       }
       const own = safeName(tool.name);
-      const name = registry.resolveName(own) === undefined ? own : safeName(`${serverName}__${tool.name}`);
+      const name = target.resolveName(own) === undefined ? own : safeName(`${serverName}__${tool.name}`);
       const readOnly = tool.annotations?.readOnlyHint === true;
+      const handler: ToolHandler = (args, context) => callTool(tool, args, context.signal);
       try {
-        registry.tool(
+        target.tool(
           name,
           tool.description ?? tool.annotations?.title ?? tool.name,
           {
@@ -185,18 +276,10 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
             properties: tool.inputSchema.properties ?? {},
             ...(tool.inputSchema.required ? { required: tool.inputSchema.required } : {}),
           } as never,
-          async (args: Record<string, unknown>, context) => {
-            const result = (await client.callTool({ name: tool.name, arguments: args }, undefined, {
-              ...(context.signal ? { signal: context.signal } : {}),
-              timeout: callTimeout,
-            })) as { content?: ResultPart[]; structuredContent?: unknown; isError?: boolean };
-            const text = mcpResultText(result);
-            if (result.isError) throw new Error(text || `${tool.name} failed on the server.`);
-            return text;
-          },
+          handler,
           { readOnly, ...(readOnly || options.trust ? {} : { confirm: true }) },
         );
-        registered.push(name);
+        owned.set(name, handler);
       } catch (error) {
         skipped.push({ name: tool.name, reason: (error as Error).message });
       }
@@ -204,29 +287,63 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
   };
 
   try {
-    register(await listAll());
+    listed = await listAll();
+    register();
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw new McpConnectError(`The MCP server at ${url} connected but its tools could not be listed: ${(error as Error).message}.`);
+    throw new McpConnectError(`The MCP server at ${url} connected but its tools could not be listed: ${describeFailure(error)}.`);
   }
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-    register(await listAll());
-    options.onToolsChanged?.([...registered]);
+    try {
+      listed = await listAll();
+    } catch (error) {
+      lost(describeFailure(error));
+      return;
+    }
+    if (closed) return;
+    register();
+    options.onToolsChanged?.([...owned.keys()]);
   });
+  client.onclose = () => lost('the connection closed');
+  if (options.heartbeatMs) {
+    heartbeat = setInterval(() => {
+      within(connectTimeout, 'a ping', client.ping()).catch((error) => lost(describeFailure(error)));
+    }, options.heartbeatMs);
+  }
 
   return {
     url,
     serverName,
     get tools() {
-      return [...registered];
+      return [...owned.keys()];
     },
     get skipped() {
       return [...skipped];
     },
+    attach(next: ToolRegistry) {
+      if (closed) return;
+      unregisterOwned();
+      target = next;
+      register();
+    },
     close: async () => {
-      for (const name of registered) registry.unregister(name);
-      registered = [];
+      if (closed) return;
+      closed = true;
+      clearInterval(heartbeat);
+      unregisterOwned();
       await client.close();
     },
   };
+}
+
+/** One line for a failure: the SDK's errors carry an HTTP status or a JSON-RPC code worth keeping. */
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const status = (error as { code?: unknown }).code;
+  if (/HTTP/.test(error.message) && typeof status === 'number' && status >= 400 && status < 600) {
+    // The SDK puts the whole response body in the message: an HTML error page says nothing more than its status.
+    return `the server answered HTTP ${status}, not as an MCP server`;
+  }
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  return `${error.message.replace(/\.\s*$/, '')}${cause}`;
 }

@@ -1,3 +1,4 @@
+import type { McpServerEntry } from './mcp-servers.ts';
 import { ToolNames } from '../toolcalls/tool-names.ts';
 import { ToolDefinitionError } from './errors.ts';
 import { createToolContext, type ToolContext } from './tool-context.ts';
@@ -114,6 +115,12 @@ export type ToolRunResult =
 export class ToolRegistry {
   /** Keyed by registered spelling; iteration order is registration order, which the template keeps. */
   #tools = new Map<string, RegisteredTool>();
+
+  /**
+   * The MCP servers the last tools file declared with `mcp(url, options)` (see `loadTools`); a chat
+   * connects them and their tools join this registry while they answer.
+   */
+  mcpServers: readonly McpServerEntry[] = [];
 
   /**
    * Registers a tool.

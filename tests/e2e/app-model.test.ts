@@ -511,12 +511,16 @@ describe('figures', () => {
     // The page proper: the HTML and the entry chunk with what it imports statically, without the
     // model worker (transformers.js + ORT), its wasm, and chunks only Node or the worker load.
     const heavy = /worker-entry|ort-wasm|load-engine|transformers|__vite-browser-external/;
+    // The MCP client (SDK and zod) loads only once a server is connected: measured on its own.
+    const mcpClient = /\/mcp-client-/;
     let page = 0;
     let total = 0;
+    let mcp = 0;
     for (const [url, gz] of seen) {
       if (!gz) continue;
       total += gz;
-      if (!heavy.test(url)) page += gz;
+      if (mcpClient.test(url)) mcp += gz;
+      else if (!heavy.test(url)) page += gz;
     }
     // What the first paint needs: the HTML and what it loads directly (its script and preloads).
     const html = await (await fetch(new URL('./', base))).text();
@@ -526,6 +530,7 @@ describe('figures', () => {
     figures.bundleGzipKiB = {
       initialPage: kib(initial),
       pageWithoutTransformersAndOrt: kib(page),
+      mcpClient: kib(mcp),
       total: kib(total),
       files: Object.fromEntries([...seen].filter(([, gz]) => gz).map(([u, gz]) => [new URL(u).pathname, kib(gz)])),
     };
@@ -540,6 +545,8 @@ describe('figures', () => {
     expect(session).toBeLessThan(130_000);
     expect(page).toBeGreaterThan(0);
     expect(page).toBeLessThan(200 * 1024);
+    expect(mcp).toBeGreaterThan(0);
+    expect(mcp).toBeLessThan(100 * 1024);
     await mkdir(SCREENSHOTS_DIR, { recursive: true });
     await writeFile(`${SCREENSHOTS_DIR}figures.json`, `${JSON.stringify(figures, null, 2)}\n`);
     console.log(`Nexus Chat figures: ${JSON.stringify(figures)}`);

@@ -4,7 +4,9 @@
  * `CANCELLED <tool>` when a client cancels a call. Tools: `add_numbers` (read-only), `slow_echo`
  * (read-only, waits until cancelled, at most 30 s), `broken` (answers `isError`), `delete_note`
  * (not read-only), `enable_extra` (registers `extra_tool`: the tool list changes), `describe_chart`
- * (an image and structured content). `PORT` picks the port (default any); `EXTRA_TOOLS=n` adds n more.
+ * (an image and structured content), `huge_result` (5 MB of text). `PORT` picks the port (default any);
+ * `EXTRA_TOOLS=n` adds n more; `PAGE_SIZE=n` lists n tools a page (with cursors); `BAD_SCHEMA=1` lists
+ * one more tool whose input schema is not an object; `CORS_ORIGIN` answers that origin's preflights.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -57,17 +59,57 @@ function newServer(): McpServer {
       async ({ id }) => ({ content: [{ type: 'text', text: `record ${i}/${id}` }] }),
     );
   }
+  server.registerTool('huge_result', { description: 'A very long text.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({
+    content: [{ type: 'text', text: 'x'.repeat(5_000_000) }],
+  }));
   server.registerTool('enable_extra', { description: 'Adds a tool.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => {
     server.registerTool('extra_tool', { description: 'An extra tool.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({
       content: [{ type: 'text', text: 'extra' }],
     }));
     return { content: [{ type: 'text', text: 'enabled' }] };
   });
+  paginateListing(server);
   return server;
+}
+
+/**
+ * The SDK's server lists every tool at once and only object schemas: wrap its `tools/list` handler
+ * to list `PAGE_SIZE` a page and to add a tool with a string schema (`BAD_SCHEMA=1`). Reaches into
+ * the SDK's handler table, which is fine for a test server.
+ */
+function paginateListing(server: McpServer): void {
+  const pageSize = Number(process.env.PAGE_SIZE ?? 0);
+  if (!pageSize && !process.env.BAD_SCHEMA) return;
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<{ tools: unknown[] }>> })
+    ._requestHandlers;
+  const original = handlers.get('tools/list');
+  if (!original) return;
+  handlers.set('tools/list', async (request, extra) => {
+    const all = (await original(request, extra)).tools;
+    if (process.env.BAD_SCHEMA) all.push({ name: 'bad_schema', description: 'Its schema is a string.', inputSchema: { type: 'string' } });
+    if (!pageSize) return { tools: all };
+    const start = Number((request as { params?: { cursor?: string } }).params?.cursor ?? 0);
+    const next = start + pageSize;
+    return { tools: all.slice(start, next), ...(next < all.length ? { nextCursor: String(next) } : {}) };
+  });
 }
 
 const transports = new Map<string, StreamableHTTPServerTransport>();
 const http = createServer(async (req, res) => {
+  const allowed = process.env.CORS_ORIGIN;
+  if (allowed && req.headers.origin === allowed) {
+    res.setHeader('Access-Control-Allow-Origin', allowed);
+    res.setHeader('Access-Control-Expose-Headers', 'mcp-session-id, mcp-protocol-version');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        'Access-Control-Allow-Methods': 'GET, POST, DELETE',
+        'Access-Control-Allow-Headers': 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
+        'Access-Control-Max-Age': '600',
+      });
+      res.end();
+      return;
+    }
+  }
   const session = req.headers['mcp-session-id'];
   let transport = typeof session === 'string' ? transports.get(session) : undefined;
   if (!transport) {

@@ -1,0 +1,245 @@
+import { connectMcp, type McpConnection, type McpConnectOptions } from './mcp-tools.ts';
+import type { ToolRegistry } from './tool-registry.ts';
+
+/** One MCP server to keep connected. */
+export interface McpServerEntry extends Omit<McpConnectOptions, 'onLost' | 'onToolsChanged' | 'heartbeatMs' | 'fetch'> {
+  /** The server's MCP endpoint (absolute, or relative to the page: the app server's relay). */
+  readonly url: string;
+  /** What the tools panel calls it (default: the name the server gives itself, else the address). */
+  readonly label?: string;
+}
+
+/** Where a server stands. */
+export type McpServerPhase = 'connecting' | 'connected' | 'down';
+
+/** A server's state, as the tools panel shows it. Frozen; a change makes a new one. */
+export interface McpServerStatus {
+  readonly url: string;
+  /** The entry's label, else the server's own name once known, else the address. */
+  readonly label: string;
+  /** Who declared it: `'tools.js'`, `'relay'`, `'settings'`, or a library caller's name. */
+  readonly source: string;
+  readonly phase: McpServerPhase;
+  /** Its registered tool names while connected; none otherwise (a server that is down offers nothing). */
+  readonly tools: readonly string[];
+  /** Tools it listed that were left out, with why. */
+  readonly skipped: readonly { name: string; reason: string }[];
+  /** Why it is down (or why the last attempt failed). */
+  readonly error?: string;
+  /** When down: milliseconds until the next attempt. */
+  readonly retryInMs?: number;
+}
+
+/** Options of {@link McpServers}. */
+export interface McpServersOptions {
+  /** The `fetch` connections use (default the global one). */
+  fetch?: typeof globalThis.fetch;
+  /** Ping period of each connection, so a server restart is noticed between calls (default 15 s; 0 turns it off). */
+  heartbeatMs?: number;
+  /** Reconnection delays: the first, doubled after each failure up to the last (default 1 s to 30 s). */
+  backoff?: { readonly firstMs?: number; readonly maxMs?: number };
+  /** Timers (tests pass fake ones). */
+  timers?: { setTimeout: (run: () => void, ms: number) => unknown; clearTimeout: (handle: unknown) => void };
+}
+
+interface Server {
+  entry: McpServerEntry;
+  source: string;
+  status: McpServerStatus;
+  connection?: McpConnection;
+  /** Bumped when the server is dropped or retried, so a late connection of an earlier attempt closes itself. */
+  attempt: number;
+  failures: number;
+  retry?: unknown;
+  settled: Promise<void>;
+}
+
+/**
+ * The MCP servers a chat takes tools from, kept connected: each connects on its own (one that hangs
+ * or fails never holds up the others), its tools join the registry while it is connected and leave
+ * it while it is down, and a server that went away is tried again with backoff until it is back.
+ * Servers come from several places (`tools.js`, the app server's relay, the user's settings), each
+ * declared as a whole list that replaces what that place declared before.
+ */
+export class McpServers {
+  private readonly servers = new Map<string, Server>();
+  private readonly listeners = new Set<(servers: readonly McpServerStatus[]) => void>();
+  private readonly timers: NonNullable<McpServersOptions['timers']>;
+  private registry: ToolRegistry;
+  private closed = false;
+
+  /**
+   * @param registry - where connected servers' tools go.
+   * @param options - fetch, heartbeat, backoff, timers.
+   */
+  constructor(
+    registry: ToolRegistry,
+    private readonly options: McpServersOptions = {},
+  ) {
+    this.registry = registry;
+    this.timers = options.timers ?? {
+      setTimeout: (run, ms) => globalThis.setTimeout(run, ms),
+      clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+    };
+  }
+
+  /** Every server's state, in the order declared. */
+  list(): readonly McpServerStatus[] {
+    return [...this.servers.values()].map((server) => server.status);
+  }
+
+  /** Calls `listener` after every change of any server's state; returns the unsubscribe function. */
+  subscribe(listener: (servers: readonly McpServerStatus[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Makes `entries` the servers `source` declares: new addresses connect, addresses it no longer
+   * lists are closed and their tools removed; an address another source already declared stays with it.
+   * @param source - who declares them (`'tools.js'`, `'relay'`, `'settings'`, …).
+   * @param entries - the servers.
+   */
+  declare(source: string, entries: readonly McpServerEntry[]): void {
+    if (this.closed) return;
+    const wanted = new Map(entries.map((entry) => [entry.url, entry]));
+    for (const [url, server] of this.servers) {
+      if (server.source === source && !wanted.has(url)) this.drop(url);
+    }
+    for (const entry of wanted.values()) {
+      const current = this.servers.get(entry.url);
+      if (current && (current.source !== source || sameEntry(current.entry, entry))) continue;
+      if (current) this.drop(entry.url);
+      this.add(source, entry);
+    }
+  }
+
+  /** Resolves once every server declared so far has connected or failed its first attempt. */
+  async ready(): Promise<readonly McpServerStatus[]> {
+    await Promise.all([...this.servers.values()].map((server) => server.settled));
+    return this.list();
+  }
+
+  /**
+   * Moves the connected servers' tools into `registry` (the chat's, once a model is loaded), or puts
+   * them back into the same one after its tool set was restored (a reloaded `tools.js` drops them).
+   */
+  attach(registry: ToolRegistry = this.registry): void {
+    this.registry = registry;
+    for (const server of this.servers.values()) {
+      if (!server.connection) continue;
+      server.connection.attach(registry);
+      this.update(server, { tools: server.connection.tools, skipped: server.connection.skipped });
+    }
+  }
+
+  /** Tries a server that is down again now, instead of at its next scheduled attempt. */
+  retry(url: string): void {
+    const server = this.servers.get(url);
+    if (server?.status.phase !== 'down') return;
+    this.timers.clearTimeout(server.retry);
+    this.connect(server);
+  }
+
+  /** The server a registered tool name comes from, if any. */
+  serverOf(toolName: string): McpServerStatus | undefined {
+    return this.list().find((server) => server.tools.includes(toolName));
+  }
+
+  /** Closes every connection and removes the tools; later declarations are ignored. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.servers.keys()].map((url) => this.drop(url)));
+  }
+
+  private add(source: string, entry: McpServerEntry): void {
+    const server: Server = {
+      entry,
+      source,
+      status: Object.freeze({ url: entry.url, label: entry.label ?? entry.url, source, phase: 'connecting', tools: [], skipped: [] }),
+      attempt: 0,
+      failures: 0,
+      settled: Promise.resolve(),
+    };
+    this.servers.set(entry.url, server);
+    this.connect(server);
+  }
+
+  private connect(server: Server): void {
+    const attempt = ++server.attempt;
+    const current = () => this.servers.get(server.entry.url) === server && server.attempt === attempt && !this.closed;
+    this.update(server, { phase: 'connecting', retryInMs: undefined });
+    const { url, label: _label, ...connectOptions } = server.entry;
+    server.settled = connectMcp(url, this.registry, {
+      ...connectOptions,
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      heartbeatMs: this.options.heartbeatMs ?? 15_000,
+      onToolsChanged: (tools) => {
+        if (current()) this.update(server, { tools, skipped: server.connection?.skipped ?? [] });
+      },
+      onLost: (reason) => {
+        if (!current()) return;
+        server.connection = undefined;
+        this.down(server, `it stopped answering (${reason})`);
+      },
+    }).then(
+      (connection) => {
+        if (!current()) {
+          void connection.close();
+          return;
+        }
+        server.connection = connection;
+        server.failures = 0;
+        this.update(server, {
+          phase: 'connected',
+          label: server.entry.label ?? connection.serverName,
+          tools: connection.tools,
+          skipped: connection.skipped,
+          error: undefined,
+        });
+      },
+      (error: unknown) => {
+        if (current()) this.down(server, (error as Error).message);
+      },
+    );
+  }
+
+  private down(server: Server, error: string): void {
+    const { firstMs = 1000, maxMs = 30_000 } = this.options.backoff ?? {};
+    const delay = Math.min(maxMs, firstMs * 2 ** server.failures);
+    server.failures += 1;
+    this.update(server, { phase: 'down', tools: [], error, retryInMs: delay });
+    server.retry = this.timers.setTimeout(() => {
+      if (this.servers.get(server.entry.url) === server && !this.closed) this.connect(server);
+    }, delay);
+  }
+
+  private async drop(url: string): Promise<void> {
+    const server = this.servers.get(url);
+    if (!server) return;
+    this.servers.delete(url);
+    server.attempt += 1;
+    this.timers.clearTimeout(server.retry);
+    const connection = server.connection;
+    server.connection = undefined;
+    this.emit();
+    await connection?.close().catch(() => undefined);
+  }
+
+  private update(server: Server, change: Partial<Omit<McpServerStatus, 'url' | 'source'>>): void {
+    const next: Record<string, unknown> = { ...server.status, ...change };
+    for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
+    server.status = Object.freeze(next as unknown as McpServerStatus);
+    this.emit();
+  }
+
+  private emit(): void {
+    const list = this.list();
+    for (const listener of this.listeners) listener(list);
+  }
+}
+
+/** Whether two declarations of one address ask for the same connection (headers, trust, timeouts). */
+function sameEntry(a: McpServerEntry, b: McpServerEntry): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
