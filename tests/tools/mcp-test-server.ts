@@ -6,7 +6,8 @@
  * (not read-only), `enable_extra` (registers `extra_tool`: the tool list changes), `describe_chart`
  * (an image and structured content), `huge_result` (5 MB of text). `PORT` picks the port (default any);
  * `EXTRA_TOOLS=n` adds n more; `PAGE_SIZE=n` lists n tools a page (with cursors); `BAD_SCHEMA=1` lists
- * one more tool whose input schema is not an object; `CORS_ORIGIN` answers that origin's preflights.
+ * one more tool whose input schema is not an object; `CORS_ORIGIN` answers that origin's preflights;
+ * `REQUIRE_TOKEN=t` refuses requests without `Authorization: Bearer t`.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -109,6 +110,12 @@ const http = createServer(async (req, res) => {
       res.end();
       return;
     }
+  }
+  const token = process.env.REQUIRE_TOKEN;
+  if (token && req.method !== 'OPTIONS' && req.headers.authorization !== `Bearer ${token}`) {
+    res.writeHead(401, { 'content-type': 'application/json' });
+    res.end('{"error":"a token is required"}');
+    return;
   }
   const session = req.headers['mcp-session-id'];
   let transport = typeof session === 'string' ? transports.get(session) : undefined;
