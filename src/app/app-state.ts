@@ -10,6 +10,7 @@ import {
   type ContextBudget,
   type FamilyInfo,
   type ForcedCallEvent,
+  type McpServerStatus,
   type MemoryView,
   type Strategy,
   type ToolChoice,
@@ -252,6 +253,8 @@ export interface ToolInfo {
   confirm: boolean;
   /** Declared free of side effects. */
   readOnly: boolean;
+  /** The MCP server it comes from (its label), when not from `tools.js`. */
+  server?: string;
 }
 
 /** A `confirm` tool waiting for the user's decision. */
@@ -286,6 +289,8 @@ export interface AppState {
     /** Where the semantic tool search stands (from `chat.toolSearch`). */
     search?: ToolSearchStatus;
   };
+  /** The MCP servers tools come from (`tools.js`, the app server's relay, the user's list), and where each stands. */
+  mcp: readonly McpServerStatus[];
   approval?: ApprovalState;
   /** A passing message for the status line (saved, copied, restored …). */
   notice?: string;

@@ -1,12 +1,12 @@
 import { ModelSession } from './model-session.ts';
 import { AnswerSession, withoutSystemTurns } from './answer-session.ts';
 import { ConversationStore, newId, repairInterrupted } from './conversation-store.ts';
-import { DEFAULT_EMBEDDING_MODEL, InvalidHistoryError, ToolRegistry, loadTools, type ModelSource, type NexusChat } from '../index.ts';
+import { DEFAULT_EMBEDDING_MODEL, InvalidHistoryError, McpServers, ToolRegistry, loadTools, type ModelSource, type NexusChat } from '../index.ts';
 import { DEFAULT_SETTINGS, emptyConversation, type AppState, type Conversation, type Settings, type ToolInfo } from './app-state.ts';
 import type { ConversationFile } from './conversation-files.ts';
 import type { ModelOpener } from './model-loader.ts';
 import { modelFromAddress } from './model-param.ts';
-import type { Persistence } from './persistence.ts';
+import type { Persistence, SavedMcpServer } from './persistence.ts';
 import type { ResearchFactory } from './web-research.ts';
 
 /** What the store is built from; the page passes the real ones, tests pass scripted ones. */
@@ -25,6 +25,14 @@ export interface StoreDeps {
   setAddress?: (model: string | undefined) => void;
   /** The page's origin, so a folder it serves is named by its path (`/models/x`); default `location.origin`. */
   origin?: string;
+  /**
+   * Where the app server lists the MCP servers it relays to (`./mcp-relay/`); none asked when unset.
+   * The list is fetched with `fetch` (default the global one).
+   */
+  mcpRelayUrl?: string;
+  fetch?: typeof globalThis.fetch;
+  /** How the page's MCP servers are kept (heartbeat, backoff); tests shorten them. */
+  mcpOptions?: ConstructorParameters<typeof McpServers>[1];
 }
 
 /**
@@ -41,6 +49,12 @@ export class AppStore {
   private readonly answers: AnswerSession;
   /** The model part: loading, the self-check, the chat. */
   private readonly model: ModelSession;
+  /** Where `tools.js` is previewed before a model is loaded. */
+  private readonly previewRegistry = new ToolRegistry();
+  /** The MCP servers the page takes tools from; they outlive any one model. */
+  private readonly mcp: McpServers;
+  /** The servers the user added, as saved. */
+  private savedServers: SavedMcpServer[] = [];
 
   constructor(private readonly deps: StoreDeps) {
     this.current = {
@@ -52,7 +66,14 @@ export class AppStore {
       settings: { ...DEFAULT_SETTINGS },
       web: { enabled: false },
       tools: { loading: true, url: deps.toolsUrl },
+      mcp: [],
     };
+    this.mcp = new McpServers(this.previewRegistry, { ...(deps.fetch ? { fetch: deps.fetch } : {}), ...deps.mcpOptions });
+    this.mcp.subscribe((servers) => {
+      const registry = this.model.chat?.tools ?? this.previewRegistry;
+      const listed = this.current.tools.list !== undefined || registry.size > 0;
+      this.set({ mcp: servers, tools: { ...this.current.tools, ...(listed ? { list: this.describeTools(registry) } : {}) } });
+    });
     this.conversations = new ConversationStore(
       {
         state: () => this.current,
@@ -82,6 +103,7 @@ export class AppStore {
         approve: (request) => this.answers.requestApproval(request.name, request.arguments),
         attached: async (chat) => {
           chat.on('toolSearch', (search) => this.set({ tools: { ...this.current.tools, search } }));
+          chat.useMcpServers(this.mcp);
           await this.loadToolsInto(chat);
           this.restoreHistory(this.current.conversation);
         },
@@ -108,11 +130,16 @@ export class AppStore {
    */
   async start(address: { search: string; href: string }): Promise<void> {
     const { persistence } = this.deps;
-    const [settings, webEnabled, conversations] = await Promise.all([
+    const [settings, webEnabled, conversations, savedServers] = await Promise.all([
       persistence.loadSettings().catch(() => ({ ...DEFAULT_SETTINGS })),
       persistence.loadWebEnabled().catch(() => false),
       persistence.listConversations().catch(() => []),
+      persistence.loadMcpServers().catch(() => []),
     ]);
+    // MCP servers connect on load, each on its own: one that hangs holds up nothing.
+    this.savedServers = savedServers;
+    this.declareSavedServers();
+    void this.loadRelayedServers();
     const latest = conversations[0] ? await persistence.loadConversation(conversations[0].id).catch(() => undefined) : undefined;
     const repaired = latest && repairInterrupted(latest);
     this.set({ settings, web: { ...this.current.web, enabled: webEnabled }, conversations, ...(repaired ? { conversation: repaired } : {}) });
@@ -309,10 +336,10 @@ export class AppStore {
     this.set({ tools: { ...this.current.tools, loading: true } });
     try {
       await chat.loadTools(this.deps.toolsUrl, this.toolsOptions());
-      this.set({ tools: { ...this.keptToolState(), url: this.deps.toolsUrl, loading: false, list: describeTools(chat.tools) } });
+      this.set({ tools: { ...this.keptToolState(), url: this.deps.toolsUrl, loading: false, list: this.describeTools(chat.tools) } });
     } catch (error) {
       this.set({
-        tools: { ...this.keptToolState(), url: this.deps.toolsUrl, loading: false, list: describeTools(chat.tools), error: (error as Error).message },
+        tools: { ...this.keptToolState(), url: this.deps.toolsUrl, loading: false, list: this.describeTools(chat.tools), error: (error as Error).message },
       });
     }
     // Many tools: the tool-search model loads and the tools are embedded now, not at the first answer.
@@ -339,13 +366,90 @@ export class AppStore {
 
   /** Shows what `tools.js` registers before any model is loaded. */
   private async previewTools(): Promise<void> {
-    const registry = new ToolRegistry();
+    const registry = this.previewRegistry;
     try {
       await loadTools(registry, this.deps.toolsUrl, this.toolsOptions());
-      if (!this.model.chat) this.set({ tools: { url: this.deps.toolsUrl, loading: false, list: describeTools(registry) } });
+      if (this.model.chat) return;
+      this.mcp.declare('tools.js', registry.mcpServers);
+      this.mcp.attach(registry);
+      this.set({ tools: { url: this.deps.toolsUrl, loading: false, list: this.describeTools(registry) } });
     } catch (error) {
       if (!this.model.chat) this.set({ tools: { ...this.current.tools, loading: false, error: (error as Error).message } });
     }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // MCP servers
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Adds an MCP server by its address; it connects at once and is remembered.
+   * @param url - its MCP endpoint.
+   * @param trust - run its tools that are not marked read-only without asking.
+   * @returns an error message for an address that cannot be used, else undefined.
+   */
+  async addMcpServer(url: string, trust = false): Promise<string | undefined> {
+    const address = url.trim();
+    try {
+      const parsed = new URL(address);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
+    } catch {
+      return `"${address}" is not an http(s) address. Give the server's MCP endpoint, such as http://127.0.0.1:3001/mcp.`;
+    }
+    if (this.current.mcp.some((server) => server.url === address)) return `${address} is already in the list.`;
+    this.savedServers = [...this.savedServers, { url: address, ...(trust ? { trust: true } : {}) }];
+    this.declareSavedServers();
+    await this.deps.persistence.saveMcpServers(this.savedServers).catch(() => undefined);
+    return undefined;
+  }
+
+  /** Removes a server the user added; its tools go with it. */
+  async removeMcpServer(url: string): Promise<void> {
+    this.savedServers = this.savedServers.filter((server) => server.url !== url);
+    this.declareSavedServers();
+    await this.deps.persistence.saveMcpServers(this.savedServers).catch(() => undefined);
+  }
+
+  /** Tries a server that is down again now. */
+  retryMcpServer(url: string): void {
+    this.mcp.retry(url);
+  }
+
+  private declareSavedServers(): void {
+    this.mcp.declare(
+      'settings',
+      this.savedServers.map((server) => ({ url: server.url, ...(server.trust ? { trust: true } : {}) })),
+    );
+  }
+
+  /** The servers the app server relays to (none where it lists none, or is not Nexus Chat's). */
+  private async loadRelayedServers(): Promise<void> {
+    const listUrl = this.deps.mcpRelayUrl;
+    if (!listUrl) return;
+    try {
+      const response = await (this.deps.fetch ?? globalThis.fetch)(listUrl, { headers: { accept: 'application/json' } });
+      if (!response.ok || !/json/.test(response.headers.get('content-type') ?? '')) return;
+      const { servers } = (await response.json()) as { servers?: { url: string; label?: string; trust?: boolean }[] };
+      this.mcp.declare(
+        'relay',
+        (servers ?? []).map((server) => ({
+          url: new URL(server.url, new URL(listUrl, globalThis.location?.href)).href,
+          ...(server.label ? { label: server.label } : {}),
+          ...(server.trust ? { trust: true } : {}),
+        })),
+      );
+    } catch {
+      // No relay: only the servers tools.js and the user name.
+    }
+  }
+
+  /** The tools of a registry as the panel lists them, each MCP tool with its server. */
+  private describeTools(registry: ToolRegistry): ToolInfo[] {
+    return registry.names.flatMap((name) => {
+      const tool = registry.get(name);
+      const server = this.mcp.serverOf(name)?.label;
+      return tool ? [{ schema: tool.schema, confirm: tool.confirm, readOnly: tool.readOnly, ...(server ? { server } : {}) }] : [];
+    });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -361,11 +465,4 @@ export class AppStore {
     this.current = { ...this.current, ...change };
     for (const listener of this.listeners) listener(this.current);
   }
-}
-
-function describeTools(registry: ToolRegistry): ToolInfo[] {
-  return registry.names.flatMap((name) => {
-    const tool = registry.get(name);
-    return tool ? [{ schema: tool.schema, confirm: tool.confirm, readOnly: tool.readOnly }] : [];
-  });
 }

@@ -432,7 +432,7 @@ export class NexusApp extends LitElement {
       <div class="drawer-body">
         ${
           this.panel === 'tools'
-            ? html`<nexus-tools-panel .store=${this.store} .tools=${s.tools}></nexus-tools-panel>`
+            ? html`<nexus-tools-panel .store=${this.store} .tools=${s.tools} .servers=${s.mcp}></nexus-tools-panel>`
             : html`<nexus-settings-panel .store=${this.store} .settings=${s.settings} .toolNames=${(s.tools.list ?? []).map((t) => t.schema.function.name)} .instructions=${s.conversation.instructions}></nexus-settings-panel>`
         }
       </div>
@@ -517,6 +517,8 @@ function defaultStore(): AppStore {
     })),
     research: createResearch,
     toolsUrl: TOOLS_URL,
+    // `npm start` relays to the MCP servers its operator listed; elsewhere this answers nothing usable.
+    mcpRelayUrl: new URL('./mcp-relay/', location.href).href,
     // The page's Content-Security-Policy has no 'unsafe-eval': tools.js is imported as a module.
     toolsEvaluate: 'module',
     setAddress: (model) => {

@@ -18,8 +18,17 @@ export interface Persistence {
   /** Saves the conversation and moves it to the top of the list. */
   saveConversation(conversation: Conversation): Promise<ConversationSummary[]>;
   deleteConversation(id: string): Promise<ConversationSummary[]>;
+  /** The MCP servers the user added in the tools panel. */
+  loadMcpServers(): Promise<SavedMcpServer[]>;
+  saveMcpServers(servers: readonly SavedMcpServer[]): Promise<void>;
   /** Self-check verdicts, in the same place the library keeps them, so either can read the other's. */
   verdicts: VerdictStore;
+}
+
+/** An MCP server the user added: its address, and whether its tools run without asking. */
+export interface SavedMcpServer {
+  url: string;
+  trust?: boolean;
 }
 
 /** A model that could not be loaded: its address as `?model=` names it, and the message shown. */
@@ -33,6 +42,7 @@ const KEYS = {
   web: 'web-enabled',
   lastModel: 'last-model',
   failedModel: 'failed-model',
+  mcpServers: 'mcp-servers',
   index: 'conversations',
   conversation: (id: string) => `conversation:${id}`,
 };
@@ -68,6 +78,8 @@ export function indexedDbPersistence(database = 'nexus-chat'): Persistence {
     saveLastModel: (address) => serial(() => (address ? set(KEYS.lastModel, address) : del(KEYS.lastModel))),
     loadFailedModel: async () => (await get<FailedModel>(KEYS.failedModel)) ?? undefined,
     saveFailedModel: (failed) => serial(() => (failed ? set(KEYS.failedModel, failed) : del(KEYS.failedModel))),
+    loadMcpServers: async () => (await get<SavedMcpServer[]>(KEYS.mcpServers)) ?? [],
+    saveMcpServers: (servers) => serial(() => set(KEYS.mcpServers, [...servers])),
     listConversations: readIndex,
     loadConversation: (id) => get<Conversation>(KEYS.conversation(id)),
     saveConversation: (conversation) =>
@@ -106,6 +118,8 @@ export function memoryPersistence(): Persistence {
     saveLastModel: async (address) => void (address ? data.set(KEYS.lastModel, address) : data.delete(KEYS.lastModel)),
     loadFailedModel: async () => structuredClone(data.get(KEYS.failedModel) as FailedModel | undefined),
     saveFailedModel: async (failed) => void (failed ? data.set(KEYS.failedModel, structuredClone(failed)) : data.delete(KEYS.failedModel)),
+    loadMcpServers: async () => structuredClone((data.get(KEYS.mcpServers) as SavedMcpServer[] | undefined) ?? []),
+    saveMcpServers: async (servers) => void data.set(KEYS.mcpServers, structuredClone([...servers])),
     listConversations: async () => index(),
     loadConversation: async (id) => structuredClone(data.get(KEYS.conversation(id)) as Conversation | undefined),
     saveConversation: async (conversation) => {

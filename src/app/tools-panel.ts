@@ -8,12 +8,18 @@ export class ToolsPanel extends LitElement {
   static override properties = {
     store: { attribute: false },
     tools: { attribute: false },
+    servers: { attribute: false },
+    addError: { state: true },
   };
 
   /** The page's store, for reloading the tools. */
   declare store: AppStore;
   /** The tools state, from the store. */
   declare tools: AppState['tools'];
+  /** The MCP servers and where each stands, from the store. */
+  declare servers: AppState['mcp'];
+  /** Why the address typed into "Add a server" was refused. */
+  declare addError: string | undefined;
 
   static override styles = [
     controls,
@@ -118,6 +124,40 @@ export class ToolsPanel extends LitElement {
         color: var(--accent);
         font-family: var(--mono);
       }
+      .servers {
+        margin-bottom: 0.9rem;
+      }
+      .servers h3 {
+        font-size: 0.9rem;
+        margin: 0 0 0.4rem;
+      }
+      .server {
+        display: grid;
+        grid-template-columns: 1fr auto;
+        gap: 0.2rem 0.5rem;
+        align-items: center;
+      }
+      .server .why {
+        grid-column: 1 / -1;
+        font-size: 0.82rem;
+        overflow-wrap: anywhere;
+      }
+      .server .actions {
+        display: flex;
+        gap: 0.3rem;
+      }
+      .add {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.4rem;
+        align-items: center;
+        margin-top: 0.5rem;
+        font-size: 0.85rem;
+      }
+      .add input[type='url'] {
+        flex: 1 1 14rem;
+        min-width: 0;
+      }
     `,
   ];
 
@@ -134,9 +174,61 @@ export class ToolsPanel extends LitElement {
           </div>`
           : nothing
       }
+      ${this.renderServers()}
       ${this.renderToolSearch()}
       ${this.renderLastOffered()}
       ${list ? html`<ul data-testid="tools">${list.map((tool) => this.renderTool(tool))}</ul>` : loading ? html`<p class="muted">Loading tools…</p>` : nothing}`;
+  }
+
+  /** The MCP servers: where each stands, Retry for one that is down, Remove for one the user added, and Add. */
+  private renderServers() {
+    const servers = this.servers ?? [];
+    return html`<section class="servers" aria-labelledby="mcp-heading" data-testid="mcp-servers">
+      <h3 id="mcp-heading">MCP servers</h3>
+      ${servers.length ? html`<ul>${servers.map((server) => this.renderServer(server))}</ul>` : html`<p class="muted">None yet. Add one by its address, or name it in tools.js with mcp(url).</p>`}
+      <form class="add" @submit=${this.handleAddServer}>
+        <input type="url" name="url" required placeholder="https://example.org/mcp" aria-label="MCP server address" data-testid="mcp-url" />
+        <label><input type="checkbox" name="trust" data-testid="mcp-trust" /> run its actions without asking</label>
+        <button class="small" type="submit" data-testid="mcp-add">Add</button>
+      </form>
+      ${this.addError ? html`<p class="warning" role="alert" data-testid="mcp-add-error">${this.addError}</p>` : nothing}
+    </section>`;
+  }
+
+  private renderServer(server: AppState['mcp'][number]) {
+    const where = { 'tools.js': 'from tools.js', relay: 'relayed by the app server', settings: 'added here' }[server.source] ?? server.source;
+    const state =
+      server.phase === 'connected'
+        ? `connected · ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}`
+        : server.phase === 'connecting'
+          ? 'connecting…'
+          : `down${server.retryInMs ? ` · trying again in ${Math.max(1, Math.round(server.retryInMs / 1000))} s` : ''}`;
+    const skipped = server.skipped.length ? `Left out: ${server.skipped.map((s) => `${s.name} (${s.reason})`).join('; ')}` : '';
+    return html`<li class="server" data-testid="mcp-server" data-phase=${server.phase} data-url=${server.url}>
+      <div>
+        <strong>${server.label}</strong>
+        <span class=${server.phase === 'down' ? 'badge warn' : 'badge'}>${state}</span>
+        <span class="muted">${where}</span>
+      </div>
+      <div class="actions">
+        ${server.phase === 'down' ? html`<button class="small" data-testid="mcp-retry" @click=${() => this.store.retryMcpServer(server.url)}>Retry</button>` : nothing}
+        ${
+          server.source === 'settings'
+            ? html`<button class="small" data-testid="mcp-remove" aria-label=${`Remove ${server.label}`} @click=${() => this.store.removeMcpServer(server.url)}>Remove</button>`
+            : nothing
+        }
+      </div>
+      ${server.phase === 'down' && server.error ? html`<p class="why warning" data-testid="mcp-error">Its tools are not offered: ${server.error}</p>` : nothing}
+      ${skipped ? html`<p class="why muted">${skipped}</p>` : nothing}
+    </li>`;
+  }
+
+  private async handleAddServer(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const data = new FormData(form);
+    this.addError = await this.store.addMcpServer(String(data.get('url') ?? ''), data.get('trust') === 'on');
+    if (!this.addError) form.reset();
   }
 
   /** Where finding tools by meaning stands: shown once it matters (loading, ready, failed). */
@@ -176,7 +268,7 @@ export class ToolsPanel extends LitElement {
     </section>`;
   }
 
-  private renderTool({ schema, confirm, readOnly }: ToolInfo) {
+  private renderTool({ schema, confirm, readOnly, server }: ToolInfo) {
     const fn = schema.function;
     const required = new Set(fn.parameters.required ?? []);
     const params = Object.entries(fn.parameters.properties);
@@ -185,6 +277,7 @@ export class ToolsPanel extends LitElement {
         <code>${fn.name}</code>
         ${confirm ? html`<span class="badge warn">asks before running</span>` : nothing}
         ${readOnly ? html`<span class="badge">read-only</span>` : nothing}
+        ${server ? html`<span class="muted" data-testid="tool-server">from ${server}</span>` : nothing}
       </div>
       <p class="description">${fn.description}</p>
       ${

@@ -199,6 +199,14 @@ describe('connection life', () => {
       await chat.dispose();
       // The page's servers outlive the chat.
       expect(servers.list()[0]?.phase).toBe('connected');
+
+      // A server still connecting when the registry changes lands in the new one.
+      const later = new ToolRegistry();
+      servers.declare('settings', [{ url: `${server.url}?second` }]);
+      servers.attach(later);
+      await servers.ready();
+      expect(later.names.filter((name) => name.startsWith('notes__'))).toContain('notes__add_numbers');
+      expect(first.size).toBe(0);
     } finally {
       await servers.close();
     }

@@ -170,7 +170,8 @@ export class McpServers {
     const current = () => this.servers.get(server.entry.url) === server && server.attempt === attempt && !this.closed;
     this.update(server, { phase: 'connecting', retryInMs: undefined });
     const { url, label: _label, ...connectOptions } = server.entry;
-    server.settled = connectMcp(url, this.registry, {
+    const registry = this.registry;
+    server.settled = connectMcp(url, registry, {
       ...connectOptions,
       ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
       heartbeatMs: this.options.heartbeatMs ?? 15_000,
@@ -190,6 +191,8 @@ export class McpServers {
         }
         server.connection = connection;
         server.failures = 0;
+        // The registry changed while it connected (a model loaded): its tools go where the others are.
+        if (registry !== this.registry) connection.attach(this.registry);
         this.update(server, {
           phase: 'connected',
           label: server.entry.label ?? connection.serverName,
@@ -222,8 +225,10 @@ export class McpServers {
     this.timers.clearTimeout(server.retry);
     const connection = server.connection;
     server.connection = undefined;
+    // Its tools leave the registry before anyone is told (close() unregisters them at once).
+    const closing = connection?.close().catch(() => undefined);
     this.emit();
-    await connection?.close().catch(() => undefined);
+    await closing;
   }
 
   private update(server: Server, change: Partial<Omit<McpServerStatus, 'url' | 'source'>>): void {

@@ -173,9 +173,7 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
       await within(connectTimeout, 'connecting', client.connect(new SSEClientTransport(endpoint, transportOptions)));
     } catch {
       await client.close().catch(() => undefined);
-      throw new McpConnectError(
-        `Could not connect to the MCP server at ${url}: ${describeFailure(first)}. Check that the address is the server's MCP endpoint (often ending in /mcp) and that the server is running.`,
-      );
+      throw new McpConnectError(`Could not connect to the MCP server at ${url}: ${describeFailure(first)}. ${connectAdvice(first, endpoint)}`);
     }
   }
   const serverName = safeName(client.getServerVersion()?.name ?? endpoint.hostname);
@@ -334,6 +332,18 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
       await client.close();
     },
   };
+}
+
+/**
+ * What to do about a failed connection. In a page, a request another origin does not allow (CORS)
+ * or the page's own policy forbids fails as a bare network error: say so, and name the relay.
+ */
+function connectAdvice(error: unknown, endpoint: URL): string {
+  const page = globalThis.location?.origin;
+  if (error instanceof TypeError && page && page !== 'null' && endpoint.origin !== page) {
+    return `The browser refused the request or could not reach the server: a server reached from this page must be running, allow the page's origin (${page}) in its CORS headers, and be allowed by the page's connect policy (CONNECT_ORIGINS). Otherwise list it in MCP_SERVERS on the app server, which relays to it.`;
+  }
+  return "Check that the address is the server's MCP endpoint (often ending in /mcp) and that the server is running.";
 }
 
 /** One line for a failure: the SDK's errors carry an HTTP status or a JSON-RPC code worth keeping. */

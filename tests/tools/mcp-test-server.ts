@@ -7,7 +7,8 @@
  * (an image and structured content), `huge_result` (5 MB of text). `PORT` picks the port (default any);
  * `EXTRA_TOOLS=n` adds n more; `PAGE_SIZE=n` lists n tools a page (with cursors); `BAD_SCHEMA=1` lists
  * one more tool whose input schema is not an object; `CORS_ORIGIN` answers that origin's preflights;
- * `REQUIRE_TOKEN=t` refuses requests without `Authorization: Bearer t`.
+ * `REQUIRE_TOKEN=t` refuses requests without `Authorization: Bearer t`; `SERVER_NAME` and `TOOL_PREFIX`
+ * rename the server and its tools.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -17,35 +18,37 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { z } from 'zod';
 
 function newServer(): McpServer {
-  const server = new McpServer({ name: 'notes', version: '1.0.0' });
+  const server = new McpServer({ name: process.env.SERVER_NAME ?? 'notes', version: '1.0.0' });
+  const prefix = process.env.TOOL_PREFIX ?? '';
   server.registerTool(
-    'add_numbers',
+    `${prefix}add_numbers`,
     { description: 'Add two numbers.', inputSchema: { a: z.number(), b: z.number() }, annotations: { readOnlyHint: true } },
     async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
   );
   server.registerTool(
-    'slow_echo',
+    `${prefix}slow_echo`,
     { description: 'Echo a text, slowly.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
     async ({ text }, extra) =>
       new Promise((resolve) => {
+        console.log(`CALLED ${prefix}slow_echo`);
         const timer = setTimeout(() => resolve({ content: [{ type: 'text', text }] }), 30_000);
         extra.signal.addEventListener('abort', () => {
           clearTimeout(timer);
-          console.log('CANCELLED slow_echo');
+          console.log(`CANCELLED ${prefix}slow_echo`);
           resolve({ content: [{ type: 'text', text: 'cancelled' }] });
         });
       }),
   );
-  server.registerTool('broken', { description: 'Always fails.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({
+  server.registerTool(`${prefix}broken`, { description: 'Always fails.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({
     isError: true,
     content: [{ type: 'text', text: 'the notes backend is down' }],
   }));
   server.registerTool(
-    'delete_note',
+    `${prefix}delete_note`,
     { description: 'Delete a note by id.', inputSchema: { id: z.number() }, annotations: { readOnlyHint: false, destructiveHint: true } },
     async ({ id }) => ({ content: [{ type: 'text', text: `Note ${id} deleted.` }] }),
   );
-  server.registerTool('describe_chart', { description: 'A chart of sales.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({
+  server.registerTool(`${prefix}describe_chart`, { description: 'A chart of sales.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({
     content: [
       { type: 'text', text: 'Sales rose 12% in March.' },
       { type: 'image', data: Buffer.from('not really a png').toString('base64'), mimeType: 'image/png' },
@@ -60,11 +63,11 @@ function newServer(): McpServer {
       async ({ id }) => ({ content: [{ type: 'text', text: `record ${i}/${id}` }] }),
     );
   }
-  server.registerTool('huge_result', { description: 'A very long text.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({
+  server.registerTool(`${prefix}huge_result`, { description: 'A very long text.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({
     content: [{ type: 'text', text: 'x'.repeat(5_000_000) }],
   }));
-  server.registerTool('enable_extra', { description: 'Adds a tool.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => {
-    server.registerTool('extra_tool', { description: 'An extra tool.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({
+  server.registerTool(`${prefix}enable_extra`, { description: 'Adds a tool.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => {
+    server.registerTool(`${prefix}extra_tool`, { description: 'An extra tool.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({
       content: [{ type: 'text', text: 'extra' }],
     }));
     return { content: [{ type: 'text', text: 'enabled' }] };

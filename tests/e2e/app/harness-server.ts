@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { startAppServer } from '../../../src/server/app-server.ts';
+import { pageSecurityHeaders } from '../../../src/server/page-policy.ts';
 import { FAKE_SOURCES } from './questions.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -16,6 +17,10 @@ export interface Harness {
   url: string;
   /** The app server's own address (for the real page's error screenshot, say). */
   origin: string;
+  /** Adds a handler tried before the harness's own (the MCP relay, say). */
+  route(handler: (req: IncomingMessage, res: ServerResponse) => Promise<boolean> | boolean): void;
+  /** Lets the page fetch from more origins (its Content-Security-Policy's connect-src). */
+  allowConnect(origins: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -36,10 +41,15 @@ export async function startHarness(): Promise<Harness> {
     build: { outDir, emptyOutDir: true, target: 'es2022', rollupOptions: { input: join(here, 'harness.html') } },
   });
   const tools = await readFile(join(here, 'harness-tools.js'), 'utf8');
+  const routes: ((req: IncomingMessage, res: ServerResponse) => Promise<boolean> | boolean)[] = [];
+  // Read per response by the app server, so allowConnect() applies to the next page load.
+  const pageHeaders: Record<string, string> = pageSecurityHeaders();
   const app = await startAppServer({
     root: outDir,
     port: 0,
+    pageHeaders,
     before: async (req, res) => {
+      for (const route of routes) if (await route(req, res)) return true;
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       if (path === '/harness/tools.js') {
         res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' });
@@ -56,6 +66,8 @@ export async function startHarness(): Promise<Harness> {
   return {
     url: `${app.url}tests/e2e/app/harness.html?model=scripted`,
     origin: app.url,
+    route: (handler) => void routes.push(handler),
+    allowConnect: (origins) => void Object.assign(pageHeaders, pageSecurityHeaders({ connectOrigins: origins })),
     close: async () => {
       await app.close();
       await rm(outDir, { recursive: true, force: true });

@@ -92,6 +92,14 @@ const SCRIPT: ScriptedOutput[] = [
   },
   { when: afterResult('MSG-42'), output: 'Done: the email to bob@example.com was sent.', repeat: true },
   { when: afterResult('declined to run send_email'), output: 'Understood, I did not send the email.', repeat: true },
+  // Tools from MCP servers (app-mcp.test.ts): one relayed by the app server, one reached directly.
+  { when: when.userAsked(QUESTIONS.mcpSum), output: call('add_numbers', { a: 4000, b: 2 }), repeat: true },
+  { when: afterResult('4002'), output: 'The notes server says **4002**.', repeat: true },
+  { when: when.userAsked(QUESTIONS.mcpDirect), output: call('direct_add_numbers', { a: 1000, b: 234 }), repeat: true },
+  { when: afterResult('1234'), output: 'The direct server says **1234**.', repeat: true },
+  { when: when.userAsked(QUESTIONS.mcpDelete), output: call('delete_note', { id: 7 }), repeat: true },
+  { when: afterResult('Note 7 deleted'), output: 'Note 7 is gone.', repeat: true },
+  { when: when.userAsked(QUESTIONS.mcpSlow), output: call('slow_echo', { text: 'hello' }), repeat: true },
   // Research mode: search, read, answer with citations.
   {
     when: when.userAsked(QUESTIONS.research),
@@ -155,5 +163,6 @@ app.store = new AppStore({
   toolsUrl: '/harness/tools.js',
   // As the real page: its Content-Security-Policy forbids eval.
   toolsEvaluate: 'module',
+  mcpRelayUrl: new URL('/mcp-relay/', location.href).href,
 });
 document.body.append(app);

@@ -5,6 +5,10 @@ export const QUESTIONS = {
   markup: 'Show me the tricky markup.',
   email: 'Email Bob that I am running late.',
   research: 'Who won the 2022 World Cup?',
+  mcpSum: 'Add 4000 and 2 with the notes server.',
+  mcpDirect: 'Add 1000 and 234 with the direct server.',
+  mcpDelete: 'Delete note 7 from my notes.',
+  mcpSlow: 'Echo hello slowly.',
   longLines: 'Show me the long link and the long code.',
   hostileMarkdown: 'Show me the markdown that freezes parsers.',
 } as const;

@@ -1,0 +1,150 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpRelay } from '../../src/server/mcp-relay.ts';
+import { startMcpServer, type TestMcpServer } from '../tools/start-mcp-server.ts';
+import { startHarness, type Harness } from './app/harness-server.ts';
+import { lastAnswer, screenshot, sendMessage, waitIdle } from './app/page-helpers.ts';
+import { QUESTIONS } from './app/questions.ts';
+import { launchChromium } from './chromium.ts';
+
+/**
+ * Tools from MCP servers on the chat page (issue 27), over the scripted model of the harness: the
+ * official SDK's server in child processes on loopback, reached by the page directly (its CORS
+ * allows the page) and through the app server's relay (it does not, and it wants a token the page
+ * never sees). The tests run in order on one page.
+ */
+describe('MCP servers on the chat page', () => {
+  let harness: Harness;
+  let browser: Browser;
+  let page: Page;
+  /** Needs a token, sends no CORS headers: only the relay can reach it. */
+  let relayed: TestMcpServer;
+  /** Allows the page's origin: reached directly. */
+  let direct: TestMcpServer;
+  /** Allowed by the page's connect policy but sends no CORS headers, and not relayed. */
+  let refused: TestMcpServer;
+  const relayBodies: string[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    [harness, browser] = await Promise.all([startHarness(), launchChromium({ webgpu: false })]);
+    const origin = new URL(harness.origin).origin;
+    [relayed, direct, refused] = await Promise.all([
+      startMcpServer({ REQUIRE_TOKEN: 'relay-secret' }),
+      startMcpServer({ CORS_ORIGIN: origin, SERVER_NAME: 'direct', TOOL_PREFIX: 'direct_' }),
+      startMcpServer({ SERVER_NAME: 'nocors', TOOL_PREFIX: 'nocors_' }),
+    ]);
+    harness.route(createMcpRelay({ servers: [{ name: 'notes', url: relayed.url, headers: { Authorization: 'Bearer relay-secret' }, label: 'Team notes' }] }));
+    harness.allowConnect([`http://127.0.0.1:${direct.port}`, `http://127.0.0.1:${refused.port}`]);
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('response', async (response) => {
+      if (response.url().includes('/mcp-relay/')) relayBodies.push(await response.text().catch(() => ''));
+    });
+    await page.goto(harness.url);
+    await page.getByText('Ready: scripted on WASM q4').waitFor({ timeout: 20_000 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await harness?.close();
+    await Promise.all([relayed?.kill(), direct?.kill(), refused?.kill()]);
+  });
+
+  const serverRow = (url: string) => page.locator(`[data-testid="mcp-server"][data-url="${url}"]`);
+
+  it('connects on load to the servers the app server relays, and lists their tools with the server they come from', async () => {
+    await page.getByTestId('open-tools').click();
+    const relayUrl = new URL('/mcp-relay/notes', harness.origin).href;
+    await expect.poll(() => serverRow(relayUrl).getAttribute('data-phase'), { timeout: 15_000 }).toBe('connected');
+    expect(await serverRow(relayUrl).textContent()).toMatch(/Team notes\s*connected · 7 tools\s*relayed by the app server/);
+    const tools = page.getByTestId('tools');
+    expect(await tools.textContent()).toContain('from Team notes');
+    // The tool not marked read-only asks first, like a confirm tool of tools.js.
+    const deleteNote = tools.locator('li', { hasText: 'Delete a note by id.' });
+    expect(await deleteNote.textContent()).toContain('asks before running');
+  });
+
+  it('adds a server whose CORS allows the page, directly; one that refuses is shown down with what to do', async () => {
+    await page.getByTestId('mcp-url').fill(direct.url);
+    await page.getByTestId('mcp-add').click();
+    await expect.poll(() => serverRow(direct.url).getAttribute('data-phase'), { timeout: 15_000 }).toBe('connected');
+    expect(await serverRow(direct.url).textContent()).toContain('added here');
+
+    await page.getByTestId('mcp-url').fill(refused.url);
+    await page.getByTestId('mcp-add').click();
+    await expect.poll(() => serverRow(refused.url).getAttribute('data-phase'), { timeout: 15_000 }).toBe('down');
+    const why = await serverRow(refused.url).getByTestId('mcp-error').textContent();
+    expect(why).toContain('Its tools are not offered');
+    expect(why).toContain('CORS');
+    expect(why).toContain('MCP_SERVERS');
+    expect(await page.getByTestId('tools').textContent()).not.toContain('nocors_add_numbers');
+    await page.getByTestId('mcp-url').fill('not an address');
+    await page.getByTestId('mcp-add').click();
+    // The browser's own check of a url field stops it; nothing was added.
+    expect(await page.getByTestId('mcp-server').count()).toBe(3);
+    await screenshot(page, 'tools-panel-mcp');
+    await page.getByTestId('close-drawer').click();
+  });
+
+  it('answers with a relayed tool and with a direct one', async () => {
+    await sendMessage(page, QUESTIONS.mcpSum);
+    await waitIdle(page);
+    let answer = lastAnswer(page);
+    expect(await answer.getByTestId('tool-row').getAttribute('data-status')).toBe('ok');
+    expect(await answer.locator('.markdown').textContent()).toContain('The notes server says 4002.');
+
+    await sendMessage(page, QUESTIONS.mcpDirect);
+    await waitIdle(page);
+    answer = lastAnswer(page);
+    expect(await answer.getByTestId('tool-row').getAttribute('data-status')).toBe('ok');
+    expect(await answer.locator('.markdown').textContent()).toContain('The direct server says 1234.');
+  });
+
+  it('asks before a tool not marked read-only, and runs it once approved', async () => {
+    await sendMessage(page, QUESTIONS.mcpDelete);
+    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('approval-dialog').textContent()).toContain('delete_note');
+    await page.getByTestId('approve').click();
+    await waitIdle(page);
+    expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('Note 7 is gone.');
+  });
+
+  it('Stop cancels the call on the server', async () => {
+    await sendMessage(page, QUESTIONS.mcpSlow);
+    await page.getByTestId('stop').waitFor({ timeout: 10_000 });
+    await expect.poll(() => relayed.output(), { timeout: 10_000 }).toContain('CALLED slow_echo');
+    await page.getByTestId('stop').click();
+    await waitIdle(page);
+    await expect.poll(() => relayed.output(), { timeout: 10_000 }).toContain('CANCELLED slow_echo');
+    expect(await lastAnswer(page).getAttribute('data-state')).toBe('stopped');
+  });
+
+  it('the relay refuses a server that was not listed; the server’s token never reached the page', async () => {
+    const refusedByRelay = await page.evaluate(async (port) => {
+      const response = await fetch(`/mcp-relay/${encodeURIComponent(`http://127.0.0.1:${port}/mcp`)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{}',
+      });
+      return { status: response.status, body: await response.json() };
+    }, refused.port);
+    expect(refusedByRelay.status).toBe(404);
+    expect(refusedByRelay.body).toMatchObject({ error: 'unknown_server', message: expect.stringContaining('listed: notes') });
+    expect(refused.output()).not.toContain('CANCELLED');
+    expect(relayBodies.length).toBeGreaterThan(3);
+    expect(relayBodies.join('\n')).not.toContain('relay-secret');
+  });
+
+  it('remembers the servers the user added across a reload, and reconnects them', async () => {
+    await page.reload();
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toBe('Ready: scripted on WASM q4');
+    await page.getByTestId('open-tools').click();
+    await expect.poll(() => serverRow(direct.url).getAttribute('data-phase'), { timeout: 15_000 }).toBe('connected');
+    // Removed, it goes with its tools.
+    await serverRow(direct.url).getByTestId('mcp-remove').click();
+    await expect.poll(() => serverRow(direct.url).count()).toBe(0);
+    expect(await page.getByTestId('tools').textContent()).not.toContain('direct_add_numbers');
+    expect(pageErrors).toEqual([]);
+  });
+});
