@@ -8,6 +8,11 @@
 // `context.signal` is aborted when the user presses stop. Throw an Error to tell the model what went
 // wrong; write the message so the model knows what to do next.
 //
+//   mcp(url, { headers?, confirm?, label?, callTimeoutMs? })
+//
+// adds the tools of an MCP server (Streamable HTTP) beside these: mcp('http://127.0.0.1:3001/mcp').
+// Its tools that are not marked read-only ask before running unless `confirm: false`.
+//
 // Edit freely and reload the tools from the page's tools panel.
 
 // ---------------------------------------------------------------------------------------------

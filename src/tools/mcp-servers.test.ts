@@ -81,6 +81,32 @@ describe('MCP servers named in a tools file', () => {
   });
 });
 
+describe('many tools', () => {
+  it('ranks an MCP server’s tools like the others: with 50 listed, the answer is offered the one it needs', async () => {
+    const big = await startMcpServer({ EXTRA_TOOLS: '43' });
+    const engine = new ScriptedEngine([
+      { when: when.userAsked('Add the numbers 4 and 5'), output: call('add_numbers', { a: 4, b: 5 }) },
+      { when: when.afterResults(), output: 'It is 9.' },
+    ]);
+    const chat = NexusChat.withEngine(engine).tool('local_time', 'Get the local time.', {}, () => 'noon');
+    chat.toolSelection = { semantic: false };
+    try {
+      chat.mcp.declare('settings', [{ url: big.url }]);
+      await chat.mcp.ready();
+      expect(chat.tools.size).toBe(51);
+      const answer = await chat.chat('Add the numbers 4 and 5');
+      expect(answer.calls[0]).toMatchObject({ name: 'add_numbers', status: 'ok', result: '9' });
+      const offered = chat.lastToolSelection?.offered ?? [];
+      expect(offered).toContain('add_numbers');
+      expect(offered.length).toBeLessThan(20);
+      expect(chat.lastToolSelection?.reasons.add_numbers).toBe('lexical');
+    } finally {
+      await chat.dispose();
+      await big.kill();
+    }
+  }, 30_000);
+});
+
 describe('connection life', () => {
   it('a server that hangs never holds up the others, nor an answer with their tools', async () => {
     const hanging = await hangingServer();

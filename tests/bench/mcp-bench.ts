@@ -19,7 +19,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
   stdio: ['ignore', 'pipe', 'inherit'],
-  env: { PATH: process.env.PATH ?? '', EXTRA_TOOLS: '44' },
+  env: { PATH: process.env.PATH ?? '', EXTRA_TOOLS: '43' },
 });
 let output = '';
 const cancelled: number[] = [];
