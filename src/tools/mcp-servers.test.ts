@@ -89,7 +89,7 @@ describe('many tools', () => {
       { when: when.afterResults(), output: 'It is 9.' },
     ]);
     const chat = NexusChat.withEngine(engine).tool('local_time', 'Get the local time.', {}, () => 'noon');
-    chat.toolSelection = { semantic: false };
+    chat.toolSelection.semantic = false;
     try {
       chat.mcp.declare('settings', [{ url: big.url }]);
       await chat.mcp.ready();
