@@ -1,7 +1,9 @@
 /// <reference types="vitest/config" />
 import { readFileSync } from 'node:fs';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type PreviewServer, type ViteDevServer } from 'vite';
+import { proxyOptionsFromEnv } from './src/proxy/env-options.ts';
 import { proxyVitePlugin } from './src/proxy/vite-plugin.ts';
+import { createMcpRelay, mcpRelayServersFromEnv } from './src/server/mcp-relay.ts';
 import { CROSS_ORIGIN_ISOLATION } from './src/server/app-server.ts';
 import { connectOriginsFromEnv, pageSecurityHeaders } from './src/server/page-policy.ts';
 
@@ -29,6 +31,18 @@ function serveToolsFile(): Plugin {
   };
 }
 
+/** The MCP relay of `npm start` (`MCP_SERVERS`, `mcp-servers.json`) in `npm run dev` and `vite preview` too. */
+function serveMcpRelay(): Plugin {
+  const attach = (server: ViteDevServer | PreviewServer) => {
+    const { token, origins } = proxyOptionsFromEnv();
+    const relay = createMcpRelay({ servers: mcpRelayServersFromEnv(), guard: { ...(token ? { token } : {}), ...(origins ? { origins } : {}) } });
+    server.middlewares.use((req, res, next) => {
+      relay(req, res).then((handled) => (handled ? undefined : next()), next);
+    });
+  };
+  return { name: 'nexus-mcp-relay', configureServer: attach, configurePreviewServer: attach };
+}
+
 /** The same headers `npm start` serves: cross-origin isolation (WASM threads need it) and the page's CSP. */
 const pageHeaders = { ...CROSS_ORIGIN_ISOLATION, ...pageSecurityHeaders({ connectOrigins: connectOriginsFromEnv() }) };
 
@@ -53,8 +67,8 @@ export default defineConfig({
   worker: {
     format: 'es',
   },
-  // `npm run dev` serves the companion proxy on the same origin, as `npm start` does.
-  plugins: [serveToolsFile(), proxyVitePlugin()],
+  // `npm run dev` serves the companion proxy and the MCP relay on the same origin, as `npm start` does.
+  plugins: [serveToolsFile(), serveMcpRelay(), proxyVitePlugin()],
   test: {
     // One closing line a CI log reader understands, after vitest's own summary.
     reporters: ['default', './tests/summary-reporter.ts'],

@@ -157,6 +157,29 @@ describe('the app server relays MCP to the servers its operator listed, and to n
   });
 });
 
+describe('npm start with MCP_SERVERS', () => {
+  it('refuses a list it cannot read, saying which forms it takes', async () => {
+    const { spawn } = await import('node:child_process');
+    const result = await new Promise<{ code: number | null; err: string }>((done) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], {
+        env: { ...process.env, PORT: '0', MCP_SERVERS: 'notes' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let err = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        err += chunk.toString();
+      });
+      const timer = setTimeout(() => child.kill(), 20_000);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        done({ code, err });
+      });
+    });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('MCP_SERVERS: "notes" is not name=url. Give JSON such as');
+  }, 30_000);
+});
+
 describe('mcpRelayServersFromEnv', () => {
   it('reads JSON, name=url pairs, or mcp-servers.json beside tools.js; a mistake names the forms', async () => {
     expect(mcpRelayServersFromEnv({ MCP_SERVERS: 'notes=http://127.0.0.1:3001/mcp, files=http://127.0.0.1:3002/mcp' }, '/nonexistent')).toEqual([

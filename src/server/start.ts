@@ -16,12 +16,18 @@ const host = process.env.HOST ?? '127.0.0.1';
 let proxyOptions: ProxyOptions;
 let pageHeaders: Record<string, string>;
 let relayed: McpRelayServer[];
+let relay: ReturnType<typeof createMcpRelay>;
 try {
   relayed = mcpRelayServersFromEnv();
   pageHeaders = pageSecurityHeaders({ connectOrigins: connectOriginsFromEnv() });
   proxyOptions = proxyOptionsFromEnv();
   // Listening beyond this machine without a token would make it an open search-and-fetch proxy.
   assertSafeBind(host, proxyOptions.token);
+  // MCP servers the page may not reach itself (CORS), relayed to the listed addresses only.
+  relay = createMcpRelay({
+    servers: relayed,
+    guard: { ...(proxyOptions.token ? { token: proxyOptions.token } : {}), ...(proxyOptions.origins ? { origins: proxyOptions.origins } : {}) },
+  });
   const store = await sessionStoreFromEnv();
   if (store) proxyOptions.store = store;
 } catch (error) {
@@ -39,11 +45,6 @@ const modelsDir = process.env.MODELS_DIR;
 // The companion proxy answers /api/* on the same origin, so the page never fetches third-party pages itself.
 const proxy = createProxy(proxyOptions);
 const proxyRoutes = mountProxy(proxy);
-// MCP servers the page may not reach itself (CORS), relayed to the listed addresses only.
-const relay = createMcpRelay({
-  servers: relayed,
-  guard: { ...(proxyOptions.token ? { token: proxyOptions.token } : {}), ...(proxyOptions.origins ? { origins: proxyOptions.origins } : {}) },
-});
 const app = await startAppServer({
   before: async (req, res) => (await relay(req, res)) || proxyRoutes(req, res),
   root,
