@@ -23,7 +23,7 @@ import type { AnswerMetrics, ApprovalHandler, ChatAnswer, ChatEvents, ChatOption
 import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.ts';
 import { ToolRegistry, type ToolHandler, type ToolOptions, type ToolRunResult } from './tools/tool-registry.ts';
 import type { Embedder } from './tools/tool-index.ts';
-import { connectMcp, type McpConnection, type McpConnectOptions } from './tools/mcp-tools.ts';
+import type { McpConnection, McpConnectOptions } from './tools/mcp-tools.ts';
 import { McpServers } from './tools/mcp-servers.ts';
 import { ToolOffering, type ToolOfferingSettings } from './loop/tool-offering.ts';
 import { answerMessages, answerSettings, CHAT_DEFAULTS, type AnswerPromptParts } from './loop/answer-request.ts';
@@ -594,7 +594,8 @@ export class NexusChat {
    * @param options - headers, trust, timeouts.
    * @throws McpConnectError naming the address when it is not an MCP server or does not answer in time.
    */
-  connect(url: string, options: McpConnectOptions = {}): Promise<McpConnection> {
+  async connect(url: string, options: McpConnectOptions = {}): Promise<McpConnection> {
+    const { connectMcp } = await import('./tools/mcp-tools.ts');
     return connectMcp(url, this.tools, { ...(this.fetchForTools ? { fetch: this.fetchForTools } : {}), ...options });
   }
 

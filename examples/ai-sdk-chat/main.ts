@@ -12,7 +12,8 @@ import { createNexus, NexusChatTransport, type NexusStatusData } from 'browser-l
 useModelWorker(() => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'nexus-model' }));
 
 /** Test and embedding hooks: prompts to use instead of the library's (a fixture model is trained on its own). */
-const overrides = (globalThis as { nexusExample?: { systemPrompt?: string; answerPrompt?: string } }).nexusExample ?? {};
+const { freshCode: givenCode, ...overrides } =
+  (globalThis as { nexusExample?: { systemPrompt?: string; answerPrompt?: string; freshCode?: () => string } }).nexusExample ?? {};
 const modelParam = new URLSearchParams(location.search).get('model');
 const nexus = createNexus({ ...overrides });
 const model = nexus(modelParam ? { url: modelParam } : 'onnx-community/Qwen3-0.6B-ONNX');
@@ -24,6 +25,7 @@ const ORDERS: Record<string, { status: string; tracking: string }> = {
 
 /** A code like `KX-4821-QD`, new on every call, so an answer that repeats it must have read the tool's result. */
 function freshCode(): string {
+  if (givenCode) return givenCode();
   const letter = () => String.fromCharCode(65 + Math.floor(Math.random() * 26));
   return `${letter()}${letter()}-${Math.floor(1000 + Math.random() * 9000)}-${letter()}${letter()}`;
 }

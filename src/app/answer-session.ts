@@ -3,6 +3,7 @@ import type { Activity, AppState, DiagnosticEntry, Turn } from './app-state.ts';
 import { newId, type ConversationStore } from './conversation-store.ts';
 import { deviceLabel, threadWords, titleFrom } from './format.ts';
 import { READ_PAGE, WEB_TOOL_NAMES, type Research, type Source, type WebActivity } from './web-research.ts';
+import type { TabSync } from './tab-sync.ts';
 
 /** Diagnostics are for reading, not archiving: one entry's text and the entries per answer are capped. */
 const MAX_DIAGNOSTIC_CHARS = 6000;
@@ -25,6 +26,8 @@ export interface AnswerHost {
   loading(): Promise<void> | undefined;
   /** Hands the page's tool settings to the chat before an answer. */
   applyToolSettings(chat: NexusChat): void;
+  /** The other tabs: one at a time answers in a conversation. */
+  tabs?: TabSync;
 }
 
 /**
@@ -37,13 +40,57 @@ export class AnswerSession {
   /** The turn the running answer writes into. */
   private answeringId: string | undefined;
   private pendingApproval: ((approved: boolean) => void) | undefined;
+  /** Takes back the message that waits for the conversation (another tab answering there). */
+  private queuedStop: AbortController | undefined;
 
   constructor(private readonly host: AnswerHost) {}
 
-  /** Sends a message and streams the answer. Ignored while an answer runs or with no model. */
+  /**
+   * Sends a message and streams the answer. Ignored while an answer runs or with no model. While
+   * another tab answers in this conversation, the message waits for it (the page says so; Stop
+   * takes it back) and is then added to the conversation as that tab left it.
+   */
   async send(text: string): Promise<void> {
     const prompt = text.trim();
-    if (!prompt || this.host.state().busy) return;
+    if (!prompt || this.host.state().busy || this.host.state().queued !== undefined) return;
+    await this.inConversation({ text: prompt, returnOnStop: true }, () => this.sendNow(prompt));
+  }
+
+  /**
+   * Runs `work` as the one tab answering in the open conversation, on the conversation as stored.
+   * From the call on, the message is `queued`: Send is Stop at once, so a second Enter sends nothing twice.
+   */
+  private async inConversation(message: { text: string; returnOnStop: boolean }, work: () => Promise<void>): Promise<void> {
+    const { tabs } = this.host;
+    const id = this.host.state().conversation.id;
+    const controller = new AbortController();
+    this.queuedStop = controller;
+    this.host.set({ queued: { text: message.text, waitingForTab: false }, returnedText: undefined });
+    const run = async () => {
+      this.host.set({ queued: { text: message.text, waitingForTab: false } });
+      if (controller.signal.aborted || this.host.state().conversation.id !== id) return;
+      await this.host.conversations.reloadOpen();
+      this.queuedStop = undefined;
+      if (!controller.signal.aborted) await work();
+    };
+    try {
+      if (!tabs) await run();
+      else
+        await tabs.withConversation(
+          id,
+          { signal: controller.signal, onWait: () => this.host.set({ queued: { text: message.text, waitingForTab: true } }) },
+          run,
+        );
+    } catch (error) {
+      if (!controller.signal.aborted) throw error;
+    } finally {
+      if (this.queuedStop === controller) this.queuedStop = undefined;
+      this.host.set({ queued: undefined });
+      if (controller.signal.aborted && message.returnOnStop) this.host.set({ returnedText: message.text });
+    }
+  }
+
+  private async sendNow(prompt: string): Promise<void> {
     if (this.host.state().model.phase === 'checking') {
       // The user would rather chat than wait: the check is skipped, and the message goes once the model is free.
       this.host.skipCheck();
@@ -79,6 +126,7 @@ export class AnswerSession {
    * appears after Stop, however long the step takes.
    */
   stop(): void {
+    this.queuedStop?.abort();
     this.resolveApproval(false);
     this.host.skipCheck();
     const controller = this.stopController;
@@ -91,14 +139,20 @@ export class AnswerSession {
 
   /** Answers the last message again: the last exchange is cut from the history first. */
   async regenerate(): Promise<void> {
-    const last = this.lastExchange();
-    if (last) await this.resend(last.user, last.user.text);
+    if (this.host.state().queued || !this.lastExchange()) return;
+    await this.inConversation({ text: this.lastExchange()?.user.text ?? '', returnOnStop: false }, async () => {
+      const last = this.lastExchange();
+      if (last) await this.resend(last.user, last.user.text);
+    });
   }
 
   /** Replaces the last message with `text` and answers it. */
   async editLast(text: string): Promise<void> {
-    const last = this.lastExchange();
-    if (last && text.trim()) await this.resend(last.user, text);
+    if (this.host.state().queued || !this.lastExchange() || !text.trim()) return;
+    await this.inConversation({ text: text.trim(), returnOnStop: true }, async () => {
+      const last = this.lastExchange();
+      if (last) await this.resend(last.user, text);
+    });
   }
 
   private lastExchange(): { user: Turn } | undefined {
@@ -121,7 +175,8 @@ export class AnswerSession {
       return;
     }
     this.host.conversations.setConversation({ ...conversation, turns: keep, history, title: keep.length ? conversation.title : titleFrom(text) });
-    await this.send(text);
+    const prompt = text.trim();
+    if (prompt) await this.sendNow(prompt);
   }
 
   private async runAnswer(chat: NexusChat, prompt: string, answerId: string): Promise<void> {

@@ -275,6 +275,13 @@ export interface AppState {
   busy: boolean;
   /** Stop was pressed and the answer is winding down. */
   stopping?: boolean;
+  /**
+   * A message accepted but not answered yet: it waits for the conversation's lock, which another
+   * tab holds while it answers there (`waitingForTab`), and until the answer here has ended.
+   */
+  queued?: { readonly text: string; readonly waitingForTab: boolean };
+  /** A queued message the user took back with Stop: the composer shows it again, so nothing typed is lost. */
+  returnedText?: string;
   settings: Settings;
   web: { enabled: boolean; status?: WebStatus };
   tools: {

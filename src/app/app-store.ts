@@ -8,6 +8,7 @@ import type { ModelOpener } from './model-loader.ts';
 import { modelFromAddress } from './model-param.ts';
 import type { Persistence, SavedMcpServer } from './persistence.ts';
 import type { ResearchFactory } from './web-research.ts';
+import type { TabMessage, TabSync } from './tab-sync.ts';
 
 /** What the store is built from; the page passes the real ones, tests pass scripted ones. */
 export interface StoreDeps {
@@ -31,6 +32,8 @@ export interface StoreDeps {
    */
   mcpRelayUrl?: string;
   fetch?: typeof globalThis.fetch;
+  /** How this tab hears the others and takes turns with them (default: alone). */
+  tabs?: TabSync;
   /** How the page's MCP servers are kept (heartbeat, backoff); tests shorten them. */
   mcpOptions?: ConstructorParameters<typeof McpServers>[1];
 }
@@ -82,7 +85,9 @@ export class AppStore {
         opened: (conversation) => (conversation ? this.restoreHistory(conversation) : this.model.chat?.reset()),
       },
       deps.persistence,
+      deps.tabs,
     );
+    deps.tabs?.subscribe((message) => void this.handleTabMessage(message));
     this.answers = new AnswerSession({
       state: () => this.current,
       set: (change) => this.set(change),
@@ -93,6 +98,7 @@ export class AppStore {
       skipCheck: () => this.model.skipCheck(),
       loading: () => this.model.loading,
       applyToolSettings: (chat) => this.applyToolSettings(chat),
+      ...(deps.tabs ? { tabs: deps.tabs } : {}),
     });
     this.model = new ModelSession(
       {
@@ -141,7 +147,8 @@ export class AppStore {
     this.declareSavedServers();
     void this.loadRelayedServers();
     const latest = conversations[0] ? await persistence.loadConversation(conversations[0].id).catch(() => undefined) : undefined;
-    const repaired = latest && repairInterrupted(latest);
+    // An answer another tab is writing now is not an interrupted one.
+    const repaired = latest && ((await this.deps.tabs?.isAnswering(latest.id)) ? latest : repairInterrupted(latest));
     this.set({ settings, web: { ...this.current.web, enabled: webEnabled }, conversations, ...(repaired ? { conversation: repaired } : {}) });
     // After the settings: whether a software WebGPU adapter may be used is one of them.
     this.refreshRuntime();
@@ -295,8 +302,40 @@ export class AppStore {
     const before = this.current.settings;
     const settings = { ...before, ...change };
     this.set({ settings });
-    void this.deps.persistence.saveSettings(settings).catch(() => undefined);
+    // Only what changed is written: another tab's other settings stay as it set them.
+    void this.deps.persistence
+      .updateSettings(change)
+      .then(() => this.deps.tabs?.post({ kind: 'settings' }))
+      .catch(() => undefined);
     if (settings.softwareWebgpu !== before.softwareWebgpu) this.refreshRuntime();
+  }
+
+  /** Another tab saved something: read it again. */
+  private async handleTabMessage(message: TabMessage): Promise<void> {
+    const { persistence } = this.deps;
+    switch (message.kind) {
+      case 'settings': {
+        const before = this.current.settings;
+        const settings = await persistence.loadSettings().catch(() => undefined);
+        if (!settings) return;
+        this.set({ settings });
+        if (settings.softwareWebgpu !== before.softwareWebgpu) this.refreshRuntime();
+        return;
+      }
+      case 'web': {
+        const enabled = await persistence.loadWebEnabled().catch(() => this.current.web.enabled);
+        this.set({ web: { ...this.current.web, enabled } });
+        return;
+      }
+      case 'mcp':
+        this.savedServers = await persistence.loadMcpServers().catch(() => this.savedServers);
+        this.declareSavedServers();
+        return;
+      case 'conversations':
+        return this.conversations.changedElsewhere(undefined);
+      case 'conversation':
+        return this.conversations.changedElsewhere(message.id);
+    }
   }
 
   /** Asks again which device a load would use (the answer depends on the software-WebGPU setting). */
@@ -315,7 +354,10 @@ export class AppStore {
   /** Turns research mode on or off for the next messages, and remembers it. */
   setWeb(enabled: boolean): void {
     this.set({ web: { ...this.current.web, enabled } });
-    void this.deps.persistence.saveWebEnabled(enabled).catch(() => undefined);
+    void this.deps.persistence
+      .saveWebEnabled(enabled)
+      .then(() => this.deps.tabs?.post({ kind: 'web' }))
+      .catch(() => undefined);
     if (enabled) void this.refreshWebStatus();
   }
 
@@ -399,7 +441,7 @@ export class AppStore {
     if (this.current.mcp.some((server) => server.url === address)) return `${address} is already in the list.`;
     this.savedServers = [...this.savedServers, { url: address, ...(trust ? { trust: true } : {}) }];
     this.declareSavedServers();
-    await this.deps.persistence.saveMcpServers(this.savedServers).catch(() => undefined);
+    await this.saveServers();
     return undefined;
   }
 
@@ -407,12 +449,17 @@ export class AppStore {
   async removeMcpServer(url: string): Promise<void> {
     this.savedServers = this.savedServers.filter((server) => server.url !== url);
     this.declareSavedServers();
-    await this.deps.persistence.saveMcpServers(this.savedServers).catch(() => undefined);
+    await this.saveServers();
   }
 
   /** Tries a server that is down again now. */
   retryMcpServer(url: string): void {
     this.mcp.retry(url);
+  }
+
+  private async saveServers(): Promise<void> {
+    await this.deps.persistence.saveMcpServers(this.savedServers).catch(() => undefined);
+    this.deps.tabs?.post({ kind: 'mcp' });
   }
 
   private declareSavedServers(): void {

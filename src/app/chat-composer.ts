@@ -15,7 +15,15 @@ export class ChatComposer extends LitElement {
     busy: { type: Boolean },
     stopping: { type: Boolean },
     web: { attribute: false },
+    waiting: { attribute: false },
+    returned: { attribute: false },
   };
+
+  /** A waiting message the user took back with Stop: put back in the box (unless the user typed anew). */
+  declare returned: string | undefined;
+
+  /** A message waiting while another tab answers in this conversation. */
+  declare waiting: string | undefined;
 
   /** The page's store, for sending, stopping and the Web switch. */
   declare store: AppStore;
@@ -148,6 +156,7 @@ export class ChatComposer extends LitElement {
         ></textarea>
         <div class="bar">${this.renderWebSwitch()}<span class="hint">${this.renderHint()}</span>${this.renderButton()}</div>
       </form>
+      ${this.renderWaiting()}
       ${this.renderWebStatus()}`;
   }
 
@@ -183,6 +192,15 @@ export class ChatComposer extends LitElement {
     return html`<button type="submit" class="primary send" data-testid="send" ?disabled=${!this.ready}>Send</button>`;
   }
 
+  /** Another tab answers in this conversation: the message goes once it is done, and says so. */
+  private renderWaiting() {
+    if (this.waiting === undefined) return nothing;
+    const words = this.waiting.length > 60 ? `${this.waiting.slice(0, 60)}…` : this.waiting;
+    return html`<p class="web-status" role="status" data-testid="waiting-for-tab">
+      Another tab of Nexus Chat is answering in this conversation. “${words}” will be sent when it is done; Stop takes it back.
+    </p>`;
+  }
+
   private renderWebStatus() {
     const { enabled, status } = this.web;
     if (!enabled) return nothing;
@@ -196,6 +214,13 @@ export class ChatComposer extends LitElement {
             : `Web research is on: your question leaves this browser for the search engine. ${status.detail}`
       }
     </p>`;
+  }
+
+  protected override updated(changed: Map<PropertyKey, unknown>): void {
+    if (changed.has('returned') && this.returned) {
+      const field = this.renderRoot.querySelector('textarea');
+      if (field && !field.value.trim()) field.value = this.returned;
+    }
   }
 
   /** Puts the keyboard focus in the message box. */

@@ -1,7 +1,8 @@
-import { conversationToJson, conversationToMarkdown, importConversationFile, type ConversationFile } from './conversation-files.ts';
+import type { ConversationFile } from './conversation-files.ts';
 import { ConversationSearch } from './conversation-search.ts';
 import { emptyConversation, type AppState, type Conversation, type ConversationSummary, type Turn } from './app-state.ts';
 import type { Persistence } from './persistence.ts';
+import type { TabSync } from './tab-sync.ts';
 
 /** Streamed text is saved at most this often, so an answer cut off by a closed tab is still there. */
 const SAVE_EVERY_MS = 400;
@@ -33,33 +34,90 @@ export class ConversationStore {
   private pendingQuery = '';
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly search: ConversationSearch;
+  /** The open conversation's fields changed here since its last save: a save writes only these. */
+  private dirty = new Set<keyof Conversation>();
 
   constructor(
     private readonly host: ConversationHost,
     private readonly persistence: Persistence,
+    private readonly tabs?: TabSync,
   ) {
     this.search = new ConversationSearch((id) => persistence.loadConversation(id));
   }
 
+  /**
+   * Another tab saved a conversation: the list is read again, and the open conversation too when it
+   * is that one and this tab is not answering in it (the tab that answers holds the conversation).
+   */
+  async changedElsewhere(id: string | undefined): Promise<void> {
+    const conversations = await this.persistence.listConversations().catch(() => undefined);
+    if (conversations) this.host.set({ conversations });
+    const open = this.host.state().conversation;
+    if (id === undefined || id !== open.id) return;
+    const saved = await this.persistence.loadConversation(id).catch(() => undefined);
+    if (!saved || saved.updatedAt === this.host.state().conversation.updatedAt) return;
+    const { busy, queued } = this.host.state();
+    if (busy || (queued && !queued.waitingForTab)) {
+      // This tab answers here (or is about to): only what the other may change meanwhile (the name, the instructions) is taken.
+      const { instructions: _mine, ...current } = this.host.state().conversation;
+      this.host.set({ conversation: { ...current, title: saved.title, ...(saved.instructions ? { instructions: saved.instructions } : {}) } });
+      return;
+    }
+    this.dirty.clear();
+    this.host.set({ conversation: saved });
+    this.host.opened(saved);
+  }
+
+  /**
+   * The open conversation as stored now, made the open one if another tab changed it; call holding
+   * its lock, before adding to it.
+   */
+  async reloadOpen(): Promise<void> {
+    const open = this.host.state().conversation;
+    const saved = await this.persistence.loadConversation(open.id).catch(() => undefined);
+    if (!saved || saved.updatedAt === open.updatedAt) return;
+    await this.saveNow();
+    const fresh = (await this.persistence.loadConversation(open.id).catch(() => undefined)) ?? saved;
+    this.dirty.clear();
+    this.host.set({ conversation: fresh });
+    this.host.opened(fresh);
+  }
+
+  /** An answer runs here, or a message waits for another tab: the open conversation stays open. */
+  private occupied(): boolean {
+    return this.host.state().busy || this.host.state().queued !== undefined;
+  }
+
+  /** Tells the other tabs what was saved. */
+  private announce(id?: string): void {
+    this.tabs?.post(id ? { kind: 'conversation', id } : { kind: 'conversations' });
+  }
+
   /** Starts an empty conversation (saved once it has a message). */
   newConversation(): void {
-    if (this.host.state().busy) return;
+    if (this.occupied()) return;
+    this.dirty.clear();
     this.host.set({ conversation: emptyConversation(newId()) });
     this.host.opened(undefined);
   }
 
   /** Opens a saved conversation; the model continues it with its full history. */
   async selectConversation(id: string): Promise<void> {
-    if (this.host.state().busy || id === this.host.state().conversation.id) return;
+    if (this.occupied() || id === this.host.state().conversation.id) return;
     const saved = await this.persistence.loadConversation(id).catch(() => undefined);
     if (!saved) {
       this.host.notify('That conversation could not be read.');
       return;
     }
-    const conversation = repairInterrupted(saved);
+    // An answer another tab is writing is not interrupted: it is still being written.
+    const conversation = (await this.tabs?.isAnswering(id)) ? saved : repairInterrupted(saved);
+    this.dirty.clear();
     this.host.set({ conversation });
     this.host.opened(conversation);
-    if (conversation !== saved) await this.saveNow();
+    if (conversation !== saved) {
+      this.dirty = new Set(['turns', 'history', 'updatedAt']);
+      await this.saveNow();
+    }
   }
 
   /** Deletes a saved conversation (Undo brings it back); deleting the open one starts a new one. */
@@ -70,6 +128,7 @@ export class ConversationStore {
     this.search.remove(id);
     const conversations = await persistence.deleteConversation(id).catch(() => this.host.state().conversations.filter((c) => c.id !== id));
     this.deleted = doomed;
+    this.announce();
     this.host.set({ conversations, ...(doomed ? { undoDelete: { title: doomed.title } } : {}) });
     if (doomed) this.host.notify(`Deleted “${doomed.title}”.`);
     if (id === this.host.state().conversation.id) this.newConversation();
@@ -90,6 +149,7 @@ export class ConversationStore {
     if (!conversation) return;
     const conversations = await this.persist(conversation).catch(() => this.host.state().conversations);
     this.host.set({ conversations });
+    this.announce(conversation.id);
     this.host.notify(`Restored “${conversation.title}”.`);
   }
 
@@ -98,14 +158,15 @@ export class ConversationStore {
     const name = title.replace(/\s+/g, ' ').trim().slice(0, 120);
     if (!name) return;
     if (id === this.host.state().conversation.id) {
-      this.host.set({ conversation: { ...this.host.state().conversation, title: name } });
+      this.setConversation({ ...this.host.state().conversation, title: name });
       await this.saveNow();
       return;
     }
     const saved = await this.persistence.loadConversation(id).catch(() => undefined);
     if (!saved) return;
-    const conversations = await this.persist({ ...saved, title: name }).catch(() => this.host.state().conversations);
+    const conversations = await this.persist({ ...saved, title: name }, ['title']).catch(() => this.host.state().conversations);
     this.host.set({ conversations });
+    this.announce(id);
   }
 
   /** A conversation as a file to save: JSON (restores exactly) or Markdown (to read). */
@@ -113,6 +174,8 @@ export class ConversationStore {
     const conversation =
       id === this.host.state().conversation.id ? this.host.state().conversation : await this.persistence.loadConversation(id).catch(() => undefined);
     if (!conversation) return undefined;
+    // Files are read and written rarely: their code loads when one is.
+    const { conversationToJson, conversationToMarkdown } = await import('./conversation-files.ts');
     return format === 'json' ? conversationToJson(conversation) : conversationToMarkdown(conversation);
   }
 
@@ -123,6 +186,7 @@ export class ConversationStore {
   async importConversation(name: string, text: string): Promise<void> {
     let imported: Conversation;
     let notes: string[];
+    const { importConversationFile } = await import('./conversation-files.ts');
     try {
       ({ conversation: imported, notes } = importConversationFile(name, text, newId));
     } catch (error) {
@@ -133,6 +197,7 @@ export class ConversationStore {
     const conversation = { ...imported, id: newId() };
     const conversations = await this.persist(conversation).catch(() => this.host.state().conversations);
     this.host.set({ conversations, importError: undefined });
+    this.announce(conversation.id);
     this.host.notify([`Imported “${conversation.title}”.`, ...notes].join(' '));
     if (!this.host.state().busy) await this.selectConversation(conversation.id);
   }
@@ -150,9 +215,15 @@ export class ConversationStore {
     this.host.set({ conversationSearch: { query, matches } });
   }
 
-  /** Replaces the open conversation (stamped now) and saves it soon. */
+  /** Replaces the open conversation (stamped now) and saves it soon: the fields that changed, not the whole. */
   setConversation(conversation: Conversation): void {
-    this.host.set({ conversation: { ...conversation, updatedAt: new Date().toISOString() } });
+    const before = this.host.state().conversation;
+    const next = { ...conversation, updatedAt: new Date().toISOString() };
+    if (before.id !== next.id) this.dirty.clear();
+    for (const key of new Set([...Object.keys(before), ...Object.keys(next)]) as Set<keyof Conversation>) {
+      if (before[key] !== next[key]) this.dirty.add(key);
+    }
+    this.host.set({ conversation: next });
     this.scheduleSave();
   }
 
@@ -168,10 +239,10 @@ export class ConversationStore {
     this.saveTimer ??= setTimeout(() => void this.saveNow(), SAVE_EVERY_MS);
   }
 
-  /** Saves a conversation and keeps the search index current; resolves with the saved list. */
-  private persist(conversation: Conversation): Promise<ConversationSummary[]> {
+  /** Saves a conversation (or some of its fields) and keeps the search index current; resolves with the saved list. */
+  private persist(conversation: Conversation, fields?: readonly (keyof Conversation)[]): Promise<ConversationSummary[]> {
     this.search.update(conversation);
-    return this.persistence.saveConversation(conversation);
+    return this.persistence.saveConversation(conversation, fields);
   }
 
   /** Saves the open conversation now (empty ones are not kept). */
@@ -179,9 +250,12 @@ export class ConversationStore {
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
     const conversation = this.host.state().conversation;
-    if (conversation.turns.length === 0) return;
+    if (conversation.turns.length === 0 || this.dirty.size === 0) return;
+    const fields = [...this.dirty];
+    this.dirty.clear();
     try {
-      this.host.set({ conversations: await this.persist(conversation) });
+      this.host.set({ conversations: await this.persist(conversation, fields) });
+      this.announce(conversation.id);
     } catch (error) {
       this.host.notify(`Could not save the conversation: ${(error as Error).message}`);
     }

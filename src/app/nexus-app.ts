@@ -5,6 +5,7 @@ import { deviceLabel } from './format.ts';
 import { icons } from './icons.ts';
 import { workerModelOpener } from './model-loader.ts';
 import { indexedDbPersistence, memoryPersistence } from './persistence.ts';
+import { browserTabSync } from './tab-sync.ts';
 import { controls, tokens } from './styles.ts';
 import { createResearch } from './web-research.ts';
 import './approval-dialog.ts';
@@ -371,7 +372,7 @@ export class NexusApp extends LitElement {
             </div>
           </main>
           <div class="composer" ?inert=${Boolean(this.panel)}>
-            <nexus-composer .store=${store} ?ready=${s.model.phase === 'ready' || s.model.phase === 'checking'} .phase=${s.model.phase} ?busy=${s.busy} ?stopping=${s.stopping ?? false} .web=${s.web}></nexus-composer>
+            <nexus-composer .store=${store} ?ready=${s.model.phase === 'ready' || s.model.phase === 'checking'} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .web=${s.web} .waiting=${s.queued?.waitingForTab ? s.queued.text : undefined} .returned=${s.returnedText}></nexus-composer>
           </div>
         </div>
         ${this.renderDrawer()}
@@ -507,6 +508,8 @@ function statusText({ model }: AppState): string {
 /** The store of the real page: the model in a worker, IndexedDB, the proxy on this origin. */
 function defaultStore(): AppStore {
   const persistence = typeof indexedDB === 'undefined' ? memoryPersistence() : indexedDbPersistence();
+  // Tabs of the page share one storage: they tell each other what they saved, and take turns answering.
+  const tabs = typeof indexedDB === 'undefined' ? undefined : browserTabSync();
   // The opener reads the software-WebGPU setting when it loads, from the store built here.
   let store: AppStore | undefined;
   store = new AppStore({
@@ -516,6 +519,7 @@ function defaultStore(): AppStore {
       ...(store ? { hubUrl: store.state.settings.hubUrl } : {}),
     })),
     research: createResearch,
+    ...(tabs ? { tabs } : {}),
     toolsUrl: TOOLS_URL,
     // `npm start` relays to the MCP servers its operator listed; elsewhere this answers nothing usable.
     mcpRelayUrl: new URL('./mcp-relay/', location.href).href,

@@ -4,7 +4,8 @@ import { upgradeSettings, type Conversation, type ConversationSummary, type Sett
 /** Where the page keeps what it remembers between visits. */
 export interface Persistence {
   loadSettings(): Promise<Settings>;
-  saveSettings(settings: Settings): Promise<void>;
+  /** Writes the settings that changed over what is stored (another tab's changes to the others stay). */
+  updateSettings(change: Partial<Settings>): Promise<void>;
   loadWebEnabled(): Promise<boolean>;
   saveWebEnabled(enabled: boolean): Promise<void>;
   /** The last model that loaded, as `?model=` would name it; a visit without `?model=` opens it. */
@@ -15,8 +16,12 @@ export interface Persistence {
   saveFailedModel(failed: FailedModel | undefined): Promise<void>;
   listConversations(): Promise<ConversationSummary[]>;
   loadConversation(id: string): Promise<Conversation | undefined>;
-  /** Saves the conversation and moves it to the top of the list. */
-  saveConversation(conversation: Conversation): Promise<ConversationSummary[]>;
+  /**
+   * Saves the conversation and moves it to the top of the list. With `fields`, only those are written
+   * over what is stored (a field absent from `conversation` is removed), so another tab's change to
+   * the others is kept; a conversation not stored yet is written whole.
+   */
+  saveConversation(conversation: Conversation, fields?: readonly (keyof Conversation)[]): Promise<ConversationSummary[]>;
   deleteConversation(id: string): Promise<ConversationSummary[]>;
   /** The MCP servers the user added in the tools panel. */
   loadMcpServers(): Promise<SavedMcpServer[]>;
@@ -57,6 +62,8 @@ export function indexedDbPersistence(database = 'nexus-chat'): Persistence {
   const idb = import('idb-keyval');
   const store = idb.then(({ createStore }) => createStore(database, 'app'));
   const get = async <T>(key: string) => (await idb).get<T>(key, await store);
+  // One read-write transaction: tabs writing the same key at once are serialised by IndexedDB.
+  const update = async <T>(key: string, change: (old: T | undefined) => T) => (await idb).update<T>(key, change, await store);
   const set = async (key: string, value: unknown) => (await idb).set(key, value, await store);
   const del = async (key: string) => (await idb).del(key, await store);
   let queue: Promise<unknown> = Promise.resolve();
@@ -71,7 +78,7 @@ export function indexedDbPersistence(database = 'nexus-chat'): Persistence {
     async loadSettings() {
       return upgradeSettings(await get<Partial<Settings>>(KEYS.settings));
     },
-    saveSettings: (settings) => serial(() => set(KEYS.settings, settings)),
+    updateSettings: (change) => serial(() => update<Partial<Settings>>(KEYS.settings, (stored) => ({ ...stored, ...change }))),
     loadWebEnabled: async () => (await get<boolean>(KEYS.web)) ?? false,
     saveWebEnabled: (enabled) => serial(() => set(KEYS.web, enabled)),
     loadLastModel: async () => (await get<string>(KEYS.lastModel)) ?? undefined,
@@ -82,19 +89,20 @@ export function indexedDbPersistence(database = 'nexus-chat'): Persistence {
     saveMcpServers: (servers) => serial(() => set(KEYS.mcpServers, [...servers])),
     listConversations: readIndex,
     loadConversation: (id) => get<Conversation>(KEYS.conversation(id)),
-    saveConversation: (conversation) =>
+    saveConversation: (conversation, fields) =>
       serial(async () => {
-        await set(KEYS.conversation(conversation.id), conversation);
-        const summary: ConversationSummary = { id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt };
-        const index = [summary, ...(await readIndex()).filter((c) => c.id !== conversation.id)];
-        await set(KEYS.index, index);
+        let saved = conversation;
+        await update<Conversation>(KEYS.conversation(conversation.id), (stored) => (saved = mergeConversation(stored, conversation, fields)));
+        const summary: ConversationSummary = { id: saved.id, title: saved.title, updatedAt: saved.updatedAt };
+        let index: ConversationSummary[] = [];
+        await update<ConversationSummary[]>(KEYS.index, (stored = []) => (index = [summary, ...stored.filter((c) => c.id !== saved.id)]));
         return index;
       }),
     deleteConversation: (id) =>
       serial(async () => {
         await del(KEYS.conversation(id));
-        const index = (await readIndex()).filter((c) => c.id !== id);
-        await set(KEYS.index, index);
+        let index: ConversationSummary[] = [];
+        await update<ConversationSummary[]>(KEYS.index, (stored = []) => (index = stored.filter((c) => c.id !== id)));
         return index;
       }),
     // The library's own verdict store uses idb-keyval's default database with these same keys.
@@ -105,13 +113,15 @@ export function indexedDbPersistence(database = 'nexus-chat'): Persistence {
   };
 }
 
-/** Storage that forgets on reload: for tests, and when IndexedDB is unavailable (private windows). */
-export function memoryPersistence(): Persistence {
-  const data = new Map<string, unknown>();
+/**
+ * Storage that forgets on reload: for tests, and when IndexedDB is unavailable (private windows).
+ * @param data - the stored values; two persistences given one map are two tabs of one browser.
+ */
+export function memoryPersistence(data = new Map<string, unknown>()): Persistence {
   const index = () => (data.get(KEYS.index) as ConversationSummary[] | undefined) ?? [];
   return {
     loadSettings: async () => upgradeSettings(data.get(KEYS.settings) as Partial<Settings> | undefined),
-    saveSettings: async (settings) => void data.set(KEYS.settings, structuredClone(settings)),
+    updateSettings: async (change) => void data.set(KEYS.settings, structuredClone({ ...(data.get(KEYS.settings) as object | undefined), ...change })),
     loadWebEnabled: async () => (data.get(KEYS.web) as boolean | undefined) ?? false,
     saveWebEnabled: async (enabled) => void data.set(KEYS.web, enabled),
     loadLastModel: async () => data.get(KEYS.lastModel) as string | undefined,
@@ -122,9 +132,10 @@ export function memoryPersistence(): Persistence {
     saveMcpServers: async (servers) => void data.set(KEYS.mcpServers, structuredClone([...servers])),
     listConversations: async () => index(),
     loadConversation: async (id) => structuredClone(data.get(KEYS.conversation(id)) as Conversation | undefined),
-    saveConversation: async (conversation) => {
-      data.set(KEYS.conversation(conversation.id), structuredClone(conversation));
-      const next = [{ id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt }, ...index().filter((c) => c.id !== conversation.id)];
+    saveConversation: async (conversation, fields) => {
+      const saved = mergeConversation(data.get(KEYS.conversation(conversation.id)) as Conversation | undefined, conversation, fields);
+      data.set(KEYS.conversation(conversation.id), structuredClone(saved));
+      const next = [{ id: saved.id, title: saved.title, updatedAt: saved.updatedAt }, ...index().filter((c) => c.id !== saved.id)];
       data.set(KEYS.index, next);
       return next;
     },
@@ -139,4 +150,19 @@ export function memoryPersistence(): Persistence {
       set: async (key, verdict) => void data.set(`verdict:${key}`, verdict),
     },
   };
+}
+
+/**
+ * What is stored after a save of `fields` of `conversation` over `stored`: those fields from the
+ * save (removed where the save lacks them), the rest as stored; a conversation not stored yet, or a
+ * save without fields, is the save itself.
+ */
+export function mergeConversation(stored: Conversation | undefined, conversation: Conversation, fields?: readonly (keyof Conversation)[]): Conversation {
+  if (!stored || !fields) return conversation;
+  const merged: Record<string, unknown> = { ...stored };
+  for (const field of fields) {
+    if (conversation[field] === undefined) delete merged[field];
+    else merged[field] = conversation[field];
+  }
+  return merged as unknown as Conversation;
 }

@@ -1,4 +1,4 @@
-import { connectMcp, type McpConnection, type McpConnectOptions } from './mcp-tools.ts';
+import type { McpConnection, McpConnectOptions } from './mcp-tools.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 
 /** One MCP server to keep connected. */
@@ -171,40 +171,45 @@ export class McpServers {
     this.update(server, { phase: 'connecting', retryInMs: undefined });
     const { url, label: _label, ...connectOptions } = server.entry;
     const registry = this.registry;
-    server.settled = connectMcp(url, registry, {
-      ...connectOptions,
-      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
-      heartbeatMs: this.options.heartbeatMs ?? 15_000,
-      onToolsChanged: (tools) => {
-        if (current()) this.update(server, { tools, skipped: server.connection?.skipped ?? [] });
-      },
-      onLost: (reason) => {
-        if (!current()) return;
-        server.connection = undefined;
-        this.down(server, `it stopped answering (${reason})`);
-      },
-    }).then(
-      (connection) => {
-        if (!current()) {
-          void connection.close();
-          return;
-        }
-        server.connection = connection;
-        server.failures = 0;
-        // The registry changed while it connected (a model loaded): its tools go where the others are.
-        if (registry !== this.registry) connection.attach(this.registry);
-        this.update(server, {
-          phase: 'connected',
-          label: server.entry.label ?? connection.serverName,
-          tools: connection.tools,
-          skipped: connection.skipped,
-          error: undefined,
-        });
-      },
-      (error: unknown) => {
-        if (current()) this.down(server, (error as Error).message);
-      },
-    );
+    // The client loads with the first server (pages without one never fetch it).
+    server.settled = import('./mcp-tools.ts')
+      .then(({ connectMcp }) =>
+        connectMcp(url, registry, {
+          ...connectOptions,
+          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+          heartbeatMs: this.options.heartbeatMs ?? 15_000,
+          onToolsChanged: (tools) => {
+            if (current()) this.update(server, { tools, skipped: server.connection?.skipped ?? [] });
+          },
+          onLost: (reason) => {
+            if (!current()) return;
+            server.connection = undefined;
+            this.down(server, `it stopped answering (${reason})`);
+          },
+        }),
+      )
+      .then(
+        (connection) => {
+          if (!current()) {
+            void connection.close();
+            return;
+          }
+          server.connection = connection;
+          server.failures = 0;
+          // The registry changed while it connected (a model loaded): its tools go where the others are.
+          if (registry !== this.registry) connection.attach(this.registry);
+          this.update(server, {
+            phase: 'connected',
+            label: server.entry.label ?? connection.serverName,
+            tools: connection.tools,
+            skipped: connection.skipped,
+            error: undefined,
+          });
+        },
+        (error: unknown) => {
+          if (current()) this.down(server, (error as Error).message);
+        },
+      );
   }
 
   private down(server: Server, error: string): void {

@@ -55,9 +55,13 @@ interface StopMeasure {
  * notes every change of the answer's visible text, and Stop is pressed from inside the page.
  */
 async function streamAndStop(page: Page, stop: 'escape' | 'button'): Promise<StopMeasure> {
+  const answers = page.locator('.turn[data-role="assistant"]');
+  const before = await answers.count();
   await page.evaluate(() => ((window as unknown as Record<string, unknown>).__sentAt = performance.now()));
   await sendMessage(page, PROMPT);
-  const answer = lastAnswer(page);
+  // The new answer, not the last one stopped: the message joins the conversation once this tab holds it.
+  await answers.nth(before).waitFor({ timeout: 10_000 });
+  const answer = answers.nth(before);
   await answer.locator('.markdown').waitFor({ timeout: 60_000 });
   // The page's own clock notes when the first text shows: the same answer's baseline for its stop.
   await answer.evaluate(
@@ -542,7 +546,8 @@ describe('figures', () => {
     for (const url of downloaded) session += seen.get(url) ?? gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer()), { level: 9 }).length;
     figures.pageDownloadedGzipKiB = kib(session);
     expect(downloaded.length).toBeGreaterThan(1);
-    expect(session).toBeLessThan(130_000);
+    const downloadedFiles = Object.fromEntries(downloaded.map((url) => [new URL(url).pathname, kib(seen.get(url) ?? 0)]));
+    expect(session, JSON.stringify(downloadedFiles)).toBeLessThan(130_000);
     expect(page).toBeGreaterThan(0);
     expect(page).toBeLessThan(200 * 1024);
     expect(mcp).toBeGreaterThan(0);

@@ -6,6 +6,7 @@
 import { AppStore } from '../../../src/app/app-store.ts';
 import type { ModelOpener } from '../../../src/app/model-loader.ts';
 import { indexedDbPersistence } from '../../../src/app/persistence.ts';
+import { browserTabSync } from '../../../src/app/tab-sync.ts';
 import { createResearch } from '../../../src/app/web-research.ts';
 import '../../../src/app/nexus-app.ts';
 import { contextBudget, NexusChat } from '../../../src/index.ts';
@@ -164,5 +165,6 @@ app.store = new AppStore({
   // As the real page: its Content-Security-Policy forbids eval.
   toolsEvaluate: 'module',
   mcpRelayUrl: new URL('/mcp-relay/', location.href).href,
+  tabs: browserTabSync('nexus-harness'),
 });
 document.body.append(app);
