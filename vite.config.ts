@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin, type PreviewServer, type ViteDevServer } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { proxyOptionsFromEnv } from './src/proxy/env-options.ts';
 import { proxyVitePlugin } from './src/proxy/vite-plugin.ts';
 import { createMcpRelay, mcpRelayServersFromEnv } from './src/server/mcp-relay.ts';
@@ -43,6 +44,51 @@ function serveMcpRelay(): Plugin {
   return { name: 'nexus-mcp-relay', configureServer: attach, configurePreviewServer: attach };
 }
 
+/**
+ * Installable, and usable offline after the first visit: a manifest, and a Workbox service worker
+ * that precaches the page, its chunks, the model worker and the ONNX Runtime files the page hosts.
+ * Model files are left alone: transformers.js keeps them in its own Cache Storage cache, which a
+ * Workbox clean-up never touches (no weights cached twice, none evicted by an update).
+ */
+function installableOffline(): Plugin[] {
+  return VitePWA({
+    // Updates wait: the page announces one and it takes over on the next reload (src/app/page-updates.ts).
+    registerType: 'prompt',
+    injectRegister: false,
+    includeAssets: ['favicon.svg'],
+    manifest: {
+      name: 'Nexus Chat',
+      short_name: 'Nexus Chat',
+      description: 'A chat that runs a small language model in this browser and calls tools with it.',
+      start_url: './',
+      scope: './',
+      display: 'standalone',
+      background_color: '#f7f7f8',
+      theme_color: '#2f5bd3',
+      icons: [{ src: 'favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+    },
+    workbox: {
+      globPatterns: ['**/*.{html,js,mjs,css,wasm,svg}'],
+      // tools.js is the operator's to edit without a rebuild: fetched fresh when online, from the
+      // runtime cache below when not; never pinned by the precache.
+      globIgnores: ['tools.js'],
+      // ONNX Runtime's WASM is about 27 MB; the precache must take it for the page to run offline.
+      maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
+      navigateFallback: 'index.html',
+      // Addresses the server answers itself: the proxy, the MCP relay, the models it serves.
+      navigateFallbackDenylist: [/^\/api\//, /^\/mcp-relay\//, /^\/models\//],
+      cleanupOutdatedCaches: true,
+      runtimeCaching: [
+        {
+          urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.endsWith('/tools.js'),
+          handler: 'NetworkFirst',
+          options: { cacheName: 'nexus-tools', networkTimeoutSeconds: 4 },
+        },
+      ],
+    },
+  });
+}
+
 /** The same headers `npm start` serves: cross-origin isolation (WASM threads need it) and the page's CSP. */
 const pageHeaders = { ...CROSS_ORIGIN_ISOLATION, ...pageSecurityHeaders({ connectOrigins: connectOriginsFromEnv() }) };
 
@@ -68,7 +114,7 @@ export default defineConfig({
     format: 'es',
   },
   // `npm run dev` serves the companion proxy and the MCP relay on the same origin, as `npm start` does.
-  plugins: [serveToolsFile(), serveMcpRelay(), proxyVitePlugin()],
+  plugins: [serveToolsFile(), serveMcpRelay(), proxyVitePlugin(), installableOffline()],
   test: {
     // One closing line a CI log reader understands, after vitest's own summary.
     reporters: ['default', './tests/summary-reporter.ts'],

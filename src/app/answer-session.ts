@@ -48,7 +48,8 @@ export class AnswerSession {
   /**
    * Sends a message and streams the answer. Ignored while an answer runs or with no model. While
    * another tab answers in this conversation, the message waits for it (the page says so; Stop
-   * takes it back) and is then added to the conversation as that tab left it.
+   * takes it back) and is then added to the conversation as that tab left it. While the model's
+   * self-check runs, it waits for the verdict, which decides whether calls may be forced.
    */
   async send(text: string): Promise<void> {
     const prompt = text.trim();
@@ -65,22 +66,17 @@ export class AnswerSession {
     const id = this.host.state().conversation.id;
     const controller = new AbortController();
     this.queuedStop = controller;
-    this.host.set({ queued: { text: message.text, waitingForTab: false }, returnedText: undefined });
+    this.host.set({ queued: { text: message.text }, returnedText: undefined });
     const run = async () => {
-      this.host.set({ queued: { text: message.text, waitingForTab: false } });
+      this.host.set({ queued: { text: message.text } });
       if (controller.signal.aborted || this.host.state().conversation.id !== id) return;
       await this.host.conversations.reloadOpen();
-      this.queuedStop = undefined;
       if (!controller.signal.aborted) await work();
     };
     try {
       if (!tabs) await run();
       else
-        await tabs.withConversation(
-          id,
-          { signal: controller.signal, onWait: () => this.host.set({ queued: { text: message.text, waitingForTab: true } }) },
-          run,
-        );
+        await tabs.withConversation(id, { signal: controller.signal, onWait: () => this.host.set({ queued: { text: message.text, waitingFor: 'tab' } }) }, run);
     } catch (error) {
       if (!controller.signal.aborted) throw error;
     } finally {
@@ -91,13 +87,19 @@ export class AnswerSession {
   }
 
   private async sendNow(prompt: string): Promise<void> {
+    const taken = this.queuedStop?.signal;
     if (this.host.state().model.phase === 'checking') {
-      // The user would rather chat than wait: the check is skipped, and the message goes once the model is free.
-      this.host.skipCheck();
-      await this.host.loading();
+      // The verdict decides whether calls may be forced: the message waits for it. The check card's
+      // Skip sends it at once; Stop takes it back.
+      this.host.set({ queued: { text: prompt, waitingFor: 'check' } });
+      await untilDoneOrAborted(this.host.loading(), taken);
+      if (taken?.aborted) return;
+      this.host.set({ queued: { text: prompt } });
     }
     const chat = this.host.chat();
     if (!chat || this.host.state().busy || this.host.state().model.phase !== 'ready') return;
+    // From here the message is in the conversation: Stop stops its answer, not the message.
+    this.queuedStop = undefined;
     const user: Turn = { id: newId(), role: 'user', text: prompt, state: 'done', historyIndex: chat.history.length };
     const { label, device, dtype, threads } = this.host.state().model;
     const answer: Turn = {
@@ -126,7 +128,11 @@ export class AnswerSession {
    * appears after Stop, however long the step takes.
    */
   stop(): void {
-    this.queuedStop?.abort();
+    // A message not yet in the conversation is taken back; nothing else stops.
+    if (this.queuedStop) {
+      this.queuedStop.abort();
+      return;
+    }
     this.resolveApproval(false);
     this.host.skipCheck();
     const controller = this.stopController;
@@ -163,6 +169,8 @@ export class AnswerSession {
   }
 
   private async resend(user: Turn, text: string): Promise<void> {
+    // The last exchange is cut below: from here Stop stops the new answer, it does not take back the edit.
+    this.queuedStop = undefined;
     const chat = this.host.chat();
     if (!chat) return;
     const conversation = this.host.state().conversation;
@@ -360,6 +368,17 @@ export function withoutSystemTurns(history: readonly ChatMessage[]): ChatMessage
  * calculator call); it may still call one on its own. A model that passed, or was not checked,
  * runs with the user's setting.
  */
+/** Resolves when `work` settles or `signal` aborts, whichever is first. */
+function untilDoneOrAborted(work: Promise<unknown> | undefined, signal: AbortSignal | undefined): Promise<void> {
+  if (!work) return Promise.resolve();
+  const settled = work.then(
+    () => undefined,
+    () => undefined,
+  );
+  if (!signal) return settled;
+  return Promise.race([settled, new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))]);
+}
+
 export function toolPolicy(verdict: { ok: boolean } | undefined, strategy: Strategy): Strategy {
   return verdict && !verdict.ok ? 'inline' : strategy;
 }

@@ -276,10 +276,12 @@ export interface AppState {
   /** Stop was pressed and the answer is winding down. */
   stopping?: boolean;
   /**
-   * A message accepted but not answered yet: it waits for the conversation's lock, which another
-   * tab holds while it answers there (`waitingForTab`), and until the answer here has ended.
+   * A message accepted and not yet answered, or being answered: it may wait for another tab that
+   * answers in this conversation (`tab`) or for the model's self-check (`check`).
    */
-  queued?: { readonly text: string; readonly waitingForTab: boolean };
+  queued?: { readonly text: string; readonly waitingFor?: 'tab' | 'check' };
+  /** A new version of the page is installed and waits for the next reload. */
+  updateReady?: boolean;
   /** A queued message the user took back with Stop: the composer shows it again, so nothing typed is lost. */
   returnedText?: string;
   settings: Settings;

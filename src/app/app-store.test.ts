@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { NexusChat } from '../index.ts';
 import { ScriptedEngine, type ScriptedOutput } from '../testing/index.ts';
 import { when } from '../testing/script-matchers.ts';
@@ -78,6 +78,69 @@ class LateToStopEngine extends DelegatingEngine {
 }
 
 describe('AppStore', () => {
+  it('issue 30, P2.1: a message sent during the self-check waits for the verdict instead of skipping it, and a model that fails is not forced', async () => {
+    let finishCheck = () => {};
+    const checkDone = new Promise<void>((resolve) => (finishCheck = resolve));
+    const engine = new ScriptedEngine([{ when: when.userAsked('Write a poem about rain.'), output: 'Rain falls soft on the roof.' }]);
+    const opener = openerWith(async (_source, hooks) => {
+      hooks.onChecking();
+      await checkDone;
+      return {
+        chat: NexusChat.withEngine(engine),
+        verdict: {
+          ok: false,
+          needed_forcing: false,
+          detail: 'does not call tools',
+          dtype: 'q4',
+          device: 'wasm',
+          checkedAt: '2026-01-01T00:00:00Z',
+          remembered: false,
+        },
+      };
+    });
+    const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
+    const loading = store.loadModel({ url: 'http://localhost/models/x' });
+    await vi.waitFor(() => expect(store.state.model.phase).toBe('checking'));
+    const sent = store.send('Write a poem about rain.');
+    await vi.waitFor(() => expect(store.state.queued).toEqual({ text: 'Write a poem about rain.', waitingFor: 'check' }));
+    expect(store.state.model.phase).toBe('checking');
+    finishCheck();
+    await loading;
+    await sent;
+    expect(store.state.model.checkSkipped).toBeUndefined();
+    expect(store.state.model.verdict?.ok).toBe(false);
+    // One free generation: the failed verdict keeps the answer out of forced calls.
+    expect(engine.generations).toHaveLength(1);
+    expect(store.state.conversation.turns.at(-1)).toMatchObject({ state: 'done', text: 'Rain falls soft on the roof.' });
+  });
+
+  it('issue 30, P2.1: Stop takes back a message waiting for the self-check, and leaves the check running', async () => {
+    let finishCheck = () => {};
+    const checkDone = new Promise<void>((resolve) => (finishCheck = resolve));
+    const opener = openerWith(async (_source, hooks) => {
+      hooks.onChecking();
+      await checkDone;
+      return {
+        chat: NexusChat.withEngine(new ScriptedEngine([])),
+        verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
+      };
+    });
+    const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
+    const loading = store.loadModel({ url: 'http://localhost/models/x' });
+    await vi.waitFor(() => expect(store.state.model.phase).toBe('checking'));
+    const sent = store.send('Never mind.');
+    await vi.waitFor(() => expect(store.state.queued?.waitingFor).toBe('check'));
+    store.stop();
+    await sent;
+    expect(store.state.queued).toBeUndefined();
+    expect(store.state.returnedText).toBe('Never mind.');
+    expect(store.state.model.phase).toBe('checking');
+    finishCheck();
+    await loading;
+    expect(store.state.model.verdict?.ok).toBe(true);
+    expect(store.state.conversation.turns).toEqual([]);
+  });
+
   it('shows nothing after Stop, says it is stopping, and keeps the history as the user saw it (issue 13, item 1)', async () => {
     const persistence = memoryPersistence();
     let store: AppStore | undefined;
@@ -392,11 +455,15 @@ describe('AppStore', () => {
       expect(store.state.notice).toContain('The self-check was skipped.');
     });
 
-    it('does not hold a message back: sending during the check skips it and answers', async () => {
+    it('holds a message sent during the check until its verdict (issue 30, P2.1); Skip sends it at once', async () => {
       const store = slowCheckStore();
       void store.loadModel({ url: 'http://localhost/models/x' });
       await expect.poll(() => store.state.model.phase).toBe('checking');
-      await store.send('Hello?');
+      const sent = store.send('Hello?');
+      await expect.poll(() => store.state.queued?.waitingFor).toBe('check');
+      expect(store.state.model.phase).toBe('checking');
+      store.skipCheck();
+      await sent;
       expect(store.state.model.checkSkipped).toBe(true);
       expect(store.state.conversation.turns.map((t) => t.text)).toEqual(['Hello?', 'Hi! How can I help?']);
     });

@@ -58,6 +58,8 @@ export class AppStore {
   private readonly mcp: McpServers;
   /** The servers the user added, as saved. */
   private savedServers: SavedMcpServer[] = [];
+  /** Lets a waiting new version of the page take over. */
+  private applyPageUpdate: (() => void) | undefined;
 
   constructor(private readonly deps: StoreDeps) {
     this.current = {
@@ -231,9 +233,12 @@ export class AppStore {
   // Conversations
   // ---------------------------------------------------------------------------------------------
 
-  /** Starts an empty conversation (saved once it has a message). */
+  /** Starts an empty conversation (saved once it has a message), with web research off. */
   newConversation(): void {
+    const before = this.current.conversation.id;
     this.conversations.newConversation();
+    // Web research is chosen per conversation: a question leaves the browser only where the user turned it on.
+    if (this.current.conversation.id !== before && this.current.web.enabled) this.setWeb(false);
   }
 
   /** Opens a saved conversation; the model continues it with its full history. */
@@ -296,6 +301,21 @@ export class AppStore {
   // ---------------------------------------------------------------------------------------------
   // Settings, the Web switch, tools
   // ---------------------------------------------------------------------------------------------
+
+  /**
+   * A new version of the page waits (its service worker installed it): the page says so, and
+   * `apply` lets it take over now, reloading the page.
+   */
+  updateReady(apply: () => void): void {
+    this.applyPageUpdate = apply;
+    this.set({ updateReady: true });
+  }
+
+  /** Reloads into the waiting version; not while an answer runs or a message waits. */
+  applyUpdate(): void {
+    if (this.current.busy || this.current.queued) return;
+    this.applyPageUpdate?.();
+  }
 
   /** Changes settings for the next answers, and remembers them. */
   updateSettings(change: Partial<Settings>): void {

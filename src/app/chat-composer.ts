@@ -15,15 +15,27 @@ export class ChatComposer extends LitElement {
     busy: { type: Boolean },
     stopping: { type: Boolean },
     web: { attribute: false },
-    waiting: { attribute: false },
+    queued: { attribute: false },
     returned: { attribute: false },
+    empty: { state: true },
   };
+
+  /**
+   * The message box holds nothing to send: Send looks (and is announced as) unavailable. It stays
+   * focusable and in place, so typing the first letter does not move the layout.
+   */
+  declare empty: boolean;
+
+  constructor() {
+    super();
+    this.empty = true;
+  }
 
   /** A waiting message the user took back with Stop: put back in the box (unless the user typed anew). */
   declare returned: string | undefined;
 
-  /** A message waiting while another tab answers in this conversation. */
-  declare waiting: string | undefined;
+  /** The message sent and not answered yet, and what it waits for. */
+  declare queued: AppState['queued'];
 
   /** The page's store, for sending, stopping and the Web switch. */
   declare store: AppStore;
@@ -53,6 +65,10 @@ export class ChatComposer extends LitElement {
       }
       form:focus-within {
         border-color: color-mix(in srgb, var(--accent) 60%, var(--border));
+      }
+      button.send[aria-disabled='true'] {
+        opacity: 0.5;
+        cursor: default;
       }
       textarea {
         display: block;
@@ -181,7 +197,7 @@ export class ChatComposer extends LitElement {
     if (this.busy) return 'Esc to stop';
     if (this.phase === 'idle' || this.phase === 'error' || this.phase === 'confirm') return 'Load a model above to chat';
     if (!this.ready) return 'Send is available once the model is ready';
-    if (this.phase === 'checking') return 'Sending skips the self-check';
+    if (this.phase === 'checking') return 'A message sent now goes once the self-check is done';
     return 'Enter to send · Shift+Enter for a new line';
   }
 
@@ -189,16 +205,21 @@ export class ChatComposer extends LitElement {
     if (this.busy) {
       return html`<button type="button" class="send" data-testid="stop" ?disabled=${this.stopping} @click=${() => this.store.stop()}>${this.stopping ? 'Stopping…' : 'Stop'}</button>`;
     }
-    return html`<button type="submit" class="primary send" data-testid="send" ?disabled=${!this.ready}>Send</button>`;
+    return html`<button type="submit" class="primary send" data-testid="send" ?disabled=${!this.ready} aria-disabled=${this.empty ? 'true' : 'false'}>Send</button>`;
   }
 
-  /** Another tab answers in this conversation: the message goes once it is done, and says so. */
+  /** The message waits (for another tab, or for the self-check): it says for what, and how to take it back. */
   private renderWaiting() {
-    if (this.waiting === undefined) return nothing;
-    const words = this.waiting.length > 60 ? `${this.waiting.slice(0, 60)}…` : this.waiting;
-    return html`<p class="web-status" role="status" data-testid="waiting-for-tab">
-      Another tab of Nexus Chat is answering in this conversation. “${words}” will be sent when it is done; Stop takes it back.
-    </p>`;
+    const { text, waitingFor } = this.queued ?? {};
+    if (text === undefined || !waitingFor) return nothing;
+    const words = text.length > 60 ? `${text.slice(0, 60)}…` : text;
+    return waitingFor === 'tab'
+      ? html`<p class="web-status" role="status" data-testid="waiting-for-tab">
+          Another tab of Nexus Chat is answering in this conversation. “${words}” will be sent when it is done; Stop takes it back.
+        </p>`
+      : html`<p class="web-status" role="status" data-testid="waiting-for-check">
+          “${words}” will be sent once the self-check shows whether this model calls tools. Skip the check above to send it now; Stop takes it back.
+        </p>`;
   }
 
   private renderWebStatus() {
@@ -219,7 +240,10 @@ export class ChatComposer extends LitElement {
   protected override updated(changed: Map<PropertyKey, unknown>): void {
     if (changed.has('returned') && this.returned) {
       const field = this.renderRoot.querySelector('textarea');
-      if (field && !field.value.trim()) field.value = this.returned;
+      if (field && !field.value.trim()) {
+        field.value = this.returned;
+        this.empty = false;
+      }
     }
   }
 
@@ -237,6 +261,7 @@ export class ChatComposer extends LitElement {
 
   private handleInput(event: Event): void {
     const field = event.currentTarget as HTMLTextAreaElement;
+    this.empty = !field.value.trim();
     field.style.height = 'auto';
     field.style.height = `${field.scrollHeight}px`;
   }
@@ -247,6 +272,7 @@ export class ChatComposer extends LitElement {
     if (!this.ready || this.busy || !field.value.trim()) return;
     const text = field.value;
     field.value = '';
+    this.empty = true;
     field.style.height = 'auto';
     void this.store.send(text);
   }

@@ -187,8 +187,8 @@ export class ConversationList extends LitElement {
   /** Export the open conversation, or import one. */
   private renderFiles() {
     return html`<div class="files">
-      <button class="small ghost" data-testid="export-json" @click=${() => this.handleExport('json')}>Export JSON</button>
-      <button class="small ghost" data-testid="export-markdown" @click=${() => this.handleExport('markdown')}>Export Markdown</button>
+      <button class="small ghost" data-testid="export-json" ?disabled=${this.nothingToExport()} title=${this.nothingToExport() ? 'Nothing to export yet' : ''} @click=${() => this.handleExport('json')}>Export JSON</button>
+      <button class="small ghost" data-testid="export-markdown" ?disabled=${this.nothingToExport()} title=${this.nothingToExport() ? 'Nothing to export yet' : ''} @click=${() => this.handleExport('markdown')}>Export Markdown</button>
       <button class="small ghost" data-testid="import" @click=${() => this.renderRoot.querySelector<HTMLInputElement>('#import-file')?.click()}>Import…</button>
       <input id="import-file" data-testid="import-file" type="file" accept=".json,.md,.markdown,application/json,text/markdown" hidden @change=${this.handleImport} />
       ${this.importError ? html`<p class="import-error" role="alert" data-testid="import-error">${this.importError}</p>` : nothing}
@@ -252,6 +252,11 @@ export class ConversationList extends LitElement {
     if (this.renaming !== id) return;
     this.renaming = undefined;
     void this.store.renameConversation(id, (event.target as HTMLInputElement).value);
+  }
+
+  /** The open conversation has no message yet (it is saved with its first): an export would be an empty file. */
+  private nothingToExport(): boolean {
+    return !this.conversations.some((c) => c.id === this.currentId);
   }
 
   private async handleExport(format: 'json' | 'markdown'): Promise<void> {

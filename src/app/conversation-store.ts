@@ -57,7 +57,7 @@ export class ConversationStore {
     const saved = await this.persistence.loadConversation(id).catch(() => undefined);
     if (!saved || saved.updatedAt === this.host.state().conversation.updatedAt) return;
     const { busy, queued } = this.host.state();
-    if (busy || (queued && !queued.waitingForTab)) {
+    if (busy || (queued && queued.waitingFor !== 'tab')) {
       // This tab answers here (or is about to): only what the other may change meanwhile (the name, the instructions) is taken.
       const { instructions: _mine, ...current } = this.host.state().conversation;
       this.host.set({ conversation: { ...current, title: saved.title, ...(saved.instructions ? { instructions: saved.instructions } : {}) } });
@@ -173,7 +173,7 @@ export class ConversationStore {
   async exportConversation(id: string, format: 'json' | 'markdown'): Promise<ConversationFile | undefined> {
     const conversation =
       id === this.host.state().conversation.id ? this.host.state().conversation : await this.persistence.loadConversation(id).catch(() => undefined);
-    if (!conversation) return undefined;
+    if (!conversation || conversation.turns.length === 0) return undefined;
     // Files are read and written rarely: their code loads when one is.
     const { conversationToJson, conversationToMarkdown } = await import('./conversation-files.ts');
     return format === 'json' ? conversationToJson(conversation) : conversationToMarkdown(conversation);

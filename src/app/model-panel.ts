@@ -4,7 +4,7 @@ import type { AppState, FileProgress, ModelState } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
 import { deviceLabel, formatBytes, formatPercent, formatRate, threadWords } from './format.ts';
 import { modelFromAddress } from './model-param.ts';
-import { KNOWN_MODELS, sourceFromFolder, sourceFromZip } from './model-sources.ts';
+import { KNOWN_MODELS, servedModelFolders, sourceFromFolder, sourceFromZip } from './model-sources.ts';
 import { controls } from './styles.ts';
 
 type Choice = 'known' | 'other';
@@ -25,7 +25,11 @@ export class ModelPanel extends LitElement {
     pickError: { state: true },
     now: { state: true },
     verdictOpen: { state: true },
+    served: { state: true },
   };
+
+  /** The model folders this app's server serves, offered in the picker. */
+  declare served: string[];
 
   /** The page's store: the panel reads nothing from it, it only calls its actions. */
   declare store: AppStore;
@@ -344,6 +348,7 @@ export class ModelPanel extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    void servedModelFolders(location.href).then((served) => (this.served = served));
     void navigator.storage?.estimate?.().then(
       ({ quota, usage }) => (this.freeSpace = quota !== undefined ? quota - (usage ?? 0) : undefined),
       () => undefined,
@@ -399,6 +404,7 @@ export class ModelPanel extends LitElement {
           <span class="name">A hub id, or a folder this app serves</span>
           <input class="field" type="text" name="other" data-testid="custom-model" placeholder="onnx-community/Qwen3-0.6B-ONNX  or  /models/my-model" spellcheck="false" @focus=${() => this.handleChoose('other')} />
         </label>
+        ${this.renderServed()}
         <div class="disk">
           <span class="muted">From this computer:</span>
           <button type="button" @click=${() => this.renderRoot.querySelector<HTMLInputElement>('#folder')?.click()}>Choose folder…</button>
@@ -414,6 +420,15 @@ export class ModelPanel extends LitElement {
       </div>
       ${this.renderFacts()}
     </form>`;
+  }
+
+  /** The folders this app serves, one click from the address field (they were only named in a 404 before). */
+  private renderServed() {
+    if (!this.served?.length) return nothing;
+    return html`<div class="disk" data-testid="served-models">
+      <span class="muted">Served by this app:</span>
+      ${this.served.map((address) => html`<button type="button" class="small" @click=${() => this.handlePickServed(address)}>${address.replace(/^\/models\//, '')}</button>`)}
+    </div>`;
   }
 
   private renderFacts() {
@@ -461,13 +476,13 @@ export class ModelPanel extends LitElement {
     </section>`;
   }
 
-  /** The self-check: what it does, for how long so far, and a way out (a message sent skips it too). */
+  /** The self-check: what it does, for how long so far, and a way out. */
   private renderChecking() {
     const started = this.model.checkStartedAt;
     const seconds = started ? Math.max(0, Math.floor(((this.now ?? Date.now()) - started) / 1000)) : 0;
     return html`<div class="phase checking">
       <p><span class="spinner" aria-hidden="true"></span>Checking that this model calls tools… <span class="muted" data-testid="check-elapsed">${seconds} s</span></p>
-      <p class="muted">It asks one question that only a tool can answer. You can skip it, or just send a message.</p>
+      <p class="muted">It asks one question that only a tool can answer. You can skip it; a message you send now goes once it is done.</p>
       <button class="small" data-testid="skip-check" @click=${() => this.store.skipCheck()}>Skip check</button>
     </div>`;
   }
@@ -616,6 +631,12 @@ export class ModelPanel extends LitElement {
       </div>
       <div class="facts">${this.renderRuntime()}</div>
     </section>`;
+  }
+
+  private handlePickServed(address: string): void {
+    const field = this.renderRoot.querySelector<HTMLInputElement>('[data-testid="custom-model"]');
+    if (field) field.value = address;
+    this.handleChoose('other');
   }
 
   private handleChoose(choice: Choice, knownId?: string): void {

@@ -1,7 +1,11 @@
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { MODEL_FAMILIES } from '../engine/families.ts';
-import { KNOWN_MODELS, modelAddress, modelLabel, sourceFromFolder, sourceFromZip } from './model-sources.ts';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startAppServer } from '../server/app-server.ts';
+import { KNOWN_MODELS, modelAddress, modelLabel, servedModelFolders, sourceFromFolder, sourceFromZip } from './model-sources.ts';
 
 function picked(path: string, text = 'x'): File {
   const file = new File([text], path.split('/').pop() ?? path);
@@ -46,5 +50,33 @@ describe('KNOWN_MODELS', () => {
     }
     expect(new Set(KNOWN_MODELS.map((m) => m.id)).size).toBe(KNOWN_MODELS.length);
     expect(KNOWN_MODELS[0]?.id).toBe('onnx-community/Qwen3-0.6B-ONNX');
+  });
+});
+
+describe('servedModelFolders', () => {
+  it('lists the folders with a config.json that the app server serves under /models/, as addresses', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'nexus-served-'));
+    const models = join(root, 'models');
+    await mkdir(join(models, 'tiny-a'), { recursive: true });
+    await writeFile(join(models, 'tiny-a', 'config.json'), '{}');
+    await mkdir(join(models, 'not-a-model'), { recursive: true });
+    const app = await startAppServer({ root, port: 0, mounts: { '/models/': models } });
+    try {
+      expect(await servedModelFolders(app.url)).toEqual(['/models/tiny-a']);
+    } finally {
+      await app.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('offers nothing where the server lists nothing', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'nexus-served-'));
+    const app = await startAppServer({ root, port: 0 });
+    try {
+      expect(await servedModelFolders(app.url)).toEqual([]);
+    } finally {
+      await app.close();
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

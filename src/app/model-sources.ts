@@ -61,6 +61,21 @@ export const KNOWN_MODELS: readonly KnownModel[] = [
   },
 ];
 
+/**
+ * The model folders this app's server serves under `/models/` (`npm start` lists those with a
+ * config.json), as addresses the picker offers. Empty where the server lists none or is another one.
+ */
+export async function servedModelFolders(base: string, fetchImpl: typeof fetch = (input, init) => fetch(input, init)): Promise<string[]> {
+  try {
+    const response = await fetchImpl(new URL('./models/', base).href, { headers: { Accept: 'application/json' } });
+    if (!response.ok || !(response.headers.get('content-type') ?? '').includes('json')) return [];
+    const { folders } = (await response.json()) as { folders?: unknown };
+    return Array.isArray(folders) ? folders.filter((f): f is string => typeof f === 'string' && /^[\w.-]+$/.test(f)).map((f) => `/models/${f}`) : [];
+  } catch {
+    return [];
+  }
+}
+
 /** A short name for a source: the hub id, or the last folder of an address. */
 export function modelLabel(source: ModelSource): string {
   if ('url' in source) {

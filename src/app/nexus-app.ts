@@ -6,6 +6,7 @@ import { icons } from './icons.ts';
 import { workerModelOpener } from './model-loader.ts';
 import { indexedDbPersistence, memoryPersistence } from './persistence.ts';
 import { browserTabSync } from './tab-sync.ts';
+import { registerPageWorker } from './page-updates.ts';
 import { controls, tokens } from './styles.ts';
 import { createResearch } from './web-research.ts';
 import './approval-dialog.ts';
@@ -196,6 +197,16 @@ export class NexusApp extends LitElement {
         max-width: 48rem;
         margin: 0 auto;
       }
+      .update {
+        margin: 0 auto 0.5rem;
+        max-width: 48rem;
+        padding: 0.4rem 0.8rem;
+        border: 1px solid var(--border);
+        border-radius: 10px;
+        background: var(--surface);
+        color: var(--muted);
+        font-size: 0.85rem;
+      }
       .drawer:focus {
         /* Focused by script when it opens, so Tab starts inside it; it is not a control itself. */
         outline: none;
@@ -371,14 +382,25 @@ export class NexusApp extends LitElement {
               ></nexus-thread>
             </div>
           </main>
-          <div class="composer" ?inert=${Boolean(this.panel)}>
-            <nexus-composer .store=${store} ?ready=${s.model.phase === 'ready' || s.model.phase === 'checking'} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .web=${s.web} .waiting=${s.queued?.waitingForTab ? s.queued.text : undefined} .returned=${s.returnedText}></nexus-composer>
-          </div>
+          ${this.renderUpdate()}
+          <section class="composer" aria-label="Message" ?inert=${Boolean(this.panel)}>
+            <nexus-composer .store=${store} ?ready=${s.model.phase === 'ready' || s.model.phase === 'checking'} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .web=${s.web} .queued=${s.queued} .returned=${s.returnedText}></nexus-composer>
+          </section>
         </div>
         ${this.renderDrawer()}
       </div>
       <nexus-approval-dialog .store=${store} .approval=${s.approval}></nexus-approval-dialog>
       <div class="sr-only" role="status" aria-live="polite">${s.notice ?? ''}</div>`;
+  }
+
+  /** A new version waits: it is used from the next reload, or now if the user asks (not mid-answer). */
+  private renderUpdate() {
+    if (!this.state.updateReady) return nothing;
+    const busy = this.state.busy || this.state.queued !== undefined;
+    return html`<p class="update" role="status" data-testid="update-ready">
+      A new version of Nexus Chat is ready; the next reload uses it.
+      <button class="small" data-testid="apply-update" ?disabled=${busy} title=${busy ? 'After this answer' : ''} @click=${() => this.store?.applyUpdate()}>Reload now</button>
+    </p>`;
   }
 
   private renderHeader() {
@@ -532,6 +554,15 @@ function defaultStore(): AppStore {
       if (url.href !== location.href) history.replaceState(history.state, '', url);
     },
   });
+  // Offline after the first visit, and updates that wait for the next reload (production builds:
+  // `npm run dev` serves modules the service worker would pin).
+  if (import.meta.env.PROD) {
+    const worker = registerPageWorker({
+      scriptUrl: new URL('./sw.js', location.href).href,
+      onUpdateReady: () => store?.updateReady(() => worker?.applyUpdate()),
+      isIdle: () => !store?.state.busy && store?.state.queued === undefined,
+    });
+  }
   return store;
 }
 

@@ -166,7 +166,7 @@ describe('two tabs of the page', () => {
     const sentA = a.store.send('First question');
     await vi.waitFor(() => expect(a.engine.prompts.some((p) => p.includes('First question'))).toBe(true));
     const sentB = b.store.send('Second question');
-    await vi.waitFor(() => expect(b.store.state.queued).toEqual({ text: 'Second question', waitingForTab: true }));
+    await vi.waitFor(() => expect(b.store.state.queued).toEqual({ text: 'Second question', waitingFor: 'tab' }));
     expect(b.engine.prompts).toEqual([]);
     release();
     await Promise.all([sentA, sentB]);
@@ -194,7 +194,7 @@ describe('two tabs of the page', () => {
     await vi.waitFor(() => expect(b.store.state.conversations.map((c) => c.id)).toContain(id));
     await b.store.selectConversation(id);
     const sentB = b.store.send('Never mind');
-    await vi.waitFor(() => expect(b.store.state.queued?.waitingForTab).toBe(true));
+    await vi.waitFor(() => expect(b.store.state.queued?.waitingFor).toBe('tab'));
     // While it waits, a second Enter sends nothing twice.
     await b.store.send('Never mind');
     b.store.stop();

@@ -285,6 +285,31 @@ describe('createProxy', () => {
     await app.close();
   });
 
+  it('health with ?search=1 asks the search engine, once a minute however often it is asked (issue 30, P2.2)', async () => {
+    let now = 0;
+    let calls = 0;
+    let up = false;
+    const app = proxy({
+      now: () => now,
+      searchFetch: async () => {
+        calls++;
+        return up ? searxFetch('http://127.0.0.1:9/search?q=weather&format=json') : new Response('down', { status: 502 });
+      },
+    });
+    const health = async (query = '?search=1') => (await app.inject({ method: 'GET', url: `/api/health${query}`, headers: { host: '127.0.0.1' } })).json();
+    expect(await health()).toMatchObject({ ok: true, backend: 'searxng', search: { ok: false, reason: 'the search engine answered HTTP 502' } });
+    expect(await health()).toMatchObject({ search: { ok: false } });
+    expect(calls).toBe(1);
+    // Without the question, health stays a question about the proxy alone.
+    expect(await health('')).not.toHaveProperty('search');
+    expect(calls).toBe(1);
+    up = true;
+    now += 61_000;
+    expect(await health()).toMatchObject({ search: { ok: true } });
+    expect(calls).toBe(2);
+    await app.close();
+  });
+
   it('a search backend that is down is a tool failure with the reason', async () => {
     const app = proxy({ searchFetch: async () => new Response('down', { status: 502 }) });
     const answer = await newAnswer(app);

@@ -224,8 +224,17 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
     });
   }
 
+  const searchProbe = probeOf(backend, options.now ?? Date.now);
   void app.register(async (api) => {
-    api.get('/api/health', async () => ({ ok: true, backend: backend.name, store: sessions.store.kind, budgets: sessions.budgets }));
+    // `?search=1` also asks the search engine (one small query, its answer kept a minute): a page
+    // must not offer web search that only fails once the user asks.
+    api.get<{ Querystring: { search?: string } }>('/api/health', async (request) => ({
+      ok: true,
+      backend: backend.name,
+      store: sessions.store.kind,
+      budgets: sessions.budgets,
+      ...(request.query.search === '1' ? { search: await searchProbe.check() } : {}),
+    }));
 
     api.post<{ Body: { message: string } }>(
       '/api/answers',
@@ -381,4 +390,26 @@ function toolFailure(session: AnswerSession, code: string, reason: string, text:
 
 function sendError(reply: FastifyReply, status: number, code: string, reason: string): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send({ ok: false, code, reason });
+}
+
+/** Whether the search engine answers, as `GET /api/health?search=1` reports it. */
+type SearchHealth = { ok: true } | { ok: false; reason: string };
+
+/** How long one answer of the search engine about its health is kept. */
+const SEARCH_PROBE_TTL_MS = 60_000;
+
+/** One small query, at most once a minute however many pages ask; concurrent askers share it. */
+function probeOf(backend: SearchBackend, now: () => number): { check(): Promise<SearchHealth> } {
+  let last: { at: number; result: Promise<SearchHealth> } | undefined;
+  return {
+    check() {
+      if (last && now() - last.at < SEARCH_PROBE_TTL_MS) return last.result;
+      const result = backend.search('weather', { signal: AbortSignal.timeout(5_000) }).then(
+        (): SearchHealth => ({ ok: true }),
+        (error: unknown): SearchHealth => ({ ok: false, reason: error instanceof Error ? error.message : String(error) }),
+      );
+      last = { at: now(), result };
+      return result;
+    },
+  };
 }

@@ -32,6 +32,14 @@ export class ProxyUnavailableError extends NexusError {
 
 registerErrorClass(ProxyUnavailableError, 'ProxyUnavailableError');
 
+/** What `GET /api/health` answers. */
+export interface ProxyHealth {
+  ok: boolean;
+  backend?: string;
+  /** Asked for with `?search=1`: whether the search engine behind the proxy answers. */
+  search?: { ok: boolean; reason?: string };
+}
+
 /** The proxy's API on the page's own origin (`/api` by default). The browser never fetches third-party pages itself. */
 export class ProxyClient {
   constructor(
@@ -39,9 +47,12 @@ export class ProxyClient {
     private readonly fetchImpl: typeof fetch = (input, init) => globalThis.fetch(input, init),
   ) {}
 
-  /** Whether the proxy answers, and which search backend it uses. */
-  async health(signal?: AbortSignal): Promise<{ ok: boolean; backend?: string }> {
-    return (await this.request('GET', '/health', undefined, signal)) as { ok: boolean; backend?: string };
+  /**
+   * Whether the proxy answers, and which search backend it uses; with `search`, whether that
+   * backend answers too (the proxy asks it, at most once a minute).
+   */
+  async health(signal?: AbortSignal, options: { search?: boolean } = {}): Promise<ProxyHealth> {
+    return (await this.request('GET', options.search ? '/health?search=1' : '/health', undefined, signal)) as ProxyHealth;
   }
 
   /** Starts an answer session for the user's message; returns its id. */

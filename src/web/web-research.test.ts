@@ -6,6 +6,7 @@ import { when } from '../testing/script-matchers.ts';
 import { NexusChat } from '../nexus.ts';
 import { createProxy } from '../proxy/server.ts';
 import type { SearchBackend } from '../proxy/search-backend.ts';
+import { SearchFailedError } from '../proxy/errors.ts';
 import { CANNOT_BROWSE_INSTRUCTIONS, RESEARCH_INSTRUCTIONS } from './research-prompts.ts';
 import type { WebActivity } from './web-tools.ts';
 import { WebResearch } from './web-research.ts';
@@ -141,6 +142,33 @@ describe('research budgets', () => {
     expect(answer.text).toBe('See the jobs board [1].');
     expect(answer.metrics).toMatchObject({ rounds: 1, answerRounds: 1 });
     expect(engine.generations.at(-1)?.prompt).toContain('Write the answer now, with headings and a citation [n] for each claim');
+  });
+});
+
+describe('research mode with a proxy whose search engine is down (issue 30, P2.2)', () => {
+  it('says so before the user asks, with the reason, and the model is told it cannot browse', async () => {
+    const down = createProxy({
+      backend: { name: 'searxng', search: () => Promise.reject(new SearchFailedError('the search engine could not be reached')) },
+      log: false,
+      rateLimit: false,
+    });
+    await down.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const { web, engine } = research(
+        [{ when: () => true, output: 'I could not search just now.' }],
+        `http://127.0.0.1:${(down.server.address() as AddressInfo).port}/api`,
+      );
+      const status = await web.status();
+      expect(status).toMatchObject({ available: false, backend: 'searxng' });
+      expect(status.detail).toBe(
+        'Web search is not working right now: the search engine could not be reached. Try the switch again later; answers use the model alone until then.',
+      );
+      expect(status.detail).not.toMatch(/SEARXNG|_URL/);
+      await web.ask('Latest Rust release?');
+      expect(engine.generations[0]?.prompt).toContain(CANNOT_BROWSE_INSTRUCTIONS);
+    } finally {
+      await down.close();
+    }
   });
 });
 

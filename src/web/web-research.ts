@@ -68,19 +68,25 @@ export class WebResearch<O extends ResearchAnswerOptions = ResearchAnswerOptions
   /** Asks the proxy whether search works; never throws. */
   async status(signal?: AbortSignal): Promise<WebStatus> {
     try {
-      const health = await this.client.health(signal);
+      const health = await this.client.health(signal, { search: true });
       if (!health.ok)
         return {
           available: false,
           detail: 'Web search is not working right now: the server that runs it reported a problem. Try again later; answers use the model alone until then.',
         };
       const backend = health.backend;
+      if (health.search && !health.search.ok)
+        return {
+          available: false,
+          ...(backend ? { backend } : {}),
+          detail: `Web search is not working right now: ${health.search.reason ?? 'the search engine did not answer'}. Try the switch again later; answers use the model alone until then.`,
+        };
       return {
         available: true,
         ...(backend ? { backend } : {}),
         detail:
           backend === 'wikipedia'
-            ? 'Search covers Wikipedia only: this server has no general web search set up (its admin can add one with SEARXNG_URL).'
+            ? 'Search covers Wikipedia only: this server has no general web search set up.'
             : `Searching the web${backend ? ` with ${backend}` : ''}.`,
       };
     } catch (error) {

@@ -172,6 +172,11 @@ async function stopFiveTimes(page: Page, stop: 'escape' | 'button', figure: stri
   return measures.at(-1) as StopMeasure;
 }
 
+/** The user's messages in the open conversation, as shown. */
+async function userTurns(page: Page): Promise<string[]> {
+  return (await page.locator('.turn[data-role="user"]').allTextContents()).map((text) => text.replace(/\s*Edit\s*$/, '').trim());
+}
+
 /** After a reload the saved conversation is shown at once, before any model is ready. */
 async function expectConversationIntact(page: Page, partial: string): Promise<void> {
   await expect.poll(() => page.locator('.turn[data-role="user"]').last().textContent(), { timeout: 10_000 }).toContain(PROMPT);
@@ -327,10 +332,20 @@ describe('the page on the fixture model, WebGPU path (the software adapter, chos
     // The composer is not blocked while it checks: Send is there, and says what it would do.
     await page.locator('[data-testid="send"]:not([disabled])').waitFor({ timeout: 5_000 });
     await screenshot(page, 'checking');
+    // A message sent now waits for the verdict, which decides whether calls may be forced (issue 30,
+    // P2.1): the check goes on, and the page says what the message waits for.
+    await sendMessage(page, 'Write a short poem about rain.');
+    await page.getByTestId('waiting-for-check').waitFor({ timeout: 5_000 });
+    expect(await page.getByTestId('model-status').textContent()).toBe('Checking that this model calls tools…');
     const skipped = Date.now();
     await page.getByTestId('skip-check').click();
     await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 10_000, interval: 100 }).toMatch(/^Ready: tiny-unchecked on WebGPU q4$/);
     figures.skipCheckToReadyMs = Date.now() - skipped;
+    // Skipped, the message goes at once; this random model would write for minutes, so it is stopped.
+    await page.getByTestId('waiting-for-check').waitFor({ state: 'detached', timeout: 10_000 });
+    await expect.poll(() => userTurns(page), { timeout: 10_000 }).toContain('Write a short poem about rain.');
+    await page.getByTestId('stop').click();
+    await waitIdle(page, 60_000);
     expect(await page.getByTestId('verdict').getAttribute('data-ok')).toBe('unknown');
     expect(await page.getByTestId('verdict').textContent()).toContain('Tool calling not checked');
     expect(await page.getByTestId('recheck').textContent()).toBe('Check now');

@@ -173,7 +173,7 @@ describe('the chat page over a scripted model', () => {
   });
 
   it('says so when search is unavailable, and the model is told it cannot browse', async () => {
-    await page.route('**/api/health', (route) => route.fulfill({ status: 503, contentType: 'text/html', body: '<h1>Service unavailable</h1>' }));
+    await page.route('**/api/health*', (route) => route.fulfill({ status: 503, contentType: 'text/html', body: '<h1>Service unavailable</h1>' }));
     // The switch asks again when it is turned on.
     await page.getByTestId('web-switch').click();
     await page.getByTestId('web-switch').click();
@@ -183,7 +183,20 @@ describe('the chat page over a scripted model', () => {
     await sendMessage(page, QUESTIONS.research);
     await waitIdle(page);
     expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('I could not search the web');
-    await page.unroute('**/api/health');
+    await page.unroute('**/api/health*');
+    // The proxy answers but its search engine does not (issue 30, P2.2): the switch says so at once,
+    // with the reason, before the user asks anything.
+    await page.route('**/api/health?search=1', (route) =>
+      route.fulfill({ status: 200, json: { ok: true, backend: 'searxng', search: { ok: false, reason: 'the search engine could not be reached' } } }),
+    );
+    await page.getByTestId('web-switch').click();
+    await page.getByTestId('web-switch').click();
+    await expect
+      .poll(() => page.getByTestId('web-status').textContent())
+      .toContain('Web search is not working right now: the search engine could not be reached.');
+    expect(await page.getByTestId('web-switch').textContent()).toContain('Web unavailable');
+    expect(await page.getByTestId('web-status').textContent()).not.toMatch(/SEARXNG|_URL/);
+    await page.unroute('**/api/health?search=1');
     await page.getByTestId('web-switch').click();
     expect(await page.getByTestId('web-switch').getAttribute('aria-checked')).toBe('false');
     expect(await page.getByTestId('privacy').textContent()).toContain('Everything stays in this browser');
@@ -292,8 +305,18 @@ describe('the chat page over a scripted model', () => {
 
   it('starts a new conversation and switches back to the saved one', async () => {
     const answers = await page.locator('.turn[data-role="assistant"]').count();
+    // Web research is a choice per conversation (issue 30, P2.2): a new one starts with it off.
+    await page.getByTestId('web-switch').click();
+    expect(await page.getByTestId('web-switch').getAttribute('aria-checked')).toBe('true');
     await page.getByTestId('new-conversation').click();
     expect(await page.locator('.turn').count()).toBe(0);
+    expect(await page.getByTestId('web-switch').getAttribute('aria-checked')).toBe('false');
+    // Nothing to export yet (issue 30, P3): no empty file; nor an empty message to send.
+    expect(await page.getByTestId('export-json').isDisabled()).toBe(true);
+    expect(await page.getByTestId('send').getAttribute('aria-disabled')).toBe('true');
+    await page.getByTestId('prompt').fill('x');
+    expect(await page.getByTestId('send').getAttribute('aria-disabled')).toBe('false');
+    await page.getByTestId('prompt').fill('');
     await sendMessage(page, QUESTIONS.paris);
     await waitIdle(page);
     const list = page.getByTestId('conversation-list').locator('li');

@@ -24,7 +24,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // A fresh machine has no Chromium: install Debian's (as root), or stop with one line saying how.
   ensureChromium(CHROMIUM_PATH);
   const outDir = await mkdtemp(join(tmpdir(), 'nexus-e2e-dist-'));
+  // Vitest sets NODE_ENV=test, which would make this a development build (Lit's dev mode, no
+  // service worker registration): the page users get is built with NODE_ENV=production.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
   await build({
+    mode: 'production',
     configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
     logLevel: 'warn',
     build: {
@@ -35,6 +40,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
         input: { main: fileURLToPath(new URL('../../index.html', import.meta.url)), harness: fileURLToPath(new URL('./harness/index.html', import.meta.url)) },
       },
     },
+  }).finally(() => {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
   });
   // The fixture models, served from the app's own origin, plus a copy whose q4 file is corrupt so
   // the ladder's fall-back to a fresh worker can be watched.

@@ -28,6 +28,16 @@ describe.each([
     await screenshot(page, webgpu ? 'first-visit-picker-webgpu' : 'first-visit-picker');
   });
 
+  it('offers the model folders this app serves in the picker, one click from the address field (issue 30, P2.5)', async () => {
+    const served = page.getByTestId('served-models');
+    await served.waitFor({ timeout: 10_000 });
+    const names = await served.locator('button').allTextContents();
+    expect(names).toEqual(expect.arrayContaining(['tiny-random-qwen3', 'tiny-tools-qwen3']));
+    await served.locator('button', { hasText: /^tiny-tools-qwen3$/ }).click();
+    expect(await page.getByTestId('custom-model').inputValue()).toBe('/models/tiny-tools-qwen3');
+    expect(await page.getByTestId('load-model').textContent()).toBe('Load model');
+  });
+
   it.runIf(webgpu)('uses the software adapter only when the user chooses it in settings, and says so', async () => {
     await page.getByTestId('open-settings').click();
     await page.getByTestId('software-webgpu').check();
