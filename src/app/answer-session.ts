@@ -40,6 +40,8 @@ export class AnswerSession {
   /** The turn the running answer writes into. */
   private answeringId: string | undefined;
   private pendingApproval: ((approved: boolean) => void) | undefined;
+  /** Tools the user allowed for the rest of a conversation, by conversation id. */
+  private readonly allowedTools = new Map<string, Set<string>>();
   /** Takes back the message that waits for the conversation (another tab answering there). */
   private queuedStop: AbortController | undefined;
 
@@ -303,6 +305,8 @@ export class AnswerSession {
   /** Asks the user to approve a `confirm` tool's call; resolves with their decision. */
   requestApproval(name: string, args: Readonly<Record<string, unknown>>): Promise<boolean> {
     this.resolveApproval(false);
+    const conversation = this.host.state().conversation.id;
+    if (this.allowedTools.get(conversation)?.has(name)) return Promise.resolve(true);
     const description = this.host.chat()?.toolSchemas.find((s) => s.function.name === name)?.function.description ?? '';
     this.host.set({ approval: { name, description, arguments: args } });
     return new Promise<boolean>((resolve) => {
@@ -310,10 +314,18 @@ export class AnswerSession {
     });
   }
 
-  /** The user's decision on the pending approval (the model has no say). */
-  resolveApproval(approved: boolean): void {
+  /**
+   * The user's decision on the pending approval (the model has no say). `alwaysInConversation`
+   * allows the tool for the rest of this conversation, in this tab: it asks again elsewhere and after a reload.
+   */
+  resolveApproval(approved: boolean, options: { alwaysInConversation?: boolean } = {}): void {
     const resolve = this.pendingApproval;
     this.pendingApproval = undefined;
+    const pending = this.host.state().approval;
+    if (approved && options.alwaysInConversation && pending && resolve) {
+      const conversation = this.host.state().conversation.id;
+      this.allowedTools.set(conversation, new Set([...(this.allowedTools.get(conversation) ?? []), pending.name]));
+    }
     if (this.host.state().approval) this.host.set({ approval: undefined });
     resolve?.(approved);
   }

@@ -78,6 +78,40 @@ class LateToStopEngine extends DelegatingEngine {
 }
 
 describe('AppStore', () => {
+  it('issue 30, P3: "Allow in this conversation" stops asking for that tool there, and only there', async () => {
+    const tools = `data:text/javascript,${encodeURIComponent(
+      "tool('send_note', 'Send a note', { text: 'string' }, ({ text }) => ({ sent: text }), { confirm: true });",
+    )}`;
+    const noteCall = (text: string) => `<tool_call>\n{"name": "send_note", "arguments": {"text": "${text}"}}\n</tool_call>`;
+    const engine = new ScriptedEngine([
+      { when: when.userAsked('Send hi'), output: noteCall('hi'), repeat: true },
+      { when: when.userAsked('Send bye'), output: noteCall('bye') },
+      { when: when.afterResults(), output: 'Sent.', repeat: true },
+    ]);
+    const opener = openerWith(async () => ({
+      chat: NexusChat.withEngine(engine),
+      verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
+    }));
+    const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: tools, origin: 'http://localhost', research: noResearch });
+    await store.loadModel({ url: 'http://localhost/models/x' });
+    let asked = 0;
+    store.subscribe((state) => {
+      if (state.approval && asked++ === 0) queueMicrotask(() => store.resolveApproval(true, { alwaysInConversation: true }));
+    });
+    await store.send('Send hi');
+    await store.send('Send bye');
+    expect(asked).toBe(1);
+    const rows = store.state.conversation.turns.flatMap((t) => t.activity ?? []).filter((a) => a.kind === 'call');
+    expect(rows.map((a) => a.kind === 'call' && a.status)).toEqual(['ok', 'ok']);
+    // Another conversation asks again.
+    store.newConversation();
+    const again = store.send('Send hi');
+    await vi.waitFor(() => expect(store.state.approval?.name).toBe('send_note'));
+    store.resolveApproval(false);
+    await again;
+    expect(asked).toBeGreaterThan(1);
+  });
+
   it('issue 30, P2.1: a message sent during the self-check waits for the verdict instead of skipping it, and a model that fails is not forced', async () => {
     let finishCheck = () => {};
     const checkDone = new Promise<void>((resolve) => (finishCheck = resolve));

@@ -225,8 +225,8 @@ export class AppStore {
   }
 
   /** The user's decision on the pending approval (the model has no say). */
-  resolveApproval(approved: boolean): void {
-    this.answers.resolveApproval(approved);
+  resolveApproval(approved: boolean, options: { alwaysInConversation?: boolean } = {}): void {
+    this.answers.resolveApproval(approved, options);
   }
 
   // ---------------------------------------------------------------------------------------------

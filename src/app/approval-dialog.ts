@@ -95,6 +95,7 @@ export class ApprovalDialog extends LitElement {
             <p class="why">The model asked to run this tool. It runs only if you allow it; refusing tells the model it was refused.</p>
             <div class="buttons">
               <button class="danger" data-testid="refuse" @click=${() => this.store.resolveApproval(false)}>Refuse</button>
+              <button data-testid="approve-always" @click=${() => this.store.resolveApproval(true, { alwaysInConversation: true })}>Allow in this conversation</button>
               <button class="primary" data-testid="approve" @click=${() => this.store.resolveApproval(true)}>Allow</button>
             </div>`
           : nothing

@@ -291,9 +291,10 @@ export class ChatMessage extends LitElement {
         color: var(--danger);
         white-space: pre-wrap;
       }
+      /* Above the answer: the tools ran before it was written. */
       .activity {
         list-style: none;
-        margin: 0.75rem 0 0;
+        margin: 0 0 0.75rem;
         padding: 0.5rem 0.7rem;
         border-left: 2px solid var(--border);
         display: grid;
@@ -372,9 +373,11 @@ export class ChatMessage extends LitElement {
         gap: 0.2rem;
         margin-top: 0.4rem;
       }
+      /* Small text, but a target a finger can hit (at least 32 px tall). */
       .actions button {
         font-size: 0.8rem;
-        padding: 0.15rem 0.5rem;
+        padding: 0.15rem 0.6rem;
+        min-height: 2rem;
         color: var(--muted);
       }
       .diagnostics {
@@ -399,10 +402,18 @@ export class ChatMessage extends LitElement {
         gap: 0.5rem;
         border-bottom: 1px dotted var(--border);
       }
+      /* A label never shrinks to a letter a line; a long value (the model) takes the whole row and wraps. */
+      .metrics div.wide {
+        grid-column: 1 / -1;
+      }
       .metrics dt {
         color: var(--muted);
+        flex: none;
       }
       .metrics dd {
+        min-width: 0;
+        text-align: right;
+        overflow-wrap: anywhere;
         margin: 0;
         font-variant-numeric: tabular-nums;
         font-weight: 600;
@@ -450,10 +461,11 @@ export class ChatMessage extends LitElement {
       <div class="avatar" aria-hidden="true"></div>
       <div class="body">
         ${this.renderDrafts()}
+        ${this.renderActivity()}
         ${streaming && !turn.text && !turn.checking ? html`<span class="typing" role="img" aria-label="Writing"><span></span><span></span><span></span></span>` : nothing}
         <div @click=${this.handleMarkdownClick}>${this.rendered?.element}</div>
         ${streaming && turn.checking ? html`<p class="status" data-testid="turn-status" role="status">Checking with a tool…</p>` : nothing}
-        ${this.renderNote()} ${this.renderActivity()} ${this.renderSources()} ${this.renderMeta()} ${this.renderActions()}
+        ${this.renderNote()} ${this.renderSources()} ${this.renderMeta()} ${this.renderActions()}
         ${this.showDiagnostics ? this.renderDiagnostics() : nothing}
       </div>
       ${this.renderLinkDialog()}
@@ -580,7 +592,7 @@ export class ChatMessage extends LitElement {
       ['time', `${(m.ms / 1000).toFixed(1)} s`],
     ];
     if (this.turn.model) rows.unshift(['model', this.turn.model]);
-    return html`<dl class="metrics" data-testid="metrics">${rows.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>`;
+    return html`<dl class="metrics" data-testid="metrics">${rows.map(([k, v]) => html`<div class=${k === 'model' ? 'wide' : ''}><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>`;
   }
 
   private renderDiagnostic(d: DiagnosticEntry) {

@@ -61,10 +61,13 @@ export class ChatThread extends LitElement {
         overflow-wrap: anywhere;
         line-height: 1.55;
       }
+      /* Small text, but a target a finger can hit (at least 32 px tall and 44 px wide). */
       .user .edit-link {
         font-size: 0.8rem;
         color: var(--muted);
-        padding: 0.1rem 0.45rem;
+        padding: 0.1rem 0.6rem;
+        min-height: 2rem;
+        min-width: 2.75rem;
       }
       .editor {
         width: min(100%, 38rem);

@@ -79,6 +79,10 @@ describe('conversation files', () => {
       readConversationFile('x.json', JSON.stringify({ format: 'nexus-chat/conversation', conversation: { turns: [{}], history: [] } }), newId),
     ).toThrow(/^Turn 1 needs an id\./);
     expect(() => readConversationFile('notes.md', '# Notes\n\nNothing here.', newId)).toThrow(/no "## You" section/);
+    // A file of another kind is named as such (issue 30, P3), not blamed for a missing section.
+    expect(() => readConversationFile('notes.txt', 'Buy milk.', newId)).toThrow(
+      '“notes.txt” is a .txt file: Nexus Chat imports the .json or .md files it exports.',
+    );
   });
 
   it('never imports an answer as still running', () => {

@@ -126,6 +126,11 @@ function checkFileSize(text: string): void {
 export function importConversationFile(name: string, text: string, newId: () => string): ImportedConversation {
   const json = /\.json$/i.test(name) || (!/\.(md|markdown)$/i.test(name) && text.trimStart().startsWith('{'));
   if (json) return importConversationJson(text);
+  // A file of another kind is named as such, not blamed for a missing section it was never meant to have.
+  const extension = /\.([^./\\]+)$/.exec(name)?.[1];
+  if (extension && !/^(md|markdown)$/i.test(extension) && !/^\s*## (You|Nexus)\b/m.test(text)) {
+    throw new ConversationFileError(`“${name}” is a .${extension} file: Nexus Chat imports the .json or .md files it exports.`);
+  }
   checkFileSize(text);
   return { conversation: conversationFromMarkdown(text, newId), notes: [] };
 }

@@ -88,10 +88,14 @@ export class ConversationList extends LitElement {
       .open:hover:not(:disabled) {
         background: transparent;
       }
+      /* Two lines, so conversations that start alike still read apart; the whole title is its tooltip. */
       .title {
+        display: -webkit-box;
+        -webkit-box-orient: vertical;
+        -webkit-line-clamp: 2;
+        line-clamp: 2;
         overflow: hidden;
-        text-overflow: ellipsis;
-        white-space: nowrap;
+        overflow-wrap: anywhere;
         font-size: 0.9rem;
       }
       .when {
@@ -204,7 +208,7 @@ export class ConversationList extends LitElement {
     }
     return html`<li class=${current ? 'current' : ''} data-id=${c.id}>
       <button class="open" aria-current=${current ? 'page' : 'false'} ?disabled=${this.busy && !current} @click=${() => this.store.selectConversation(c.id)}>
-        <span class="title">${c.title}</span>
+        <span class="title" title=${c.title}>${c.title}</span>
         <span class="when">${formatWhen(c.updatedAt)}</span>
       </button>
       <button class="action" data-testid="rename" aria-label="Rename “${c.title}”" title="Rename" @click=${() => this.handleRenameStart(c.id)}>${icons.pencil}</button>

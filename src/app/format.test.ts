@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatPercent, formatRate } from './format.ts';
+import { formatApproxBytes, formatBytes, formatPercent, formatRate } from './format.ts';
 
 describe('progress words', () => {
   it('writes sizes a person reads at a glance, and nothing as 0 KB rather than an ellipsis', () => {
@@ -17,5 +17,15 @@ describe('progress words', () => {
     expect(formatRate(10 * 1024 * 1024, 40 * 1024 * 1024, 5_000)).toBe('2.0 MB/s · about 15 s left');
     expect(formatRate(10 * 1024 * 1024, 610 * 1024 * 1024, 10_000)).toBe('1.0 MB/s · about 10 min left');
     expect(formatRate(10 * 1024 * 1024, 0, 5_000)).toBe('2.0 MB/s');
+  });
+});
+
+describe('formatApproxBytes', () => {
+  it('gives estimates two significant figures, so "about" sizes side by side read alike (issue 30, P3)', () => {
+    expect(formatApproxBytes(600e6)).toBe('570 MB');
+    expect(formatApproxBytes(572.2 * 1024 * 1024)).toBe('570 MB');
+    expect(formatApproxBytes(23 * 1024 * 1024)).toBe('23 MB');
+    expect(formatApproxBytes(1.23 * 1024 ** 3)).toBe('1.2 GB');
+    expect(formatApproxBytes(512)).toBe('0.5 KB');
   });
 });

@@ -8,6 +8,21 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
 }
 
+/**
+ * A size given as an estimate ("about 600 MB"): two significant figures, so estimates side by side
+ * read alike and claim no precision they lack. Exact sizes (progress) use {@link formatBytes}.
+ */
+export function formatApproxBytes(bytes: number): string {
+  const units: [number, string][] = [
+    [1024 ** 3, 'GB'],
+    [1024 ** 2, 'MB'],
+    [1024, 'KB'],
+  ];
+  const [size, unit] = units.find(([size]) => bytes >= size) ?? [1024, 'KB'];
+  const value = Number((bytes / size).toPrecision(2));
+  return `${value >= 100 ? Math.round(value) : value} ${unit}`;
+}
+
 /** Whole percent, clamped, for progress labels. */
 export function formatPercent(loaded: number, total: number): string {
   if (!total) return '';

@@ -2,7 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { DEFAULT_MODEL, MODEL_FAMILIES, describeRuntime, type ModelSource } from '../index.ts';
 import type { AppState, FileProgress, ModelState } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
-import { deviceLabel, formatBytes, formatPercent, formatRate, threadWords } from './format.ts';
+import { deviceLabel, formatApproxBytes, formatBytes, formatPercent, formatRate, threadWords } from './format.ts';
 import { modelFromAddress } from './model-param.ts';
 import { KNOWN_MODELS, servedModelFolders, sourceFromFolder, sourceFromZip } from './model-sources.ts';
 import { controls } from './styles.ts';
@@ -393,7 +393,7 @@ export class ModelPanel extends LitElement {
           (m) => html`<label class="option">
             <input type="radio" name="choice" .checked=${this.choice === 'known' && this.knownId === m.id} @change=${() => this.handleChoose('known', m.id)} />
             <span class="name">${m.label}</span>
-            <span class="note">${MODEL_FAMILIES[m.family].label} · about ${formatBytes(m.approxBytes)} (${m.dtype}) · ${m.note}</span>
+            <span class="note">${MODEL_FAMILIES[m.family].label} · about ${formatApproxBytes(m.approxBytes)} (${m.dtype}) · ${m.note}</span>
           </label>`,
         )}
       </fieldset>
@@ -434,7 +434,7 @@ export class ModelPanel extends LitElement {
   private renderFacts() {
     return html`<div class="facts">
       ${this.renderRuntime()}
-      ${this.freeSpace !== undefined ? html`<span>Storage this site may use: about ${formatBytes(this.freeSpace)}. Qwen3-0.6B needs about 600 MB.</span>` : nothing}
+      ${this.freeSpace !== undefined ? html`<span>Storage this site may use: about ${formatApproxBytes(this.freeSpace)}. ${KNOWN_MODELS[0]?.label ?? 'A small model'} needs about ${formatApproxBytes(KNOWN_MODELS[0]?.approxBytes ?? 600e6)}.</span>` : nothing}
     </div>`;
   }
 
@@ -611,7 +611,7 @@ export class ModelPanel extends LitElement {
         <dt>From</dt>
         <dd><code data-testid="linked-model-from">${linked?.from ?? ''}</code></dd>
         <dt>Size</dt>
-        <dd>${linked?.approxBytes ? `about ${formatBytes(linked.approxBytes)}` : 'unknown until the download starts (the progress shows each file)'}</dd>
+        <dd>${linked?.approxBytes ? `about ${formatApproxBytes(linked.approxBytes)}` : 'unknown until the download starts (the progress shows each file)'}</dd>
       </dl>
       <div class="actions">
         <button class="primary" data-testid="confirm-linked-model" @click=${() => this.store.confirmLinkedModel()}>Load it</button>

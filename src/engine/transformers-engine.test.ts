@@ -83,7 +83,8 @@ describe('TransformersEngine on the tiny Qwen3 fixture (Node, CPU)', () => {
       await reusing.dispose();
       await scratch.dispose();
     }
-  });
+    // Two model loads and three generations on the CPU: beside the browser tests they take seconds.
+  }, 30_000);
 
   it('on q4, reuses the cache the same way every time (MatMulNBits sums a one-pass prefill differently, so it may not match one)', async () => {
     // Measured: on this fixture's 250-token tool prompt, fp32, q8 and fp16 continue identically with

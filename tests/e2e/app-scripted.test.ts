@@ -33,7 +33,7 @@ describe('the chat page over a scripted model', () => {
     expect(await page.getByTestId('verdict-detail').textContent()).toContain('calls tools and answers from their results');
   });
 
-  it('shows a tool row under the answer, with the result expandable, and renders Markdown', async () => {
+  it('shows a tool row above the answer (it ran first), with the result expandable, and renders Markdown', async () => {
     await sendMessage(page, QUESTIONS.weather);
     await waitIdle(page);
     const answer = lastAnswer(page);
@@ -41,6 +41,14 @@ describe('the chat page over a scripted model', () => {
     expect(await answer.locator('.markdown strong').textContent()).toBe('31 °C');
     const row = answer.getByTestId('tool-row');
     expect(await row.count()).toBe(1);
+    // In the order things happened (issue 30, P3): the tool row comes before the answer's text.
+    expect(
+      await answer.evaluate((article) => {
+        const tools = article.querySelector('[data-testid="tool-activity"]');
+        const text = article.querySelector('.markdown');
+        return Boolean(tools && text && tools.compareDocumentPosition(text) & Node.DOCUMENT_POSITION_FOLLOWING);
+      }),
+    ).toBe(true);
     // In plain words; the exact call is the row's title and in the diagnostics.
     expect(await row.locator('.what').textContent()).toBe('used get weather · city: Chennai');
     expect(await row.locator('.what').getAttribute('title')).toBe('get_weather(city: Chennai)');
@@ -49,6 +57,12 @@ describe('the chat page over a scripted model', () => {
     await row.locator('summary').click();
     expect(await row.locator('pre').textContent()).toContain('"temperature_c": 31.4');
     await screenshot(page, 'answer-with-tool');
+    // Targets a finger can hit (issue 30, P3): the answer's actions and the message's Edit.
+    for (const target of [answer.getByTestId('regenerate'), page.getByTestId('edit-last')]) {
+      const box = await target.boundingBox();
+      expect(box?.height).toBeGreaterThanOrEqual(32);
+      expect(box?.width).toBeGreaterThanOrEqual(44);
+    }
   });
 
   it('marks a call the loop had to force, and lists what happened in the diagnostics', async () => {
