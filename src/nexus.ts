@@ -239,7 +239,7 @@ export class NexusChat {
    * const chat = await NexusChat.loadForTools({ hub: 'onnx-community/Qwen3-0.6B-ONNX' }, { onAttempt: (a) => console.log(a) });
    */
   static async loadForTools(source: ModelSource = DEFAULT_MODEL, options: LoadForToolsOptions & Omit<NexusLoadOptions, 'onAttempt'> = {}): Promise<NexusChat> {
-    const { dtypes, dtype, allowForcing, onAttempt, verdicts, device: _device, ...loadOptions } = options;
+    const { dtypes, dtype, allowForcing, onAttempt, verdicts, pick, fullPrecision, device: _device, ...loadOptions } = options;
     const caps: RuntimeCapabilities = isNode()
       ? { runtime: 'node', webgpu: false, shaderF16: false }
       : await detectBrowserCapabilities(undefined, { allowFallbackAdapter: Boolean(options.allowFallbackAdapter) });
@@ -251,6 +251,8 @@ export class NexusChat {
         ...(dtype ? { dtype } : {}),
         ...(allowForcing === undefined ? {} : { allowForcing }),
         ...(onAttempt ? { onAttempt } : {}),
+        ...(pick ? { pick } : {}),
+        ...(fullPrecision ? { fullPrecision } : {}),
       },
       {
         caps,

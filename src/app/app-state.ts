@@ -74,6 +74,8 @@ export interface ModelState {
   /** When the self-check started (ms since the epoch), so the page can say how long it has run. */
   checkStartedAt?: number;
   /** The user skipped the self-check: tools are offered, but nothing has shown the model calls them. */
+  /** Every quantization the source serves was tried ("Try other quantizations"): there is nothing left to offer. */
+  searched?: boolean;
   checkSkipped?: boolean;
   /** Why the model could not be loaded, and what to do. */
   error?: string;

@@ -115,13 +115,19 @@ export function workerModelOpener(verdicts: VerdictStore, prefs: () => OpenerPre
       return { chat, verdict: await checkAndRemember(source, chat, hooks.checkSignal) };
     },
     async search(source, hooks) {
+      const tried: string[] = [];
       try {
         const chat = await NexusChat.loadForTools(source, {
           ...loadOptions(hooks),
           verdicts,
-          // loadForTools narrates each quantization once it is checked (a ToolAttempt).
+          // The user asked for every option: the unquantized files too, when the folder serves them.
+          fullPrecision: true,
+          // loadForTools narrates each quantization once it is checked (a ToolAttempt): one short line
+          // each, without the model's name and advice the verdict already gives.
           onAttempt: (attempt: ToolAttempt | (LoadAttempt & { state: string })) => {
-            if ('detail' in attempt) hooks.onNote(`${deviceLabel(attempt.device, attempt.dtype)}: ${attempt.detail}`);
+            if (!('detail' in attempt)) return;
+            tried.push(deviceLabel(attempt.device, attempt.dtype));
+            hooks.onNote(`${deviceLabel(attempt.device, attempt.dtype)}: ${withoutModelName(attempt.detail)}`);
           },
         });
         const check = chat.toolCheck;
@@ -145,7 +151,10 @@ export function workerModelOpener(verdicts: VerdictStore, prefs: () => OpenerPre
         const verdict: Verdict = {
           ok: false,
           needed_forcing: false,
-          detail: (error as Error).message,
+          detail:
+            `No quantization of ${describeSource(source)} called the tool here` +
+            `${tried.length ? ` (tried ${tried.join(', ')}; below, how each answered)` : ''}. ` +
+            'Models below about 0.5B parameters rarely can; Qwen3-0.6B does.',
           dtype: chat.info.dtype,
           device: chat.info.device,
           checkedAt: new Date().toISOString(),
@@ -202,4 +211,9 @@ export function explainLoadError(error: unknown): string {
     return `The model files could not be downloaded (${message}). Check your connection, or load a model folder or .zip from disk.`;
   }
   return message;
+}
+
+/** A check's detail without its leading "<model> (<dtype> on <device>…)" — the line already names them. */
+function withoutModelName(detail: string): string {
+  return detail.replace(/^.*?\([^)]*\) (?=does not|calls|could not|reports|answered)/, '').replace(/ Try another quantization, or a larger model.*$/, '');
 }

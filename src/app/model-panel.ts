@@ -523,6 +523,7 @@ export class ModelPanel extends LitElement {
       title,
       html`
       <p data-testid="verdict-detail">${verdict?.detail ?? 'Not checked.'}</p>
+      ${this.model.searched && this.model.attempts.length ? html`<ul class="notes" data-testid="model-notes">${this.model.attempts.map((a) => html`<li>${a}</li>`)}</ul>` : nothing}
       <div class="meta">
         <span class="badge accent" data-testid="device">${deviceLabel(device, dtype)}</span>
         <span>${label}</span>
@@ -531,7 +532,7 @@ export class ModelPanel extends LitElement {
       </div>
       ${ok ? nothing : html`<p class="muted" data-testid="tool-policy">You can still chat with it. Answers are not forced into tool calls (no priming, no stepwise); it may still call a tool on its own.</p>`}
       <div class="actions">
-        ${ok ? nothing : html`<button class="small" data-testid="search-quantizations" @click=${() => this.store.searchQuantizations()}>Try other quantizations</button>`}
+        ${ok || this.model.searched ? nothing : html`<button class="small" data-testid="search-quantizations" @click=${() => this.store.searchQuantizations()}>Try other quantizations</button>`}
         ${
           ok || this.model.address === KNOWN_MODELS[0]?.id
             ? nothing

@@ -207,6 +207,7 @@ export class ModelSession {
         error: _error,
         verdict: _verdict,
         checkSkipped: _skipped,
+        searched: _searched,
         threads: _threads,
         context: _context,
         ...model
@@ -221,6 +222,7 @@ export class ModelSession {
           ...(chat.info.threads ? { threads: chat.info.threads } : {}),
           ...(chat.info.context ? { context: chat.info.context } : {}),
           ...(verdict ? { verdict } : { checkSkipped: true }),
+          ...(how === 'search' ? { searched: true } : {}),
         },
       });
       // Remembered only once it loaded, so a model that fails is not retried on every visit.

@@ -116,6 +116,34 @@ describe('loadForTools', () => {
     );
   });
 
+  it('with fullPrecision, tries the unquantized files the source serves after the quantized ones (issue 30, P2.6)', async () => {
+    const wasm = { runtime: 'browser' as const, webgpu: false, shaderF16: false };
+    const loaded: string[] = [];
+    const load = async (_: unknown, c: LoadCandidate) => {
+      loaded.push(`${c.device} ${c.dtype}`);
+      return fakeChat(c, {}, []);
+    };
+    await loadForTools(source, { fullPrecision: true }, { ...NAMING, caps: wasm, available: ['q4', 'q8', 'fp32', 'fp16'], load, verdicts: null }).catch(
+      () => undefined,
+    );
+    expect(loaded.slice(-1)).toEqual(['wasm fp32']);
+    expect(loaded).toHaveLength(3);
+    // Without it, or where the source serves no fp32, nothing more is downloaded.
+    loaded.length = 0;
+    await loadForTools(source, {}, { ...NAMING, caps: wasm, available: ['q4', 'q8', 'fp32'], load, verdicts: null }).catch(() => undefined);
+    expect(loaded).toHaveLength(2);
+    loaded.length = 0;
+    await loadForTools(source, { fullPrecision: true }, { ...NAMING, caps: wasm, available: ['q4', 'q8'], load, verdicts: null }).catch(() => undefined);
+    expect(loaded).toHaveLength(2);
+    // A GPU with shader-f16 gets fp16 there, then fp32 on the GPU and on WASM.
+    loaded.length = 0;
+    const f16 = { runtime: 'browser' as const, webgpu: true, shaderF16: true };
+    await loadForTools(source, { fullPrecision: true }, { ...NAMING, caps: f16, available: ['q4', 'fp16', 'fp32'], load, verdicts: null }).catch(
+      () => undefined,
+    );
+    expect(loaded.filter((l) => /fp/.test(l))).toEqual(['webgpu fp16', 'webgpu fp32', 'wasm fp32']);
+  });
+
   it('verifies an explicit dtype, without retrying past it', async () => {
     const loads: string[] = [];
     const load = async (_: unknown, c: LoadCandidate) => {

@@ -1,5 +1,5 @@
 import { NexusError, registerErrorClass } from '../shared/errors.ts';
-import { candidatesFor, type LoadCandidate, type RuntimeCapabilities } from '../engine/device-ladder.ts';
+import { candidatesFor, fullPrecisionCandidates, type LoadCandidate, type RuntimeCapabilities } from '../engine/device-ladder.ts';
 import type { ModelSource } from '../engine/model-source.ts';
 import type { CheckedChat } from './check-chat.ts';
 import { PREFER_FASTER_BY } from './model-report.ts';
@@ -42,6 +42,11 @@ export interface LoadForToolsOptions {
    * candidate's download, and two models are resident while the next is checked.
    */
   pick?: 'first' | 'fastest';
+  /**
+   * After the quantized files, also try the unquantized ones the source serves (fp32; fp16 on a GPU
+   * with shader-f16): several times the download, for a model whose quantizations all fail.
+   */
+  fullPrecision?: boolean;
 }
 
 /** What loadForTools needs from the environment; injected so the search is testable anywhere. */
@@ -67,6 +72,10 @@ export async function loadForTools<C extends CheckedChat>(source: ModelSource, o
   const allowForcing = options.allowForcing ?? true;
   const key = verdictKey(deps.describe(source), deps.caps);
   const ladder = candidatesFor(deps.caps, deps.available);
+  if (options.fullPrecision) {
+    const full = fullPrecisionCandidates(deps.caps).filter((c) => !deps.available || deps.available.includes(c.dtype));
+    ladder.push(...full.filter((c) => !ladder.some((l) => l.device === c.device && l.dtype === c.dtype)));
+  }
   const remembered = options.dtype || options.dtypes ? undefined : await deps.verdicts?.get(key);
   if (remembered?.ok && (allowForcing || !remembered.needed_forcing)) {
     try {

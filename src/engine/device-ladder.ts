@@ -87,6 +87,18 @@ export function loadLadder(caps: RuntimeCapabilities): LoadCandidate[] {
   return [...gpu, ...wasm];
 }
 
+/**
+ * The unquantized files, tried after the ladder when a search asks for them: several times the
+ * download, for a model whose quantizations all fail. fp16 only on a GPU with shader-f16.
+ */
+export function fullPrecisionCandidates(caps: RuntimeCapabilities): LoadCandidate[] {
+  if (caps.runtime === 'node') return [];
+  const gpu: LoadCandidate[] = caps.webgpu
+    ? [...(caps.shaderF16 ? [{ device: 'webgpu' as const, dtype: 'fp16' }] : []), { device: 'webgpu', dtype: 'fp32' }]
+    : [];
+  return [...gpu, { device: 'wasm', dtype: 'fp32' }];
+}
+
 /** The ladder, limited to the quantizations a source actually serves (all of them when unknown). */
 export function candidatesFor(caps: RuntimeCapabilities, available?: readonly string[]): LoadCandidate[] {
   const ladder = loadLadder(caps);

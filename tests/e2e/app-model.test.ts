@@ -240,6 +240,22 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     expect(metrics).toMatch(/forced calls\s*0(?!\d)/);
   });
 
+  it('"Try other quantizations" tries every file the folder serves, fp32 too, says so once each, and is not offered again (issue 30, P2.6)', async () => {
+    await page.getByTestId('search-quantizations').click();
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 240_000, interval: 500 }).toMatch(/^Ready: tiny-random-qwen3 on WASM/);
+    const notes = await page.getByTestId('model-notes').locator('li').allTextContents();
+    expect(
+      notes.some((n) => n.startsWith('WASM fp32: ')),
+      notes.join(' | '),
+    ).toBe(true);
+    // One short line per file: the model's name and the advice are said once, in the verdict.
+    for (const note of notes.filter((n) => /^WASM (q8|q4|fp32): /.test(n))) expect(note).not.toContain('tiny-random-qwen3');
+    const detail = (await page.getByTestId('verdict-detail').textContent()) ?? '';
+    expect(detail).toMatch(/^No quantization of .*tiny-random-qwen3 called the tool here \(tried WASM q8, WASM q4, WASM fp32/);
+    expect(detail).not.toContain('Tried:');
+    expect(await page.getByTestId('search-quantizations').count()).toBe(0);
+  });
+
   it('opens the model that loaded last on a visit to / (no ?model=)', async () => {
     await page.goto(inject('appUrl'));
     await expect
