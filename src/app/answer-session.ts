@@ -90,13 +90,19 @@ export class AnswerSession {
 
   private async sendNow(prompt: string): Promise<void> {
     const taken = this.queuedStop?.signal;
-    if (this.host.state().model.phase === 'checking') {
-      // The verdict decides whether calls may be forced: the message waits for it. The check card's
-      // Skip sends it at once; Stop takes it back.
-      this.host.set({ queued: { text: prompt, waitingFor: 'check' } });
+    const phase = this.host.state().model.phase;
+    if (phase === 'checking' || phase === 'loading' || phase === 'warming') {
+      // The message waits for the model, and for the verdict, which decides whether calls may be
+      // forced. The check card's Skip sends it at once; Stop takes it back.
+      this.host.set({ queued: { text: prompt, waitingFor: phase === 'checking' ? 'check' : 'model' } });
       await untilDoneOrAborted(this.host.loading(), taken);
       if (taken?.aborted) return;
       this.host.set({ queued: { text: prompt } });
+      if (this.host.state().model.phase !== 'ready') {
+        // The load failed or was cancelled: the message goes back to the box, not into the void.
+        this.host.set({ returnedText: prompt });
+        return;
+      }
     }
     const chat = this.host.chat();
     if (!chat || this.host.state().busy || this.host.state().model.phase !== 'ready') return;

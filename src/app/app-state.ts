@@ -279,9 +279,10 @@ export interface AppState {
   stopping?: boolean;
   /**
    * A message accepted and not yet answered, or being answered: it may wait for another tab that
-   * answers in this conversation (`tab`) or for the model's self-check (`check`).
+   * answers in this conversation (`tab`), for the model's self-check (`check`), or for the model to
+   * load (`model`).
    */
-  queued?: { readonly text: string; readonly waitingFor?: 'tab' | 'check' };
+  queued?: { readonly text: string; readonly waitingFor?: 'tab' | 'check' | 'model' };
   /** A new version of the page is installed and waits for the next reload. */
   updateReady?: boolean;
   /** A queued message the user took back with Stop: the composer shows it again, so nothing typed is lost. */

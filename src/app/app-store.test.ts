@@ -78,6 +78,40 @@ class LateToStopEngine extends DelegatingEngine {
 }
 
 describe('AppStore', () => {
+  it('issue 30, P3: a message sent while the model loads waits for it, and comes back to the box if the load fails', async () => {
+    let finish: (ok: boolean) => void = () => {};
+    const engine = new ScriptedEngine([{ when: when.userAsked('Hello there'), output: 'Hi!' }]);
+    const opener = openerWith(async () => {
+      const ok = await new Promise<boolean>((resolve) => (finish = resolve));
+      if (!ok) throw new Error('the folder is gone');
+      return {
+        chat: NexusChat.withEngine(engine),
+        verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
+      };
+    });
+    const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
+    let loading = store.loadModel({ url: 'http://localhost/models/x' });
+    await vi.waitFor(() => expect(store.state.model.phase).toBe('loading'));
+    let sent = store.send('Hello there');
+    await vi.waitFor(() => expect(store.state.queued).toEqual({ text: 'Hello there', waitingFor: 'model' }));
+    finish(true);
+    await loading;
+    await sent;
+    expect(store.state.conversation.turns.map((t) => t.text)).toEqual(['Hello there', 'Hi!']);
+
+    loading = store.loadModel({ url: 'http://localhost/models/y' });
+    await vi.waitFor(() => expect(store.state.model.phase).toBe('loading'));
+    sent = store.send('Are you there?');
+    await vi.waitFor(() => expect(store.state.queued?.waitingFor).toBe('model'));
+    finish(false);
+    await loading;
+    await sent;
+    expect(store.state.model.phase).toBe('error');
+    expect(store.state.queued).toBeUndefined();
+    expect(store.state.returnedText).toBe('Are you there?');
+    expect(store.state.conversation.turns.map((t) => t.text)).toEqual(['Hello there', 'Hi!']);
+  });
+
   it('issue 30, P3: "Allow in this conversation" stops asking for that tool there, and only there', async () => {
     const tools = `data:text/javascript,${encodeURIComponent(
       "tool('send_note', 'Send a note', { text: 'string' }, ({ text }) => ({ sent: text }), { confirm: true });",

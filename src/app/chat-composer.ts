@@ -198,6 +198,7 @@ export class ChatComposer extends LitElement {
     if (this.phase === 'idle' || this.phase === 'error' || this.phase === 'confirm') return 'Load a model above to chat';
     if (!this.ready) return 'Send is available once the model is ready';
     if (this.phase === 'checking') return 'A message sent now goes once the self-check is done';
+    if (this.phase === 'loading' || this.phase === 'warming') return 'A message sent now goes once the model is ready';
     return 'Enter to send · Shift+Enter for a new line';
   }
 
@@ -217,9 +218,13 @@ export class ChatComposer extends LitElement {
       ? html`<p class="web-status" role="status" data-testid="waiting-for-tab">
           Another tab of Nexus Chat is answering in this conversation. “${words}” will be sent when it is done; Stop takes it back.
         </p>`
-      : html`<p class="web-status" role="status" data-testid="waiting-for-check">
-          “${words}” will be sent once the self-check shows whether this model calls tools. Skip the check above to send it now; Stop takes it back.
-        </p>`;
+      : waitingFor === 'check'
+        ? html`<p class="web-status" role="status" data-testid="waiting-for-check">
+            “${words}” will be sent once the self-check shows whether this model calls tools. Skip the check above to send it now; Stop takes it back.
+          </p>`
+        : html`<p class="web-status" role="status" data-testid="waiting-for-model">
+            “${words}” will be sent once the model has loaded (and checked that it calls tools). Stop takes it back.
+          </p>`;
   }
 
   private renderWebStatus() {

@@ -465,7 +465,7 @@ export class ChatMessage extends LitElement {
         ${streaming && !turn.text && !turn.checking ? html`<span class="typing" role="img" aria-label="Writing"><span></span><span></span><span></span></span>` : nothing}
         <div @click=${this.handleMarkdownClick}>${this.rendered?.element}</div>
         ${streaming && turn.checking ? html`<p class="status" data-testid="turn-status" role="status">Checking with a tool…</p>` : nothing}
-        ${this.renderNote()} ${this.renderSources()} ${this.renderMeta()} ${this.renderActions()}
+        ${this.renderNote()} ${this.renderWithoutResults()} ${this.renderSources()} ${this.renderMeta()} ${this.renderActions()}
         ${this.showDiagnostics ? this.renderDiagnostics() : nothing}
       </div>
       ${this.renderLinkDialog()}
@@ -496,6 +496,20 @@ export class ChatMessage extends LitElement {
     const { state, note } = this.turn;
     if (!note) return nothing;
     return html`<p class="note ${state === 'failed' ? 'failed' : ''}" data-testid="turn-note">${note}</p>`;
+  }
+
+  /**
+   * A finished answer written after a tool was refused or failed, and none ran: what it states did
+   * not come from a tool, and a small model fills such gaps with invented values. Said beside it.
+   */
+  private renderWithoutResults() {
+    const { state, activity = [] } = this.turn;
+    const calls = activity.filter((a) => a.kind === 'call');
+    if (state !== 'done' || !calls.length || calls.some((a) => a.kind === 'call' && a.status === 'ok')) return nothing;
+    const refused = calls.some((a) => a.kind === 'call' && a.status === 'refused');
+    return html`<p class="note" data-testid="without-results">
+      ${refused ? 'The tool was refused' : 'The tool did not run'}, so this answer is not based on its result: check any figures or facts in it.
+    </p>`;
   }
 
   private renderActivity() {

@@ -384,7 +384,7 @@ export class NexusApp extends LitElement {
           </main>
           ${this.renderUpdate()}
           <section class="composer" aria-label="Message" ?inert=${Boolean(this.panel)}>
-            <nexus-composer .store=${store} ?ready=${s.model.phase === 'ready' || s.model.phase === 'checking'} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .web=${s.web} .queued=${s.queued} .returned=${s.returnedText}></nexus-composer>
+            <nexus-composer .store=${store} ?ready=${SENDABLE_PHASES.has(s.model.phase)} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .web=${s.web} .queued=${s.queued} .returned=${s.returnedText}></nexus-composer>
           </section>
         </div>
         ${this.renderDrawer()}
@@ -526,6 +526,9 @@ function statusText({ model }: AppState): string {
       return `Ready: ${model.label} on ${deviceLabel(model.device, model.dtype)}`;
   }
 }
+
+/** Where a model is, or is on its way: a message sent then is answered once it is ready. */
+const SENDABLE_PHASES: ReadonlySet<string> = new Set(['loading', 'warming', 'checking', 'ready']);
 
 /** The store of the real page: the model in a worker, IndexedDB, the proxy on this origin. */
 function defaultStore(): AppStore {

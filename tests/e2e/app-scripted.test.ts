@@ -143,6 +143,8 @@ describe('the chat page over a scripted model', () => {
     const answer = lastAnswer(page);
     expect(await answer.getByTestId('tool-row').getAttribute('data-status')).toBe('refused');
     expect(await answer.locator('.markdown').textContent()).toContain('I did not send the email');
+    // What it says did not come from the tool, and the page says so beside it (issue 30, P3).
+    expect(await answer.getByTestId('without-results').textContent()).toContain('The tool was refused, so this answer is not based on its result');
   });
 
   it('regenerates the last answer, and an approved confirm tool runs', async () => {
@@ -155,6 +157,7 @@ describe('the chat page over a scripted model', () => {
     const answer = lastAnswer(page);
     expect(await answer.getByTestId('tool-row').getAttribute('data-status')).toBe('ok');
     expect(await answer.locator('.markdown').textContent()).toContain('was sent');
+    expect(await answer.getByTestId('without-results').count()).toBe(0);
   });
 
   it('in research mode, shows searches and reads, and links citations to the sources', async () => {
