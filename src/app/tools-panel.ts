@@ -10,7 +10,11 @@ export class ToolsPanel extends LitElement {
     tools: { attribute: false },
     servers: { attribute: false },
     addError: { state: true },
+    filter: { state: true },
   };
+
+  /** What the user typed to narrow the list: matched against names, descriptions and servers. */
+  declare filter: string;
 
   /** The page's store, for reloading the tools. */
   declare store: AppStore;
@@ -154,6 +158,10 @@ export class ToolsPanel extends LitElement {
         margin-top: 0.5rem;
         font-size: 0.85rem;
       }
+      .filter {
+        width: 100%;
+        margin: 0 0 0.5rem;
+      }
       .add input[type='url'] {
         flex: 1 1 14rem;
         min-width: 0;
@@ -177,7 +185,19 @@ export class ToolsPanel extends LitElement {
       ${this.renderServers()}
       ${this.renderToolSearch()}
       ${this.renderLastOffered()}
-      ${list ? html`<ul data-testid="tools">${list.map((tool) => this.renderTool(tool))}</ul>` : loading ? html`<p class="muted">Loading tools…</p>` : nothing}`;
+      ${list ? this.renderList(list) : loading ? html`<p class="muted">Loading tools…</p>` : nothing}`;
+  }
+
+  /** The tools, with a filter once there are enough to need one. */
+  private renderList(list: readonly ToolInfo[]) {
+    const words = (this.filter ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+    const shown = words.length ? list.filter((tool) => words.every((word) => toolText(tool).includes(word))) : list;
+    return html`${
+      list.length > 6
+        ? html`<input class="field filter" type="search" data-testid="tools-filter" placeholder="Filter ${list.length} tools" aria-label="Filter tools" .value=${this.filter ?? ''} @input=${(e: Event) => (this.filter = (e.target as HTMLInputElement).value)} />`
+        : nothing
+    }
+      ${shown.length || !words.length ? html`<ul data-testid="tools">${shown.map((tool) => this.renderTool(tool))}</ul>` : html`<p class="muted" data-testid="tools-none">No tool matches “${this.filter}”.</p>`}`;
   }
 
   /** The MCP servers: where each stands, Retry for one that is down, Remove for one the user added, and Add. */
@@ -315,4 +335,10 @@ declare global {
   interface HTMLElementTagNameMap {
     'nexus-tools-panel': ToolsPanel;
   }
+}
+
+/** A tool as searchable text: its name (with spaces for underscores), description and server. */
+function toolText({ schema, server }: ToolInfo): string {
+  const fn = schema.function;
+  return `${fn.name} ${fn.name.replace(/_/g, ' ')} ${fn.description} ${server ?? ''}`.toLowerCase();
 }

@@ -63,6 +63,14 @@ describe('MCP servers on the chat page', () => {
     // The tool not marked read-only asks first, like a confirm tool of tools.js.
     const deleteNote = tools.locator('li', { hasText: 'Delete a note by id.' });
     expect(await deleteNote.textContent()).toContain('asks before running');
+    // Many tools get a filter (issue 30, P3): by name in words, description or server.
+    const filter = page.getByTestId('tools-filter');
+    await filter.fill('delete note');
+    expect(await tools.locator(':scope > li .name code').allTextContents()).toEqual(['delete_note']);
+    await filter.fill('no such tool anywhere');
+    expect(await page.getByTestId('tools-none').textContent()).toContain('No tool matches');
+    await filter.fill('');
+    expect(await tools.locator(':scope > li').count()).toBeGreaterThan(6);
   });
 
   it('adds a server whose CORS allows the page, directly; one that refuses is shown down with what to do', async () => {
