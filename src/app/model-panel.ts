@@ -141,6 +141,16 @@ export class ModelPanel extends LitElement {
         gap: 0.5rem;
         align-items: center;
       }
+      /* The picker is taller than a laptop screen: its Load button stays in view at the bottom of the
+         chat area while the choices scroll under it. */
+      .actions.sticky {
+        position: sticky;
+        bottom: 0;
+        z-index: 1;
+        background: var(--surface);
+        padding: 0.6rem 0;
+        margin-bottom: -0.6rem;
+      }
       .facts {
         margin-top: 0.9rem;
         font-size: 0.85rem;
@@ -414,7 +424,7 @@ export class ModelPanel extends LitElement {
         </div>
       </fieldset>
       ${this.pickError ? html`<p class="pick-error" role="alert">${this.pickError}</p>` : nothing}
-      <div class="actions">
+      <div class="actions sticky">
         <button class="primary" type="submit" data-testid="load-model">Load ${this.choice === 'known' ? (KNOWN_MODELS.find((m) => m.id === this.knownId)?.label ?? 'model') : 'model'}</button>
         ${this.picking ? html`<button type="button" class="ghost" @click=${() => (this.picking = false)}>Cancel</button>` : nothing}
       </div>

@@ -28,6 +28,16 @@ describe.each([
     await screenshot(page, webgpu ? 'first-visit-picker-webgpu' : 'first-visit-picker');
   });
 
+  it('shows the Load button on a first visit without scrolling, above the message box (issue 30, P2.5)', async () => {
+    await page.setViewportSize({ width: 1280, height: 860 });
+    const load = await page.getByTestId('load-model').boundingBox();
+    const composer = await page.getByTestId('prompt').boundingBox();
+    expect(load).not.toBeNull();
+    expect(composer).not.toBeNull();
+    expect((load?.y ?? 0) + (load?.height ?? 0)).toBeLessThanOrEqual(composer?.y ?? 0);
+    expect(load?.y ?? -1).toBeGreaterThanOrEqual(0);
+  });
+
   it('offers the model folders this app serves in the picker, one click from the address field (issue 30, P2.5)', async () => {
     const served = page.getByTestId('served-models');
     await served.waitFor({ timeout: 10_000 });
