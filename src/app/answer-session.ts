@@ -240,7 +240,7 @@ export class AnswerSession {
           metrics: result.metrics,
           sources: result.sources ?? [],
           checking: false,
-          drafts: draftsBesides(turn.drafts, result.text),
+          drafts: draftsBesides([...(turn.drafts ?? []), ...droppedFromView(turn.text, result.text)], result.text),
         }));
     } catch (error) {
       if (isAbortError(error) || controller.signal.aborted) settle(() => ({ state: 'stopped', note: 'Stopped.', checking: false }));
@@ -364,6 +364,21 @@ function addCall(activity: readonly Activity[], call: ToolCallRecord, web: boole
           source: call.source,
         };
   return [...activity, failed];
+}
+
+/**
+ * What the user watched stream that the final answer no longer holds — text a stray `</think>`
+ * turned into reasoning after it was shown: kept, folded, rather than vanishing.
+ */
+function droppedFromView(streamed: string, answer: string): string[] {
+  const shown = streamed.trim();
+  const final = answer.trim();
+  if (!shown || shown === final) return [];
+  if (final && shown.endsWith(final)) {
+    const before = shown.slice(0, -final.length).trim();
+    return before ? [before] : [];
+  }
+  return final.includes(shown) || shown.includes(final) ? [] : [shown];
 }
 
 /** The drafts worth keeping beside the final answer: not the answer itself, which is shown anyway. */

@@ -78,6 +78,25 @@ class LateToStopEngine extends DelegatingEngine {
 }
 
 describe('AppStore', () => {
+  it('issue 30, P3: text a stray </think> turns into reasoning after it streamed stays, folded, instead of vanishing', async () => {
+    const { store } = storeWith([
+      { when: when.userAsked('Why is rain wet?'), output: 'Let me think about water.</think>Rain is water, and water is wet.' },
+      { when: when.gate(), output: 'No' },
+    ]);
+    await store.loadModel({ url: 'http://localhost/models/x' });
+    await store.send('Why is rain wet?');
+    const answer = store.state.conversation.turns.at(-1);
+    expect(answer).toMatchObject({ state: 'done', text: 'Rain is water, and water is wet.' });
+    expect(answer?.drafts).toEqual(['Let me think about water.']);
+  });
+
+  it('keeps no draft for an answer that streamed as it ends', async () => {
+    const { store } = storeWith([{ when: when.userAsked('Why is rain wet?'), output: 'Rain is water, and water is wet.' }]);
+    await store.loadModel({ url: 'http://localhost/models/x' });
+    await store.send('Why is rain wet?');
+    expect(store.state.conversation.turns.at(-1)?.drafts ?? []).toEqual([]);
+  });
+
   it('issue 30, P3: a message sent while the model loads waits for it, and comes back to the box if the load fails', async () => {
     let finish: (ok: boolean) => void = () => {};
     const engine = new ScriptedEngine([{ when: when.userAsked('Hello there'), output: 'Hi!' }]);

@@ -472,13 +472,17 @@ export class ChatMessage extends LitElement {
     </article>`;
   }
 
-  /** What streamed before a tool was used: kept, folded, so nothing the user read vanishes. */
+  /**
+   * What streamed before a tool was used, or before a stray end-of-reasoning tag made it reasoning:
+   * kept, folded, so nothing the user read vanishes.
+   */
   private renderDrafts() {
     const drafts = this.turn.drafts ?? [];
     if (!drafts.length) return nothing;
+    const label = this.turn.activity?.length ? 'Written before using a tool' : 'Written before the answer (the model was thinking)';
     return drafts.map(
       (draft) => html`<details class="draft" data-testid="draft">
-        <summary>Written before using a tool</summary>
+        <summary>${label}</summary>
         <p>${draft}</p>
       </details>`,
     );
