@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { registerPageWorker } from './page-updates.ts';
+import { registerPageWorker, type PageWorkerOptions } from './page-updates.ts';
 
 /**
  * A service worker stand-in: the browser's ServiceWorker objects cannot be made in Node. Only what
@@ -39,39 +39,39 @@ function fakeBrowser({ controlled, waiting }: { controlled: boolean; waiting?: F
   return { registration, container, page, newVersion };
 }
 
+/** Registers against the fake browser, counting announcements; `options` overrides the rest. */
+function registerIn(browser: ReturnType<typeof fakeBrowser>, options: Partial<PageWorkerOptions> = {}) {
+  const counts = { announced: 0 };
+  const worker = registerPageWorker({
+    scriptUrl: '/sw.js',
+    onUpdateReady: () => counts.announced++,
+    isIdle: () => true,
+    container: browser.container as unknown as ServiceWorkerContainer,
+    events: browser.page,
+    ...options,
+  });
+  return { counts, worker };
+}
+
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('registerPageWorker', () => {
   it('registers the worker, asking the server for it on every check, and announces nothing on the first install', async () => {
     const browser = fakeBrowser({ controlled: false });
-    let announced = 0;
-    registerPageWorker({
-      scriptUrl: '/sw.js',
-      onUpdateReady: () => announced++,
-      isIdle: () => true,
-      container: browser.container as unknown as ServiceWorkerContainer,
-      events: browser.page,
-    });
+    const { counts } = registerIn(browser);
     await settle();
     expect(browser.container.registered).toEqual([{ url: '/sw.js', options: { updateViaCache: 'none' } }]);
     browser.newVersion();
-    expect(announced).toBe(0);
+    expect(counts.announced).toBe(0);
   });
 
   it('announces a new version once, and lets it take over when the page is left idle, never mid-answer', async () => {
     const browser = fakeBrowser({ controlled: true });
-    let announced = 0;
     let idle = false;
-    registerPageWorker({
-      scriptUrl: '/sw.js',
-      onUpdateReady: () => announced++,
-      isIdle: () => idle,
-      container: browser.container as unknown as ServiceWorkerContainer,
-      events: browser.page,
-    });
+    const { counts } = registerIn(browser, { isIdle: () => idle });
     await settle();
     const worker = browser.newVersion();
-    expect(announced).toBe(1);
+    expect(counts.announced).toBe(1);
     // Left while answering: the running version stays.
     browser.page.dispatchEvent(new Event('pagehide'));
     expect(worker.messages).toEqual([]);
@@ -84,19 +84,11 @@ describe('registerPageWorker', () => {
     const waiting = new FakeWorker();
     waiting.state = 'installed';
     const browser = fakeBrowser({ controlled: true, waiting });
-    let announced = 0;
     let reloads = 0;
     let idle = false;
-    const worker = registerPageWorker({
-      scriptUrl: '/sw.js',
-      onUpdateReady: () => announced++,
-      isIdle: () => idle,
-      container: browser.container as unknown as ServiceWorkerContainer,
-      events: browser.page,
-      reload: () => reloads++,
-    });
+    const { counts, worker } = registerIn(browser, { isIdle: () => idle, reload: () => reloads++ });
     await settle();
-    expect(announced).toBe(1);
+    expect(counts.announced).toBe(1);
     worker?.applyUpdate();
     expect(waiting.messages).toEqual([]);
     idle = true;

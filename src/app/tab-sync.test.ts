@@ -52,6 +52,21 @@ function twoTabs(scriptA: ScriptedOutput[], scriptB: ScriptedOutput[]) {
   return { a: tab(new HeldEngine(scriptA)), b: tab(new HeldEngine(scriptB)), storage };
 }
 
+/**
+ * Tab `from` starts answering `text` and holds there (its model waits), with the conversation saved
+ * and in tab `to`'s list: the moment another tab acts on a conversation being answered.
+ */
+async function answeringIn(from: ReturnType<typeof twoTabs>['a'], to: ReturnType<typeof twoTabs>['b'], text: string) {
+  let release = () => {};
+  from.engine.hold = new Promise<void>((resolve) => (release = resolve));
+  const sent = from.store.send(text);
+  await vi.waitFor(() => expect(from.engine.prompts).toHaveLength(1));
+  await from.store.saveNow();
+  const id = from.store.state.conversation.id;
+  await vi.waitFor(() => expect(to.store.state.conversations.map((c) => c.id)).toContain(id));
+  return { id, sent, release };
+}
+
 const userTexts = (conversation: Conversation | undefined) => conversation?.turns.filter((t) => t.role === 'user').map((t) => t.text);
 
 describe('mergeConversation', () => {
@@ -185,13 +200,7 @@ describe('two tabs of the page', () => {
     const { a, b, storage } = twoTabs([{ when: when.userAsked('Hello'), output: 'Hi there.' }], []);
     await a.store.loadModel({ url: 'http://localhost/models/x' });
     await b.store.loadModel({ url: 'http://localhost/models/x' });
-    let release = () => {};
-    a.engine.hold = new Promise<void>((resolve) => (release = resolve));
-    const sentA = a.store.send('Hello');
-    await vi.waitFor(() => expect(a.engine.prompts).toHaveLength(1));
-    await a.store.saveNow();
-    const id = a.store.state.conversation.id;
-    await vi.waitFor(() => expect(b.store.state.conversations.map((c) => c.id)).toContain(id));
+    const { id, sent: sentA, release } = await answeringIn(a, b, 'Hello');
     await b.store.selectConversation(id);
     const sentB = b.store.send('Never mind');
     await vi.waitFor(() => expect(b.store.state.queued?.waitingFor).toBe('tab'));
@@ -211,13 +220,7 @@ describe('two tabs of the page', () => {
   it('keep a rename made in one tab while the other answers in that conversation', async () => {
     const { a, b, storage } = twoTabs([{ when: when.userAsked('Hello'), output: 'Hi there.' }], []);
     await a.store.loadModel({ url: 'http://localhost/models/x' });
-    let release = () => {};
-    a.engine.hold = new Promise<void>((resolve) => (release = resolve));
-    const sent = a.store.send('Hello');
-    await vi.waitFor(() => expect(a.engine.prompts).toHaveLength(1));
-    await a.store.saveNow();
-    const id = a.store.state.conversation.id;
-    await vi.waitFor(() => expect(b.store.state.conversations.map((c) => c.id)).toContain(id));
+    const { id, sent, release } = await answeringIn(a, b, 'Hello');
     await b.store.renameConversation(id, 'Greetings');
     release();
     await sent;
