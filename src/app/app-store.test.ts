@@ -6,6 +6,7 @@ import { engineRunner } from '../loop/answer-runner.ts';
 import { emptyConversation, type Conversation } from './app-state.ts';
 import { AppStore } from './app-store.ts';
 import { repairInterrupted } from './conversation-store.ts';
+import { versionPlace } from './conversation-versions.ts';
 import type { ModelOpener } from './model-loader.ts';
 import { memoryPersistence } from './persistence.ts';
 import { DelegatingEngine } from '../testing/delegating-engine.ts';
@@ -623,6 +624,62 @@ describe('AppStore', () => {
     await store.regenerate();
     const turns = store.state.conversation.turns;
     expect(turns.map((t) => t.text)).toEqual(['Weather in Chennai?', 'Second.']);
+  });
+
+  it('keeps the answer Regenerate replaced as a version to go back to, and the model continues from the one shown (issue 30, P3)', async () => {
+    const { store, persistence } = storeWith([
+      { when: when.userAsked('Weather in Chennai?'), output: CALL, repeat: true },
+      { when: when.afterResults(), output: 'First.' },
+      { when: when.afterResults(), output: 'Second.' },
+      // What the model remembers decides its next answer: which version it continues.
+      { when: (prompt) => prompt.endsWith(when.userAsked('And tomorrow?') as string) && prompt.includes('First.') && !prompt.includes('Second.'), output: 'Same.', repeat: true },
+      { when: when.userAsked('And tomorrow?'), output: 'Wrong memory.', repeat: true },
+    ]);
+    await store.loadModel({ hub: 'x/y' });
+    await store.send('Weather in Chennai?');
+    await store.regenerate();
+    const texts = () => store.state.conversation.turns.map((t) => t.text);
+    expect(texts()).toEqual(['Weather in Chennai?', 'Second.']);
+    expect(versionPlace(store.state.conversation, 0)).toEqual({ index: 1, count: 2 });
+    store.showVersion(0, 0);
+    expect(texts()).toEqual(['Weather in Chennai?', 'First.']);
+    expect(versionPlace(store.state.conversation, 0)).toEqual({ index: 0, count: 2 });
+    await store.send('And tomorrow?');
+    expect(texts()).toEqual(['Weather in Chennai?', 'First.', 'And tomorrow?', 'Same.']);
+    // Going to the other version and back brings the later exchange back with it.
+    store.showVersion(0, 1);
+    expect(texts()).toEqual(['Weather in Chennai?', 'Second.']);
+    store.showVersion(0, 0);
+    expect(texts()).toEqual(['Weather in Chennai?', 'First.', 'And tomorrow?', 'Same.']);
+    await store.saveNow();
+    const saved = await persistence.loadConversation(store.state.conversation.id);
+    expect(saved && versionPlace(saved, 0)).toEqual({ index: 0, count: 2 });
+  });
+
+  it('edits an earlier message, not only the last, keeping what followed it as a version (issue 30, P3)', async () => {
+    const { store } = storeWith([
+      { when: when.userAsked('Tell me about rain.'), output: 'Rain falls.', repeat: true },
+      { when: when.userAsked('And snow?'), output: 'Snow is frozen.', repeat: true },
+      { when: when.userAsked('Tell me about hail.'), output: 'Hail is ice.', repeat: true },
+      { when: when.gate(), output: 'No', repeat: true },
+      { when: (prompt) => prompt.endsWith(when.userAsked('Why?') as string) && prompt.includes('Snow is frozen.') && !prompt.includes('hail'), output: 'Cold.', repeat: true },
+      { when: when.userAsked('Why?'), output: 'Wrong memory.', repeat: true },
+    ]);
+    await store.loadModel({ hub: 'x/y' });
+    await store.send('Tell me about rain.');
+    await store.send('And snow?');
+    const first = store.state.conversation.turns[0];
+    await store.edit(first?.id ?? '', 'Tell me about hail.');
+    const texts = () => store.state.conversation.turns.map((t) => t.text);
+    expect(texts()).toEqual(['Tell me about hail.', 'Hail is ice.']);
+    store.showVersion(0, 0);
+    expect(texts()).toEqual(['Tell me about rain.', 'Rain falls.', 'And snow?', 'Snow is frozen.']);
+    // An empty edit or an unknown message changes nothing.
+    await store.edit(first?.id ?? '', '   ');
+    await store.edit('no-such-turn', 'x');
+    expect(texts()).toEqual(['Tell me about rain.', 'Rain falls.', 'And snow?', 'Snow is frozen.']);
+    await store.send('Why?');
+    expect(texts().at(-1)).toBe('Cold.');
   });
 
   it('in research mode asks the research session and keeps its sources and web lines', async () => {

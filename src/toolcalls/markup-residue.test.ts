@@ -53,4 +53,42 @@ describe('markup residue', () => {
     for (const raw of ['He said "}} hi"', '{{ name }} and {{ city }}', 'Use `{"a": 1}}`.']) expect(parseToolCalls(raw).text).toBe(raw);
     expect(parseToolCalls('{"name": "get_weather", "arguments": {"city": "Paris"}} "quoted" words').text).toBe('"quoted" words');
   });
+
+  it('removes the tail of a call the output began inside, in the text and in the stream (issue 30, P3)', () => {
+    const cases: [string, string][] = [
+      ['get_weather", "arguments": {"city": "Paris"}}\n</tool_call>', ''],
+      ['"city": "Paris"}}\n</tool_call>\nIt is sunny in Paris.', 'It is sunny in Paris.'],
+      ['Paris"}}', ''],
+      ['\n\n", "arguments": {"city": "New York"}}</tool_call> It is 20 °C.', 'It is 20 °C.'],
+      ['"}}\nDone.', 'Done.'],
+    ];
+    for (const [raw, text] of cases) {
+      const result = parseToolCalls(raw, { tools: ['get_weather'] });
+      expect(result.calls, raw).toEqual([]);
+      expect(result.text, raw).toBe(text);
+      expect(
+        result.rejected?.map((r) => r.reason),
+        raw,
+      ).toEqual(['unparseable']);
+      expect(streamed(raw), raw).toBe(text);
+    }
+  });
+
+  it('keeps answers that only look like a call tail, and holds an answer back one word at most', () => {
+    for (const raw of [
+      'He said "hi" and {left}}',
+      'Use `{"a": 1}}` here.',
+      '"Hello," she said.',
+      'x = f(y)}}',
+      '{"name": "Alice"}',
+      'It is sunny."}}',
+      '{{ name }}',
+      'Results:\n"a": 1}}',
+    ])
+      expect(parseToolCalls(raw).text, raw).toBe(raw);
+    const filter = new ToolCallStreamFilter();
+    expect(filter.push('Sunny').text).toBe('');
+    expect(filter.push(' today').text).toBe('Sunny today');
+    expect(filter.push(' "yes"}}').text).toBe(' "yes"}}');
+  });
 });

@@ -5,7 +5,7 @@ import { TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from './parse-hermes.ts';
 import { DELIMITED_CLOSERS } from './parse-delimited.ts';
 import { HARMONY_RESIDUE } from './parse-harmony.ts';
 import { TAGGED_CLOSERS } from './parse-tagged-json.ts';
-import { MORE_BLOCK, NONE, findFirst, type BlockReading, type CallSite, type ToolCallFormat } from './site.ts';
+import { MORE_BLOCK, NONE, findFirst, skipSpace, type BlockReading, type CallSite, type SiteScan, type ToolCallFormat } from './site.ts';
 
 const ENDS = [TOOL_CALL_CLOSE, TOOL_CALL_OPEN, '\n\n'];
 
@@ -121,10 +121,80 @@ const callDebrisSites: readonly CallSite[] = [...CLOSERS].map((opener) => ({
   },
 }));
 
+/** Characters that structure a call's JSON; the runs between them are names, keys and values. */
+const JSON_PUNCTUATION = new Set(['"', '{', '}', '[', ']', ':', ',']);
+/** A call tail's longest run between punctuation, and the most spaces in one: past either, it is prose. */
+const TAIL_RUN_LONGEST = 24;
+const TAIL_RUN_SPACES = 2;
+/** A call tail is one line of a call; past this many characters it is not one. */
+const TAIL_LONGEST = 400;
+
+/**
+ * What the output's first line says so far about being the end of a call whose start the model
+ * never wrote (a generation that began inside a call: `get_weather", "arguments": {"city":
+ * "Paris"}}`, `"}}`): `no` as soon as a stretch reads as prose (a space before any quote, a word
+ * that is not closed by a quote), `yes` once the line ends with
+ * more braces closed than opened, `maybe` while it may still become one.
+ */
+function readCallTail(line: string, complete: boolean): 'yes' | 'no' | 'maybe' {
+  const first = line.charCodeAt(0);
+  // An object or array at the start is the JSON sites' to read or release, whole.
+  if (first === 123 || first === 91 || line.length > TAIL_LONGEST) return 'no';
+  let punctuated = false;
+  let run = 0;
+  let spaces = 0;
+  let opened = 0;
+  let closed = 0;
+  for (const ch of line) {
+    if (JSON_PUNCTUATION.has(ch)) {
+      // A tail's first word is the rest of a name or a value, closed by its quote: `Paris"}}`.
+      if (!punctuated && run > 0 && ch !== '"') return 'no';
+      punctuated = true;
+      run = 0;
+      spaces = 0;
+      if (ch === '{') opened++;
+      else if (ch === '}') closed++;
+      continue;
+    }
+    run++;
+    if (ch === ' ') spaces++;
+    // Words before any punctuation are prose; so is a long or many-worded stretch anywhere.
+    if ((!punctuated && spaces > 0) || run > TAIL_RUN_LONGEST || spaces > TAIL_RUN_SPACES) return 'no';
+  }
+  if (!complete) return 'maybe';
+  const trimmed = line.trimEnd();
+  return trimmed.endsWith('}') && closed > opened && trimmed.includes('"') ? 'yes' : 'no';
+}
+
+/**
+ * The end of a call at the very start of the output, with nothing before it: the model began
+ * inside a call (its context ended in one, or it echoed one). It is call debris, not an answer,
+ * and leaves the text; a `</tool_call>` after it goes as a stray closer. Only the first line is
+ * looked at, and only while it reads like JSON: an answer's first word is held until the space
+ * after it, nothing longer.
+ */
+const orphanCallTailSite: CallSite = {
+  opener: '',
+  outputStartOnly: true,
+  scan(text, at, context): SiteScan {
+    const start = skipSpace(text, at);
+    let end = start;
+    while (end < text.length && end - start <= TAIL_LONGEST && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 60) end++;
+    const complete = end < text.length || context.final;
+    if (start === end && !complete) return { kind: 'more', phase: 'marker' };
+    const tail = readCallTail(text.slice(start, end), complete);
+    if (tail === 'maybe') return { kind: 'more', phase: 'marker' };
+    return tail === 'yes' ? { kind: 'block', end } : NONE;
+  },
+  read(text, at, end) {
+    return { claimed: true, calls: [], rejected: [{ name: null, reason: 'unparseable', source: text.slice(at, end).trim() }] };
+  },
+};
+
 /** Last in the list: call markup that yields no call is still markup, and leaves the text. */
 export const markupResidueFormat: ToolCallFormat = {
   id: 'markup-residue',
   description:
-    "Unreadable <tool_call> blocks, stray </tool_call> tags, closing debris right after a call and other families' leftover control tokens, removed from the text",
-  sites: [toolCallResidueSite, strayCloseSite, ...strayMarkerSites, ...callDebrisSites],
+    "Unreadable <tool_call> blocks, stray </tool_call> tags, closing debris right after a call, the tail of a call the output began inside, and other families' leftover control tokens, removed from the text",
+  sites: [toolCallResidueSite, strayCloseSite, ...strayMarkerSites, ...callDebrisSites, orphanCallTailSite],
 };

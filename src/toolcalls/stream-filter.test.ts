@@ -138,7 +138,7 @@ describe('ToolCallStreamFilter', () => {
 
   it('ends once', () => {
     const filter = new ToolCallStreamFilter();
-    filter.push('Hi');
+    filter.push('Hi there.');
     expect(filter.end().text).toBe('');
     expect(filter.end()).toEqual({ text: '', calls: [], rejected: [] });
     expect(() => filter.push('more')).toThrow(/after end/);
