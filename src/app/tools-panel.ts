@@ -2,6 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { AppState, ToolInfo } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
 import { controls } from './styles.ts';
+import { describeToolSearch } from './tool-search-line.ts';
 
 /** What `tools.js` registered (name, description, parameters), a reload button, and load errors. */
 export class ToolsPanel extends LitElement {
@@ -251,19 +252,14 @@ export class ToolsPanel extends LitElement {
     if (!this.addError) form.reset();
   }
 
-  /** Where finding tools by meaning stands: shown once it matters (loading, ready, failed). */
+  /** Where finding tools by meaning stands, once it matters (see {@link describeToolSearch}). */
   private renderToolSearch() {
     const search = this.tools.search;
-    if (!search || search.state === 'off' || search.state === 'idle') return nothing;
-    const mb = (bytes: number) => `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`;
-    const kept = search.vectors.reused ? ` · ${search.vectors.reused} tool descriptions read from this browser's store` : '';
-    const line =
-      search.state === 'loading'
-        ? `Fetching the tool-search model${search.progress ? ` · ${mb(search.progress.loaded)} of ${mb(search.progress.total)}` : '…'}`
-        : search.state === 'ready'
-          ? `Finding tools by meaning with ${search.info?.model ?? search.model ?? 'a sentence model'}${search.info ? ` (${search.info.dimensions} dimensions${search.info.bytes ? `, ${mb(search.info.bytes)}` : ''}, ready in ${(search.info.loadMs / 1000).toFixed(1)} s)` : ''}${kept}`
-          : `Finding tools by their words only: ${search.error ?? 'the tool-search model failed'}`;
-    return html`<p class=${search.state === 'failed' ? 'warning' : 'muted'} data-testid="tool-search" data-state=${search.state}>${line}</p>`;
+    const line = describeToolSearch(search);
+    if (!line) return nothing;
+    return html`<div class=${line.failed ? 'warning' : 'muted'} data-testid="tool-search" data-state=${search?.state ?? nothing}>
+      ${line.text} ${line.why ? html`<details><summary>Why</summary>${line.why}</details>` : nothing}
+    </div>`;
   }
 
   /** With many tools, each answer sees only some: which the last one saw, and why. */
