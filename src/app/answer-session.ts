@@ -1,6 +1,7 @@
 import { isAbortError, type ChatAnswer, type ChatMessage, type ChatOptions, type NexusChat, type Strategy, type ToolCallRecord } from '../index.ts';
 import type { Activity, AppState, DiagnosticEntry, Turn } from './app-state.ts';
 import { newId, type ConversationStore } from './conversation-store.ts';
+import { branchAt, showVersion } from './conversation-versions.ts';
 import { deviceLabel, threadWords, titleFrom } from './format.ts';
 import { READ_PAGE, WEB_TOOL_NAMES, type Research, type Source, type WebActivity } from './web-research.ts';
 import type { TabSync } from './tab-sync.ts';
@@ -161,36 +162,67 @@ export class AnswerSession {
   }
 
   /** Replaces the last message with `text` and answers it. */
-  async editLast(text: string): Promise<void> {
-    if (this.host.state().queued || !this.lastExchange() || !text.trim()) return;
+  editLast(text: string): Promise<void> {
+    const last = this.host.state().conversation.turns.findLast((t) => t.role === 'user');
+    return last ? this.edit(last.id, text) : Promise.resolve();
+  }
+
+  /**
+   * Replaces the user's message `id` (any of them, not only the last) with `text` and answers it.
+   * What followed that message is kept as a version the user can go back to.
+   */
+  async edit(id: string, text: string): Promise<void> {
+    if (this.host.state().queued || !this.canBranch() || !text.trim()) return;
     await this.inConversation({ text: text.trim(), returnOnStop: true }, async () => {
-      const last = this.lastExchange();
-      if (last) await this.resend(last.user, text);
+      const user = this.host.state().conversation.turns.find((t) => t.id === id && t.role === 'user');
+      if (user && this.canBranch()) await this.resend(user, text);
     });
   }
 
+  /**
+   * Shows another version of what followed the user's message at position `at` (see
+   * `showVersion` in conversation-versions.ts); the model continues from the version shown.
+   */
+  showVersion(at: number, index: number): void {
+    if (this.host.state().queued || !this.canBranch()) return;
+    const chat = this.host.chat();
+    const next = showVersion(this.host.state().conversation, at, index);
+    if (!chat || !next) return;
+    try {
+      chat.setHistory(withoutSystemTurns(next.history), next.memory ? { memory: next.memory } : {});
+    } catch (error) {
+      this.host.notify(`Could not show that version: ${(error as Error).message}`);
+      return;
+    }
+    this.host.conversations.setConversation(next);
+  }
+
+  private canBranch(): boolean {
+    return !this.host.state().busy && this.host.chat() !== undefined;
+  }
+
   private lastExchange(): { user: Turn } | undefined {
-    if (this.host.state().busy || !this.host.chat()) return undefined;
+    if (!this.canBranch()) return undefined;
     const turns = this.host.state().conversation.turns;
     const user = turns.findLast((t) => t.role === 'user');
     return user ? { user } : undefined;
   }
 
   private async resend(user: Turn, text: string): Promise<void> {
-    // The last exchange is cut below: from here Stop stops the new answer, it does not take back the edit.
+    // The exchange is cut below: from here Stop stops the new answer, it does not take back the edit.
     this.queuedStop = undefined;
     const chat = this.host.chat();
     if (!chat) return;
     const conversation = this.host.state().conversation;
-    const keep = conversation.turns.slice(0, conversation.turns.indexOf(user));
-    const history = conversation.history.slice(0, user.historyIndex ?? conversation.history.length);
+    // What is cut stays as a version at this message: an edit or a new answer has a way back.
+    const cut = branchAt(conversation, user);
     try {
-      chat.setHistory(withoutSystemTurns(history), conversation.memory ? { memory: conversation.memory } : {});
+      chat.setHistory(withoutSystemTurns(cut.history), cut.memory ? { memory: cut.memory } : {});
     } catch (error) {
       this.host.notify(`Could not cut the conversation back: ${(error as Error).message}`);
       return;
     }
-    this.host.conversations.setConversation({ ...conversation, turns: keep, history, title: keep.length ? conversation.title : titleFrom(text) });
+    this.host.conversations.setConversation({ ...cut, title: cut.turns.length ? cut.title : titleFrom(text) });
     const prompt = text.trim();
     if (prompt) await this.sendNow(prompt);
   }

@@ -17,6 +17,7 @@ import {
   type ToolSchema,
   type ToolSearchStatus,
 } from '../index.ts';
+import type { VersionSet } from './conversation-versions.ts';
 import type { Source, WebActivity, WebStatus } from './web-research.ts';
 
 /** Where loading the model stands. `checking` is the self-check that the model calls tools. */
@@ -162,6 +163,11 @@ export interface Conversation {
   memory?: MemoryView;
   /** Instructions for this conversation only, added after the system prompt. */
   instructions?: string;
+  /**
+   * What a user message led to before it was edited or answered again, by the message's position
+   * in `turns`: the way back (see `conversation-versions.ts`).
+   */
+  versions?: Record<string, VersionSet>;
 }
 
 /** What the conversation list shows. */

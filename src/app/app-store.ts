@@ -214,7 +214,7 @@ export class AppStore {
     this.answers.stop();
   }
 
-  /** Answers the last message again: the last exchange is cut from the history first. */
+  /** Answers the last message again; the answer it had stays as a version to go back to. */
   regenerate(): Promise<void> {
     return this.answers.regenerate();
   }
@@ -222,6 +222,16 @@ export class AppStore {
   /** Replaces the last message with `text` and answers it. */
   editLast(text: string): Promise<void> {
     return this.answers.editLast(text);
+  }
+
+  /** Replaces the user's message `id` with `text` and answers it; what followed it stays as a version to go back to. */
+  edit(id: string, text: string): Promise<void> {
+    return this.answers.edit(id, text);
+  }
+
+  /** Shows version `index` (0-based) of what followed the user's message at position `at` in the conversation. */
+  showVersion(at: number, index: number): void {
+    this.answers.showVersion(at, index);
   }
 
   /** The user's decision on the pending approval (the model has no say). */

@@ -2,6 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { Conversation, Turn } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
+import { versionPlace } from './conversation-versions.ts';
 import { controls } from './styles.ts';
 import './chat-message.ts';
 
@@ -9,7 +10,8 @@ import './chat-message.ts';
 const SUGGESTIONS = ['What is the weather in Chennai right now?', 'What is 17.5% of 2,340?', 'What time is it in Tokyo?'];
 
 /**
- * The conversation: the user's messages (the last one editable) and the answers. It is a log
+ * The conversation: the user's messages (each one editable) and the answers, with a switcher where
+ * an edit or Regenerate kept an earlier version. It is a log
  * region, so screen readers announce new messages; an answer being written is marked busy, so it
  * is read once complete rather than token by token.
  */
@@ -69,6 +71,21 @@ export class ChatThread extends LitElement {
         min-height: 2rem;
         min-width: 2.75rem;
       }
+      .versions {
+        display: flex;
+        align-items: center;
+        gap: 0.2rem;
+        font-size: 0.8rem;
+        color: var(--muted);
+      }
+      .versions button {
+        min-height: 2rem;
+        min-width: 2rem;
+        padding: 0 0.4rem;
+      }
+      .answer-versions {
+        margin-top: -1rem;
+      }
       .editor {
         width: min(100%, 38rem);
         display: grid;
@@ -123,19 +140,51 @@ export class ChatThread extends LitElement {
     const turns = this.conversation.turns;
     // Before a model is loaded the model card is the whole story; an empty log adds nothing.
     if (!turns.length) return this.ready ? this.renderEmpty() : nothing;
-    const lastUser = turns.findLast((t) => t.role === 'user');
     const lastAnswer = turns.findLast((t) => t.role === 'assistant');
     const memoryStart = this.memoryStart();
     return html`<div class="log" role="log" aria-live="polite" aria-label="Conversation" data-testid="conversation">
       ${repeat(
         turns,
         (t) => t.id,
-        (t) =>
+        (t, at) =>
           t.role === 'user'
-            ? html`${t === memoryStart ? this.renderMemoryStart() : nothing}${this.renderUser(t, t === lastUser)}`
-            : this.renderAnswer(t, t === lastAnswer),
+            ? html`${t === memoryStart ? this.renderMemoryStart() : nothing}${this.renderUser(t, at)}`
+            : html`${this.renderAnswer(t, t === lastAnswer)}${this.renderAnswerVersions(at)}`,
       )}
     </div>`;
+  }
+
+  /**
+   * Where an edit or Regenerate kept other versions of the exchange at the user message `at`, and
+   * whether they differ in the message itself (an edit: the switcher sits by the message) or only
+   * in the answer (Regenerate: it sits under the answer, where the button was).
+   */
+  private versionsAt(at: number): { place: { index: number; count: number }; edited: boolean } | undefined {
+    const place = versionPlace(this.conversation, at);
+    if (!place) return undefined;
+    const text = this.conversation.turns[at]?.text;
+    const edited = (this.conversation.versions?.[at]?.others ?? []).some((branch) => branch.turns[0]?.text !== text);
+    return { place, edited };
+  }
+
+  /** The switcher under an answer whose exchange was answered again. */
+  private renderAnswerVersions(at: number) {
+    const user = at - 1;
+    if (this.conversation.turns[user]?.role !== 'user') return nothing;
+    const versions = this.versionsAt(user);
+    return versions && !versions.edited ? html`<div class="answer-versions">${this.renderVersions(user, versions.place)}</div>` : nothing;
+  }
+
+  private renderVersions(at: number, { index, count }: { index: number; count: number }) {
+    return html`<div class="versions" role="group" aria-label="Versions" data-testid="versions">
+      <button class="ghost" aria-label="Previous version" data-testid="version-previous" ?disabled=${this.busy || index === 0} @click=${() => this.handleVersion(at, index - 1)}>‹</button>
+      <span data-testid="version-place">${index + 1} of ${count}</span>
+      <button class="ghost" aria-label="Next version" data-testid="version-next" ?disabled=${this.busy || index === count - 1} @click=${() => this.handleVersion(at, index + 1)}>›</button>
+    </div>`;
+  }
+
+  private handleVersion(at: number, index: number): void {
+    this.store.showVersion(at, index);
   }
 
   /** The first user turn still in the model's memory, when earlier ones have left it (the conversation outgrew the context budget). */
@@ -167,7 +216,7 @@ export class ChatThread extends LitElement {
     </div>`;
   }
 
-  private renderUser(turn: Turn, last: boolean) {
+  private renderUser(turn: Turn, at: number) {
     if (this.editing === turn.id) {
       return html`<div class="user turn" data-role="user">
         <form class="editor" @submit=${this.handleEditSubmit}>
@@ -180,11 +229,14 @@ export class ChatThread extends LitElement {
         </form>
       </div>`;
     }
+    const last = turn === this.conversation.turns.findLast((t) => t.role === 'user');
+    const versions = this.versionsAt(at);
     return html`<div class="user turn" data-role="user" data-state=${turn.state}>
       <div class="bubble">${turn.text}</div>
+      ${versions?.edited ? this.renderVersions(at, versions.place) : nothing}
       ${
-        last && this.ready && !this.busy
-          ? html`<button class="ghost edit-link" data-testid="edit-last" @click=${() => (this.editing = turn.id)}>Edit</button>`
+        this.ready && !this.busy
+          ? html`<button class="ghost edit-link" data-testid=${last ? 'edit-last' : 'edit-message'} aria-label=${last ? 'Edit your last message' : 'Edit this message'} @click=${() => (this.editing = turn.id)}>Edit</button>`
           : nothing
       }
     </div>`;
@@ -201,8 +253,9 @@ export class ChatThread extends LitElement {
   private handleEditSubmit(event: SubmitEvent): void {
     event.preventDefault();
     const text = ((event.currentTarget as HTMLFormElement).elements.namedItem('text') as HTMLTextAreaElement).value;
+    const id = this.editing;
     this.editing = undefined;
-    void this.store.editLast(text);
+    if (id) void this.store.edit(id, text);
   }
 
   private handleEditKey(event: KeyboardEvent): void {

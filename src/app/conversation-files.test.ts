@@ -48,6 +48,29 @@ describe('conversation files', () => {
     expect(conversationFromJson(file.text)).toEqual(conversation);
   });
 
+  it('round-trips the versions an edit or Regenerate kept, and refuses versions that do not fit (issue 30, P3)', () => {
+    const earlier = {
+      turns: [
+        { id: 'u2-old', role: 'user' as const, text: 'And next week?', state: 'done' as const, historyIndex: 4 },
+        { id: 'a2-old', role: 'assistant' as const, text: 'Rain.', state: 'done' as const },
+      ],
+      history: [
+        { role: 'user', content: 'And next week?' },
+        { role: 'assistant', content: 'Rain.' },
+      ] as Conversation['history'],
+    };
+    const withVersions: Conversation = { ...conversation, versions: { 2: { others: [earlier], index: 1 } } };
+    expect(conversationFromJson(conversationToJson(withVersions).text)).toEqual(withVersions);
+    const refused = (versions: unknown) => () =>
+      conversationFromJson(JSON.stringify({ format: 'nexus-chat/conversation', version: 1, conversation: { ...conversation, versions } }));
+    expect(refused({ 1: { others: [earlier], index: 1 } })).toThrow(/versions at turn 2 are not at a user message/);
+    expect(refused({ 2: { others: [earlier], index: 3 } })).toThrow(/have an index outside them/);
+    expect(refused({ 2: { others: [{ ...earlier, turns: earlier.turns.slice(1) }], index: 1 } })).toThrow(/does not start with a user message/);
+    expect(refused({ 2: { others: [{ ...earlier, turns: [{ ...earlier.turns[0], historyIndex: 99 }] }], index: 1 } })).toThrow(
+      /historyIndex outside the history/,
+    );
+  });
+
   it('writes Markdown a person reads, and reads its words back with a history rebuilt from them', () => {
     const file = conversationToMarkdown(conversation);
     expect(file.filename).toBe('weather-in-chennai.md');

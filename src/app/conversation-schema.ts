@@ -177,16 +177,66 @@ export function checkImportedConversation(
   const turns = raw.turns.map((turn, i) => checkTurn(turn, i, history.length));
   const ids = new Set(turns.map((t) => t.id));
   if (ids.size !== turns.length) refuse('The conversation', 'has two turns with the same id');
+  const versions = checkVersions(raw.versions, turns, history.length, { turns: IMPORT_LIMITS.turns - turns.length }, 'The conversation');
   return {
     id: isString(raw.id) ? raw.id : '',
     turns,
     history,
+    ...(versions ? { versions } : {}),
     ...(isString(raw.title) && raw.title ? { title: raw.title.slice(0, IMPORT_LIMITS.titleChars) } : {}),
     ...(isString(raw.createdAt, 40) ? { createdAt: raw.createdAt } : {}),
     ...(isString(raw.updatedAt, 40) ? { updatedAt: raw.updatedAt } : {}),
     ...(isString(raw.instructions, IMPORT_LIMITS.textChars) ? { instructions: raw.instructions } : {}),
     ...memoryWithin(raw.memory, history.length),
   };
+}
+
+/**
+ * The versions kept at the user messages of `turns` (see conversation-versions.ts): each key a
+ * user message's position (in a branch, after the branch's own start), each branch checked like
+ * the conversation it would become when shown,
+ * and all their turns counted against one limit, so nesting cannot multiply it.
+ */
+function checkVersions(
+  value: unknown,
+  turns: readonly Turn[],
+  historyLength: number,
+  budget: { turns: number },
+  where: string,
+  from = 0,
+): Conversation['versions'] {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) refuse(where, 'has versions that are not an object');
+  const versions: NonNullable<Conversation['versions']> = {};
+  for (const [key, set] of Object.entries(value)) {
+    const at = Number(key);
+    const user = turns[at];
+    const place = `${where}, the versions at turn ${at + 1}`;
+    if (!Number.isInteger(at) || at < from || user?.role !== 'user') refuse(place, 'are not at a user message');
+    if (!isObject(set) || !Array.isArray(set.others)) refuse(place, 'are not {others, index}');
+    if (set.others.length >= 100) refuse(place, 'are more than 100');
+    if (!Number.isInteger(set.index) || (set.index as number) < 0 || (set.index as number) > set.others.length) refuse(place, 'have an index outside them');
+    const prefix = user.historyIndex ?? historyLength;
+    const others = set.others.map((branch: unknown, i: number) => {
+      const at2 = `${place}, version ${i + 1}`;
+      if (!isObject(branch) || !Array.isArray(branch.turns) || !Array.isArray(branch.history)) refuse(at2, 'is not {turns, history}');
+      budget.turns -= branch.turns.length;
+      if (budget.turns < 0) refuse('The conversation', `has more than ${IMPORT_LIMITS.turns} turns with its versions`);
+      const history = branch.history.map(checkMessage);
+      const branchTurns = branch.turns.map((turn, n) => checkTurn(turn, at + n, prefix + history.length));
+      if (branchTurns[0]?.role !== 'user') refuse(at2, 'does not start with a user message');
+      const whole = [...turns.slice(0, at), ...branchTurns];
+      const nested = checkVersions(branch.versions, whole, prefix + history.length, budget, at2, at + 1);
+      return {
+        turns: branchTurns,
+        history,
+        ...memoryWithin(branch.memory, prefix + history.length),
+        ...(nested ? { versions: nested } : {}),
+      };
+    });
+    versions[at] = { others, index: set.index as number };
+  }
+  return Object.keys(versions).length ? versions : undefined;
 }
 
 /** A stored memory view kept only when it indexes this history (anything else: the model sees it all). */

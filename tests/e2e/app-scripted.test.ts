@@ -158,6 +158,15 @@ describe('the chat page over a scripted model', () => {
     expect(await answer.getByTestId('tool-row').getAttribute('data-status')).toBe('ok');
     expect(await answer.locator('.markdown').textContent()).toContain('was sent');
     expect(await answer.getByTestId('without-results').count()).toBe(0);
+    // The answer it replaced is kept (issue 30, P3): the switcher under the answer goes back to it and forth again.
+    const versions = () => page.locator('.answer-versions').last();
+    expect(await versions().getByTestId('version-place').textContent()).toBe('2 of 2');
+    await versions().getByTestId('version-previous').click();
+    expect(await versions().getByTestId('version-place').textContent()).toBe('1 of 2');
+    expect(await lastAnswer(page).locator('.markdown').textContent()).not.toContain('was sent');
+    expect(await page.locator('.turn[data-role="assistant"]').count()).toBe(answers);
+    await versions().getByTestId('version-next').click();
+    expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('was sent');
   });
 
   it('in research mode, shows searches and reads, and links citations to the sources', async () => {
@@ -221,6 +230,9 @@ describe('the chat page over a scripted model', () => {
 
   it('edits the last message and answers it again', async () => {
     const turns = await page.locator('.turn').count();
+    const lastUser = () => page.locator('.turn[data-role="user"]').last();
+    const before = await lastUser().locator('.bubble').textContent();
+    expect(before).not.toBe(QUESTIONS.weather);
     await page.getByTestId('edit-last').click();
     const editor = page.getByTestId('edit-text');
     await editor.fill(QUESTIONS.weather);
@@ -229,6 +241,30 @@ describe('the chat page over a scripted model', () => {
     expect(await page.locator('.turn').count()).toBe(turns);
     expect(await page.locator('.turn[data-role="user"]').last().textContent()).toContain(QUESTIONS.weather);
     expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('31 °C');
+    // The message before the edit is kept (issue 30, P3): the switcher by the message goes back to it and forth again.
+    expect(await lastUser().getByTestId('version-place').textContent()).toBe('2 of 2');
+    await lastUser().getByTestId('version-previous').click();
+    expect(await lastUser().locator('.bubble').textContent()).toBe(before);
+    expect(await page.locator('.turn').count()).toBe(turns);
+    await lastUser().getByTestId('version-next').click();
+    expect(await lastUser().locator('.bubble').textContent()).toBe(QUESTIONS.weather);
+  });
+
+  it('edits an earlier message, and its switcher brings back everything that followed it (issue 30, P3)', async () => {
+    const turns = await page.locator('.turn').count();
+    const firstUser = () => page.locator('.turn[data-role="user"]').first();
+    expect(await firstUser().locator('.bubble').textContent()).toBe(QUESTIONS.weather);
+    await firstUser().getByTestId('edit-message').click();
+    const editor = page.getByTestId('edit-text');
+    await editor.fill(QUESTIONS.paris);
+    await editor.press('Enter');
+    await waitIdle(page);
+    expect(await page.locator('.turn').count()).toBe(2);
+    expect(await firstUser().locator('.bubble').textContent()).toBe(QUESTIONS.paris);
+    expect(await lastAnswer(page).getAttribute('data-state')).toBe('done');
+    await firstUser().getByTestId('version-previous').click();
+    expect(await page.locator('.turn').count()).toBe(turns);
+    expect(await firstUser().locator('.bubble').textContent()).toBe(QUESTIONS.weather);
   });
 
   it('lists the tools from tools.js with their parameters, and remembers settings', async () => {

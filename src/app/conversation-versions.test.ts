@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { emptyConversation, type Conversation, type Turn } from './app-state.ts';
+import { MAX_VERSIONS, branchAt, showVersion, versionPlace } from './conversation-versions.ts';
+
+let ids = 0;
+/** A conversation of exchanges (question, answer), with the history the model would have. */
+function conversationOf(...exchanges: [string, string][]): Conversation {
+  const turns: Turn[] = [];
+  const history: Conversation['history'] = [];
+  for (const [question, answer] of exchanges) {
+    turns.push({ id: `t${ids++}`, role: 'user', text: question, state: 'done', historyIndex: history.length });
+    turns.push({ id: `t${ids++}`, role: 'assistant', text: answer, state: 'done' });
+    history.push({ role: 'user', content: question }, { role: 'assistant', content: answer });
+  }
+  return { ...emptyConversation('c'), turns, history };
+}
+
+/** What `branchAt` leaves plus a new exchange, as the page does after an edit or Regenerate. */
+function answerAgain(conversation: Conversation, at: number, question: string, answer: string): Conversation {
+  const user = conversation.turns[at];
+  if (!user) throw new Error(`no turn at ${at}`);
+  const cut = branchAt(conversation, user);
+  const again = conversationOf([question, answer]);
+  const historyIndex = cut.history.length;
+  return {
+    ...cut,
+    turns: [...cut.turns, ...again.turns.map((t) => (t.role === 'user' ? { ...t, historyIndex } : t))],
+    history: [...cut.history, ...again.history],
+  };
+}
+
+const texts = (c: Conversation) => c.turns.map((t) => t.text);
+const said = (c: Conversation) => c.history.map((m) => m.content);
+
+describe('conversation versions (issue 30, P3: a way back from Regenerate and edits)', () => {
+  it('keeps what an edit replaced, and switches both ways with the model history alongside', () => {
+    const start = conversationOf(['A?', 'a'], ['B?', 'b']);
+    const edited = answerAgain(start, 2, 'B2?', 'b2');
+    expect(texts(edited)).toEqual(['A?', 'a', 'B2?', 'b2']);
+    expect(versionPlace(edited, 2)).toEqual({ index: 1, count: 2 });
+    expect(versionPlace(edited, 0)).toBeUndefined();
+    const back = showVersion(edited, 2, 0);
+    expect(back && texts(back)).toEqual(['A?', 'a', 'B?', 'b']);
+    expect(back && said(back)).toEqual(['A?', 'a', 'B?', 'b']);
+    expect(back && versionPlace(back, 2)).toEqual({ index: 0, count: 2 });
+    const forth = back && showVersion(back, 2, 1);
+    expect(forth && said(forth)).toEqual(['A?', 'a', 'B2?', 'b2']);
+    // Showing the version already shown, or one that does not exist, is refused.
+    expect(showVersion(edited, 2, 1)).toBeUndefined();
+    expect(showVersion(edited, 2, 5)).toBeUndefined();
+    expect(showVersion(edited, 0, 0)).toBeUndefined();
+  });
+
+  it('carries the versions further down a branch with it', () => {
+    const start = conversationOf(['A?', 'a'], ['B?', 'b']);
+    // B is answered again (b → b2), then A is edited: the first branch at A holds B's versions.
+    const regenerated = answerAgain(start, 2, 'B?', 'b2');
+    const edited = answerAgain(regenerated, 0, 'A2?', 'a2');
+    expect(texts(edited)).toEqual(['A2?', 'a2']);
+    expect(versionPlace(edited, 2)).toBeUndefined();
+    const back = showVersion(edited, 0, 0);
+    expect(back && texts(back)).toEqual(['A?', 'a', 'B?', 'b2']);
+    expect(back && versionPlace(back, 2)).toEqual({ index: 1, count: 2 });
+    const older = back && showVersion(back, 2, 0);
+    expect(older && texts(older)).toEqual(['A?', 'a', 'B?', 'b']);
+  });
+
+  it('keeps the memory view of each version', () => {
+    const start = { ...conversationOf(['A?', 'a'], ['B?', 'b']), memory: { from: 2, shortenBefore: 2 } };
+    const edited = answerAgain(start, 0, 'A2?', 'a2');
+    const { memory: _dropped, ...withoutMemory } = edited;
+    const back = showVersion(withoutMemory, 0, 0);
+    expect(back?.memory).toEqual({ from: 2, shortenBefore: 2 });
+  });
+
+  it(`keeps at most ${MAX_VERSIONS} versions at one message, dropping the oldest`, () => {
+    let conversation = conversationOf(['A?', 'a0']);
+    for (let i = 1; i <= MAX_VERSIONS + 5; i++) conversation = answerAgain(conversation, 0, 'A?', `a${i}`);
+    expect(versionPlace(conversation, 0)).toEqual({ index: MAX_VERSIONS - 1, count: MAX_VERSIONS });
+    const oldest = showVersion(conversation, 0, 0);
+    expect(oldest && texts(oldest)).toEqual(['A?', 'a6']);
+  });
+});

@@ -1,0 +1,105 @@
+import type { ChatMessage } from '../index.ts';
+import type { Conversation, Turn } from './app-state.ts';
+
+/**
+ * The conversation from one of the user's messages on, as it was before that message was edited
+ * or answered again: kept, so the user can go back to it.
+ */
+interface ConversationBranch {
+  /** The turns from the user's message on. */
+  turns: Turn[];
+  /** The model's history from that message on. */
+  history: ChatMessage[];
+  /** Where the model's memory began, as it was in this branch. */
+  memory?: Conversation['memory'];
+  /** Versions further down this branch, by the position of their user message in `turns` of the whole conversation. */
+  versions?: Record<string, VersionSet>;
+}
+
+/** The other versions at one user message, and which place the shown one takes among them all. */
+export interface VersionSet {
+  others: ConversationBranch[];
+  /** The shown version's place, 0-based, among all `others.length + 1`. */
+  index: number;
+}
+
+/** Where the version switcher of one user message stands: "2 of 3". */
+export interface VersionPlace {
+  index: number;
+  count: number;
+}
+
+/** The versions kept at one message; older ones beyond this are dropped, so a long edit session cannot fill the browser's storage. */
+export const MAX_VERSIONS = 20;
+
+/** The branch of `conversation` from its user turn at `at` on, with the versions that belong to it. */
+function branchFrom(conversation: Conversation, at: number): ConversationBranch {
+  const user = conversation.turns[at];
+  const historyAt = user?.historyIndex ?? conversation.history.length;
+  const nested = Object.fromEntries(Object.entries(conversation.versions ?? {}).filter(([key]) => Number(key) > at));
+  return {
+    turns: conversation.turns.slice(at),
+    history: conversation.history.slice(historyAt),
+    ...(conversation.memory ? { memory: conversation.memory } : {}),
+    ...(Object.keys(nested).length ? { versions: nested } : {}),
+  };
+}
+
+/** The versions of `conversation` that belong to what comes before position `at` (and at it). */
+function versionsBefore(conversation: Conversation, at: number): Record<string, VersionSet> {
+  return Object.fromEntries(Object.entries(conversation.versions ?? {}).filter(([key]) => Number(key) <= at));
+}
+
+function withVersions(conversation: Conversation, versions: Record<string, VersionSet>): Conversation {
+  const { versions: _old, ...rest } = conversation;
+  return Object.keys(versions).length ? { ...rest, versions } : rest;
+}
+
+/**
+ * Cuts `conversation` back to just before its user turn `user`, keeping what was cut as a version
+ * at that place: the edited message or the new answer becomes the last version there, and the
+ * user can go back to the old one. Returns the conversation cut back.
+ */
+export function branchAt(conversation: Conversation, user: Turn): Conversation {
+  const at = conversation.turns.indexOf(user);
+  if (at < 0) return conversation;
+  const kept = branchFrom(conversation, at);
+  const set = conversation.versions?.[at];
+  const others = [...(set?.others ?? []), kept].slice(-(MAX_VERSIONS - 1));
+  const cut: Conversation = {
+    ...conversation,
+    turns: conversation.turns.slice(0, at),
+    history: conversation.history.slice(0, user.historyIndex ?? conversation.history.length),
+  };
+  return withVersions(cut, { ...versionsBefore(conversation, at - 1), [at]: { others, index: others.length } });
+}
+
+/** Where the versions at the user turn at position `at` stand, if it has any. */
+export function versionPlace(conversation: Conversation, at: number): VersionPlace | undefined {
+  const set = conversation.versions?.[at];
+  return set?.others.length ? { index: set.index, count: set.others.length + 1 } : undefined;
+}
+
+/**
+ * Shows another version at the user turn at position `at`: the one shown now is kept among the
+ * others, in its place, and the chosen one comes back with the versions further down it.
+ * Returns `undefined` when there is no such version.
+ */
+export function showVersion(conversation: Conversation, at: number, index: number): Conversation | undefined {
+  const set = conversation.versions?.[at];
+  if (!set || index === set.index || index < 0 || index > set.others.length) return undefined;
+  const all = [...set.others];
+  all.splice(set.index, 0, branchFrom(conversation, at));
+  const [chosen] = all.splice(index, 1);
+  const user = conversation.turns[at];
+  if (!chosen || !user) return undefined;
+  const historyAt = user.historyIndex ?? conversation.history.length;
+  const { memory: _memory, ...rest } = conversation;
+  const shown: Conversation = {
+    ...rest,
+    turns: [...conversation.turns.slice(0, at), ...chosen.turns],
+    history: [...conversation.history.slice(0, historyAt), ...chosen.history],
+    ...(chosen.memory ? { memory: chosen.memory } : {}),
+  };
+  return withVersions(shown, { ...versionsBefore(conversation, at - 1), [at]: { others: all, index }, ...(chosen.versions ?? {}) });
+}
