@@ -471,11 +471,16 @@ export class ModelPanel extends LitElement {
             ${entries.map(([file, p]) => this.renderFile(file, p))}
             ${entries.length > 1 ? this.renderFile('Total', { loaded, total, done: loaded >= total && total > 0 }, true) : nothing}
           </ul>`
-          : html`<p class="muted">Preparing the download…</p>`
+          : html`<p class="muted" data-testid="model-starting">Starting the model runtime…</p>`
       }
       ${phase === 'warming' ? html`<p class="phase"><span class="spinner" aria-hidden="true"></span>Warming up (compiling the model for this device)…</p>` : nothing}
       ${phase === 'checking' ? this.renderChecking() : nothing}
       ${phase === 'loading' ? this.renderRate(loaded, total) : nothing}
+      ${
+        phase === 'loading' && entries.length && entries.every(([, f]) => f.done)
+          ? html`<p class="phase" data-testid="model-reading"><span class="spinner" aria-hidden="true"></span>Reading the model into memory…</p>`
+          : nothing
+      }
       ${attempts.length ? html`<ul class="notes" data-testid="model-notes">${attempts.map((a) => html`<li>${a}</li>`)}</ul>` : nothing}
       ${
         phase === 'loading' || phase === 'warming'

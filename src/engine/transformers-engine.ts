@@ -258,17 +258,27 @@ export class TransformersEngine implements Engine {
       ...(model.revision ? { revision: model.revision } : {}),
       ...(options.onProgress ? { progress_callback: options.onProgress as (event: unknown) => void } : {}),
     };
-    const tokenizer = await AutoTokenizer.from_pretrained(model.id, common);
-    const holder = tokenizer as unknown as { chat_template: string | Record<string, string> | null };
-    if (typeof holder.chat_template === 'string') holder.chat_template = fixChatTemplate(holder.chat_template);
-    else if (holder.chat_template) holder.chat_template = Object.fromEntries(Object.entries(holder.chat_template).map(([k, v]) => [k, fixChatTemplate(v)]));
     const threads = options.device === 'cpu' ? (options.numThreads ?? cpuThreads()) : undefined;
-    const loaded = await AutoModelForCausalLM.from_pretrained(model.id, {
+    // Both at once: the runtime's start-up (compiling its WASM, creating the session) overlaps the
+    // tokenizer's reading and parsing, which is most of a load from the cache.
+    const tokenizerLoad = AutoTokenizer.from_pretrained(model.id, common);
+    const modelLoad = AutoModelForCausalLM.from_pretrained(model.id, {
       ...common,
       dtype: options.dtype as 'q4',
       device: options.device as 'cpu',
       ...(threads !== undefined ? { session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 } } : {}),
     });
+    // A model that finishes loading after its tokenizer failed is released, not left holding memory.
+    tokenizerLoad.catch(() =>
+      modelLoad.then(
+        (orphan) => orphan.dispose(),
+        () => undefined,
+      ),
+    );
+    const [tokenizer, loaded] = await Promise.all([tokenizerLoad, modelLoad]);
+    const holder = tokenizer as unknown as { chat_template: string | Record<string, string> | null };
+    if (typeof holder.chat_template === 'string') holder.chat_template = fixChatTemplate(holder.chat_template);
+    else if (holder.chat_template) holder.chat_template = Object.fromEntries(Object.entries(holder.chat_template).map(([k, v]) => [k, fixChatTemplate(v)]));
     const config = (loaded as unknown as { config?: ContextConfig & { model_type?: string; architectures?: string[] } }).config ?? {};
     const found = detectFamily({
       ...(config.model_type ? { modelType: config.model_type } : {}),

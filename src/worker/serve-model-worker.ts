@@ -22,6 +22,9 @@ import { engineRunner, PARSER_MARKERS, type AnswerRunner } from '../loop/answer-
 import type { PrepareStepResult } from '../loop/prepare-step.ts';
 import type { ToolRunOutcome } from '../loop/toolbox.ts';
 import type { FromWorker, PageQuestion, ToWorker } from './protocol.ts';
+import { ortFilesFor, resolveWasmPaths, type OrtPaths } from './ort-files.ts';
+
+export { ORT_WASM_FILES, type OrtFiles, type OrtPaths } from './ort-files.ts';
 
 /** The page's reply to a question of an answer: a value, or the error its hook threw. */
 interface PageReply {
@@ -29,17 +32,17 @@ interface PageReply {
   error?: SerializedError;
 }
 
-/** The ONNX Runtime files the WASM backend loads (from `onnxruntime-web/dist/`). */
-export const ORT_WASM_FILES = { wasm: 'ort-wasm-simd-threaded.asyncify.wasm', mjs: 'ort-wasm-simd-threaded.asyncify.mjs' } as const;
-
 /** Options of {@link serveModelWorker}. */
 export interface ModelWorkerOptions {
   /**
-   * Where ONNX Runtime's WASM files are served: a folder (ending in `/`), or each file's address.
-   * Default: the worker script's own folder — copy the two {@link ORT_WASM_FILES} from
-   * `node_modules/onnxruntime-web/dist/` next to it, so the page works offline and never reaches a CDN.
+   * Where ONNX Runtime's files are served: a folder (ending in `/`) holding the four
+   * {@link ORT_WASM_FILES}; one build's two addresses `{ wasm, mjs }` (give the WebGPU build: it
+   * runs everywhere); or a build per device `{ wasm: { wasm, mjs }, webgpu: { wasm, mjs } }`.
+   * Default: the worker script's own folder — copy the files from `node_modules/onnxruntime-web/dist/`
+   * next to it, so the page works offline and never reaches a CDN. A folder without the CPU build's
+   * files gets the WebGPU build on the CPU too (slower to start, same answers).
    */
-  wasmPaths?: string | { wasm: string; mjs: string };
+  wasmPaths?: OrtPaths;
   /**
    * CPU threads for the WASM backend. Default: every core (`navigator.hardwareConcurrency`) when the
    * page is cross-origin isolated — threads need SharedArrayBuffer — and 1 otherwise.
@@ -65,17 +68,13 @@ export interface ModelWorkerScope {
   addEventListener(type: 'message', listener: (event: MessageEvent<ToWorker>) => void): void;
 }
 
-/** The WASM file addresses for `options.wasmPaths`, resolved against the worker script. */
-export function resolveWasmPaths(wasmPaths: ModelWorkerOptions['wasmPaths'], base: string): { wasm: string; mjs: string } {
-  if (typeof wasmPaths === 'object') return { wasm: new URL(wasmPaths.wasm, base).href, mjs: new URL(wasmPaths.mjs, base).href };
-  const folder = new URL(wasmPaths ?? './', base);
-  return { wasm: new URL(ORT_WASM_FILES.wasm, folder).href, mjs: new URL(ORT_WASM_FILES.mjs, folder).href };
-}
-
 /** Serves the page's model requests in this worker: load, chat, tool results, abort. Call it once. */
 export function serveModelWorker(scope: ModelWorkerScope = self as unknown as ModelWorkerScope, options: ModelWorkerOptions = {}): void {
-  // The ONNX Runtime files come from where the app says (its own origin by default), never a CDN.
-  env.backends.onnx.wasm!.wasmPaths = resolveWasmPaths(options.wasmPaths, scope.location.href);
+  // The ONNX Runtime files come from where the app says (its own origin by default), never a CDN;
+  // which build is decided per load, by the device (see `ortFilesFor`).
+  const ortFiles = resolveWasmPaths(options.wasmPaths, scope.location.href);
+  const ortFolder = typeof options.wasmPaths === 'object' ? undefined : new URL(options.wasmPaths ?? './', scope.location.href).href;
+  env.backends.onnx.wasm!.wasmPaths = ortFiles.webgpu;
   // transformers.js would otherwise re-serve ONNX Runtime's .mjs from a blob: URL (to keep it in Cache
   // Storage), which a Content-Security-Policy whose script-src is 'self' refuses; importing it from
   // its own address made no difference to the first answer when measured (issue 16).
@@ -112,6 +111,8 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
       return;
     }
     post({ kind: 'attempt', candidate });
+    // A fresh worker loads each candidate, so ONNX Runtime reads these before its first session.
+    env.backends.onnx.wasm!.wasmPaths = await ortFilesFor(candidate.device, ortFiles, ortFolder);
     // A load may ask for its own thread count (a benchmark of one thread against all); a fresh
     // worker loads each candidate, so ONNX Runtime reads it before its first session.
     const threads = message.options.numThreads ? wasmThreads(scope, message.options.numThreads) : defaultThreads;

@@ -17,15 +17,19 @@ const figures: Record<string, unknown> = {};
 const fetchedAssets = new Set<string>();
 
 /** Opens the page and records every request that would leave the app's origin. */
-async function openPage(browser: Browser): Promise<{ page: Page; foreign: string[]; errors: string[] }> {
+async function openPage(browser: Browser): Promise<{ page: Page; foreign: string[]; errors: string[]; ortBuilds: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const origin = new URL(inject('appUrl')).origin;
   const { foreign, errors } = watchPage(page, origin);
+  const ortBuilds: string[] = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
     if (url.origin === origin && /^\/(?:$|assets\/|tools\.js)/.test(url.pathname)) fetchedAssets.add(`${url.origin}${url.pathname}`);
+    // Which ONNX Runtime build the model worker loaded: the CPU one (plain) or the WebGPU one (asyncify).
+    const build = /\/ort-wasm-simd-threaded([.-][^/]*)\.wasm$/.exec(url.pathname);
+    if (build) ortBuilds.push(build[1]?.startsWith('.asyncify') ? 'webgpu' : 'cpu');
   });
-  return { page, foreign, errors };
+  return { page, foreign, errors, ortBuilds };
 }
 
 /** Milliseconds from now until Send is enabled: the composer is interactive. */
@@ -191,11 +195,12 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
   let page: Page;
   let foreign: string[];
   let errors: string[];
+  let ortBuilds: string[];
   let partial = '';
 
   beforeAll(async () => {
     browser = await launchChromium({ webgpu: false });
-    ({ page, foreign, errors } = await openPage(browser));
+    ({ page, foreign, errors, ortBuilds } = await openPage(browser));
   });
   afterAll(() => browser?.close());
 
@@ -289,6 +294,9 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
       .toMatch(/^Ready: tiny-random-qwen3 on WASM q4$/);
     figures.returningVisitToInteractiveMs = await untilInteractive(page, reloaded, 5_000);
     expect(await page.getByTestId('verdict').textContent()).toContain('remembered from');
+    // On the CPU every load used ONNX Runtime's CPU build, half the size of the WebGPU one (issue 30, P2.7).
+    expect(ortBuilds.length).toBeGreaterThan(0);
+    expect(new Set(ortBuilds)).toEqual(new Set(['cpu']));
   });
 
   it('sent nothing anywhere but its own origin, and threw no page errors', () => {
@@ -302,10 +310,11 @@ describe('the page on the fixture model, WebGPU path (the software adapter, chos
   let page: Page;
   let foreign: string[];
   let errors: string[];
+  let ortBuilds: string[];
 
   beforeAll(async () => {
     browser = await launchChromium({ webgpu: true });
-    ({ page, foreign, errors } = await openPage(browser));
+    ({ page, foreign, errors, ortBuilds } = await openPage(browser));
   });
   afterAll(() => browser?.close());
 
@@ -330,6 +339,7 @@ describe('the page on the fixture model, WebGPU path (the software adapter, chos
     figures.rememberedVisitToInteractiveOnWebgpuMs = await untilInteractive(page, navigated, 5_000);
     expect(await page.getByTestId('device').textContent()).toBe('WebGPU q4');
     expect(await page.getByTestId('verdict').textContent()).toContain('remembered from');
+    expect(ortBuilds.at(-1)).toBe('webgpu');
   });
 
   it('streams an answer, stops on the Stop button, and keeps the conversation across a reload', async () => {

@@ -198,6 +198,8 @@ describe('the package, installed in another project', () => {
   describe('a Vite page with its own worker file', () => {
     let server: Server;
     let origin: string;
+    /** The paths the page fetched (GET), in order. */
+    const served: string[] = [];
     beforeAll(async () => {
       const page = join(consumer, 'page');
       await mkdir(join(page, 'public'), { recursive: true });
@@ -226,7 +228,12 @@ describe('the package, installed in another project', () => {
         join(page, 'nexus-worker.js'),
         "import { serveModelWorker } from 'browser-llm-nexus/worker';\nserveModelWorker(self, { wasmPaths: '/' });\n",
       );
-      for (const file of ['ort-wasm-simd-threaded.asyncify.wasm', 'ort-wasm-simd-threaded.asyncify.mjs']) {
+      for (const file of [
+        'ort-wasm-simd-threaded.wasm',
+        'ort-wasm-simd-threaded.mjs',
+        'ort-wasm-simd-threaded.asyncify.wasm',
+        'ort-wasm-simd-threaded.asyncify.mjs',
+      ]) {
         await cp(join(consumer, 'node_modules', 'onnxruntime-web', 'dist', file), join(page, 'public', file));
       }
       const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
@@ -241,6 +248,7 @@ describe('the package, installed in another project', () => {
       };
       server = createServer((req, res) => {
         const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+        if (req.method === 'GET') served.push(path);
         const file = path.startsWith('/models/')
           ? join(FIXTURE_MODELS_DIR, path.slice('/models/'.length))
           : join(page, 'dist', path === '/' ? 'index.html' : path);
@@ -275,6 +283,9 @@ describe('the package, installed in another project', () => {
         expect(result.info).toMatchObject({ device: 'wasm', family: { id: 'qwen3' } });
         expect(result.calls).toEqual(['get_weather']);
         expect(result.text.trim()).not.toBe('');
+        // On the CPU the worker loads ONNX Runtime's CPU build from the folder, not the twice larger WebGPU one.
+        expect(served).toContain('/ort-wasm-simd-threaded.wasm');
+        expect(served).not.toContain('/ort-wasm-simd-threaded.asyncify.wasm');
         expect(foreign).toEqual([]);
         expect(errors).toEqual([]);
       } finally {
