@@ -18,6 +18,13 @@ if (process.argv.includes('--anatomy')) {
   process.exit(0);
 }
 
+if (process.argv.includes('--page')) {
+  // The page's visit figures in Chromium, median of five (src: tests/bench/page-visits.ts; a few minutes).
+  const { runPageVisitsBench } = await import('./page-visits.ts');
+  await runPageVisitsBench();
+  process.exit(0);
+}
+
 if (process.argv.includes('--proxy-load')) {
   // The proxy as a team runs it: instances behind a balancer, memory against Redis (src: tests/bench/proxy-load.ts).
   const { runProxyLoadBench } = await import('./proxy-load.ts');

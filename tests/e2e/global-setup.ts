@@ -13,6 +13,10 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Address of the production build, served the way `npm start` serves it. */
     appUrl: string;
+    /** The production build's folder, for tests that serve a copy of it (a second deployment). */
+    appDist: string;
+    /** The fixture models the app serves under /models/. */
+    modelsDir: string;
   }
 }
 
@@ -61,6 +65,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await cp(join(FIXTURE_MODELS_DIR, 'tiny-embed-bert'), join(models, 'tiny-embed-bert'), { recursive: true });
   const app = await startAppServer({ root: outDir, port: 0, mounts: { '/models/': models } });
   project.provide('appUrl', app.url);
+  project.provide('appDist', outDir);
+  project.provide('modelsDir', models);
   return async () => {
     await app.close();
     await rm(outDir, { recursive: true, force: true });
