@@ -8,15 +8,26 @@
  * @param fn - the function under test.
  * @param make - builds an input of about `size` units.
  * @param size - the base size (the large input is 8 times it).
+ *
+ * A measurement that lands above {@link LINEAR_GROWTH_LIMIT} is taken again, up to three times in
+ * all, and the lowest kept: a burst of other work on a 2-core machine (the e2e browsers beside the
+ * unit tests) can slow the large side alone for one measurement, while quadratic code measures
+ * above the limit every time.
  */
 /**
  * The bound a linear function's {@link growthRatio} stays under: the geometric middle of linear (8)
- * and quadratic (64). Linear code measures 8–13 on a loaded machine (caches and the collector cost
+ * and quadratic (64). Linear code measures 8–16 on a loaded machine (caches and the collector cost
  * more on the larger input); the quadratic transforms this guards against measured 42–64.
  */
 export const LINEAR_GROWTH_LIMIT = Math.sqrt(8 * 64);
 
 export function growthRatio<T>(fn: (input: T) => unknown, make: (size: number) => T, size: number, minBatchMs = 15): number {
+  let lowest = Number.POSITIVE_INFINITY;
+  for (let attempt = 0; attempt < 3 && lowest >= LINEAR_GROWTH_LIMIT; attempt++) lowest = Math.min(lowest, measureGrowth(fn, make, size, minBatchMs));
+  return lowest;
+}
+
+function measureGrowth<T>(fn: (input: T) => unknown, make: (size: number) => T, size: number, minBatchMs: number): number {
   const small = make(size);
   const large = make(size * 8);
   fn(small);
