@@ -23,9 +23,10 @@ import { profileEngineDecode, printEngineDecodeProfile } from './engine-decode-p
 import { measureDecodeAnatomy, printDecodeAnatomy } from './wasm-decode-anatomy.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CACHE = join(ROOT, '.cache');
-const MODEL = 'real-size-qwen3';
-const FOLDER = join(CACHE, MODEL);
+export const CACHE = join(ROOT, '.cache');
+export const MODEL = 'real-size-qwen3';
+export const REAL_SIZE_FOLDER = join(CACHE, MODEL);
+const FOLDER = REAL_SIZE_FOLDER;
 const DTYPES = ['q4', 'q8'] as const;
 /** Decode steps timed per measurement: enough to average, few enough for q4 on one WASM thread (~2 s a token). */
 const DECODE_TOKENS = 16;

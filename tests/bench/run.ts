@@ -18,6 +18,13 @@ if (process.argv.includes('--anatomy')) {
   process.exit(0);
 }
 
+if (process.argv.includes('--decode-curve')) {
+  // Decode tokens/s at 16 to 4,000 tokens of context, Node and Chromium WASM, q8 and q4 (src: tests/bench/decode-curve.ts).
+  const { runDecodeCurveBench } = await import('./decode-curve.ts');
+  await runDecodeCurveBench();
+  process.exit(0);
+}
+
 if (process.argv.includes('--page')) {
   // The page's visit figures in Chromium, median of five (src: tests/bench/page-visits.ts; a few minutes).
   const { runPageVisitsBench } = await import('./page-visits.ts');
