@@ -13,7 +13,7 @@
  * - the copy of the present KV out of WASM memory into fresh arrays that the runtime makes after
  *   every step, against copying into reused arrays.
  */
-import { mkdtempSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,11 +74,13 @@ export async function measureDecodeAnatomy(modelFolder: string, threads: number,
   const shape = kvShapeOf(join(modelFolder, 'config.json'));
   const root = mkdtempSync(join(tmpdir(), 'nexus-anatomy-'));
   copyFileSync(join(ROOT, 'tests/bench/wasm-decode-anatomy.html'), join(root, 'index.html'));
-  const app = await startAppServer({
-    root,
-    port: 0,
-    mounts: { '/ort/': join(ROOT, 'node_modules/onnxruntime-web/dist'), '/models/': join(modelFolder, 'onnx') },
-  });
+  copyFileSync(join(ROOT, 'tests/bench/wasm-decode-anatomy.js'), join(root, 'wasm-decode-anatomy.js'));
+  // The runtime's scripts are served as the page's own (a mount is data, which no browser runs as a module).
+  mkdirSync(join(root, 'ort'));
+  for (const name of ['ort.webgpu.min.mjs', 'ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm']) {
+    copyFileSync(join(ROOT, 'node_modules/onnxruntime-web/dist', name), join(root, 'ort', name));
+  }
+  const app = await startAppServer({ root, port: 0, mounts: { '/models/': join(modelFolder, 'onnx') } });
   const browser = await launchChromium({ webgpu: false });
   const modelUrl = new URL(`models/${file}`, app.url).href;
   const openPage = async () => {
