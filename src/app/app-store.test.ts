@@ -632,11 +632,7 @@ describe('AppStore', () => {
       { when: when.afterResults(), output: 'First.' },
       { when: when.afterResults(), output: 'Second.' },
       // What the model remembers decides its next answer: which version it continues.
-      {
-        when: (prompt) => prompt.endsWith(when.userAsked('And tomorrow?') as string) && prompt.includes('First.') && !prompt.includes('Second.'),
-        output: 'Same.',
-        repeat: true,
-      },
+      { when: when.userAskedRemembering('And tomorrow?', { remembered: 'First.', forgotten: 'Second.' }), output: 'Same.', repeat: true },
       { when: when.userAsked('And tomorrow?'), output: 'Wrong memory.', repeat: true },
     ]);
     await store.loadModel({ hub: 'x/y' });
@@ -666,11 +662,7 @@ describe('AppStore', () => {
       { when: when.userAsked('And snow?'), output: 'Snow is frozen.', repeat: true },
       { when: when.userAsked('Tell me about hail.'), output: 'Hail is ice.', repeat: true },
       { when: when.gate(), output: 'No', repeat: true },
-      {
-        when: (prompt) => prompt.endsWith(when.userAsked('Why?') as string) && prompt.includes('Snow is frozen.') && !prompt.includes('hail'),
-        output: 'Cold.',
-        repeat: true,
-      },
+      { when: when.userAskedRemembering('Why?', { remembered: 'Snow is frozen.', forgotten: 'hail' }), output: 'Cold.', repeat: true },
       { when: when.userAsked('Why?'), output: 'Wrong memory.', repeat: true },
     ]);
     await store.loadModel({ hub: 'x/y' });

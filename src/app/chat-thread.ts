@@ -140,6 +140,7 @@ export class ChatThread extends LitElement {
     const turns = this.conversation.turns;
     // Before a model is loaded the model card is the whole story; an empty log adds nothing.
     if (!turns.length) return this.ready ? this.renderEmpty() : nothing;
+    const lastUser = turns.findLast((t) => t.role === 'user');
     const lastAnswer = turns.findLast((t) => t.role === 'assistant');
     const memoryStart = this.memoryStart();
     return html`<div class="log" role="log" aria-live="polite" aria-label="Conversation" data-testid="conversation">
@@ -148,7 +149,7 @@ export class ChatThread extends LitElement {
         (t) => t.id,
         (t, at) =>
           t.role === 'user'
-            ? html`${t === memoryStart ? this.renderMemoryStart() : nothing}${this.renderUser(t, at)}`
+            ? html`${t === memoryStart ? this.renderMemoryStart() : nothing}${this.renderUser(t, { at, last: t === lastUser })}`
             : html`${this.renderAnswer(t, t === lastAnswer)}${this.renderAnswerVersions(at)}`,
       )}
     </div>`;
@@ -216,7 +217,7 @@ export class ChatThread extends LitElement {
     </div>`;
   }
 
-  private renderUser(turn: Turn, at: number) {
+  private renderUser(turn: Turn, { at, last }: { at: number; last: boolean }) {
     if (this.editing === turn.id) {
       return html`<div class="user turn" data-role="user">
         <form class="editor" @submit=${this.handleEditSubmit}>
@@ -229,7 +230,6 @@ export class ChatThread extends LitElement {
         </form>
       </div>`;
     }
-    const last = turn === this.conversation.turns.findLast((t) => t.role === 'user');
     const versions = this.versionsAt(at);
     return html`<div class="user turn" data-role="user" data-state=${turn.state}>
       <div class="bubble">${turn.text}</div>

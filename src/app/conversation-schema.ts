@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../index.ts';
 import type { Activity, Conversation, DiagnosticEntry, Turn, TurnState } from './app-state.ts';
+import { MAX_VERSIONS } from './conversation-versions.ts';
 
 /** Limits on an imported conversation: generous for real ones, small enough that a crafted file cannot stall the page. */
 export const IMPORT_LIMITS = {
@@ -194,8 +195,8 @@ export function checkImportedConversation(
 /**
  * The versions kept at the user messages of `turns` (see conversation-versions.ts): each key a
  * user message's position (in a branch, after the branch's own start), each branch checked like
- * the conversation it would become when shown,
- * and all their turns counted against one limit, so nesting cannot multiply it.
+ * the conversation it would become when shown, at most {@link MAX_VERSIONS} a message as the page
+ * keeps them, and all their turns counted against one limit, so nesting cannot multiply it.
  */
 function checkVersions(
   value: unknown,
@@ -214,19 +215,19 @@ function checkVersions(
     const place = `${where}, the versions at turn ${at + 1}`;
     if (!Number.isInteger(at) || at < from || user?.role !== 'user') refuse(place, 'are not at a user message');
     if (!isObject(set) || !Array.isArray(set.others)) refuse(place, 'are not {others, index}');
-    if (set.others.length >= 100) refuse(place, 'are more than 100');
+    if (set.others.length >= MAX_VERSIONS) refuse(place, `are more than ${MAX_VERSIONS}`);
     if (!Number.isInteger(set.index) || (set.index as number) < 0 || (set.index as number) > set.others.length) refuse(place, 'have an index outside them');
     const prefix = user.historyIndex ?? historyLength;
     const others = set.others.map((branch: unknown, i: number) => {
-      const at2 = `${place}, version ${i + 1}`;
-      if (!isObject(branch) || !Array.isArray(branch.turns) || !Array.isArray(branch.history)) refuse(at2, 'is not {turns, history}');
+      const version = `${place}, version ${i + 1}`;
+      if (!isObject(branch) || !Array.isArray(branch.turns) || !Array.isArray(branch.history)) refuse(version, 'is not {turns, history}');
       budget.turns -= branch.turns.length;
       if (budget.turns < 0) refuse('The conversation', `has more than ${IMPORT_LIMITS.turns} turns with its versions`);
       const history = branch.history.map(checkMessage);
       const branchTurns = branch.turns.map((turn, n) => checkTurn(turn, at + n, prefix + history.length));
-      if (branchTurns[0]?.role !== 'user') refuse(at2, 'does not start with a user message');
+      if (branchTurns[0]?.role !== 'user') refuse(version, 'does not start with a user message');
       const whole = [...turns.slice(0, at), ...branchTurns];
-      const nested = checkVersions(branch.versions, whole, prefix + history.length, budget, at2, at + 1);
+      const nested = checkVersions(branch.versions, whole, prefix + history.length, budget, version, at + 1);
       return {
         turns: branchTurns,
         history,

@@ -18,6 +18,14 @@ function endsWithTurn(role: string, content: string): string {
 export const when = {
   /** The free generation right after the user's message `text`. */
   userAsked: (text: string): PromptMatcher => endsWithTurn('user', text),
+  /**
+   * The free generation right after the user's message `text`, with `remembered` in the prompt and
+   * `forgotten` not: which version of the conversation the model was given.
+   */
+  userAskedRemembering:
+    (text: string, { remembered, forgotten }: { remembered: string; forgotten: string }): PromptMatcher =>
+    (prompt) =>
+      prompt.endsWith(endsWithTurn('user', text)) && prompt.includes(remembered) && !prompt.includes(forgotten),
   /** A free generation after tool results are in context (any round). */
   afterResults: (): PromptMatcher => (prompt) =>
     prompt.endsWith(GENERATION_PROMPT) &&

@@ -23,29 +23,28 @@ describe('which ONNX Runtime build a model loads (issue 30, P2.7)', () => {
       { wasm: { wasm: 'ort-wasm-simd-threaded.wasm', mjs: 'ort-wasm-simd-threaded.mjs' }, webgpu: ORT_WASM_FILES.webgpu },
       base,
     );
-    expect(await ortFilesFor('wasm', resolved, undefined)).toEqual(cpu);
-    expect(await ortFilesFor('webgpu', resolved, undefined)).toEqual(gpu);
+    expect(await ortFilesFor('wasm', resolved)).toEqual(cpu);
+    expect(await ortFilesFor('webgpu', resolved)).toEqual(gpu);
   });
 
   it('uses one build given as { wasm, mjs } everywhere (the WebGPU build runs on the CPU too)', async () => {
     const resolved = resolveWasmPaths(ORT_WASM_FILES.webgpu, base);
-    expect(await ortFilesFor('wasm', resolved, undefined)).toEqual(gpu);
-    expect(await ortFilesFor('webgpu', resolved, undefined)).toEqual(gpu);
+    expect(await ortFilesFor('wasm', resolved)).toEqual(gpu);
+    expect(await ortFilesFor('webgpu', resolved)).toEqual(gpu);
   });
 
   it('looks in a folder for the CPU build, and falls back to the WebGPU build when the folder does not serve it', async () => {
-    const folder = 'https://app.example/assets/';
     const resolved = resolveWasmPaths('./', base);
     const served = headOnly([cpu.wasm, gpu.wasm]);
-    expect(await ortFilesFor('wasm', resolved, folder, served.fetchFn)).toEqual(cpu);
+    expect(await ortFilesFor('wasm', resolved, served.fetchFn)).toEqual(cpu);
     expect(served.asked).toEqual([`HEAD ${cpu.wasm}`]);
     const older = headOnly([gpu.wasm]);
-    expect(await ortFilesFor('wasm', resolved, folder, older.fetchFn)).toEqual(gpu);
+    expect(await ortFilesFor('wasm', resolved, older.fetchFn)).toEqual(gpu);
     const offline = { fetchFn: () => Promise.reject(new TypeError('Failed to fetch')) };
-    expect(await ortFilesFor('wasm', resolved, folder, offline.fetchFn)).toEqual(gpu);
+    expect(await ortFilesFor('wasm', resolved, offline.fetchFn)).toEqual(gpu);
     // On a GPU nothing is asked: the WebGPU build is the one.
     const none = headOnly([]);
-    expect(await ortFilesFor('webgpu', resolved, folder, none.fetchFn)).toEqual(gpu);
+    expect(await ortFilesFor('webgpu', resolved, none.fetchFn)).toEqual(gpu);
     expect(none.asked).toEqual([]);
   });
 });

@@ -25,6 +25,8 @@ export interface ResolvedOrtFiles {
   /** The CPU's build; `undefined` for a folder, whose CPU files are looked for when a model loads on the CPU. */
   wasm: OrtFiles | undefined;
   webgpu: OrtFiles;
+  /** The folder given (absolute), where the CPU build is looked for. */
+  folder?: string;
 }
 
 /** The ONNX Runtime file addresses for `options.wasmPaths`, resolved against the worker script. */
@@ -42,6 +44,7 @@ export function resolveWasmPaths(wasmPaths: OrtPaths | undefined, base: string):
   return {
     wasm: undefined,
     webgpu: absolute({ wasm: new URL(ORT_WASM_FILES.webgpu.wasm, folder).href, mjs: new URL(ORT_WASM_FILES.webgpu.mjs, folder).href }),
+    folder,
   };
 }
 
@@ -52,11 +55,11 @@ export function resolveWasmPaths(wasmPaths: OrtPaths | undefined, base: string):
 export async function ortFilesFor(
   device: string,
   resolved: ResolvedOrtFiles,
-  folder: string | undefined,
   fetchFn: (input: string, init: { method: string }) => Promise<{ ok: boolean }> = fetch,
 ): Promise<OrtFiles> {
   if (device !== 'wasm') return resolved.webgpu;
-  if (resolved.wasm) return resolved.wasm;
+  const { wasm, folder } = resolved;
+  if (wasm) return wasm;
   if (folder === undefined) return resolved.webgpu;
   const plain = { wasm: new URL(ORT_WASM_FILES.wasm.wasm, folder).href, mjs: new URL(ORT_WASM_FILES.wasm.mjs, folder).href };
   const served = await fetchFn(plain.wasm, { method: 'HEAD' }).then(

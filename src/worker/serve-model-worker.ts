@@ -73,7 +73,6 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
   // The ONNX Runtime files come from where the app says (its own origin by default), never a CDN;
   // which build is decided per load, by the device (see `ortFilesFor`).
   const ortFiles = resolveWasmPaths(options.wasmPaths, scope.location.href);
-  const ortFolder = typeof options.wasmPaths === 'object' ? undefined : new URL(options.wasmPaths ?? './', scope.location.href).href;
   env.backends.onnx.wasm!.wasmPaths = ortFiles.webgpu;
   // transformers.js would otherwise re-serve ONNX Runtime's .mjs from a blob: URL (to keep it in Cache
   // Storage), which a Content-Security-Policy whose script-src is 'self' refuses; importing it from
@@ -112,7 +111,7 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
     }
     post({ kind: 'attempt', candidate });
     // A fresh worker loads each candidate, so ONNX Runtime reads these before its first session.
-    env.backends.onnx.wasm!.wasmPaths = await ortFilesFor(candidate.device, ortFiles, ortFolder);
+    env.backends.onnx.wasm!.wasmPaths = await ortFilesFor(candidate.device, ortFiles);
     // A load may ask for its own thread count (a benchmark of one thread against all); a fresh
     // worker loads each candidate, so ONNX Runtime reads it before its first session.
     const threads = message.options.numThreads ? wasmThreads(scope, message.options.numThreads) : defaultThreads;

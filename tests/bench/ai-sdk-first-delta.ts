@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium } from '../e2e/chromium.ts';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../fixtures/prepare-models.ts';
-import { serveBenchHarness } from './bench-harness.ts';
+import { openHarnessPage, serveBenchHarness } from './bench-harness.ts';
 
 const at = process.argv.indexOf('--model');
 const model = at > 0 ? (process.argv[at + 1] ?? 'tiny-tools-qwen3') : 'tiny-tools-qwen3';
@@ -19,9 +19,7 @@ const prompts = JSON.parse(readFileSync(join(FIXTURE_MODELS_DIR, model, 'trained
 const harness = await serveBenchHarness(FIXTURE_MODELS_DIR);
 const browser = await launchChromium({ webgpu: false });
 try {
-  const page = await browser.newPage();
-  await page.goto(harness.pageUrl);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  const page = await openHarnessPage(browser, harness);
   // No inner named functions in page code: tsx would wrap them in a helper the page does not have.
   const figures = await page.evaluate(
     async ({ url, prompts }) => {

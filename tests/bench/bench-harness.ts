@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { startAppServer } from '../../src/server/app-server.ts';
 
@@ -40,4 +41,12 @@ export async function serveBenchHarness(modelsFolder: string, { sourcemap = fals
       rmSync(outDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A new page of `browser` on the harness, once the library is on `window.nexus`. */
+export async function openHarnessPage(browser: Browser, harness: BenchHarness): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(harness.pageUrl);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  return page;
 }

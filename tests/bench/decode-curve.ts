@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { NexusChat } from '../../src/nexus.ts';
 import { launchChromium } from '../e2e/chromium.ts';
-import { serveBenchHarness } from './bench-harness.ts';
+import { openHarnessPage, serveBenchHarness } from './bench-harness.ts';
 import { CACHE, MODEL, REAL_SIZE_FOLDER, ensureRealSizeModel } from './real-size.ts';
 
 /** Tokens of context at which decode is timed. */
@@ -92,9 +92,7 @@ async function browserCurves(messages: readonly string[]): Promise<DecodeCurve[]
   const curves: DecodeCurve[] = [];
   try {
     for (const dtype of DTYPES) {
-      const page = await browser.newPage();
-      await page.goto(harness.pageUrl);
-      await page.waitForFunction(() => document.body.dataset.ready === 'true');
+      const page = await openHarnessPage(browser, harness);
       const measured = await page.evaluate(
         async ({ url, dtype, messages, contexts, decoded, warmup }) => {
           const chat = await window.nexus.NexusChat.load({ url }, { dtype, device: 'wasm' });

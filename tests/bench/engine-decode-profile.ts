@@ -12,7 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
 import { launchChromium } from '../e2e/chromium.ts';
-import { serveBenchHarness } from './bench-harness.ts';
+import { openHarnessPage, serveBenchHarness } from './bench-harness.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -183,9 +183,7 @@ export async function profileEngineDecode(
   try {
     for (const threads of threadCounts) {
       // A page of its own each time, so the one model worker in the browser is this load's.
-      const page = await browser.newPage();
-      await page.goto(harness.pageUrl);
-      await page.waitForFunction(() => document.body.dataset.ready === 'true');
+      const page = await openHarnessPage(browser, harness);
       await page.evaluate(
         async ({ url, threads, prompt }) => {
           const w = window as unknown as BenchWindow;

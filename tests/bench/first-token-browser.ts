@@ -14,7 +14,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { CHROMIUM_PATH, launchChromium } from '../e2e/chromium.ts';
 import { ensureChromium } from '../setup/ensure-chromium.ts';
-import { serveBenchHarness } from './bench-harness.ts';
+import { openHarnessPage, serveBenchHarness } from './bench-harness.ts';
 import { ensureRealSizeModel } from './real-size.ts';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -69,9 +69,7 @@ ensureChromium(CHROMIUM_PATH);
 const harness = await serveBenchHarness(CACHE);
 const browser = await launchChromium({ webgpu: false });
 try {
-  const page = await browser.newPage();
-  await page.goto(harness.pageUrl);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  const page = await openHarnessPage(browser, harness);
   // No inner named functions in the page code: tsx would wrap them in a helper the page does not have.
   const loaded = await page.evaluate(
     async ({ url, dtype, threads }) => {

@@ -17,7 +17,7 @@ import { useSource } from '../../src/engine/use-source.ts';
 import { CHROMIUM_PATH, launchChromium } from '../e2e/chromium.ts';
 import { ensureChromium } from '../setup/ensure-chromium.ts';
 import { prepareFixtureModels } from '../fixtures/prepare-models.ts';
-import { serveBenchHarness } from './bench-harness.ts';
+import { openHarnessPage, serveBenchHarness } from './bench-harness.ts';
 import { conversation } from './engine-bench.ts';
 import { profileEngineDecode, printEngineDecodeProfile } from './engine-decode-profile.ts';
 import { measureDecodeAnatomy, printDecodeAnatomy } from './wasm-decode-anatomy.ts';
@@ -104,9 +104,7 @@ export async function browserSpeeds(threadCounts: readonly number[]): Promise<Sp
   try {
     for (const dtype of DTYPES) {
       for (const numThreads of threadCounts) {
-        const page = await browser.newPage();
-        await page.goto(harness.pageUrl);
-        await page.waitForFunction(() => document.body.dataset.ready === 'true');
+        const page = await openHarnessPage(browser, harness);
         const measured = await page.evaluate(
           async ({ url, dtype, numThreads, prompt, decodeTokens, warmupTokens }) => {
             const started = performance.now();

@@ -11,38 +11,26 @@ import { benchParse, benchScaling } from './parse-bench.ts';
 
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
-if (process.argv.includes('--anatomy')) {
+/**
+ * Benchmarks that are a run of their own (minutes, a real-size model or a browser), by their flag;
+ * without one of these flags the quick benchmarks below run.
+ */
+const OWN_RUNS: Record<string, () => Promise<void>> = {
   // Only the WASM decode anatomy at real size, ONNX Runtime alone and inside the engine (part of --real-size; about two minutes).
-  const { runDecodeAnatomy } = await import('./real-size.ts');
-  await runDecodeAnatomy((await import('node:os')).availableParallelism());
-  process.exit(0);
-}
-
-if (process.argv.includes('--decode-curve')) {
+  '--anatomy': async () => (await import('./real-size.ts')).runDecodeAnatomy((await import('node:os')).availableParallelism()),
   // Decode tokens/s at 16 to 4,000 tokens of context, Node and Chromium WASM, q8 and q4 (src: tests/bench/decode-curve.ts).
-  const { runDecodeCurveBench } = await import('./decode-curve.ts');
-  await runDecodeCurveBench();
-  process.exit(0);
-}
-
-if (process.argv.includes('--page')) {
+  '--decode-curve': async () => (await import('./decode-curve.ts')).runDecodeCurveBench(),
   // The page's visit figures in Chromium, median of five (src: tests/bench/page-visits.ts; a few minutes).
-  const { runPageVisitsBench } = await import('./page-visits.ts');
-  await runPageVisitsBench();
-  process.exit(0);
-}
-
-if (process.argv.includes('--proxy-load')) {
+  '--page': async () => (await import('./page-visits.ts')).runPageVisitsBench(),
   // The proxy as a team runs it: instances behind a balancer, memory against Redis (src: tests/bench/proxy-load.ts).
-  const { runProxyLoadBench } = await import('./proxy-load.ts');
-  await runProxyLoadBench();
-  process.exit(0);
-}
-
-if (process.argv.includes('--real-size')) {
+  '--proxy-load': async () => (await import('./proxy-load.ts')).runProxyLoadBench(),
   // Its own run: it builds a 1.1 GB model once and takes minutes (src: tests/bench/real-size.ts).
-  const { runRealSizeBench } = await import('./real-size.ts');
-  await runRealSizeBench();
+  '--real-size': async () => (await import('./real-size.ts')).runRealSizeBench(),
+};
+
+const ownRun = Object.keys(OWN_RUNS).find((flag) => process.argv.includes(flag));
+if (ownRun) {
+  await OWN_RUNS[ownRun]?.();
   process.exit(0);
 }
 
