@@ -13,7 +13,8 @@
 import { availableParallelism } from 'node:os';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { NexusChat } from '../../src/nexus.ts';
-import { launchChromium } from '../e2e/chromium.ts';
+import { CHROMIUM_PATH, launchChromium } from '../e2e/chromium.ts';
+import { ensureChromium } from '../setup/ensure-chromium.ts';
 import { openHarnessPage, serveBenchHarness } from './bench-harness.ts';
 import { CACHE, MODEL, REAL_SIZE_FOLDER, ensureRealSizeModel } from './real-size.ts';
 
@@ -137,6 +138,7 @@ async function browserCurves(messages: readonly string[]): Promise<DecodeCurve[]
 
 /** Measures every curve and prints them with their ratios. */
 export async function runDecodeCurveBench(): Promise<void> {
+  ensureChromium(CHROMIUM_PATH);
   ensureRealSizeModel();
   const messages = await growingMessages();
   const curves: DecodeCurve[] = [];

@@ -19,6 +19,7 @@ import { startAppServer } from '../../src/server/app-server.ts';
 import { lastAnswer, sendMessage, waitIdle } from '../e2e/app/page-helpers.ts';
 import { CHROMIUM_PATH } from '../e2e/chromium.ts';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../fixtures/prepare-models.ts';
+import { ensureChromium } from '../setup/ensure-chromium.ts';
 
 const MODEL = 'tiny-tools-qwen3';
 const RUNS = 5;
@@ -95,6 +96,8 @@ async function baselineCopy(outDir: string): Promise<string> {
 
 /** Runs the page figures and prints them. */
 export async function runPageVisitsBench(): Promise<void> {
+  // A fresh machine has no Chromium: install Debian's (as root), or stop with one line saying how.
+  ensureChromium(CHROMIUM_PATH);
   const outDir = await mkdtemp(join(tmpdir(), 'nexus-bench-page-'));
   const models = await mkdtemp(join(tmpdir(), 'nexus-bench-models-'));
   const nodeEnv = process.env.NODE_ENV;
