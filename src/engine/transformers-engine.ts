@@ -184,6 +184,25 @@ export function renderWithTokenizer(tokenizer: ChatTemplateTokenizer): RawTempla
   return (messages, args) => tokenizer.apply_chat_template(messages as never, { ...args, tokenize: false } as never) as unknown as string;
 }
 
+/** The files `AutoTokenizer` reads before it parses them. */
+const TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json'];
+
+/**
+ * A progress callback that forwards to `forward` and settles `read` once every tokenizer file has
+ * been read (transformers.js says `done` for each, from the network or the cache alike).
+ */
+function tokenizerFilesRead(forward?: (event: unknown) => void): { onProgress: (event: unknown) => void; read: Promise<void> } {
+  const pending = new Set(TOKENIZER_FILES);
+  let settle!: () => void;
+  const read = new Promise<void>((resolve) => (settle = resolve));
+  const onProgress = (event: unknown) => {
+    const { status, file } = (event ?? {}) as { status?: string; file?: string };
+    if (status === 'done' && file && pending.delete(file) && pending.size === 0) settle();
+    forward?.(event);
+  };
+  return { onProgress, read };
+}
+
 /**
  * The real engine: transformers.js (`AutoTokenizer` + `AutoModelForCausalLM`), the same code in a
  * browser worker (WebGPU or WASM) and in Node (onnxruntime-node, CPU).
@@ -259,15 +278,19 @@ export class TransformersEngine implements Engine {
       ...(options.onProgress ? { progress_callback: options.onProgress as (event: unknown) => void } : {}),
     };
     const threads = options.device === 'cpu' ? (options.numThreads ?? cpuThreads()) : undefined;
-    // Both at once: the runtime's start-up (compiling its WASM, creating the session) overlaps the
-    // tokenizer's reading and parsing, which is most of a load from the cache.
-    const tokenizerLoad = AutoTokenizer.from_pretrained(model.id, common);
-    const modelLoad = AutoModelForCausalLM.from_pretrained(model.id, {
-      ...common,
-      dtype: options.dtype as 'q4',
-      device: options.device as 'cpu',
-      ...(threads !== undefined ? { session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 } } : {}),
-    });
+    // The runtime's start-up (compiling its WASM, creating the session) overlaps the tokenizer's
+    // parsing, most of a load from the cache. The weights are asked for only once the tokenizer's
+    // files are in: a folder without them fails before hundreds of megabytes start downloading.
+    const tokenizerFiles = tokenizerFilesRead(common.progress_callback);
+    const tokenizerLoad = AutoTokenizer.from_pretrained(model.id, { ...common, progress_callback: tokenizerFiles.onProgress });
+    const modelLoad = Promise.race([tokenizerFiles.read, tokenizerLoad]).then(() =>
+      AutoModelForCausalLM.from_pretrained(model.id, {
+        ...common,
+        dtype: options.dtype as 'q4',
+        device: options.device as 'cpu',
+        ...(threads !== undefined ? { session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 } } : {}),
+      }),
+    );
     // A model that finishes loading after its tokenizer failed is released, not left holding memory.
     tokenizerLoad.catch(() =>
       modelLoad.then(
