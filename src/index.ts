@@ -14,6 +14,7 @@ export {
 export { MIN_PROMPT_TOKENS, STRATEGIES, TOOL_CHOICES, ToolTemplateError, UnknownToolError } from './loop/answer-request.ts';
 export { ContextOverflowError, FULL_MEMORY, SHORTENED_RESULT_CHARS, type MemoryView } from './loop/fit-context.ts';
 export { contextBudget, DEFAULT_CONTEXT_LENGTH, WASM_KV_BYTES, type ContextBudget, type ContextSource } from './engine/context-budget.ts';
+export type { KvCachePath, KvLayout } from './engine/appended-kv-session.ts';
 export {
   DEFAULT_HUB_URL,
   DEFAULT_MODEL,

@@ -2,7 +2,7 @@ import { isAbortError, type ChatAnswer, type ChatMessage, type ChatOptions, type
 import type { Activity, AppState, DiagnosticEntry, Turn } from './app-state.ts';
 import { newId, type ConversationStore } from './conversation-store.ts';
 import { branchAt, showVersion } from './conversation-versions.ts';
-import { deviceLabel, threadWords, titleFrom } from './format.ts';
+import { deviceLabel, KV_CACHE_WORDS, threadWords, titleFrom } from './format.ts';
 import { READ_PAGE, WEB_TOOL_NAMES, type Research, type Source, type WebActivity } from './web-research.ts';
 import type { TabSync } from './tab-sync.ts';
 
@@ -110,7 +110,7 @@ export class AnswerSession {
     // From here the message is in the conversation: Stop stops its answer, not the message.
     this.queuedStop = undefined;
     const user: Turn = { id: newId(), role: 'user', text: prompt, state: 'done', historyIndex: chat.history.length };
-    const { label, device, dtype, threads } = this.host.state().model;
+    const { label, device, dtype, threads, kvCache } = this.host.state().model;
     const answer: Turn = {
       id: newId(),
       role: 'assistant',
@@ -120,7 +120,13 @@ export class AnswerSession {
       sources: [],
       diagnostics: [],
       web: this.host.state().web.enabled,
-      ...(label ? { model: [label, deviceLabel(device, dtype), ...(threads ? [threadWords(threads)] : [])].join(' · ') } : {}),
+      ...(label
+        ? {
+            model: [label, deviceLabel(device, dtype), ...(threads ? [threadWords(threads)] : []), ...(kvCache ? [KV_CACHE_WORDS[kvCache].short] : [])].join(
+              ' · ',
+            ),
+          }
+        : {}),
     };
     const conversation = this.host.state().conversation;
     this.host.conversations.setConversation({

@@ -10,6 +10,7 @@ import {
   type ContextBudget,
   type FamilyInfo,
   type ForcedCallEvent,
+  type KvCachePath,
   type McpServerStatus,
   type MemoryView,
   type Strategy,
@@ -63,6 +64,8 @@ export interface ModelState {
   dtype?: string;
   /** CPU threads the model computes with (WASM), once ready. */
   threads?: number;
+  /** How the model's KV cache travels between tokens, once ready. */
+  kvCache?: KvCachePath;
   /** How many tokens a prompt and its answer may take with this model here, and why, once ready. */
   context?: ContextBudget;
   /** The model-family profile in use once ready, and what chose it. */

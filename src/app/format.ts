@@ -1,5 +1,7 @@
 /** Small formatting helpers shared by the page's elements. */
 
+import type { KvCachePath } from '../index.ts';
+
 /** "12 KB", "1.4 MB", "1.20 GB"; an ellipsis while the size is unknown. */
 export function formatBytes(bytes: number): string {
   if (!bytes) return '0 KB';
@@ -80,6 +82,21 @@ export function formatRate(loaded: number, total: number, elapsedMs: number): st
   const time = left < 60 ? `${left} s` : left < 3600 ? `${Math.ceil(left / 60)} min` : `${(left / 3600).toFixed(1)} h`;
   return `${speed} · about ${time} left`;
 }
+
+/** How the model's KV cache travels between tokens, in words (the diagnostics say which path runs). */
+export const KV_CACHE_WORDS: Readonly<Record<KvCachePath, { short: string; detail: string }>> = {
+  appended: {
+    short: 'KV appended in place',
+    detail:
+      'The model returns only each new token’s keys and values; they are appended to buffers the engine keeps, so nothing the size of the conversation is copied per token.',
+  },
+  'present-on-gpu': { short: 'KV on the GPU', detail: 'The KV cache stays in GPU memory between tokens; nothing of it is read back.' },
+  'present-copied': {
+    short: 'KV copied per token',
+    detail:
+      'This model returns its whole KV cache after every token, and ONNX Runtime copies it out on the CPU: decoding slows as the conversation grows. A model built with the appended KV layout avoids the copy.',
+  },
+};
 
 /** "1 thread", "2 threads": how many CPU threads the model computes with. */
 export function threadWords(threads: number): string {

@@ -2,7 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { DEFAULT_MODEL, MODEL_FAMILIES, describeRuntime, type ModelSource } from '../index.ts';
 import type { AppState, FileProgress, ModelState } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
-import { deviceLabel, formatApproxBytes, formatBytes, formatPercent, formatRate, threadWords } from './format.ts';
+import { deviceLabel, formatApproxBytes, formatBytes, formatPercent, formatRate, KV_CACHE_WORDS, threadWords } from './format.ts';
 import { modelFromAddress } from './model-param.ts';
 import { KNOWN_MODELS, servedModelFolders, sourceFromFolder, sourceFromZip } from './model-sources.ts';
 import { controls } from './styles.ts';
@@ -582,14 +582,15 @@ export class ModelPanel extends LitElement {
   }
 
   private renderProfile() {
-    const { family, threads, context } = this.model;
+    const { family, threads, context, kvCache } = this.model;
     return html`${family ? html`<span data-testid="profile" title=${family.detectedBy}>· ${family.label} profile</span>` : nothing}
       ${context ? html`<span data-testid="context" title=${context.detail}>· remembers ${context.tokens.toLocaleString('en-US')} tokens</span>` : nothing}
       ${
         threads
           ? html`<span data-testid="threads" title=${threads === 1 ? 'One CPU thread: the page is not cross-origin isolated, or the device has one core.' : 'ONNX Runtime computes on this many CPU threads.'}>· ${threadWords(threads)}</span>`
           : nothing
-      }`;
+      }
+      ${kvCache ? html`<span data-testid="kv-cache" title=${KV_CACHE_WORDS[kvCache].detail}>· ${KV_CACHE_WORDS[kvCache].short}</span>` : nothing}`;
   }
 
   /**

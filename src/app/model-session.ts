@@ -209,6 +209,7 @@ export class ModelSession {
         checkSkipped: _skipped,
         searched: _searched,
         threads: _threads,
+        kvCache: _kvCache,
         context: _context,
         ...model
       } = this.host.state().model;
@@ -220,6 +221,7 @@ export class ModelSession {
           dtype: chat.info.dtype,
           ...(chat.info.family ? { family: chat.info.family } : {}),
           ...(chat.info.threads ? { threads: chat.info.threads } : {}),
+          ...(chat.info.kvCache ? { kvCache: chat.info.kvCache } : {}),
           ...(chat.info.context ? { context: chat.info.context } : {}),
           ...(verdict ? { verdict } : { checkSkipped: true }),
           ...(how === 'search' ? { searched: true } : {}),

@@ -1,5 +1,6 @@
 import type { ContextBudget } from './context-budget.ts';
 import type { FamilyInfo, ModelFamily } from './model-family.ts';
+import type { KvCachePath } from './appended-kv-session.ts';
 
 /**
  * The contract between the tool loop and a model runtime. The loop only ever talks to this
@@ -103,6 +104,11 @@ export interface EngineInfo {
   threads?: number;
   /** How many tokens a prompt and its answer may take on this device, and why; absent where unknown (no limit is applied). */
   context?: ContextBudget;
+  /**
+   * How the KV cache travels between decode steps (see {@link KvCachePath}): appended in place by
+   * the engine, kept on the GPU, or copied out per token. Absent for engines without a cache.
+   */
+  kvCache?: KvCachePath;
 }
 
 /** A loaded model the loop can render prompts with and generate from. */

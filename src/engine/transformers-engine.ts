@@ -10,6 +10,7 @@ import {
   type PreTrainedTokenizer,
 } from '@huggingface/transformers';
 import { abortError, throwIfAborted } from '../shared/abort.ts';
+import { AppendedKvSession, hasAppendedKv, type KvCachePath, type OrtSessionLike, type OrtTensorLike } from './appended-kv-session.ts';
 import { ChoiceTrie } from './choice-trie.ts';
 import { contextBudget, type ContextConfig } from './context-budget.ts';
 import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
@@ -184,6 +185,26 @@ export function renderWithTokenizer(tokenizer: ChatTemplateTokenizer): RawTempla
   return (messages, args) => tokenizer.apply_chat_template(messages as never, { ...args, tokenize: false } as never) as unknown as string;
 }
 
+/**
+ * Puts an {@link AppendedKvSession} in front of a model whose graph has the appended KV layout, so
+ * transformers.js' generation runs it without a cache of its own; undefined for any other model.
+ */
+function adoptAppendedKv(model: unknown): AppendedKvSession | undefined {
+  const sessions = (model as { sessions?: Record<string, OrtSessionLike> }).sessions;
+  const session = sessions?.model;
+  if (!sessions || !session || !hasAppendedKv(session)) return undefined;
+  const appended = new AppendedKvSession(session, (type, data, dims) => (new Tensor(type, data, dims) as unknown as { ort_tensor: OrtTensorLike }).ort_tensor);
+  sessions.model = appended.asSession();
+  return appended;
+}
+
+/** Where a present cache's tensors are: all on the GPU, or (any of them) in JavaScript arrays. */
+function presentCachePlace(cache: DynamicCache, known: KvCachePath | undefined): KvCachePath | undefined {
+  const tensors = Object.values(cache as unknown as Record<string, Tensor>);
+  if (!tensors.length) return known;
+  return tensors.every((tensor) => tensor.location === 'gpu-buffer') ? 'present-on-gpu' : 'present-copied';
+}
+
 /** The files `AutoTokenizer` reads before it parses them. */
 const TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json'];
 
@@ -218,6 +239,8 @@ export class TransformersEngine implements Engine {
   private dialect: TemplateDialect = STANDARD_DIALECT;
   private readonly transcript: TokenTranscript;
   private cache: DynamicCache | undefined;
+  /** The model's own KV buffers when it has the appended layout (`this.cache` then stays empty). */
+  private readonly appended: AppendedKvSession | undefined;
   private readonly endTokens: number[];
   /** Special tokens dropped from generated text: all of them except the markers kept. */
   private readonly droppedIds: ReadonlySet<number>;
@@ -233,9 +256,15 @@ export class TransformersEngine implements Engine {
     private readonly model: PreTrainedModel,
     info: Omit<EngineInfo, 'family'>,
     detected: DetectedFamily,
-    { reuseCache, keepMarkers, prefillChunk }: { reuseCache: boolean; keepMarkers: readonly string[]; prefillChunk: number },
+    {
+      reuseCache,
+      keepMarkers,
+      prefillChunk,
+      appended,
+    }: { reuseCache: boolean; keepMarkers: readonly string[]; prefillChunk: number; appended: AppendedKvSession | undefined },
   ) {
     this.reuseCache = reuseCache;
+    this.appended = appended;
     this.prefillChunk = prefillChunk;
     this.family = detected.family;
     this.info = { ...info, family: detected.info };
@@ -319,11 +348,21 @@ export class TransformersEngine implements Engine {
       dtype: options.dtype,
       maxBufferBytes,
     });
-    const engine = new TransformersEngine(tokenizer, loaded, { model: model.label, device: options.device, dtype: options.dtype, ...cpu, context }, detected, {
-      reuseCache: options.reuseCache ?? true,
-      keepMarkers: options.keepMarkers ?? [],
-      prefillChunk: options.prefillChunk && options.prefillChunk > 0 ? options.prefillChunk : PREFILL_CHUNK,
-    });
+    const appended = adoptAppendedKv(loaded);
+    // A present cache's place is known once a step has returned one (the warm-up's): see generateNow.
+    const kvCache: KvCachePath = appended ? 'appended' : options.device === 'webgpu' ? 'present-on-gpu' : 'present-copied';
+    const engine = new TransformersEngine(
+      tokenizer,
+      loaded,
+      { model: model.label, device: options.device, dtype: options.dtype, ...cpu, context, kvCache },
+      detected,
+      {
+        reuseCache: options.reuseCache ?? true,
+        keepMarkers: options.keepMarkers ?? [],
+        prefillChunk: options.prefillChunk && options.prefillChunk > 0 ? options.prefillChunk : PREFILL_CHUNK,
+        appended,
+      },
+    );
     const probe = await probeTemplate(renderWithTokenizer(tokenizer), engine.family);
     engine.dialect = probe.dialect;
     engine.info.family.dialect = probe.dialect;
@@ -405,6 +444,7 @@ export class TransformersEngine implements Engine {
         return_dict_in_generate: true,
       } as never)) as unknown as { sequences: Tensor; past_key_values: DynamicCache };
       this.cache = output.past_key_values ?? cache;
+      if (!this.appended) this.info.kvCache = presentCachePlace(this.cache, this.info.kvCache);
       const sequence = Array.from(output.sequences.data as BigInt64Array, Number);
       const generated = sequence.slice(promptLength);
       this.transcript.record(plan.ids, generated);
@@ -471,6 +511,7 @@ export class TransformersEngine implements Engine {
   private async resetCache(): Promise<void> {
     const cache = this.cache;
     this.cache = undefined;
+    this.appended?.reset();
     this.transcript.clear();
     await cache?.dispose();
   }

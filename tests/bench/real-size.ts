@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NexusChat } from '../../src/nexus.ts';
+import type { KvLayout } from '../../src/engine/appended-kv-session.ts';
 import { TransformersEngine } from '../../src/engine/transformers-engine.ts';
 import { useSource } from '../../src/engine/use-source.ts';
 import { CHROMIUM_PATH, launchChromium } from '../e2e/chromium.ts';
@@ -51,17 +52,23 @@ export interface SpeedFigure {
 /** A prompt of about 300 tokens (292 with Qwen3's template), the size of a system prompt with a few tools. */
 const REAL_SIZE_PROMPT = `Here is a long note to read before answering. ${'The weather in the northern valleys stays cool through the spring, with rain most afternoons and clear, cold nights. '.repeat(10)}Summarise it in one line.`;
 
-/** Builds the benchmark model unless it is there; says what to install when it cannot. */
-export function ensureRealSizeModel(): void {
-  if (existsSync(join(FOLDER, 'onnx', 'model_q4.onnx')) && existsSync(join(FOLDER, 'onnx', 'model_quantized.onnx'))) return;
+/** The benchmark model's folder name for each KV layout (the appended one built with `--appended-kv`). */
+export const REAL_SIZE_MODELS: Readonly<Record<KvLayout, string>> = { present: MODEL, appended: `${MODEL}-appended` };
+
+/** Builds the benchmark model (in `layout`) unless it is there; says what to install when it cannot. Returns its folder. */
+export function ensureRealSizeModel(layout: KvLayout = 'present'): string {
+  const folder = join(CACHE, REAL_SIZE_MODELS[layout]);
+  if (existsSync(join(folder, 'onnx', 'model_q4.onnx')) && existsSync(join(folder, 'onnx', 'model_quantized.onnx'))) return folder;
   prepareFixtureModels(); // the tokenizer files it copies
-  console.log(`Building the real-size benchmark model into ${FOLDER} (once; a few minutes, about 1.1 GB)…`);
-  const built = spawnSync('/usr/bin/python3', [join(ROOT, 'tests/fixtures/build-tiny-qwen3.py'), '--real-size', '--out', FOLDER], { stdio: 'inherit' });
+  console.log(`Building the real-size benchmark model (${layout} KV layout) into ${folder} (once; a few minutes, about 1.1 GB)…`);
+  const args = [join(ROOT, 'tests/fixtures/build-tiny-qwen3.py'), '--real-size', ...(layout === 'appended' ? ['--appended-kv'] : []), '--out', folder];
+  const built = spawnSync('/usr/bin/python3', args, { stdio: 'inherit' });
   if (built.status !== 0) {
     throw new Error(
       "Could not build the real-size model. It needs Debian's python3-onnx and python3-numpy: apt-get install -y --no-install-recommends python3-onnx python3-numpy",
     );
   }
+  return folder;
 }
 
 /** Times a prefill (one new token), warms up, then times decode steps on the same prompt, whose KV is then cached. */

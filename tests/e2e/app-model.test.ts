@@ -230,6 +230,9 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
     expect(await verdict.getByTestId('threads').textContent()).toBe(`· ${cores} thread${cores === 1 ? '' : 's'}`);
+    // A model in the published exports' KV layout keeps today's path, and the card says which (issue 31).
+    expect(await verdict.getByTestId('kv-cache').textContent()).toBe('· KV copied per token');
+    expect(await verdict.getByTestId('kv-cache').getAttribute('title')).toContain('appended KV layout avoids the copy');
     expect(await verdict.textContent()).toContain('You can still chat with it');
     await screenshot(page, 'verdict-no-tools');
   });

@@ -61,6 +61,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await cp(join(FIXTURE_MODELS_DIR, 'tiny-tools-qwen3'), join(models, 'tiny-tools-qwen3'), { recursive: true });
   await cp(join(FIXTURE_MODELS_DIR, 'tiny-tools-qwen3'), join(models, 'tools-broken-q8'), { recursive: true });
   await writeFile(join(models, 'tools-broken-q8', 'onnx', 'model_quantized.onnx'), 'this is not an ONNX file');
+  // The same weights in the appended KV layout (issue 31).
+  await cp(join(FIXTURE_MODELS_DIR, `${TINY_QWEN3}-appended`), join(models, `${TINY_QWEN3}-appended`), { recursive: true });
   // The sentence encoder of the tool index's semantic ranking.
   await cp(join(FIXTURE_MODELS_DIR, 'tiny-embed-bert'), join(models, 'tiny-embed-bert'), { recursive: true });
   const app = await startAppServer({ root: outDir, port: 0, mounts: { '/models/': models } });

@@ -1,0 +1,73 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium } from './chromium.ts';
+
+/**
+ * Issue 31: how the KV cache travels between tokens in a real browser. On WASM a model with the
+ * appended layout (tiny-random-qwen3-appended: the same weights as tiny-random-qwen3) answers
+ * exactly as the present layout does, through ONNX Runtime Web's CPU build; on WebGPU the present
+ * layout's cache stays in GPU buffers between tokens.
+ */
+
+async function openHarness(browser: Browser): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(new URL('tests/e2e/harness/index.html', inject('appUrl')).href);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  return page;
+}
+
+/** Two turns of one conversation (the second reuses the first's cache) and what the engine said of its cache. */
+function answerTwice(page: Page, model: string, options: { dtype: string; device: string }, maxNewTokens = 20) {
+  return page.evaluate(
+    async ({ url, options, maxNewTokens }) => {
+      const chat = await window.nexus.NexusChat.load({ url }, { ...options, allowFallbackAdapter: true });
+      const ask = { toolChoice: 'none', repetitionPenalty: 1, maxNewTokens } as const;
+      const first = await chat.chat('What is the weather in Paris?', ask);
+      const second = await chat.chat('And in Rome?', ask);
+      const result = { kvCache: chat.info.kvCache, texts: [first.text, second.text], cached: second.metrics.cachedTokens };
+      await chat.dispose();
+      return result;
+    },
+    { url: new URL(`models/${model}`, inject('appUrl')).href, options, maxNewTokens },
+  );
+}
+
+describe('the KV cache in Chromium, WASM', () => {
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => {
+    browser = await launchChromium({ webgpu: false });
+    page = await openHarness(browser);
+  });
+  afterAll(() => browser?.close());
+
+  it('answers from the appended layout word for word as from the present one, reusing the cache across turns', async () => {
+    const present = await answerTwice(page, 'tiny-random-qwen3', { dtype: 'q8', device: 'wasm' });
+    const appended = await answerTwice(page, 'tiny-random-qwen3-appended', { dtype: 'q8', device: 'wasm' });
+    expect(present.kvCache).toBe('present-copied');
+    expect(appended.kvCache).toBe('appended');
+    expect(appended.texts).toEqual(present.texts);
+    expect(appended.texts.join('').length).toBeGreaterThan(0);
+    expect(appended.cached).toBe(present.cached);
+    expect(appended.cached).toBeGreaterThan(0);
+  });
+});
+
+describe('the KV cache in Chromium, WebGPU (the software adapter)', () => {
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => {
+    browser = await launchChromium({ webgpu: true });
+    page = await openHarness(browser);
+  });
+  afterAll(() => browser?.close());
+
+  it('stays in GPU buffers between tokens with the present layout; the appended layout answers the same', async () => {
+    const present = await answerTwice(page, 'tiny-random-qwen3', { dtype: 'q4', device: 'webgpu' }, 6);
+    expect(present.kvCache).toBe('present-on-gpu');
+    expect(present.cached).toBeGreaterThan(0);
+    const appended = await answerTwice(page, 'tiny-random-qwen3-appended', { dtype: 'q4', device: 'webgpu' }, 6);
+    expect(appended.kvCache).toBe('appended');
+    expect(appended.texts).toEqual(present.texts);
+  });
+});
