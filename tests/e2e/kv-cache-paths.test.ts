@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
+import { openLibraryHarness } from './harness/open-harness.ts';
 
 /**
  * Issue 31: how the KV cache travels between tokens in a real browser. On WASM a model with the
@@ -8,13 +9,6 @@ import { launchChromium } from './chromium.ts';
  * exactly as the present layout does, through ONNX Runtime Web's CPU build; on WebGPU the present
  * layout's cache stays in GPU buffers between tokens.
  */
-
-async function openHarness(browser: Browser): Promise<Page> {
-  const page = await browser.newPage();
-  await page.goto(new URL('tests/e2e/harness/index.html', inject('appUrl')).href);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-  return page;
-}
 
 /** Two turns of one conversation (the second reuses the first's cache) and what the engine said of its cache. */
 function answerTwice(page: Page, model: string, options: { dtype: string; device: string }, maxNewTokens = 20) {
@@ -37,7 +31,7 @@ describe('the KV cache in Chromium, WASM', () => {
   let page: Page;
   beforeAll(async () => {
     browser = await launchChromium({ webgpu: false });
-    page = await openHarness(browser);
+    page = await openLibraryHarness(await browser.newPage());
   });
   afterAll(() => browser?.close());
 
@@ -58,7 +52,7 @@ describe('the KV cache in Chromium, WebGPU (the software adapter)', () => {
   let page: Page;
   beforeAll(async () => {
     browser = await launchChromium({ webgpu: true });
-    page = await openHarness(browser);
+    page = await openLibraryHarness(await browser.newPage());
   });
   afterAll(() => browser?.close());
 

@@ -1,21 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
-
-/** The library harness page, with `window.nexus` ready. */
-async function openHarness(browser: Browser): Promise<Page> {
-  const page = await browser.newPage();
-  await page.goto(new URL('tests/e2e/harness/index.html', inject('appUrl')).href);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-  return page;
-}
+import { openLibraryHarness } from './harness/open-harness.ts';
 
 describe('NexusChat.loadForTools in Chromium (WASM)', () => {
   let browser: Browser;
   let page: Page;
   beforeAll(async () => {
     browser = await launchChromium({ webgpu: false });
-    page = await openHarness(browser);
+    page = await openLibraryHarness(await browser.newPage());
   });
   afterAll(() => browser?.close());
 

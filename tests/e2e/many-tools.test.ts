@@ -1,13 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, watchPage } from './chromium.ts';
+import { openLibraryHarness } from './harness/open-harness.ts';
 import { MANY_TOOLS } from '../fixtures/many-tools/many-tools.ts';
-
-/** The library harness page, with `window.nexus` ready. */
-async function openHarness(page: Page): Promise<void> {
-  await page.goto(new URL('tests/e2e/harness/index.html', inject('appUrl')).href);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-}
 
 /** In the page: load the tiny chat model in its worker, register sixty tools, answer once with the fixture sentence encoder. */
 async function answerWithToolSearch(page: Page, message: string) {
@@ -52,7 +47,7 @@ describe('semantic tool search in Chromium: the sentence encoder in the model wo
     browser = await launchChromium({ webgpu: false });
     page = await browser.newPage();
     ({ foreign } = watchPage(page, new URL(inject('appUrl')).origin));
-    await openHarness(page);
+    await openLibraryHarness(page);
   });
   afterAll(() => browser?.close());
 
@@ -67,7 +62,7 @@ describe('semantic tool search in Chromium: the sentence encoder in the model wo
   });
 
   it('embeds no tool again after a reload: the vectors come from IndexedDB', { timeout: 120_000 }, async () => {
-    await openHarness(page);
+    await openLibraryHarness(page);
     const again = await answerWithToolSearch(page, 'Will it rain tomorrow in Lisbon?');
     expect(again.status).toMatchObject({ state: 'ready', vectors: { computed: 0, reused: 60 } });
     expect(again.stored).toBe(60);

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
+import { openLibraryHarness } from './harness/open-harness.ts';
 
 const FILES = ['config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_q4.onnx'];
 
@@ -9,9 +10,7 @@ describe('a model picked from disk (files handed to the worker, remembered in In
   let page: Page;
   beforeAll(async () => {
     browser = await launchChromium({ webgpu: false });
-    page = await browser.newPage();
-    await page.goto(new URL('tests/e2e/harness/index.html', inject('appUrl')).href);
-    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    page = await openLibraryHarness(await browser.newPage());
   });
   afterAll(() => browser?.close());
 
