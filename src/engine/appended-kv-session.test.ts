@@ -123,6 +123,19 @@ describe('AppendedKvSession', () => {
     await expect(seen.run(feed([2], 5))).rejects.toThrow(KvCacheGapError);
   });
 
+  it('grows its buffers by doubling, but not past the context budget unless a sequence does', async () => {
+    const { session } = recordingSession();
+    const kv = new AppendedKvSession(session, makeTensor, { maxTokens: 700 });
+    const seen = kv.asSession();
+    const ids = Array.from({ length: 800 }, (_, i) => i + 1);
+    await seen.run(feed(ids.slice(0, 300), 0));
+    expect(kv.room).toBe(512);
+    await seen.run(feed(ids.slice(300, 600), 300));
+    expect(kv.room).toBe(700);
+    await seen.run(feed(ids.slice(600, 800), 600));
+    expect(kv.room).toBe(800);
+  });
+
   it('keeps every row as the buffers grow past their first size', async () => {
     const { session, fed } = recordingSession();
     const seen = new AppendedKvSession(session, makeTensor).asSession();

@@ -67,9 +67,16 @@ export class AppendedKvSession {
   private readonly pastNames: string[];
   private readonly hidden: Set<string>;
 
+  /**
+   * @param makeTensor - tensors of the session's own ONNX Runtime.
+   * @param options.maxTokens - the most tokens the cache will hold (the context budget): the
+   *   buffers double as they grow but never past it, so the last doubling does not reserve memory
+   *   a conversation can never use. A longer sequence still fits (the buffers then grow to it).
+   */
   constructor(
     private readonly session: OrtSessionLike,
     private readonly makeTensor: MakeTensor,
+    private readonly options: { maxTokens?: number } = {},
   ) {
     this.pastNames = session.inputNames.filter((name) => PAST.test(name));
     this.layers = this.pastNames.length / 2;
@@ -90,6 +97,11 @@ export class AppendedKvSession {
   /** How many tokens the cache holds. */
   get length(): number {
     return this.ids.length;
+  }
+
+  /** How many tokens the buffers have room for before they grow again. */
+  get room(): number {
+    return this.capacity;
   }
 
   /** The session as transformers.js should see it: the real one, without the cache's inputs and outputs. */
@@ -159,6 +171,7 @@ export class AppendedKvSession {
   private grow(tokens: number): void {
     if (tokens <= this.capacity) return;
     while (this.capacity < tokens) this.capacity *= 2;
+    this.capacity = Math.max(tokens, Math.min(this.capacity, this.options.maxTokens ?? Number.POSITIVE_INFINITY));
     const used = (this.ids.length + 1) * this.rowSize;
     this.buffers = this.buffers.map((old) => {
       const next = new Float32Array((this.capacity + 1) * this.rowSize);

@@ -10,7 +10,7 @@ import {
   type PreTrainedTokenizer,
 } from '@huggingface/transformers';
 import { abortError, throwIfAborted } from '../shared/abort.ts';
-import { AppendedKvSession, hasAppendedKv, type KvCachePath, type OrtSessionLike, type OrtTensorLike } from './appended-kv-session.ts';
+import { AppendedKvSession, hasAppendedKv, type KvCachePath, type MakeTensor, type OrtSessionLike, type OrtTensorLike } from './appended-kv-session.ts';
 import { ChoiceTrie } from './choice-trie.ts';
 import { contextBudget, type ContextConfig } from './context-budget.ts';
 import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
@@ -189,11 +189,12 @@ export function renderWithTokenizer(tokenizer: ChatTemplateTokenizer): RawTempla
  * Puts an {@link AppendedKvSession} in front of a model whose graph has the appended KV layout, so
  * transformers.js' generation runs it without a cache of its own; undefined for any other model.
  */
-function adoptAppendedKv(model: unknown): AppendedKvSession | undefined {
+function adoptAppendedKv(model: unknown, maxTokens: number | undefined): AppendedKvSession | undefined {
   const sessions = (model as { sessions?: Record<string, OrtSessionLike> }).sessions;
   const session = sessions?.model;
   if (!sessions || !session || !hasAppendedKv(session)) return undefined;
-  const appended = new AppendedKvSession(session, (type, data, dims) => (new Tensor(type, data, dims) as unknown as { ort_tensor: OrtTensorLike }).ort_tensor);
+  const makeTensor: MakeTensor = (type, data, dims) => (new Tensor(type, data, dims) as unknown as { ort_tensor: OrtTensorLike }).ort_tensor;
+  const appended = new AppendedKvSession(session, makeTensor, maxTokens ? { maxTokens } : {});
   sessions.model = appended.asSession();
   return appended;
 }
@@ -348,7 +349,7 @@ export class TransformersEngine implements Engine {
       dtype: options.dtype,
       maxBufferBytes,
     });
-    const appended = adoptAppendedKv(loaded);
+    const appended = adoptAppendedKv(loaded, context?.tokens);
     // A present cache's place is known once a step has returned one (the warm-up's): see generateNow.
     const kvCache: KvCachePath = appended ? 'appended' : options.device === 'webgpu' ? 'present-on-gpu' : 'present-copied';
     const engine = new TransformersEngine(
