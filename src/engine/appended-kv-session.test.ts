@@ -116,6 +116,14 @@ describe('AppendedKvSession', () => {
     expect(kv.length).toBe(3);
   });
 
+  it('refuses a model without position_ids, naming its inputs (its steps could not be placed)', () => {
+    const { session } = recordingSession();
+    const withoutPositions = { ...session, inputNames: session.inputNames.filter((name) => name !== 'position_ids') };
+    expect(() => new AppendedKvSession(withoutPositions, makeTensor)).toThrow(
+      'A model with the appended KV layout needs a position_ids input (its inputs are input_ids, past_keys.0, past_values.0).',
+    );
+  });
+
   it('refuses a step past the end of what it holds', async () => {
     const { session } = recordingSession();
     const seen = new AppendedKvSession(session, makeTensor).asSession();

@@ -32,7 +32,6 @@ export interface OrtSessionLike {
 export type MakeTensor = (type: 'int64' | 'float32', data: BigInt64Array | Float32Array, dims: number[]) => OrtTensorLike;
 
 const PAST = /^past_(key|value)s\.(\d+)$/;
-const NEW = /^new_(key|value)s\.(\d+)$/;
 /** Rows the buffers start with, beyond the leading zero row; they double as the cache grows. */
 const INITIAL_ROWS = 256;
 
@@ -65,6 +64,8 @@ export class AppendedKvSession {
   private readonly headDim: number;
   private readonly rowSize: number;
   private readonly pastNames: string[];
+  /** The output that carries each past input's new rows (`past_keys.3` → `new_keys.3`). */
+  private readonly newNames: string[];
   private readonly hidden: Set<string>;
 
   /**
@@ -79,7 +80,12 @@ export class AppendedKvSession {
     private readonly options: { maxTokens?: number } = {},
   ) {
     this.pastNames = session.inputNames.filter((name) => PAST.test(name));
+    this.newNames = this.pastNames.map((name) => name.replace('past_', 'new_'));
     this.layers = this.pastNames.length / 2;
+    // A decode step is placed by its position: without position_ids every run would read as a whole new sequence.
+    if (!session.inputNames.includes('position_ids')) {
+      throw new Error(`A model with the appended KV layout needs a position_ids input (its inputs are ${session.inputNames.join(', ')}).`);
+    }
     const shape = session.inputMetadata?.find((m) => m.name === 'past_keys.0')?.shape ?? [];
     const [, heads, headDim] = shape;
     if (typeof heads !== 'number' || typeof headDim !== 'number' || !this.layers) {
@@ -91,7 +97,7 @@ export class AppendedKvSession {
     this.headDim = headDim;
     this.rowSize = heads * headDim;
     this.buffers = this.pastNames.map(() => new Float32Array((this.capacity + 1) * this.rowSize));
-    this.hidden = new Set([...this.pastNames, ...session.outputNames.filter((name) => NEW.test(name))]);
+    this.hidden = new Set([...this.pastNames, ...this.newNames]);
   }
 
   /** How many tokens the cache holds. */
@@ -158,9 +164,9 @@ export class AppendedKvSession {
     });
     const output = await this.session.run(run, options);
     this.grow(keep + ids.length);
-    this.pastNames.forEach((name, i) => {
-      const rowsOut = output[name.replace('past_', 'new_')]?.data as Float32Array | undefined;
-      if (!rowsOut) throw new Error(`The model did not return ${name.replace('past_', 'new_')}.`);
+    this.newNames.forEach((name, i) => {
+      const rowsOut = output[name]?.data as Float32Array | undefined;
+      if (!rowsOut) throw new Error(`The model did not return ${name}.`);
       (this.buffers[i] as Float32Array).set(rowsOut, rows * this.rowSize);
     });
     this.ids.push(...ids);

@@ -1,7 +1,7 @@
-import { ModelLoadError } from './model-source.ts';
+import { ModelLoadError, TOKENIZER_FILES } from './model-source.ts';
 
 /** What transformers.js reads from a model folder before any ONNX file. */
-const REQUIRED_MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json'] as const;
+const REQUIRED_MODEL_FILES = ['config.json', ...TOKENIZER_FILES] as const;
 
 /**
  * Checks, in Node, that a model folder holds the files transformers.js needs, so a folder

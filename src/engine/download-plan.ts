@@ -1,6 +1,6 @@
 import { DTYPE_FILES } from './device-ladder.ts';
 import { hubFileAddress } from './diagnose-source.ts';
-import { DEFAULT_HUB_URL, type ModelSource } from './model-source.ts';
+import { DEFAULT_HUB_URL, type ModelSource, TOKENIZER_FILES } from './model-source.ts';
 
 /** One file a load will read, and its size in bytes (0 when the server did not say). */
 export interface PlannedFile {
@@ -15,7 +15,7 @@ export interface PlanOptions {
 }
 
 /** The files transformers.js reads for a causal LM besides its weights. */
-const SMALL_FILES = ['config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json'];
+const SMALL_FILES = ['config.json', 'generation_config.json', ...TOKENIZER_FILES];
 
 /** How many external-data chunks a weights file has, as transformers.js reads `use_external_data_format`. */
 function externalChunks(config: unknown, weights: string): number {

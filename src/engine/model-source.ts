@@ -85,3 +85,6 @@ export function noCandidateLoaded(source: ModelSource, attempts: readonly LoadAt
     `Could not load ${describeSource(source)}. Tried:\n${lines.join('\n')}\nCheck the model files, or pick another model or quantization.`,
   );
 }
+
+/** The files `AutoTokenizer` reads from a model folder (and parses before anything else is needed). */
+export const TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json'] as const;

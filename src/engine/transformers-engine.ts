@@ -21,6 +21,7 @@ import { stopStringWatcher } from './stop-strings.ts';
 import { yieldBeforeEachStep } from './yield-to-event-loop.ts';
 import { MODEL_FAMILIES } from './families.ts';
 import { fixChatTemplate, type FamilyId, type ModelFamily } from './model-family.ts';
+import { TOKENIZER_FILES } from './model-source.ts';
 import { probeTemplate, type RawTemplateRender, renderInDialect, STANDARD_DIALECT, type TemplateDialect } from './template-dialect.ts';
 import { TokenTranscript } from './token-transcript.ts';
 
@@ -206,15 +207,12 @@ function presentCachePlace(cache: DynamicCache, known: KvCachePath | undefined):
   return tensors.every((tensor) => tensor.location === 'gpu-buffer') ? 'present-on-gpu' : 'present-copied';
 }
 
-/** The files `AutoTokenizer` reads before it parses them. */
-const TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json'];
-
 /**
  * A progress callback that forwards to `forward` and settles `read` once every tokenizer file has
  * been read (transformers.js says `done` for each, from the network or the cache alike).
  */
 function tokenizerFilesRead(forward?: (event: unknown) => void): { onProgress: (event: unknown) => void; read: Promise<void> } {
-  const pending = new Set(TOKENIZER_FILES);
+  const pending = new Set<string>(TOKENIZER_FILES);
   let settle!: () => void;
   const read = new Promise<void>((resolve) => (settle = resolve));
   const onProgress = (event: unknown) => {

@@ -1,7 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium } from './chromium.ts';
-import { openLibraryHarness } from './harness/open-harness.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { useLibraryHarness } from './harness/open-harness.ts';
 
 /**
  * Issue 31: how the KV cache travels between tokens in a real browser. On WASM a model with the
@@ -27,17 +26,11 @@ function answerTwice(page: Page, model: string, options: { dtype: string; device
 }
 
 describe('the KV cache in Chromium, WASM', () => {
-  let browser: Browser;
-  let page: Page;
-  beforeAll(async () => {
-    browser = await launchChromium({ webgpu: false });
-    page = await openLibraryHarness(await browser.newPage());
-  });
-  afterAll(() => browser?.close());
+  const page = useLibraryHarness({ webgpu: false });
 
   it('answers from the appended layout word for word as from the present one, reusing the cache across turns', async () => {
-    const present = await answerTwice(page, 'tiny-random-qwen3', { dtype: 'q8', device: 'wasm' });
-    const appended = await answerTwice(page, 'tiny-random-qwen3-appended', { dtype: 'q8', device: 'wasm' });
+    const present = await answerTwice(page(), 'tiny-random-qwen3', { dtype: 'q8', device: 'wasm' });
+    const appended = await answerTwice(page(), 'tiny-random-qwen3-appended', { dtype: 'q8', device: 'wasm' });
     expect(present.kvCache).toBe('present-copied');
     expect(appended.kvCache).toBe('appended');
     expect(appended.texts).toEqual(present.texts);
@@ -48,19 +41,13 @@ describe('the KV cache in Chromium, WASM', () => {
 });
 
 describe('the KV cache in Chromium, WebGPU (the software adapter)', () => {
-  let browser: Browser;
-  let page: Page;
-  beforeAll(async () => {
-    browser = await launchChromium({ webgpu: true });
-    page = await openLibraryHarness(await browser.newPage());
-  });
-  afterAll(() => browser?.close());
+  const page = useLibraryHarness({ webgpu: true });
 
   it('stays in GPU buffers between tokens with the present layout; the appended layout answers the same', async () => {
-    const present = await answerTwice(page, 'tiny-random-qwen3', { dtype: 'q4', device: 'webgpu' }, 6);
+    const present = await answerTwice(page(), 'tiny-random-qwen3', { dtype: 'q4', device: 'webgpu' }, 6);
     expect(present.kvCache).toBe('present-on-gpu');
     expect(present.cached).toBeGreaterThan(0);
-    const appended = await answerTwice(page, 'tiny-random-qwen3-appended', { dtype: 'q4', device: 'webgpu' }, 6);
+    const appended = await answerTwice(page(), 'tiny-random-qwen3-appended', { dtype: 'q4', device: 'webgpu' }, 6);
     expect(appended.kvCache).toBe('appended');
     expect(appended.texts).toEqual(present.texts);
   });

@@ -1,19 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium } from './chromium.ts';
-import { openLibraryHarness } from './harness/open-harness.ts';
+import { describe, expect, inject, it } from 'vitest';
+import { useLibraryHarness } from './harness/open-harness.ts';
 
 describe('NexusChat.loadForTools in Chromium (WASM)', () => {
-  let browser: Browser;
-  let page: Page;
-  beforeAll(async () => {
-    browser = await launchChromium({ webgpu: false });
-    page = await openLibraryHarness(await browser.newPage());
-  });
-  afterAll(() => browser?.close());
+  const page = useLibraryHarness({ webgpu: false });
 
   it('an error raised in the model worker keeps its class in the page (issue 24, item 5)', async () => {
-    const outcome = await page.evaluate(
+    const outcome = await page().evaluate(
       async (url) => {
         try {
           await window.nexus.NexusChat.load({ url });
@@ -35,7 +27,7 @@ describe('NexusChat.loadForTools in Chromium (WASM)', () => {
   });
 
   it('rejects a model that cannot call tools, naming every dtype it tried and why', async () => {
-    const outcome = await page.evaluate(
+    const outcome = await page().evaluate(
       async (url) => {
         const attempts: { dtype: string; device: string; ok: boolean; detail: string }[] = [];
         try {
@@ -61,7 +53,7 @@ describe('NexusChat.loadForTools in Chromium (WASM)', () => {
 
   it('keeps the first dtype that calls tools after a broken one, remembers the verdict, and skips the search after a reload', async () => {
     const url = new URL('models/tools-broken-q8', inject('appUrl')).href;
-    const first = await page.evaluate(async (source) => {
+    const first = await page().evaluate(async (source) => {
       const attempts: { dtype: string; device: string; ok: boolean; detail: string; remembered?: boolean }[] = [];
       const chat = await window.nexus.NexusChat.loadForTools({ url: source }, { onAttempt: (a) => attempts.push(a) });
       const info = chat.info;
@@ -77,9 +69,9 @@ describe('NexusChat.loadForTools in Chromium (WASM)', () => {
     expect(first.info).toMatchObject({ device: 'wasm', dtype: 'q4' });
     expect(first.check).toMatchObject({ ok: true, called: true, grounded: true, needed_forcing: false });
 
-    await page.reload();
-    await page.waitForFunction(() => document.body.dataset.ready === 'true');
-    const second = await page.evaluate(async (source) => {
+    await page().reload();
+    await page().waitForFunction(() => document.body.dataset.ready === 'true');
+    const second = await page().evaluate(async (source) => {
       const attempts: { dtype: string; ok: boolean; remembered?: boolean }[] = [];
       const chat = await window.nexus.NexusChat.loadForTools({ url: source }, { onAttempt: (a) => attempts.push(a) });
       const info = chat.info;
@@ -91,7 +83,7 @@ describe('NexusChat.loadForTools in Chromium (WASM)', () => {
   });
 
   it("sends an answer's steps across the worker: onStepFinish gets the records chat() returns, events and history are derived from them, prepareStep is asked (issue 24)", async () => {
-    const outcome = await page.evaluate(
+    const outcome = await page().evaluate(
       async (source) => {
         const nexus = window.nexus;
         const chat = await nexus.NexusChat.load({ url: source }, { dtype: 'q4' });
