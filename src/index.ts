@@ -94,7 +94,7 @@ export type { FamilyModule, TemplateRule } from './engine/families/family-module
 export { probeTemplate } from './engine/template-dialect.ts';
 export type { RawTemplateRender, TemplateDialect, TemplateProbe, TemplateShape } from './engine/template-dialect.ts';
 export { detectFamily, type DetectedFamily, type ModelFiles } from './engine/detect-family.ts';
-export type { FamilyId, FamilyInfo, ModelFamily, ThinkingSwitch } from './engine/model-family.ts';
+export type { ArgumentSlot, FamilyId, FamilyInfo, ModelFamily, ThinkingSwitch } from './engine/model-family.ts';
 export type { StopCondition, StopRule } from './loop/stop-conditions.ts';
 export * from './tools/index.ts';
 export { CALL_MARKERS, parseToolCalls, stripThinking, ToolCallStreamFilter } from './toolcalls/index.ts';

@@ -38,7 +38,7 @@ describe('model-family profiles', () => {
   });
 
   it('writes a forced name JSON-escaped where the syntax is JSON', () => {
-    for (const id of ['qwen3', 'llama3.2', 'granite4', 'phi4-mini'] as const) {
+    for (const id of ['qwen3', 'llama3.2', 'granite4', 'phi4-mini', 'hermes'] as const) {
       const opener = MODEL_FAMILIES[id].forcedCallOpener('say "hi"');
       expect(opener).toContain('"say \\"hi\\""');
     }
@@ -59,7 +59,12 @@ describe('model-family profiles', () => {
 describe('the family registry', () => {
   // Written out so the compiler names a FamilyId without a module, or a module the union lacks.
   const EVERY_ID: Record<FamilyId, true> = {
+    'qwen3.5': true,
     qwen3: true,
+    gemma4: true,
+    mistral3: true,
+    hermes: true,
+    'deepseek-r1': true,
     'qwen2.5': true,
     'llama3.2': true,
     granite4: true,

@@ -95,8 +95,13 @@ export async function loadCandidate(
     ...(keepMarkers ? { keepMarkers } : {}),
   });
   onProgress?.({ status: 'warmup' });
-  // Rendered by the model's own template: a hard-coded dialect would warm up on the wrong tokens.
-  const prompt = await engine.render([{ role: 'user', content: 'hi' }], { addGenerationPrompt: true });
+  // Rendered by the model's own template: a hard-coded dialect would warm up on the wrong tokens. A
+  // template that cannot render even that does not fail the load: the probe has named the cause, and
+  // the model is refused tools for it rather than not loaded at all.
+  const prompt = await engine.render([{ role: 'user', content: 'hi' }], { addGenerationPrompt: true }).catch((error: unknown) => {
+    engine.info.family.templateProblem ??= `cannot render plain chat (fails: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
+    return 'hi';
+  });
   await engine.generate(prompt, { maxNewTokens: 1 });
   return engine;
 }

@@ -8,7 +8,22 @@ import type { TemplateDialect } from './template-dialect.ts';
  */
 
 /** The families with a profile of their own, and `generic` for everything else. */
-export type FamilyId = 'qwen3' | 'qwen2.5' | 'llama3.2' | 'granite4' | 'granite3' | 'lfm2' | 'functiongemma' | 'smollm3' | 'phi4-mini' | 'generic';
+export type FamilyId =
+  | 'qwen3.5'
+  | 'qwen3'
+  | 'qwen2.5'
+  | 'gemma4'
+  | 'mistral3'
+  | 'llama3.2'
+  | 'granite4'
+  | 'granite3'
+  | 'lfm2'
+  | 'functiongemma'
+  | 'smollm3'
+  | 'phi4-mini'
+  | 'hermes'
+  | 'deepseek-r1'
+  | 'generic';
 
 /** How a family switches reasoning, and what a reasoning block looks like. */
 export interface ThinkingSwitch {
@@ -56,6 +71,21 @@ export interface ModelFamily {
   readonly selectPrefix: string;
   /** The context length the family's model cards document, used only when a model's config gives none. */
   readonly contextLength?: number;
+  /**
+   * How the stepwise rung asks for one argument inside this family's own call syntax: the text that
+   * opens the value (the call, the arguments already chosen, then this one's slot) and what ends it.
+   * `quoted`: the value is a string (the slot opens its quote where the syntax has one). Absent, the
+   * rung asks in family-neutral lines (`city = "`), which suits the JSON syntaxes.
+   */
+  argumentSlot?(name: string, chosen: Readonly<Record<string, unknown>>, key: string, quoted: boolean): ArgumentSlot;
+}
+
+/** Where the stepwise rung primes one argument's value: {@link ModelFamily.argumentSlot}. */
+export interface ArgumentSlot {
+  /** Everything after the prompt up to the value. */
+  readonly opener: string;
+  /** What ends the value (removed from it). */
+  readonly stop: readonly string[];
 }
 
 /** What a loaded model reports about its profile (it crosses the worker boundary as data). */

@@ -68,8 +68,13 @@ function constrain(text: string, choices: string[]): string {
 
 /** Options of {@link ScriptedEngine.withTemplate}. */
 export interface ScriptedTemplateOptions {
-  /** A model's own chat template (Jinja), rendered with `@huggingface/jinja` as transformers.js renders it. */
-  chatTemplate: string;
+  /**
+   * A model's own chat template (Jinja), rendered with `@huggingface/jinja` as transformers.js renders
+   * it; or its named templates (`default`, `tool_use`), chosen as transformers.js chooses.
+   */
+  chatTemplate: string | Readonly<Record<string, string>>;
+  /** `config.json`'s `model_type`, for detection where the template has no family markers. */
+  modelType?: string;
   /** The template's special tokens in scope (`bos_token`, `eos_token`, …). */
   specialTokens?: Readonly<Record<string, string>>;
   /** A name for the model in `info`. */
@@ -117,10 +122,18 @@ export class ScriptedEngine implements Engine {
    * to it in that family's dialect. Scripts then hold outputs in that family's syntax.
    */
   static async withTemplate(outputs: ScriptedOutput[], options: ScriptedTemplateOptions): Promise<ScriptedEngine> {
-    const compiled = new Template(options.chatTemplate);
+    const named = typeof options.chatTemplate === 'string' ? { default: options.chatTemplate } : options.chatTemplate;
+    const compiled = Object.fromEntries(Object.entries(named).map(([name, source]) => [name, new Template(source)]));
     const special = options.specialTokens ?? {};
-    const render: RawTemplateRender = (messages, args) => compiled.render({ messages, ...special, ...args, tools: args.tools ?? null });
-    const { family, info } = detectFamily({ chatTemplate: options.chatTemplate });
+    const render: RawTemplateRender = (messages, args) => {
+      const tools = args.tools ?? null;
+      // transformers.js: `tool_use` when tools are given (an empty list too), else `default`.
+      const template = (tools !== null ? compiled.tool_use : undefined) ?? compiled.default;
+      if (!template)
+        throw new Error(`This model has multiple chat templates with no default specified! Available template names are ${Object.keys(named).sort()}.`);
+      return template.render({ messages, ...special, ...args, tools });
+    };
+    const { family, info } = detectFamily({ chatTemplate: options.chatTemplate, ...(options.modelType ? { modelType: options.modelType } : {}) });
     const probe = await probeTemplate(render, family);
     const engine = new ScriptedEngine(outputs, {
       model: options.model ?? `scripted ${family.label}`,

@@ -37,11 +37,13 @@ describe('probeTemplate', () => {
     const probe = await probeTemplate(jinja(`{%- if tools -%}{{ tools | tojson }}{%- endif -%}${TURNS}`), MODEL_FAMILIES.qwen3);
     expect(probe.problem).toBeUndefined();
     // Its generation prompt has no empty think block, and the probe says so.
-    expect(probe.dialect).toEqual({ ...STANDARD_DIALECT, emptyThinkBlock: false });
+    expect(probe.dialect).toEqual({ ...STANDARD_DIALECT, callArguments: 'object', callContent: 'empty', emptyThinkBlock: false, thinksByDefault: false });
     expect(probe.shapes).toEqual({
+      'plain chat': 'ok',
       'tools offered': 'ok',
       'a call and its result': 'ok',
       'two calls in one turn': 'ok',
+      'a question after the question': 'ok',
       'the answer round': 'ok',
       'thinking off': 'ok',
     });
@@ -149,7 +151,8 @@ describe('probeTemplate', () => {
     const render = renderWithTokenizer(await AutoTokenizer.from_pretrained('models'));
     const probe = await probeTemplate(render, MODEL_FAMILIES.generic);
     expect(probe.problem).toBeUndefined();
-    expect(probe.dialect).toEqual({ tools: 'system-text', calls: 'content', results: 'user', noTools: 'null' });
+    // Gemma 3 raises unless roles alternate: a user turn the loop adds joins the turn before it.
+    expect(probe.dialect).toEqual({ tools: 'system-text', calls: 'content', results: 'user', noTools: 'null', addedUserTurn: 'fold' });
     // Two results of one turn share a user turn: Gemma 3 raises when roles do not alternate.
     const two: ChatMessage[] = [
       ...HISTORY.slice(0, 2),

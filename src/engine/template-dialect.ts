@@ -28,6 +28,24 @@ export interface TemplateDialect {
    * Found by the probe; absent, the family's profile says.
    */
   readonly emptyThinkBlock?: boolean;
+  /**
+   * What a call turn's text is when it has none: `''`, or `null` where the template writes its native
+   * calls only for a null content (DeepSeek-R1's) or adds an empty turn after them for `''`. Absent: `''`.
+   */
+  readonly callContent?: 'empty' | 'null';
+  /** A call's arguments as the template takes them: an object, or a JSON string (absent: an object). */
+  readonly callArguments?: 'object' | 'json';
+  /**
+   * Where a user turn the loop adds goes — the answer rounds' "answer now" after a result, the tool
+   * gate's question after the user's message: its own user turn; folded into the turn before it
+   * (templates that insist user and assistant turns alternate); the system message; or nowhere.
+   * Absent: a user turn.
+   */
+  readonly addedUserTurn?: 'user' | 'fold' | 'system' | 'none';
+  /** Give every tool and parameter a description, `''` where it has none (Hermes' template trims each one). */
+  readonly emptyDescriptions?: boolean;
+  /** Whether the template thinks when `enable_thinking` is not given (Qwen3.5 4B does, 0.8B does not); probed. */
+  readonly thinksByDefault?: boolean;
 }
 
 /** The dialect of the OpenAI-shaped templates (Qwen, Llama 3.x, Granite 4.0, …): everything as the standard fields. */
@@ -69,23 +87,38 @@ export function inDialect(
   messages: readonly ChatMessage[],
   options: RenderOptions,
 ): { messages: TemplateMessage[]; args: TemplateArguments } {
-  const tools = options.tools?.length ? options.tools : undefined;
+  const offered = options.tools?.length ? options.tools : undefined;
+  const tools = offered && dialect.emptyDescriptions ? offered.map(withDescriptions) : offered;
   let out: TemplateMessage[] = [];
   let lastWasResult = false;
+  let foldInSystem: string | undefined;
   for (const m of messages) {
     const previous = out.at(-1);
-    const resultAfterResult = lastWasResult;
+    const afterResult = lastWasResult;
     lastWasResult = m.role === 'tool';
-    if (m.role === 'assistant' && m.tool_calls?.length && dialect.calls === 'content') {
+    const added = m.role === 'user' && (afterResult || previous?.role === 'user');
+    if (added && previous && dialect.addedUserTurn && dialect.addedUserTurn !== 'user') {
+      // A user turn right after results or after the user's own is one the loop added ("answer now", the
+      // tool gate's question): templates that insist on alternating turns forbid it there.
+      if (dialect.addedUserTurn === 'fold') out[out.length - 1] = { ...previous, content: `${previous.content}\n\n${m.content}` } as TemplateMessage;
+      else if (dialect.addedUserTurn === 'system') foldInSystem = m.content;
+    } else if (m.role === 'assistant' && m.tool_calls?.length && dialect.calls === 'content') {
       const calls = callsAsText(family, m.tool_calls);
       out.push({ role: 'assistant', content: m.content ? `${m.content}\n${calls}` : calls });
+    } else if (m.role === 'assistant' && m.tool_calls?.length) {
+      out.push(nativeCallTurn(dialect, m));
     } else if (m.role === 'tool' && dialect.results === 'user') {
       // Results of one turn's calls share one user turn: such templates insist that roles alternate.
-      if (resultAfterResult && previous) out[out.length - 1] = { role: 'user', content: `${previous.content}\n${m.content}` };
+      if (afterResult && previous) out[out.length - 1] = { role: 'user', content: `${previous.content}\n${m.content}` };
       else out.push({ role: 'user', content: m.content });
     } else {
       out.push(m);
     }
+  }
+  if (foldInSystem !== undefined) {
+    const first = out[0];
+    if (first?.role === 'system') out[0] = { ...first, content: first.content ? `${first.content}\n\n${foldInSystem}` : foldInSystem };
+    else out.unshift({ role: 'system', content: foldInSystem });
   }
   const args: TemplateArguments = {
     add_generation_prompt: options.addGenerationPrompt ?? false,
@@ -110,8 +143,36 @@ export function inDialect(
   return { messages: out, args };
 }
 
+/** A call turn with the standard fields, its empty text and its arguments as the template takes them. */
+function nativeCallTurn(dialect: TemplateDialect, m: Extract<ChatMessage, { role: 'assistant' }>): TemplateMessage {
+  const calls =
+    dialect.callArguments === 'json'
+      ? m.tool_calls?.map((c) => ({ ...c, function: { ...c.function, arguments: JSON.stringify(c.function.arguments) } }))
+      : m.tool_calls;
+  const content = !m.content && dialect.callContent === 'null' ? null : m.content;
+  return { ...m, content, tool_calls: calls } as unknown as TemplateMessage;
+}
+
+/** A tool whose description and parameters' descriptions are strings, `''` where missing. */
+function withDescriptions(tool: ToolSchema): ToolSchema {
+  const { properties } = tool.function.parameters;
+  const described = Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, typeof p.description === 'string' ? p : { ...p, description: '' }]));
+  return {
+    ...tool,
+    function: { ...tool.function, description: tool.function.description ?? '', parameters: { ...tool.function.parameters, properties: described } },
+  };
+}
+
 /** The shapes of a tool conversation the loop renders, each probed at load. */
-const TEMPLATE_SHAPES = ['tools offered', 'a call and its result', 'two calls in one turn', 'the answer round', 'thinking off'] as const;
+const TEMPLATE_SHAPES = [
+  'plain chat',
+  'tools offered',
+  'a call and its result',
+  'two calls in one turn',
+  'a question after the question',
+  'the answer round',
+  'thinking off',
+] as const;
 export type TemplateShape = (typeof TEMPLATE_SHAPES)[number];
 
 /** What probing a template found: the dialect to render in, each shape's outcome, and the first shape nothing renders. */
@@ -123,6 +184,7 @@ export interface TemplateProbe {
   readonly problem?: string;
 }
 
+// The probe's tool has a parameter without a description, as tools often do (shorthand schemas, MCP).
 const PROBE_TOOL: ToolSchema = {
   type: 'function',
   function: {
@@ -135,6 +197,10 @@ const QUESTION: ChatMessage[] = [
   { role: 'system', content: 'You are a helpful assistant.' },
   { role: 'user', content: 'Look up a word.' },
 ];
+/** The answer rounds' last user turn, as the loop adds it (its words are the loop's; this one is marked). */
+const ANSWER_NOW: ChatMessage = { role: 'user', content: 'Write the answer now (nexus-probe-answer-now).' };
+/** The tool gate's question, which the loop adds right after the user's message. */
+const GATE: ChatMessage = { role: 'user', content: 'Does this need a tool (nexus-probe-gate)?' };
 function probeCall(n: number): ChatToolCall {
   return { id: `call_${n}`, type: 'function', function: { name: PROBE_TOOL.function.name, arguments: { word: `kiln${n}q7` } } };
 }
@@ -155,7 +221,8 @@ interface Attempt {
   readonly shape: TemplateShape;
   readonly messages: ChatMessage[];
   readonly options: RenderOptions;
-  readonly holds: (text: string) => boolean;
+  /** Whether a rendering in `dialect` holds what the shape must. */
+  readonly holds: (text: string, dialect: TemplateDialect) => boolean;
   /** The dialects to try, in order of preference, given what earlier shapes settled. */
   readonly candidates: (settled: TemplateDialect) => TemplateDialect[];
   /** What a rendering that does not throw but lacks what it must hold means. */
@@ -164,27 +231,46 @@ interface Attempt {
   readonly needed?: (family: ModelFamily) => boolean;
 }
 
-/** Candidates that vary one field of the settled dialect. */
-function varying<K extends keyof TemplateDialect>(key: K, values: readonly TemplateDialect[K][]) {
-  return (settled: TemplateDialect) => [settled, ...values.filter((v) => v !== settled[key]).map((v) => ({ ...settled, [key]: v }))];
+/** Every combination of the settled dialect with each listed field taking each of its values, the settled values first. */
+function varying(choices: { [K in keyof TemplateDialect]?: readonly TemplateDialect[K][] }) {
+  return (settled: TemplateDialect): TemplateDialect[] => {
+    let out: TemplateDialect[] = [settled];
+    for (const [key, values] of Object.entries(choices) as [keyof TemplateDialect, readonly unknown[]][]) {
+      const ordered = [settled[key], ...values.filter((v) => v !== settled[key])];
+      out = out.flatMap((d) => ordered.map((v) => ({ ...d, [key]: v })));
+    }
+    return out.filter((d, i) => out.findIndex((o) => JSON.stringify(o) === JSON.stringify(d)) === i);
+  };
 }
+
+/** Native calls first (a `''` then a `null` text, object then JSON arguments), the family's own syntax as text last. */
 function varyingCallsAndResults(settled: TemplateDialect): TemplateDialect[] {
-  const pairs = [
-    ['tool_calls', 'tool'],
-    ['content', 'tool'],
-    ['tool_calls', 'user'],
-    ['content', 'user'],
-  ] as const;
-  return pairs.map(([calls, results]) => ({ ...settled, calls, results }));
+  const native = (results: 'tool' | 'user', callArguments: 'object' | 'json'): TemplateDialect => ({
+    ...settled,
+    calls: 'tool_calls',
+    results,
+    callArguments,
+    callContent: 'empty',
+  });
+  const asText = (results: 'tool' | 'user'): TemplateDialect => ({ ...settled, calls: 'content', results });
+  return [native('tool', 'object'), native('tool', 'json'), asText('tool'), native('user', 'object'), native('user', 'json'), asText('user')];
 }
 
 const ATTEMPTS: readonly Attempt[] = [
+  {
+    shape: 'plain chat',
+    messages: QUESTION,
+    options: { addGenerationPrompt: true },
+    holds: (text) => text.includes('Look up a word.'),
+    candidates: varying({ noTools: ['null', 'empty'] }),
+    missing: 'drops the user message',
+  },
   {
     shape: 'tools offered',
     messages: QUESTION,
     options: { tools: [PROBE_TOOL], addGenerationPrompt: true },
     holds: (text) => text.includes(PROBE_TOOL.function.name),
-    candidates: varying('tools', ['tools', 'xml_tools', 'system-field', 'system-text']),
+    candidates: varying({ tools: ['tools', 'xml_tools', 'system-field', 'system-text'], emptyDescriptions: [false, true] }),
     missing: 'ignores the tools it is given (it has no tool support)',
   },
   {
@@ -205,11 +291,19 @@ const ATTEMPTS: readonly Attempt[] = [
     needed: (family) => family.parallelCalls,
   },
   {
+    shape: 'a question after the question',
+    messages: [...QUESTION, GATE],
+    options: { tools: [PROBE_TOOL], addGenerationPrompt: true },
+    holds: (text, dialect) => text.includes('Look up a word.') && (dialect.addedUserTurn === 'none' || text.includes('nexus-probe-gate')),
+    candidates: varying({ addedUserTurn: ['user', 'fold', 'system', 'none'] }),
+    missing: 'drops the user message',
+  },
+  {
     shape: 'the answer round',
-    messages: round(1),
+    messages: [...round(1), ANSWER_NOW],
     options: { addGenerationPrompt: true },
-    holds: holdsRound(1),
-    candidates: varying('noTools', ['null', 'empty']),
+    holds: (text, dialect) => holdsRound(1)(text) && (dialect.addedUserTurn === 'none' || text.includes('nexus-probe-answer-now')),
+    candidates: varying({ noTools: ['null', 'empty'], addedUserTurn: ['user', 'fold', 'system', 'none'] }),
     missing: 'drops tool calls or tool results when no tools are offered',
   },
 ];
@@ -218,12 +312,47 @@ function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }
 
+/** The first candidate that renders the attempt and holds what it must, or why none did. */
+async function settle(render: RawTemplateRender, family: ModelFamily, attempt: Attempt, settled: TemplateDialect) {
+  const failures: string[] = [];
+  for (const candidate of attempt.candidates(settled)) {
+    const { messages, args } = inDialect(candidate, family, attempt.messages, attempt.options);
+    try {
+      const text = await render(messages, args);
+      if (attempt.holds(text, candidate)) return { dialect: candidate, text };
+      failures.push(attempt.missing);
+    } catch (error) {
+      failures.push(`fails: ${firstLine(error)}`);
+    }
+  }
+  return { why: [...new Set(failures)].join('; ') };
+}
+
 /**
- * Probes a chat template with every shape the loop renders — tools offered; a call and its result;
- * two calls in one turn; the answer round (no tools, a call and its result in history); thinking off
- * — and settles, shape by shape, on the first dialect that renders each one with what it must hold.
- * A shape that no dialect renders is the problem, named, so the model is stopped before the first
- * question instead of failing in the middle of an answer.
+ * A template that renders native calls with a `''` text may render them better with `null`: DeepSeek-R1's
+ * writes an empty assistant turn after the calls for `''`. `null` is kept when it renders, holds the
+ * round, and writes less.
+ */
+async function preferNullContent(render: RawTemplateRender, family: ModelFamily, attempt: Attempt, dialect: TemplateDialect, withEmpty: string) {
+  if (dialect.calls !== 'tool_calls') return dialect;
+  const candidate: TemplateDialect = { ...dialect, callContent: 'null' };
+  const { messages, args } = inDialect(candidate, family, attempt.messages, attempt.options);
+  try {
+    const text = await render(messages, args);
+    return attempt.holds(text, candidate) && text.length < withEmpty.length ? candidate : dialect;
+  } catch {
+    return dialect;
+  }
+}
+
+/**
+ * Probes a chat template with every shape the loop renders — plain chat; tools offered (a parameter
+ * without a description); a call and its result (with a `''` and a `null` text); two calls in one
+ * turn; a question after the user's (the tool gate's); the answer round (no tools, a call and its result in
+ * history, and the "answer now" user turn);
+ * thinking off — exactly as the loop renders them, and settles, shape by shape, on the first dialect
+ * that renders each one with what it must hold. A shape that no dialect renders is the problem, named,
+ * so the model is stopped before the first question instead of failing in the middle of an answer.
  */
 export async function probeTemplate(render: RawTemplateRender, family: ModelFamily): Promise<TemplateProbe> {
   let dialect = STANDARD_DIALECT;
@@ -238,28 +367,13 @@ export async function probeTemplate(render: RawTemplateRender, family: ModelFami
       shapes[attempt.shape] = 'not needed';
       continue;
     }
-    const failures: string[] = [];
-    let settled: TemplateDialect | undefined;
-    for (const candidate of attempt.candidates(dialect)) {
-      const { messages, args } = inDialect(candidate, family, attempt.messages, attempt.options);
-      try {
-        const text = await render(messages, args);
-        if (attempt.holds(text)) {
-          settled = candidate;
-          break;
-        }
-        failures.push(attempt.missing);
-      } catch (error) {
-        failures.push(`fails: ${firstLine(error)}`);
-      }
-    }
-    if (settled) {
-      dialect = settled;
+    const found = await settle(render, family, attempt, dialect);
+    if ('dialect' in found && found.dialect) {
+      dialect = attempt.shape === 'a call and its result' ? await preferNullContent(render, family, attempt, found.dialect, found.text) : found.dialect;
       shapes[attempt.shape] = 'ok';
     } else {
-      const why = [...new Set(failures)].join('; ');
-      shapes[attempt.shape] = why;
-      problem = `cannot render ${attempt.shape} (${why})`;
+      shapes[attempt.shape] = found.why;
+      problem = `cannot render ${attempt.shape} (${found.why})`;
     }
   }
   if (family.thinking && !problem) {
@@ -268,6 +382,8 @@ export async function probeTemplate(render: RawTemplateRender, family: ModelFami
       const rendered = await render(messages, args);
       shapes['thinking off'] = 'ok';
       dialect = { ...dialect, emptyThinkBlock: endsInEmptyBlock(rendered, family.thinking) };
+      const byDefault = inDialect(dialect, family, QUESTION, { tools: [PROBE_TOOL], addGenerationPrompt: true });
+      dialect = { ...dialect, thinksByDefault: endsOpen(await render(byDefault.messages, byDefault.args), family.thinking) };
     } catch (error) {
       shapes['thinking off'] = `fails: ${firstLine(error)}`;
       problem = `cannot render thinking off (fails: ${firstLine(error)})`;
@@ -276,6 +392,11 @@ export async function probeTemplate(render: RawTemplateRender, family: ModelFami
     shapes['thinking off'] = family.thinking ? 'not tried' : 'not needed';
   }
   return Object.freeze({ dialect: Object.freeze({ ...dialect }), shapes: Object.freeze(shapes), ...(problem ? { problem } : {}) });
+}
+
+/** Whether a generation prompt leaves a reasoning block open: the template thinks. */
+function endsOpen(text: string, { open }: { open: string }): boolean {
+  return text.trimEnd().endsWith(open);
 }
 
 /**
@@ -289,7 +410,8 @@ export async function renderInDialect(
   messages: readonly ChatMessage[],
   options: RenderOptions,
 ): Promise<string> {
-  const emptyBlock = dialect.emptyThinkBlock ?? family.thinking?.emptyBlockWhenOff;
+  // Only `<think>` templates re-render a generated reasoning from `reasoning_content` the way it was written.
+  const emptyBlock = family.thinking?.open === '<think>' && (dialect.emptyThinkBlock ?? family.thinking.emptyBlockWhenOff);
   const prepared = emptyBlock ? keepGeneratedThinkBlocks([...messages], options.enableThinking) : messages;
   const { messages: shaped, args } = inDialect(dialect, family, prepared, options);
   return render(shaped, args);

@@ -1,6 +1,8 @@
 import type { ToolSchema } from '../engine/engine.ts';
+import type { ModelFamily } from '../engine/model-family.ts';
 import type { AnswerRun } from './answer-run.ts';
 import { emptyAttempt, type Attempt } from './attempt.ts';
+import { markersOf, withoutMarkers } from './strip-markers.ts';
 
 type PropertySchema = { readonly [keyword: string]: unknown };
 
@@ -56,6 +58,48 @@ function questionFor(schema: PropertySchema): ArgumentQuestion {
   }
 }
 
+/** A raw completion without the stop string that ended it. */
+function withoutStop(raw: string, stop: readonly string[]): string {
+  const found = stop.find((s) => raw.endsWith(s));
+  return found ? raw.slice(0, -found.length) : raw;
+}
+
+/**
+ * Asks for a value inside the family's own call syntax ({@link ModelFamily.argumentSlot}): the value
+ * is bare, as the model writes it there; enums and booleans still come from a closed list.
+ */
+function slotQuestion(
+  family: ModelFamily & Required<Pick<ModelFamily, 'argumentSlot'>>,
+  name: string,
+  chosen: Record<string, unknown>,
+  key: string,
+  schema: PropertySchema,
+): ArgumentQuestion {
+  const values = Array.isArray(schema.enum) ? (schema.enum as unknown[]) : undefined;
+  const quoted = schema.type === 'string' || (schema.type === undefined && (values ?? ['']).every((v) => typeof v === 'string'));
+  const slot = family.argumentSlot(name, chosen, key, quoted);
+  if (values?.length) {
+    return { opener: slot.opener, choices: values.map(String), maxNewTokens: 32, decode: (raw) => values.find((v) => String(v) === raw.trim()) ?? raw.trim() };
+  }
+  switch (schema.type) {
+    case 'boolean':
+      return { opener: slot.opener, choices: ['true', 'false'], maxNewTokens: 2, decode: (raw) => raw.trim() === 'true' };
+    case 'number':
+    case 'integer':
+      return {
+        ...questionFor(schema),
+        opener: slot.opener,
+        stop: [...slot.stop, '\n'],
+        decode: (raw) => questionFor(schema).decode(withoutStop(raw, [...slot.stop, '\n'])),
+      };
+    case 'array':
+    case 'object':
+      return { opener: slot.opener, stop: [...slot.stop], maxNewTokens: 96, decode: (raw) => decodeJsonish(withoutStop(raw, slot.stop)) };
+    default:
+      return { opener: slot.opener, stop: [...slot.stop], maxNewTokens: 48, decode: (raw) => withoutStop(raw, slot.stop).trim() };
+  }
+}
+
 /** Picks the tool: constrained to the offered names, so nothing unregistered can come out. */
 async function selectTool(run: AnswerRun, prompt: string, offered: readonly ToolSchema[]): Promise<string | undefined> {
   const names = offered.map((t) => t.function.name);
@@ -93,11 +137,15 @@ export async function attemptStepwise(run: AnswerRun, prompt: string, forcedName
   }
 
   const { properties, required = Object.keys(properties) } = schema.function.parameters;
+  const family = run.engine.family;
+  const slotted = family.argumentSlot ? (family as ModelFamily & Required<Pick<ModelFamily, 'argumentSlot'>>) : undefined;
   const args: Record<string, unknown> = {};
-  let transcript = `${prompt}${run.engine.family.selectPrefix}${name}.\n`;
+  let transcript = `${prompt}${family.selectPrefix}${name}.\n`;
   for (const key of required) {
-    const question = questionFor(properties[key] ?? {});
-    const ask = `${transcript}${key} = ${question.opener}`;
+    const property = properties[key] ?? {};
+    const question = slotted ? slotQuestion(slotted, name, args, key, property) : questionFor(property);
+    // In the family's own syntax the slot follows the assistant header; otherwise a `key = ` line follows the choice.
+    const ask = slotted ? `${prompt}${question.opener}` : `${transcript}${key} = ${question.opener}`;
     const generated = await run.generate(
       ask,
       {
@@ -106,13 +154,14 @@ export async function attemptStepwise(run: AnswerRun, prompt: string, forcedName
         ...(question.stop ? { stop: question.stop } : {}),
       },
       'stepwise',
-      `${key} = ${question.opener}`,
+      slotted ? question.opener : `${key} = ${question.opener}`,
     );
-    const value = question.decode(generated.text);
+    const value = withoutMarkers({ name, arguments: { value: question.decode(generated.text) } }, markersOf(family)).arguments.value;
     args[key] = value;
     run.record({ kind: 'choice', round: run.round, which: `arg:${key}`, raw: `${question.opener}${generated.text}`, resolved: JSON.stringify(value) });
     transcript += `${key} = ${JSON.stringify(value)}\n`;
   }
+  if (slotted) transcript = prompt + family.formatCall(name, args);
   const calls = [{ name, arguments: args }];
   return { source: 'stepwise', calls, unknown: [], order: calls, text: '', raw: transcript.slice(prompt.length) };
 }

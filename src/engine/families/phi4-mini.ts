@@ -19,5 +19,6 @@ export const phi4Mini: FamilyModule = {
     selectPrefix: SELECT_PREFIX,
   },
   templateRules: [{ markers: ['<|assistant|>', '<|tool|>'], all: true }],
-  modelTypes: ['phi3'],
+  // Not `phi3`: Phi-3.5-mini shares it and has no tool support; Phi-4-mini's template names it.
+  modelTypes: [],
 };

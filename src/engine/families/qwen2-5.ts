@@ -8,6 +8,12 @@ export const qwen25: FamilyModule = {
     toolResult: 'user turn, <tool_response>…</tool_response> (consecutive results share the turn)',
     contextLength: 32768,
   }),
-  templateRules: [{ markers: ['<|im_start|>', '<tool_call>'], all: true, absent: ['enable_thinking', '<think>', 'xml_tools'] }],
+  templateRules: [
+    {
+      markers: ['<|im_start|>', '<tool_call>'],
+      all: true,
+      absent: ['enable_thinking', '<think>', 'xml_tools', '<function=', 'You are a function calling AI model'],
+    },
+  ],
   modelTypes: ['qwen2'],
 };

@@ -10,10 +10,10 @@ export const qwen3: FamilyModule = {
     contextLength: 32768,
   }),
   // Qwen3 templates speak of `enable_thinking` or `<think>`; Qwen2.5's, with the same call tags, of
-  // neither; SmolLM3's, with both, of `xml_tools`.
+  // neither; SmolLM3's, with both, of `xml_tools`; Qwen3.5's show an XML `<function=` call.
   templateRules: [
-    { markers: ['<|im_start|>', '<tool_call>', 'enable_thinking'], all: true, absent: ['xml_tools'] },
-    { markers: ['<|im_start|>', '<tool_call>', '<think>'], all: true, absent: ['xml_tools'] },
+    { markers: ['<|im_start|>', '<tool_call>', 'enable_thinking'], all: true, absent: ['xml_tools', '<function='] },
+    { markers: ['<|im_start|>', '<tool_call>', '<think>'], all: true, absent: ['xml_tools', '<function='] },
   ],
   modelTypes: ['qwen3'],
 };
