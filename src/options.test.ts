@@ -23,7 +23,7 @@ describe('options are validated', () => {
   it.each([
     [{ dtype: 'q4_f16' }, "dtype: 'q4_f16' is not a valid value. Use one of: 'fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'q4f16', 'bnb4'."],
     [{ device: 'gpu' }, "device: 'gpu' is not a valid value. Use one of: 'webgpu', 'wasm', 'cpu'."],
-    [{ family: 'qwen4' }, "family: 'qwen4' is not a valid value. Use one of: 'qwen3'"],
+    [{ family: 'qwen4' }, "family: 'qwen4' is not a valid value. Use one of: 'qwen3.5', 'qwen3'"],
   ])('load(%j) is refused before anything loads, naming the valid values', async (options, message) => {
     const error = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}${TINY_QWEN3}` }, options as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidOptionError);

@@ -42,7 +42,7 @@ describe('model sources', () => {
 describe('KNOWN_MODELS', () => {
   it('offers one browser-ready build of each family the loop speaks, each with its profile and an approximate size', () => {
     const families = new Set(KNOWN_MODELS.map((m) => m.family));
-    for (const id of ['qwen3', 'qwen2.5', 'llama3.2', 'granite4', 'lfm2', 'functiongemma'] as const) expect(families.has(id)).toBe(true);
+    for (const id of ['qwen3', 'qwen3.5', 'gemma4', 'qwen2.5', 'llama3.2', 'granite4', 'lfm2', 'functiongemma'] as const) expect(families.has(id)).toBe(true);
     for (const m of KNOWN_MODELS) {
       expect(MODEL_FAMILIES[m.family].id).toBe(m.family);
       expect(m.approxBytes).toBeGreaterThan(100e6);
@@ -50,6 +50,13 @@ describe('KNOWN_MODELS', () => {
     }
     expect(new Set(KNOWN_MODELS.map((m) => m.id)).size).toBe(KNOWN_MODELS.length);
     expect(KNOWN_MODELS[0]?.id).toBe('onnx-community/Qwen3-0.6B-ONNX');
+  });
+
+  it("offers today's small models beside the default, each with its own profile (issue 40)", () => {
+    expect(KNOWN_MODELS.slice(1, 3).map((m) => [m.label, m.family])).toEqual([
+      ['Qwen3.5-0.8B', 'qwen3.5'],
+      ['Gemma 4 E2B', 'gemma4'],
+    ]);
   });
 });
 

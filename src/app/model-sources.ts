@@ -26,6 +26,24 @@ export interface KnownModel {
 export const KNOWN_MODELS: readonly KnownModel[] = [
   { id: 'onnx-community/Qwen3-0.6B-ONNX', label: 'Qwen3-0.6B', family: 'qwen3', dtype: 'q4f16', approxBytes: 600e6, note: 'default · calls tools reliably' },
   {
+    // 0.8B parameters, a quarter of them the 248k-token embedding; the vision encoder is not downloaded for text.
+    id: 'onnx-community/Qwen3.5-0.8B-ONNX',
+    label: 'Qwen3.5-0.8B',
+    family: 'qwen3.5',
+    dtype: 'q4f16',
+    approxBytes: 850e6,
+    note: 'newer Qwen · XML calls · thinks only when asked',
+  },
+  {
+    // About 2B effective, 5B with its per-layer embeddings, which dominate the download.
+    id: 'onnx-community/gemma-4-E2B-it-ONNX',
+    label: 'Gemma 4 E2B',
+    family: 'gemma4',
+    dtype: 'q4f16',
+    approxBytes: 3e9,
+    note: "Google · Gemma 4's own call format · large download",
+  },
+  {
     id: 'onnx-community/Qwen2.5-0.5B-Instruct',
     label: 'Qwen2.5-0.5B-Instruct',
     family: 'qwen2.5',

@@ -118,7 +118,7 @@ describe('npm run test:models', () => {
     expect(typo.out).toContain('Unknown command test-model.');
     const family = await testModels('--models', 'x', '--family', 'gemma7');
     expect(family.code).toBe(2);
-    expect(family.out).toContain("--family: 'gemma7' is not a valid value. Use one of: 'qwen3',");
+    expect(family.out).toContain("--family: 'gemma7' is not a valid value. Use one of: 'qwen3.5', 'qwen3',");
   });
 
   it('refuses an unknown dtype or device, naming the valid ones (issue 23, item 7)', async () => {

@@ -1,0 +1,67 @@
+/**
+ * Loads whose chat template is not one the loop can use as it comes (issue 40), on the tiny Qwen3
+ * fixture's graph and tokenizer with another template written into a copy of its tokenizer config:
+ * a Hermes-style named `tool_use` template alone (what Hermes 3 ships for tools), and a template
+ * that cannot render anything. Neither may fail the load.
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_MODELS_DIR, TINY_QWEN3, prepareFixtureModels } from '../../tests/fixtures/prepare-models.ts';
+import { NexusChat } from '../nexus.ts';
+
+const LOAD_TIMEOUT_MS = 120_000;
+let models = '';
+
+/** A copy of the tiny Qwen3 fixture whose tokenizer config carries `chatTemplate`. */
+async function withTemplate(name: string, chatTemplate: unknown): Promise<string> {
+  const folder = join(models, name);
+  await cp(join(FIXTURE_MODELS_DIR, TINY_QWEN3), folder, { recursive: true });
+  const configPath = join(folder, 'tokenizer_config.json');
+  const config = JSON.parse(await readFile(configPath, 'utf8')) as Record<string, unknown>;
+  await writeFile(configPath, JSON.stringify({ ...config, chat_template: chatTemplate }));
+  return folder;
+}
+
+beforeAll(async () => {
+  prepareFixtureModels();
+  models = await mkdtemp(join(tmpdir(), 'nexus-template-'));
+});
+afterAll(async () => {
+  await rm(models, { recursive: true, force: true });
+});
+
+describe('a load whose chat template needs care', () => {
+  it(
+    "loads a model whose only template is Hermes' named tool_use one, with no problem named",
+    async () => {
+      const hermes = await readFile('tests/fixtures/templates/hermes-3-llama-3.1-8b-tool_use.jinja', 'utf8');
+      const folder = await withTemplate('hermes-tool-use', [{ name: 'tool_use', template: hermes }]);
+      const chat = await NexusChat.load({ path: folder }, { dtype: 'q8' });
+      try {
+        expect(chat.info.family).toMatchObject({ id: 'hermes', dialect: { noTools: 'empty', emptyDescriptions: true } });
+        expect(chat.info.family?.templateProblem).toBeUndefined();
+      } finally {
+        await chat.dispose();
+      }
+    },
+    LOAD_TIMEOUT_MS,
+  );
+
+  it(
+    'loads a model whose template renders nothing, and refuses it tools naming the cause',
+    async () => {
+      const folder = await withTemplate('broken', "{{ raise_exception('This template is broken on purpose.') }}");
+      const chat = await NexusChat.load({ path: folder }, { dtype: 'q8' });
+      try {
+        expect(chat.info.family?.templateProblem).toMatch(/^cannot render plain chat \(fails: .*This template is broken on purpose/);
+        chat.tool('get_weather', 'Weather', { city: 'string' }, () => 'sunny');
+        await expect(chat.chat('Weather in Paris?')).rejects.toThrow(/cannot render plain chat/);
+      } finally {
+        await chat.dispose();
+      }
+    },
+    LOAD_TIMEOUT_MS,
+  );
+});
