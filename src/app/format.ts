@@ -91,6 +91,11 @@ export const KV_CACHE_WORDS: Readonly<Record<KvCachePath, { short: string; detai
       'The model returns only each new token’s keys and values; they are appended to buffers the engine keeps, so nothing the size of the conversation is copied per token.',
   },
   'present-on-gpu': { short: 'KV on the GPU', detail: 'The KV cache stays in GPU memory between tokens; nothing of it is read back.' },
+  recurrent: {
+    short: 'recurrent state + KV',
+    detail:
+      'Some of this model’s layers keep a running state instead of keys and values. A state cannot be rewound, so the cache is reused only when the next prompt continues the last one exactly; a retry of the same prompt is computed again.',
+  },
   'present-copied': {
     short: 'KV copied per token',
     detail:

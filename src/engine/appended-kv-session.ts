@@ -8,8 +8,11 @@
  *   (`present.*`) as GPU buffers that the next step reads where they are; nothing is read back.
  * - `present-copied`: the same layout on the CPU. ONNX Runtime copies the whole cache out into
  *   fresh arrays after every step (and, on WASM, in again before the next).
+ * - `recurrent`: some layers keep a recurrent state instead of keys and values (Qwen3.5's linear
+ *   attention). A state cannot be cut back to an earlier token, so a prompt reuses the cache only
+ *   when it extends everything the cache holds; a retry of the same prompt is computed again.
  */
-export type KvCachePath = 'appended' | 'present-on-gpu' | 'present-copied';
+export type KvCachePath = 'appended' | 'present-on-gpu' | 'present-copied' | 'recurrent';
 
 /** A model's KV layout: the published exports' (`present.*` outputs) or the appended one. */
 export type KvLayout = 'present' | 'appended';

@@ -58,4 +58,21 @@ describe('the context budget of a loaded model', () => {
     expect(hybrid.contextLength).toBe(128000);
     expect(hybrid.kvBytesPerToken).toBe(2 * 2 * 8 * 64 * 4);
   });
+
+  it('counts only the full-attention layers of Qwen3.5, not its linear-attention ones (their state has a fixed size)', () => {
+    const qwen35 = contextBudget({
+      config: {
+        text_config: {
+          max_position_embeddings: 262144,
+          num_attention_heads: 8,
+          num_key_value_heads: 2,
+          head_dim: 256,
+          layer_types: ['linear_attention', 'linear_attention', 'linear_attention', 'full_attention'],
+        },
+      },
+      device: 'wasm',
+      dtype: 'q4',
+    });
+    expect(qwen35.kvBytesPerToken).toBe(2 * 1 * 2 * 256 * 4);
+  });
 });

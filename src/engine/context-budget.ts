@@ -42,7 +42,7 @@ export interface ContextConfig {
   num_key_value_heads?: number;
   head_dim?: number;
   hidden_size?: number;
-  /** Hybrid models (LFM2): only the attention layers keep a KV cache. */
+  /** Hybrid models (LFM2, Qwen3.5): only the attention layers keep a KV cache. */
   layer_types?: readonly string[];
   text_config?: ContextConfig;
 }
@@ -61,6 +61,9 @@ export interface ContextBudgetInput {
   maxBufferBytes?: number | undefined;
 }
 
+/** The `layer_types` that keep a KV cache. */
+const KV_LAYER_TYPES: ReadonlySet<string> = new Set(['full_attention', 'sliding_attention', 'attention']);
+
 const positive = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : undefined);
 
 /** The model's own context length and where it came from. */
@@ -78,7 +81,9 @@ function kvShape(config: ContextConfig, dtype: string): { perToken: number; perL
   const heads = positive(config.num_attention_heads);
   const kvHeads = positive(config.num_key_value_heads) ?? heads;
   const headDim = positive(config.head_dim) ?? (heads && positive(config.hidden_size) ? Math.floor((config.hidden_size as number) / heads) : undefined);
-  const layers = config.layer_types?.length ? config.layer_types.filter((type) => /attention/.test(type)).length : positive(config.num_hidden_layers);
+  // Hybrid models: only the attention layers keep keys and values (not LFM2's convolutions, nor
+  // Qwen3.5's `linear_attention` layers, whose state has a fixed size).
+  const layers = config.layer_types?.length ? config.layer_types.filter((type) => KV_LAYER_TYPES.has(type)).length : positive(config.num_hidden_layers);
   if (!kvHeads || !headDim || !layers) return undefined;
   const bytes = /f16$/.test(dtype) ? 2 : 4;
   const perLayerKeys = kvHeads * headDim * bytes;

@@ -46,6 +46,11 @@ describe('the device and dtype ladder', () => {
 
   it('reads the dtypes a folder serves from its file names', () => {
     expect(dtypesInFiles(['onnx/model.onnx', 'onnx/model_q4.onnx', 'onnx/model_q4f16.onnx', 'config.json'])).toEqual(['fp32', 'q4', 'q4f16']);
+    // A multimodal model's decoder names its dtypes (Qwen3.5's ONNX exports).
+    expect(dtypesInFiles(['onnx/embed_tokens_quantized.onnx', 'onnx/decoder_model_merged_quantized.onnx', 'onnx/decoder_model_merged.onnx'])).toEqual([
+      'fp32',
+      'q8',
+    ]);
   });
 });
 

@@ -138,12 +138,27 @@ export const DTYPE_FILES: Readonly<Record<string, string>> = {
   bnb4: 'model_bnb4.onnx',
 };
 
-/** The dtypes whose files are in a list of file names (paths under `onnx/` or bare names). */
+/**
+ * The ONNX sessions a causal LM's weights come in, as transformers.js loads them: one `model`, or,
+ * for a multimodal model it loads text-only (an `…ForConditionalGeneration` with a `text_config`:
+ * Qwen3.5, Gemma 4), `embed_tokens` and `decoder_model_merged`.
+ */
+export function weightSessions(config: unknown): string[] {
+  const c = config as { architectures?: unknown; text_config?: unknown } | undefined;
+  const architecture = Array.isArray(c?.architectures) ? String(c.architectures[0] ?? '') : '';
+  return architecture.endsWith('ForConditionalGeneration') && c?.text_config ? ['embed_tokens', 'decoder_model_merged'] : ['model'];
+}
+
+/** The file `session` loads at `dtype` (`model_q4.onnx`, `decoder_model_merged_q4.onnx`). */
+export function weightsFile(session: string, dtype: string): string {
+  const file = DTYPE_FILES[dtype] ?? `model_${dtype}.onnx`;
+  return `${session}${file.slice('model'.length)}`;
+}
+
+/** The dtypes whose files are in a list of file names (paths under `onnx/` or bare names), single-session or not. */
 export function dtypesInFiles(files: Iterable<string>): string[] {
   const names = new Set([...files].map((f) => f.split('/').pop() ?? f));
-  return Object.entries(DTYPE_FILES)
-    .filter(([, file]) => names.has(file))
-    .map(([dtype]) => dtype);
+  return Object.keys(DTYPE_FILES).filter((dtype) => names.has(weightsFile('model', dtype)) || names.has(weightsFile('decoder_model_merged', dtype)));
 }
 
 /** Asks the browser what WebGPU offers; never throws. */

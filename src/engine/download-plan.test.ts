@@ -73,6 +73,13 @@ describe('planDownload', () => {
     expect(await planDownload({ path: '/somewhere' }, 'q4')).toBeUndefined();
   });
 
+  it('lists both sessions of a multimodal model loaded text-only (Qwen3.5, Gemma 4): the embedding and the decoder', () => {
+    const qwen35 = { architectures: ['Qwen3_5ForConditionalGeneration'], text_config: { model_type: 'qwen3_5_text' } };
+    expect(filesFor('q4f16', qwen35).slice(-2)).toEqual(['onnx/embed_tokens_q4f16.onnx', 'onnx/decoder_model_merged_q4f16.onnx']);
+    // A causal LM keeps its one file, whatever its config says besides.
+    expect(filesFor('q4', { architectures: ['Qwen3ForCausalLM'] }).at(-1)).toBe('onnx/model_q4.onnx');
+  });
+
   it('lists the weights file for each dtype the way transformers.js names it', () => {
     expect(filesFor('q8').at(-1)).toBe('onnx/model_quantized.onnx');
     expect(filesFor('fp16', { 'transformers.js_config': { use_external_data_format: true } }).slice(-2)).toEqual([

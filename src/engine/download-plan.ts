@@ -1,4 +1,4 @@
-import { DTYPE_FILES } from './device-ladder.ts';
+import { weightSessions, weightsFile } from './device-ladder.ts';
 import { hubFileAddress } from './diagnose-source.ts';
 import { DEFAULT_HUB_URL, type ModelSource, TOKENIZER_FILES } from './model-source.ts';
 
@@ -29,12 +29,24 @@ function externalChunks(config: unknown, weights: string): number {
   return Number(setting) || 0;
 }
 
-/** The files a load of `dtype` reads, in the order it reads them. */
+/** The files a load of `dtype` reads, in the order it reads them (each session's weights and their data chunks). */
 export function filesFor(dtype: string, config?: unknown): string[] {
-  const weights = DTYPE_FILES[dtype] ?? `model_${dtype}.onnx`;
-  const chunks = externalChunks(config, weights);
-  const data = Array.from({ length: chunks }, (_, i) => `onnx/${weights}_data${i === 0 ? '' : `_${i}`}`);
-  return [...SMALL_FILES, `onnx/${weights}`, ...data];
+  const weights = weightSessions(config).flatMap((session) => {
+    const file = weightsFile(session, dtype);
+    const chunks = externalChunks(config, file);
+    return [`onnx/${file}`, ...Array.from({ length: chunks }, (_, i) => `onnx/${file}_data${i === 0 ? '' : `_${i}`}`)];
+  });
+  return [...SMALL_FILES, ...weights];
+}
+
+/** The config.json among picked files, parsed; undefined where there is none or it is not JSON. */
+async function pickedConfig(files: readonly { path: string; data: Blob }[]): Promise<unknown> {
+  const file = files.find((f) => f.path === 'config.json' || f.path.endsWith('/config.json'));
+  try {
+    return file ? (JSON.parse(await file.data.text()) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -46,7 +58,8 @@ export function filesFor(dtype: string, config?: unknown): string[] {
  */
 export async function planDownload(source: ModelSource, dtype: string, options: PlanOptions = {}): Promise<PlannedFile[] | undefined> {
   if ('files' in source) {
-    return filesFor(dtype).flatMap((file) => {
+    const config = await pickedConfig(source.files);
+    return filesFor(dtype, config).flatMap((file) => {
       const picked = source.files.find((f) => f.path === file || f.path.endsWith(`/${file}`));
       return picked ? [{ file, total: picked.data.size }] : [];
     });

@@ -1,4 +1,4 @@
-import { DTYPE_FILES, dtypesInFiles } from './device-ladder.ts';
+import { DTYPE_FILES, dtypesInFiles, weightsFile } from './device-ladder.ts';
 import { hubFileAddress } from './diagnose-source.ts';
 import { DEFAULT_HUB_URL, type ModelSource } from './model-source.ts';
 
@@ -24,10 +24,15 @@ export async function probeDtypes(
   const address = (file: string) => ('hub' in source ? hubFileAddress(hubUrl, source.hub, source.revision, file) : `${source.url.replace(/\/+$/, '')}/${file}`);
   try {
     // All at once: one round trip on a slow connection, not one per quantization.
+    // A dtype is served when its single-session file or its decoder (a multimodal model's) is there.
+    const served = async (file: string) => {
+      const response = await fetchImpl(address(`onnx/${file}`), { method: 'HEAD' });
+      return response.ok && !(response.headers.get('content-type') ?? '').includes('text/html');
+    };
     const answers = await Promise.all(
-      Object.entries(DTYPE_FILES).map(async ([dtype, file]) => {
-        const response = await fetchImpl(address(`onnx/${file}`), { method: 'HEAD' });
-        return response.ok && !(response.headers.get('content-type') ?? '').includes('text/html') ? dtype : undefined;
+      Object.keys(DTYPE_FILES).map(async (dtype) => {
+        const [single, decoder] = await Promise.all([served(weightsFile('model', dtype)), served(weightsFile('decoder_model_merged', dtype))]);
+        return single || decoder ? dtype : undefined;
       }),
     );
     return answers.filter((dtype): dtype is string => dtype !== undefined);

@@ -200,6 +200,34 @@ function adoptAppendedKv(model: unknown, maxTokens: number | undefined): Appende
   return appended;
 }
 
+/** Image and audio inputs a multimodal model's generation step may carry. */
+const MODALITY_INPUTS = ['pixel_values', 'pixel_values_videos', 'image_grid_thw', 'video_grid_thw', 'audio_values', 'input_features'] as const;
+
+/**
+ * Lets a multimodal model loaded text-only (Qwen3.5) continue a cache with several new tokens.
+ * transformers.js 4.3.2's Qwen2-VL family sets `pixel_values: null` once a cache is given, and its
+ * forward then counts that null as an image and calls the vision encoder, which a text-only load does
+ * not have ("Cannot read properties of undefined (reading 'inputNames')"). Null modality inputs are
+ * dropped instead; real images are never passed here.
+ */
+function withoutNullModalities(model: unknown): void {
+  const m = model as { prepare_inputs_for_generation?: (...args: unknown[]) => Record<string, unknown> };
+  const prepare = m.prepare_inputs_for_generation?.bind(model);
+  if (!prepare) return;
+  m.prepare_inputs_for_generation = (...args: unknown[]) => {
+    const inputs = prepare(...args);
+    for (const name of MODALITY_INPUTS) if (inputs[name] === null) delete inputs[name];
+    return inputs;
+  };
+}
+
+/** Whether a model's decoder takes recurrent state (`past_conv.*`, `past_recurrent.*`, `past_ssm.*`) beside or instead of a KV cache. */
+function hasRecurrentState(model: unknown): boolean {
+  const sessions = (model as { sessions?: Record<string, { inputNames?: readonly string[] }> }).sessions ?? {};
+  const decoder = sessions.decoder_model_merged ?? sessions.model;
+  return (decoder?.inputNames ?? []).some((name) => /^past_(conv|recurrent|ssm)\b/.test(name));
+}
+
 /** Where a present cache's tensors are: all on the GPU, or (any of them) in JavaScript arrays. */
 function presentCachePlace(cache: DynamicCache, known: KvCachePath | undefined): KvCachePath | undefined {
   const tensors = Object.values(cache as unknown as Record<string, Tensor>);
@@ -240,6 +268,11 @@ export class TransformersEngine implements Engine {
   private cache: DynamicCache | undefined;
   /** The model's own KV buffers when it has the appended layout (`this.cache` then stays empty). */
   private readonly appended: AppendedKvSession | undefined;
+  /**
+   * Whether the cache holds recurrent state beside the KV (Qwen3.5's linear-attention layers): such
+   * a state cannot be cut back to a prefix, so a prompt reuses it only when it extends it exactly.
+   */
+  private readonly recurrent: boolean;
   private readonly endTokens: number[];
   /** Special tokens dropped from generated text: all of them except the markers kept. */
   private readonly droppedIds: ReadonlySet<number>;
@@ -264,6 +297,7 @@ export class TransformersEngine implements Engine {
   ) {
     this.reuseCache = reuseCache;
     this.appended = appended;
+    this.recurrent = info.kvCache === 'recurrent';
     this.prefillChunk = prefillChunk;
     this.family = detected.family;
     this.info = { ...info, family: detected.info };
@@ -347,9 +381,16 @@ export class TransformersEngine implements Engine {
       dtype: options.dtype,
       maxBufferBytes,
     });
+    withoutNullModalities(loaded);
     const appended = adoptAppendedKv(loaded, context?.tokens);
     // A present cache's place is known once a step has returned one (the warm-up's): see generateNow.
-    const kvCache: KvCachePath = appended ? 'appended' : options.device === 'webgpu' ? 'present-on-gpu' : 'present-copied';
+    const kvCache: KvCachePath = hasRecurrentState(loaded)
+      ? 'recurrent'
+      : appended
+        ? 'appended'
+        : options.device === 'webgpu'
+          ? 'present-on-gpu'
+          : 'present-copied';
     const engine = new TransformersEngine(
       tokenizer,
       loaded,
@@ -398,8 +439,8 @@ export class TransformersEngine implements Engine {
     }
 
     if (!this.reuseCache) await this.resetCache();
-    const plan = this.transcript.plan(text);
-    await this.prepareCache(plan.keep);
+    const planned = this.transcript.plan(text);
+    const plan = { ...planned, keep: await this.prepareCache(planned.keep) };
     const promptLength = plan.ids.length;
     const trie = choices?.length ? new ChoiceTrie(choices.map((c) => this.tokenizer.encode(c, { add_special_tokens: false }))) : undefined;
 
@@ -443,7 +484,7 @@ export class TransformersEngine implements Engine {
         return_dict_in_generate: true,
       } as never)) as unknown as { sequences: Tensor; past_key_values: DynamicCache };
       this.cache = output.past_key_values ?? cache;
-      if (!this.appended) this.info.kvCache = presentCachePlace(this.cache, this.info.kvCache);
+      if (!this.appended && !this.recurrent) this.info.kvCache = presentCachePlace(this.cache, this.info.kvCache);
       const sequence = Array.from(output.sequences.data as BigInt64Array, Number);
       const generated = sequence.slice(promptLength);
       this.transcript.record(plan.ids, generated);
@@ -500,11 +541,18 @@ export class TransformersEngine implements Engine {
     return budget === undefined ? asked : Math.max(1, Math.min(asked, budget - promptLength));
   }
 
-  /** Makes the cache hold exactly the first `keep` tokens of the transcript. */
-  private async prepareCache(keep: number): Promise<void> {
-    if (!this.cache) return;
-    if (keep === 0) return this.resetCache();
+  /**
+   * Makes the cache hold exactly the first `keep` tokens of the transcript, and returns how many it
+   * holds: `keep`, or 0 where a recurrent state would have to be cut back (it cannot: it is computed again).
+   */
+  private async prepareCache(keep: number): Promise<number> {
+    if (!this.cache) return keep;
+    if (keep === 0 || (this.recurrent && this.cache.get_seq_length() > keep)) {
+      await this.resetCache();
+      return 0;
+    }
     if (this.cache.get_seq_length() > keep) this.cache = await cropCache(this.cache, keep);
+    return keep;
   }
 
   private async resetCache(): Promise<void> {

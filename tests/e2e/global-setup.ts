@@ -63,6 +63,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await writeFile(join(models, 'tools-broken-q8', 'onnx', 'model_quantized.onnx'), 'this is not an ONNX file');
   // The same weights in the appended KV layout (issue 31).
   await cp(join(FIXTURE_MODELS_DIR, `${TINY_QWEN3}-appended`), join(models, `${TINY_QWEN3}-appended`), { recursive: true });
+  // The Qwen3.5 layout: linear-attention layers with a recurrent state (issue 40).
+  await cp(join(FIXTURE_MODELS_DIR, 'tiny-random-qwen3_5'), join(models, 'tiny-random-qwen3_5'), { recursive: true });
   // The sentence encoder of the tool index's semantic ranking.
   await cp(join(FIXTURE_MODELS_DIR, 'tiny-embed-bert'), join(models, 'tiny-embed-bert'), { recursive: true });
   const app = await startAppServer({ root: outDir, port: 0, mounts: { '/models/': models } });

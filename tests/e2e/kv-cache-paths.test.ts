@@ -6,7 +6,8 @@ import { useLibraryHarness } from './harness/open-harness.ts';
  * Issue 31: how the KV cache travels between tokens in a real browser. On WASM a model with the
  * appended layout (tiny-random-qwen3-appended: the same weights as tiny-random-qwen3) answers
  * exactly as the present layout does, through ONNX Runtime Web's CPU build; on WebGPU the present
- * layout's cache stays in GPU buffers between tokens.
+ * layout's cache stays in GPU buffers between tokens. And the Qwen3.5 layout (linear-attention layers
+ * with a recurrent state) loads and answers on WASM.
  */
 
 /** Two turns of one conversation (the second reuses the first's cache) and what the engine said of its cache. */
@@ -37,6 +38,27 @@ describe('the KV cache in Chromium, WASM', () => {
     expect(appended.texts.join('').length).toBeGreaterThan(0);
     expect(appended.cached).toBe(present.cached);
     expect(appended.cached).toBeGreaterThan(0);
+  });
+
+  it('loads the Qwen3.5 layout (recurrent state beside the KV) and answers with a tool through it (issue 40)', async () => {
+    const result = await page().evaluate(
+      async ({ url }) => {
+        const chat = await window.nexus.NexusChat.load({ url }, { dtype: 'q8', device: 'wasm' });
+        let calls = 0;
+        chat.tool('get_weather', 'Get current weather for a city', { city: 'string' }, () => {
+          calls++;
+          return { temperature_c: 12 };
+        });
+        const answer = await chat.chat('What is the weather in Paris?', { toolChoice: 'required', maxNewTokens: 12 });
+        const out = { kvCache: chat.info.kvCache, family: chat.info.family.id, calls, called: answer.calls.map((c) => c.name), text: answer.text };
+        await chat.dispose();
+        return out;
+      },
+      { url: new URL('models/tiny-random-qwen3_5', inject('appUrl')).href },
+    );
+    expect(result).toMatchObject({ kvCache: 'recurrent', family: 'qwen3.5', called: ['get_weather'] });
+    expect(result.calls).toBe(1);
+    expect(result.text.length).toBeGreaterThan(0);
   });
 });
 
