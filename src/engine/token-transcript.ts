@@ -1,3 +1,5 @@
+import { piecesAt } from './token-guard.ts';
+
 /** Turns text into token ids (no special tokens added) and ids back into text (special tokens kept). */
 export interface TokenCodec {
   encode(text: string): number[];
@@ -30,6 +32,10 @@ export class TokenTranscript {
   private text = '';
   /** How many leading tokens of `ids` the cache holds (the last generated token is never fed back). */
   private cached = 0;
+  /** Where the last prompt was cut apart so untrusted text stayed text ({@link TokenGuard}). */
+  private cuts: readonly number[] = [];
+  /** The length of the last prompt's text (its cuts say nothing of what was generated after it). */
+  private promptLength = 0;
 
   constructor(private readonly codec: TokenCodec) {}
 
@@ -43,12 +49,15 @@ export class TokenTranscript {
    * (ending on a token boundary) is reused; the rest of the prompt is encoded. At least one token
    * is always left to feed, because a generation needs an input.
    */
-  plan(prompt: string): CachePlan {
-    const shared = commonPrefixLength(this.text, prompt);
-    let boundary = upperBoundIndex(this.offsets, shared);
+  plan(prompt: string, cuts: readonly number[] = []): CachePlan {
+    // The same characters cut apart differently are different tokens: reuse stops before the first cut
+    // that this prompt and the cached one do not share.
+    const shared = Math.min(commonPrefixLength(this.text, prompt), firstDifferentCut(this.cuts, this.promptLength, cuts) - 1);
+    let boundary = upperBoundIndex(this.offsets, Math.max(shared, 0));
     const reused = this.ids.slice(0, boundary);
-    const rest = prompt.slice(this.offsets[boundary] ?? 0);
-    const ids = rest ? [...reused, ...this.codec.encode(rest)] : reused;
+    const start = this.offsets[boundary] ?? 0;
+    const rest = prompt.slice(start);
+    const ids = rest ? [...reused, ...piecesAt(rest, cuts, start).flatMap((piece) => this.codec.encode(piece))] : reused;
     boundary = Math.min(boundary, this.cached, ids.length - 1);
     return { ids, keep: Math.max(boundary, 0) };
   }
@@ -57,7 +66,7 @@ export class TokenTranscript {
    * Records what the cache holds after a generation: `promptIds` then `generatedIds`, all of them
    * fed except the last generated token.
    */
-  record(promptIds: readonly number[], generatedIds: readonly number[]): void {
+  record(promptIds: readonly number[], generatedIds: readonly number[], prompt?: { length: number; cuts: readonly number[] }): void {
     const ids = [...promptIds, ...generatedIds];
     // What the last sequence and this one share is already decoded: only the rest is (at 1,000
     // tokens of context, decoding everything again cost tens of milliseconds per generation).
@@ -69,6 +78,8 @@ export class TokenTranscript {
     this.offsets = [...this.offsets.slice(0, keep + 1), ...tail.offsets.slice(1).map((offset) => offset + base)];
     this.ids = ids;
     this.cached = Math.max(ids.length - 1, 0);
+    this.cuts = prompt?.cuts ?? [];
+    this.promptLength = prompt?.length ?? 0;
   }
 
   /** Forgets everything (the caller disposes the cache). */
@@ -77,7 +88,22 @@ export class TokenTranscript {
     this.offsets = [0];
     this.text = '';
     this.cached = 0;
+    this.cuts = [];
+    this.promptLength = 0;
   }
+}
+
+/**
+ * The first offset at which two prompts are cut differently, among the offsets the cached prompt's
+ * cuts can speak for (before its length); Infinity when they agree.
+ */
+function firstDifferentCut(cached: readonly number[], cachedLength: number, next: readonly number[]): number {
+  const a = new Set(cached);
+  const b = new Set(next.filter((c) => c < cachedLength));
+  let first = Number.POSITIVE_INFINITY;
+  for (const c of a) if (!b.has(c)) first = Math.min(first, c);
+  for (const c of b) if (!a.has(c)) first = Math.min(first, c);
+  return first;
 }
 
 /** How many leading ids two sequences share. */

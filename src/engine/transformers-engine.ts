@@ -23,6 +23,7 @@ import { MODEL_FAMILIES } from './families.ts';
 import { fixChatTemplate, type FamilyId, type ModelFamily } from './model-family.ts';
 import { TOKENIZER_FILES } from './model-source.ts';
 import { probeTemplate, type RawTemplateRender, renderInDialect, STANDARD_DIALECT, type TemplateDialect } from './template-dialect.ts';
+import { type GuardedPrompt, piecesAt, TokenGuard } from './token-guard.ts';
 import { TokenTranscript } from './token-transcript.ts';
 
 /** A transformers.js progress event (`initiate`, `download`, `progress`, `done`, `progress_total`, …). */
@@ -200,6 +201,20 @@ function adoptAppendedKv(model: unknown, maxTokens: number | undefined): Appende
   return appended;
 }
 
+/**
+ * Every added token of a tokenizer (special or not: `<tool_call>` is one in Qwen's), as text. transformers.js
+ * 4.3.2 keeps them on its inner tokenizer; older builds and the raw JSON carry them too.
+ */
+function addedTokenTexts(tokenizer: unknown): string[] {
+  type Added = { content?: unknown }[] | undefined;
+  const t = tokenizer as { added_tokens?: Added; _tokenizer?: { added_tokens?: Added }; _tokenizerJSON?: { added_tokens?: Added } };
+  const list = t._tokenizer?.added_tokens ?? t.added_tokens ?? t._tokenizerJSON?.added_tokens ?? [];
+  return list.map((a) => a.content).filter((c): c is string => typeof c === 'string');
+}
+
+/** How many guarded prompts an engine remembers: a round's prompt and the rungs' prompts built on it. */
+const GUARDED_PROMPTS_KEPT = 8;
+
 /** Image and audio inputs a multimodal model's generation step may carry. */
 const MODALITY_INPUTS = ['pixel_values', 'pixel_values_videos', 'image_grid_thw', 'video_grid_thw', 'audio_values', 'input_features'] as const;
 
@@ -280,6 +295,10 @@ export class TransformersEngine implements Engine {
   readonly keptSpecialTokens: readonly string[];
   private readonly reuseCache: boolean;
   private readonly prefillChunk: number;
+  /** Keeps control tokens in untrusted text from becoming tokens. */
+  private readonly guard: TokenGuard;
+  /** The latest rendered prompts that held guarded control tokens, with their cuts. */
+  private guardedPrompts: GuardedPrompt[] = [];
   private busy: Promise<unknown> = Promise.resolve();
   private disposed = false;
 
@@ -297,6 +316,7 @@ export class TransformersEngine implements Engine {
   ) {
     this.reuseCache = reuseCache;
     this.appended = appended;
+    this.guard = new TokenGuard(addedTokenTexts(tokenizer));
     this.recurrent = info.kvCache === 'recurrent';
     this.prefillChunk = prefillChunk;
     this.family = detected.family;
@@ -411,8 +431,32 @@ export class TransformersEngine implements Engine {
     return engine;
   }
 
+  /**
+   * Renders through the model's own template. Untrusted text (results, pages, MCP results, user and
+   * imported messages, tool descriptions) is guarded: control tokens in it stay ordinary text when the
+   * prompt is encoded ({@link TokenGuard}).
+   */
   async render(messages: ChatMessage[], options: RenderOptions): Promise<string> {
-    return renderInDialect(renderWithTokenizer(this.tokenizer), this.dialect, this.family, messages, options);
+    const tools = this.guard.tools(options.tools);
+    const rendered = await renderInDialect(renderWithTokenizer(this.tokenizer), this.dialect, this.family, this.guard.messages(messages), {
+      ...options,
+      ...(tools ? { tools } : {}),
+    });
+    const { text, cuts } = this.guard.reveal(rendered);
+    if (cuts.length) this.guardedPrompts = [{ text, cuts }, ...this.guardedPrompts.filter((p) => p.text !== text)].slice(0, GUARDED_PROMPTS_KEPT);
+    return text;
+  }
+
+  /** Where `prompt` (a rendered prompt, maybe with a rung's opener after it) must be cut so untrusted text stays text. */
+  private cutsFor(prompt: string): number[] {
+    let best: GuardedPrompt | undefined;
+    for (const p of this.guardedPrompts) if (prompt.startsWith(p.text) && p.text.length > (best?.text.length ?? -1)) best = p;
+    return best?.cuts ?? [];
+  }
+
+  /** The token ids `prompt` is fed as, untrusted text guarded (for tests and diagnostics). */
+  tokenize(prompt: string): number[] {
+    return piecesAt(prompt, this.cutsFor(prompt)).flatMap((piece) => this.tokenizer.encode(piece, { add_special_tokens: false }));
   }
 
   countTokens(text: string): number {
@@ -439,7 +483,8 @@ export class TransformersEngine implements Engine {
     }
 
     if (!this.reuseCache) await this.resetCache();
-    const planned = this.transcript.plan(text);
+    const cuts = this.cutsFor(text);
+    const planned = this.transcript.plan(text, cuts);
     const plan = { ...planned, keep: await this.prepareCache(planned.keep) };
     const promptLength = plan.ids.length;
     const trie = choices?.length ? new ChoiceTrie(choices.map((c) => this.tokenizer.encode(c, { add_special_tokens: false }))) : undefined;
@@ -487,7 +532,7 @@ export class TransformersEngine implements Engine {
       if (!this.appended && !this.recurrent) this.info.kvCache = presentCachePlace(this.cache, this.info.kvCache);
       const sequence = Array.from(output.sequences.data as BigInt64Array, Number);
       const generated = sequence.slice(promptLength);
-      this.transcript.record(plan.ids, generated);
+      this.transcript.record(plan.ids, generated, { length: text.length, cuts });
       if (options.signal?.aborted) throw abortError(options.signal);
 
       let out = decodeNew(generated);
