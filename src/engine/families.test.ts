@@ -44,6 +44,20 @@ describe('model-family profiles', () => {
     }
   });
 
+  it.each(families.filter((f) => f.argumentSlot).map((f) => [f.id, f] as const))(
+    '%s: asks a stepwise value inside its own call, after the arguments already chosen',
+    (_id, family) => {
+      // (Gemma 4 writes keys sorted: the chosen one sorts first.)
+      const slot = family.argumentSlot!('get_weather', { area: 'EU' }, 'city', true);
+      expect(slot.opener.startsWith(family.forcedCallOpener('get_weather'))).toBe(true);
+      // The call as the model would finish it from the slot reads back with both arguments.
+      const written = family.formatCall('get_weather', { area: 'EU', city: 'Paris' });
+      const at = written.indexOf('Paris');
+      expect(written.slice(0, at)).toBe(slot.opener);
+      expect(slot.stop.some((stop) => written.slice(at + 'Paris'.length).startsWith(stop))).toBe(true);
+    },
+  );
+
   it('gives an unknown id the generic profile', () => {
     expect(familyById('mamba-9').id).toBe('generic');
     expect(familyById(undefined).id).toBe('generic');

@@ -50,6 +50,22 @@ describe('a load whose chat template needs care', () => {
   );
 
   it(
+    "refuses tools, naming the cause, to a template of one family over another's tokenizer (Ministral 3's template, Qwen3's tokenizer)",
+    async () => {
+      const ministral = await readFile('tests/fixtures/templates/ministral-3-14b-reasoning-2512.jinja', 'utf8');
+      const folder = await withTemplate('mismatched', ministral);
+      const chat = await NexusChat.load({ path: folder }, { dtype: 'q8' });
+      try {
+        expect(chat.info.family?.id).toBe('mistral3');
+        expect(chat.info.family?.templateProblem).toMatch(/has a Mistral 3 template, but its tokenizer has none of that family's end tokens \(<\/s>\)/);
+      } finally {
+        await chat.dispose();
+      }
+    },
+    LOAD_TIMEOUT_MS,
+  );
+
+  it(
     'loads a model whose template renders nothing, and refuses it tools naming the cause',
     async () => {
       const folder = await withTemplate('broken', "{{ raise_exception('This template is broken on purpose.') }}");

@@ -427,8 +427,21 @@ export class TransformersEngine implements Engine {
     engine.dialect = probe.dialect;
     engine.info.family.dialect = probe.dialect;
     engine.info.family.templateShapes = probe.shapes;
+    const missing = engine.family.id === 'generic' ? undefined : engine.missingMarkers();
     if (probe.problem) engine.info.family.templateProblem = probe.problem;
+    else if (missing) engine.info.family.templateProblem = missing;
     return engine;
+  }
+
+  /**
+   * Why this tokenizer cannot speak its family's dialect, when it cannot: none of the family's end
+   * tokens is one token of it (a template of one family over another family's tokenizer), so no
+   * turn could be told to have ended.
+   */
+  private missingMarkers(): string | undefined {
+    const single = (text: string) => this.tokenizer.encode(text, { add_special_tokens: false }).length === 1;
+    if (this.family.endTokens.some(single)) return undefined;
+    return `has a ${this.family.label} template, but its tokenizer has none of that family's end tokens (${this.family.endTokens.join(', ')}) as one token`;
   }
 
   /**

@@ -26,6 +26,14 @@ export const mistral3: FamilyModule = {
     parallelCalls: true,
     selectPrefix: SELECT_PREFIX,
     contextLength: 262144,
+    // Inside the call's own JSON, the arguments chosen so far written out, then this key's value.
+    argumentSlot: (name, chosen, key, quoted) => {
+      const before = pythonJson(chosen).slice(0, -1);
+      return {
+        opener: `[TOOL_CALLS]${name}[ARGS]${before}${before.length > 1 ? ', ' : ''}${JSON.stringify(key)}: ${quoted ? '"' : ''}`,
+        stop: quoted ? ['"'] : [',', '}'],
+      };
+    },
   },
   templateRules: [{ markers: ['[TOOL_CALLS]', '[ARGS]'], all: true }],
   modelTypes: ['mistral3', 'ministral3'],
