@@ -8,6 +8,7 @@ export type ProxyErrorCode =
   | 'invalid_request'
   | 'unauthorized'
   | 'forbidden_origin'
+  | 'navigation_refused'
   | 'unknown_answer'
   | 'body_too_large'
   | 'unsupported_media_type'

@@ -30,6 +30,19 @@ describe('checkRequestGuard', () => {
     expect(guard({ host: '127.0.0.1:4173', 'sec-fetch-site': 'cross-site' })).toBe('forbidden_origin');
   });
 
+  it('refuses a navigation or a frame, even from the page itself: an answer is never opened as a page (issue 41)', () => {
+    const page = { host: '127.0.0.1:4173', 'sec-fetch-site': 'same-origin' };
+    expect(guard({ ...page, 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' })).toBe('navigation_refused');
+    expect(guard({ ...page, 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' })).toBe('navigation_refused');
+    expect(guard({ ...page, 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'object' })).toBe('navigation_refused');
+    // The page's own fetches pass.
+    expect(guard({ ...page, 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' })).toBeUndefined();
+  });
+
+  it('refuses a page on another port of this machine (same site, another origin) that sends no Origin', () => {
+    expect(guard({ host: '127.0.0.1:4173', 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' })).toBe('forbidden_origin');
+  });
+
   it('accepts configured origins and their host', () => {
     const options = { origins: ['https://chat.example.org'] };
     expect(guard({ host: 'chat.example.org', origin: 'https://chat.example.org' }, options)).toBeUndefined();

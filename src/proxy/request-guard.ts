@@ -88,6 +88,12 @@ export function checkRequestGuard(request: GuardedRequest, options: GuardOptions
   if (!hostHeader || (!isLoopbackHost(hostName) && !allowedHosts.has(hostHeader) && !allowedHosts.has(hostName))) {
     throw new ProxyError(`requests for host "${hostHeader.slice(0, 100)}" are not accepted; add its origin to PROXY_ORIGINS`, 'forbidden_origin', 403);
   }
+  // An API answer is data for the page's scripts, never a document: opened in a tab or a frame, a
+  // relayed answer would run as the app (issue 41).
+  const dest = header(request, 'sec-fetch-dest');
+  if (header(request, 'sec-fetch-mode') === 'navigate' || (dest !== undefined && DOCUMENT_DESTINATIONS.has(dest))) {
+    throw new ProxyError('this address answers the page’s scripts only; it cannot be opened as a page or in a frame', 'navigation_refused', 403);
+  }
   const origin = header(request, 'origin');
   if (origin !== undefined) {
     const normalised = normaliseOrigin(origin);
@@ -95,8 +101,9 @@ export function checkRequestGuard(request: GuardedRequest, options: GuardOptions
     if (!normalised || (!sameLocalOrigin && !allowedOrigins.has(normalised))) {
       throw new ProxyError(`requests from origin "${origin.slice(0, 100)}" are not accepted`, 'forbidden_origin', 403);
     }
-  } else if (header(request, 'sec-fetch-site') === 'cross-site') {
-    throw new ProxyError('cross-site requests are not accepted', 'forbidden_origin', 403);
+  } else if (['cross-site', 'same-site'].includes(header(request, 'sec-fetch-site') ?? '')) {
+    // Another port of this machine is the same site but not the same origin: it is refused too.
+    throw new ProxyError('requests from other origins are not accepted', 'forbidden_origin', 403);
   }
   if (options.token) {
     const auth = header(request, 'authorization');
@@ -106,6 +113,9 @@ export function checkRequestGuard(request: GuardedRequest, options: GuardOptions
     }
   }
 }
+
+/** `Sec-Fetch-Dest` values of a document or a frame: a load that would show the answer as a page. */
+const DOCUMENT_DESTINATIONS: ReadonlySet<string> = new Set(['document', 'iframe', 'frame', 'embed', 'object', 'fencedframe']);
 
 function header(request: GuardedRequest, name: string): string | undefined {
   const value = request.headers[name];

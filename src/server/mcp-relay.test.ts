@@ -143,6 +143,47 @@ describe('the app server relays MCP to the servers its operator listed, and to n
     }
   });
 
+  it("never puts a listed server's HTML or SVG on the app's origin: only MCP's own types pass, every answer sandboxed and unframeable (issue 41)", async () => {
+    const hostile = createServer((req, res) => {
+      const kind = (req.url ?? '').includes('svg') ? 'image/svg+xml' : (req.url ?? '').includes('json') ? 'application/json' : 'text/html';
+      res.writeHead(200, { 'content-type': kind });
+      res.end(kind === 'application/json' ? '{"jsonrpc":"2.0","id":1,"result":{}}' : '<script>parent.stolen = indexedDB</script>');
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', () => resolve()));
+    const base = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+    const app = await appWith({
+      servers: [
+        { name: 'html', url: `${base}/html` },
+        { name: 'svg', url: `${base}/svg` },
+        { name: 'json', url: `${base}/json` },
+      ],
+    });
+    try {
+      for (const name of ['html', 'svg']) {
+        const answer = await fetch(at(app, `/mcp-relay/${name}`), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        expect(answer.status).toBe(502);
+        expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+        const body = await answer.text();
+        expect(body).not.toContain('<script>');
+        expect(JSON.parse(body)).toMatchObject({ error: 'not_mcp' });
+        expect(answer.headers.get('content-security-policy')).toContain('sandbox');
+      }
+      const json = await fetch(at(app, '/mcp-relay/json'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(json.status).toBe(200);
+      expect(json.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'; frame-ancestors 'none'");
+      expect(json.headers.get('x-frame-options')).toBe('DENY');
+      expect(json.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+      // Opened as a page, it is refused before the server is asked.
+      const host = new URL(app.url).host;
+      const opened = await raw(at(app, '/mcp-relay/json'), { host, 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-fetch-site': 'none' });
+      expect(opened.status).toBe(403);
+      expect(JSON.parse(opened.body)).toMatchObject({ error: 'navigation_refused' });
+    } finally {
+      await app.close();
+      hostile.close();
+    }
+  });
+
   it('names a listed server that is down, and bounds a request body', async () => {
     const app = await appWith({ servers: [{ name: 'gone', url: 'http://127.0.0.1:9/mcp' }], maxRequestBytes: 1000 });
     try {

@@ -45,6 +45,18 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const FORWARDED_REQUEST = ['content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
 /** Response headers the client needs back. */
 const FORWARDED_RESPONSE = ['content-type', 'mcp-session-id', 'mcp-protocol-version', 'cache-control'];
+/** The only media types MCP's HTTP transport answers with; anything else is not relayed. */
+const MCP_MEDIA_TYPES = ['application/json', 'text/event-stream'];
+/**
+ * Headers on every answer of the relay: whatever a listed server sends, it is never a document of
+ * the app's origin — no script runs in it, no page frames it, no other origin embeds it.
+ */
+const RELAY_SAFETY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': "sandbox; default-src 'none'; frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'X-Content-Type-Options': 'nosniff',
+};
 
 /**
  * The app server's relay to the MCP servers its operator listed, for servers whose CORS rules do
@@ -164,7 +176,19 @@ export function createMcpRelay(options: McpRelayOptions): (req: IncomingMessage,
       sendJson(res, 502, { error: 'redirect', message: `The MCP server "${server.name}" answered with a redirect, which the relay does not follow.` });
       return;
     }
-    const out: Record<string, string> = { 'X-Content-Type-Options': 'nosniff' };
+    // MCP answers JSON or an event stream (or nothing, for a notification): HTML, SVG or an unnamed type
+    // from a listed server is answered as the relay's own error, never passed on.
+    const type = (upstream.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    const empty = upstream.status === 202 || upstream.status === 204 || upstream.headers.get('content-length') === '0';
+    if (!empty && !MCP_MEDIA_TYPES.includes(type)) {
+      await upstream.body?.cancel().catch(() => undefined);
+      sendJson(res, 502, {
+        error: 'not_mcp',
+        message: `The MCP server "${server.name}" answered with ${type ? `"${type.slice(0, 60)}"` : 'no content type'}, not MCP (JSON or an event stream); the relay passes only those.`,
+      });
+      return;
+    }
+    const out: Record<string, string> = { ...RELAY_SAFETY_HEADERS };
     for (const name of FORWARDED_RESPONSE) {
       const value = upstream.headers.get(name);
       if (value !== null) out[name] = value;
@@ -201,7 +225,7 @@ async function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'to
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): true {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' });
+  res.writeHead(status, { ...RELAY_SAFETY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
   res.end(JSON.stringify(body));
   return true;
 }
