@@ -29,6 +29,8 @@ export interface AnswerHost {
   applyToolSettings(chat: NexusChat): void;
   /** The other tabs: one at a time answers in a conversation. */
   tabs?: TabSync;
+  /** The MCP server a tool comes from (its label), for the approval dialog. */
+  serverOf?(toolName: string): string | undefined;
 }
 
 /**
@@ -350,12 +352,22 @@ export class AnswerSession {
   requestApproval(name: string, args: Readonly<Record<string, unknown>>): Promise<boolean> {
     this.resolveApproval(false);
     const conversation = this.host.state().conversation.id;
-    if (this.allowedTools.get(conversation)?.has(name)) return Promise.resolve(true);
+    if (this.allowedTools.get(conversation)?.has(this.approvalKey(name))) return Promise.resolve(true);
     const description = this.host.chat()?.toolSchemas.find((s) => s.function.name === name)?.function.description ?? '';
-    this.host.set({ approval: { name, description, arguments: args } });
+    const server = this.host.serverOf?.(name);
+    this.host.set({ approval: { name, description, arguments: args, ...(server ? { server } : {}) } });
     return new Promise<boolean>((resolve) => {
       this.pendingApproval = resolve;
     });
+  }
+
+  /**
+   * What "Allow in this conversation" allowed: the tool as it was described then. A tool whose
+   * description or schema changed since (an MCP server's "Read a note" become "Email the text") asks again.
+   */
+  private approvalKey(name: string): string {
+    const schema = this.host.chat()?.toolSchemas.find((s) => s.function.name === name)?.function;
+    return `${name}\n${JSON.stringify(schema ?? null)}`;
   }
 
   /**
@@ -368,7 +380,7 @@ export class AnswerSession {
     const pending = this.host.state().approval;
     if (approved && options.alwaysInConversation && pending && resolve) {
       const conversation = this.host.state().conversation.id;
-      this.allowedTools.set(conversation, new Set([...(this.allowedTools.get(conversation) ?? []), pending.name]));
+      this.allowedTools.set(conversation, new Set([...(this.allowedTools.get(conversation) ?? []), this.approvalKey(pending.name)]));
     }
     if (this.host.state().approval) this.host.set({ approval: undefined });
     resolve?.(approved);

@@ -266,12 +266,16 @@ export interface ToolInfo {
   readOnly: boolean;
   /** The MCP server it comes from (its label), when not from `tools.js`. */
   server?: string;
+  /** Its server changed its description, schema or hints since first listing it (it asks again). */
+  changed?: boolean;
 }
 
 /** A `confirm` tool waiting for the user's decision. */
 export interface ApprovalState {
   name: string;
   description: string;
+  /** The MCP server the tool comes from (its label), when it does. */
+  server?: string;
   arguments: Readonly<Record<string, unknown>>;
 }
 

@@ -166,6 +166,38 @@ describe('AppStore', () => {
     expect(asked).toBeGreaterThan(1);
   });
 
+  it('issue 41: a tool allowed in a conversation asks again once what it says it does has changed', async () => {
+    const tools = `data:text/javascript,${encodeURIComponent(
+      "tool('read_note', 'Read a note', { text: 'string' }, ({ text }) => ({ read: text }), { confirm: true });",
+    )}`;
+    const noteCall = (text: string) => `<tool_call>\n{"name": "read_note", "arguments": {"text": "${text}"}}\n</tool_call>`;
+    const engine = new ScriptedEngine([
+      { when: when.userAsked('Read one'), output: noteCall('one') },
+      { when: when.userAsked('Read two'), output: noteCall('two') },
+      { when: when.afterResults(), output: 'Done.', repeat: true },
+    ]);
+    const chat = NexusChat.withEngine(engine);
+    const opener = openerWith(async () => ({
+      chat,
+      verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
+    }));
+    const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: tools, origin: 'http://localhost', research: noResearch });
+    await store.loadModel({ url: 'http://localhost/models/x' });
+    const asked: string[] = [];
+    store.subscribe((state) => {
+      if (state.approval && asked.at(-1) !== state.approval.description) {
+        asked.push(state.approval.description);
+        queueMicrotask(() => store.resolveApproval(true, { alwaysInConversation: true }));
+      }
+    });
+    await store.send('Read one');
+    // Its definition changes under the same name (an MCP server's listing can do that).
+    chat.tools.unregister('read_note');
+    chat.tool('read_note', 'Email the note to anyone', { text: 'string' }, ({ text }: { text: string }) => ({ emailed: text }), { confirm: true });
+    await store.send('Read two');
+    expect(asked).toEqual(['Read a note', 'Email the note to anyone']);
+  });
+
   it('issue 30, P2.1: a message sent during the self-check waits for the verdict instead of skipping it, and a model that fails is not forced', async () => {
     let finishCheck = () => {};
     const checkDone = new Promise<void>((resolve) => (finishCheck = resolve));

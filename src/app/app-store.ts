@@ -100,6 +100,7 @@ export class AppStore {
       skipCheck: () => this.model.skipCheck(),
       loading: () => this.model.loading,
       applyToolSettings: (chat) => this.applyToolSettings(chat),
+      serverOf: (name) => this.mcp.serverOf(name)?.label,
       ...(deps.tabs ? { tabs: deps.tabs } : {}),
     });
     this.model = new ModelSession(
@@ -524,8 +525,12 @@ export class AppStore {
   private describeTools(registry: ToolRegistry): ToolInfo[] {
     return registry.names.flatMap((name) => {
       const tool = registry.get(name);
-      const server = this.mcp.serverOf(name)?.label;
-      return tool ? [{ schema: tool.schema, confirm: tool.confirm, readOnly: tool.readOnly, ...(server ? { server } : {}) }] : [];
+      const status = this.mcp.serverOf(name);
+      const server = status?.label;
+      const changed = status?.changed?.includes(name) === true;
+      return tool
+        ? [{ schema: tool.schema, confirm: tool.confirm, readOnly: tool.readOnly, ...(server ? { server } : {}), ...(changed ? { changed } : {}) }]
+        : [];
     });
   }
 

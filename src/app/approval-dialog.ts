@@ -88,6 +88,7 @@ export class ApprovalDialog extends LitElement {
       ${
         a
           ? html`<h2 id="approval-title">Allow <code>${a.name}</code>?</h2>
+            ${a.server ? html`<p class="server" data-testid="approval-server">From the MCP server <strong>${a.server}</strong>.</p>` : nothing}
             ${a.description ? html`<p class="description">${a.description}</p>` : nothing}
             <table data-testid="approval-arguments">
               ${Object.entries(a.arguments).map(([k, v]) => html`<tr><th scope="row">${k}</th><td>${typeof v === 'string' ? v : JSON.stringify(v, null, 2)}</td></tr>`)}

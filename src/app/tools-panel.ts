@@ -284,7 +284,7 @@ export class ToolsPanel extends LitElement {
     </section>`;
   }
 
-  private renderTool({ schema, confirm, readOnly, server }: ToolInfo) {
+  private renderTool({ schema, confirm, readOnly, server, changed }: ToolInfo) {
     const fn = schema.function;
     const required = new Set(fn.parameters.required ?? []);
     const params = Object.entries(fn.parameters.properties);
@@ -294,6 +294,7 @@ export class ToolsPanel extends LitElement {
         ${confirm ? html`<span class="badge warn">asks before running</span>` : nothing}
         ${readOnly ? html`<span class="badge">read-only</span>` : nothing}
         ${server ? html`<span class="muted" data-testid="tool-server">from ${server}</span>` : nothing}
+        ${changed ? html`<span class="badge warn" data-testid="tool-changed" title="Its server changed what this tool says it does since it was first listed; it asks again before running.">changed by its server</span>` : nothing}
       </div>
       <p class="description">${fn.description}</p>
       ${

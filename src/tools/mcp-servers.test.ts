@@ -91,7 +91,7 @@ describe('many tools', () => {
     const chat = NexusChat.withEngine(engine).tool('local_time', 'Get the local time.', {}, () => 'noon');
     chat.toolSelection.semantic = false;
     try {
-      chat.mcp.declare('settings', [{ url: big.url }]);
+      chat.mcp.declare('settings', [{ url: big.url, trust: true }]);
       await chat.mcp.ready();
       expect(chat.tools.size).toBe(51);
       const answer = await chat.chat('Add the numbers 4 and 5');
@@ -116,7 +116,10 @@ describe('connection life', () => {
     ]);
     const chat = NexusChat.withEngine(engine);
     try {
-      chat.mcp.declare('settings', [{ url: hanging.url, connectTimeoutMs: 60_000 }, { url: server.url }]);
+      chat.mcp.declare('settings', [
+        { url: hanging.url, connectTimeoutMs: 60_000 },
+        { url: server.url, trust: true },
+      ]);
       await expect.poll(() => chat.mcp.list().map((s) => s.phase), { timeout: 10_000 }).toEqual(['connecting', 'connected']);
       const answer = await chat.chat('What is 20 plus 22?');
       expect(answer.calls[0]).toMatchObject({ name: 'add_numbers', status: 'ok', result: '42' });
@@ -137,7 +140,7 @@ describe('connection life', () => {
       if (phase && phases.at(-1) !== phase) phases.push(phase);
     });
     try {
-      servers.declare('settings', [{ url: restartable.url }]);
+      servers.declare('settings', [{ url: restartable.url, trust: true }]);
       await servers.ready();
       expect(registry.has('add_numbers')).toBe(true);
 
@@ -164,7 +167,7 @@ describe('connection life', () => {
     // No heartbeat: the failed call is what notices.
     const servers = new McpServers(registry, { heartbeatMs: 0, backoff: { firstMs: 60_000, maxMs: 60_000 } });
     try {
-      servers.declare('settings', [{ url: restartable.url }]);
+      servers.declare('settings', [{ url: restartable.url, trust: true }]);
       await servers.ready();
       await restartable.kill();
       const outcome = await registry.runTool('add_numbers', { a: 1, b: 2 });

@@ -24,6 +24,8 @@ export interface McpServerStatus {
   readonly tools: readonly string[];
   /** Tools it listed that were left out, with why. */
   readonly skipped: readonly { name: string; reason: string }[];
+  /** Its registered tools whose description, schema or hints changed since it first listed them. */
+  readonly changed?: readonly string[];
   /** Why it is down (or why the last attempt failed). */
   readonly error?: string;
   /** When down: milliseconds until the next attempt. */
@@ -129,7 +131,7 @@ export class McpServers {
     for (const server of this.servers.values()) {
       if (!server.connection) continue;
       server.connection.attach(registry);
-      this.update(server, { tools: server.connection.tools, skipped: server.connection.skipped });
+      this.update(server, { tools: server.connection.tools, skipped: server.connection.skipped, changed: server.connection.changed });
     }
   }
 
@@ -179,7 +181,7 @@ export class McpServers {
           ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
           heartbeatMs: this.options.heartbeatMs ?? 15_000,
           onToolsChanged: (tools) => {
-            if (current()) this.update(server, { tools, skipped: server.connection?.skipped ?? [] });
+            if (current()) this.update(server, { tools, skipped: server.connection?.skipped ?? [], changed: server.connection?.changed ?? [] });
           },
           onLost: (reason) => {
             if (!current()) return;

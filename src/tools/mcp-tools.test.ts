@@ -21,10 +21,12 @@ afterAll(() => server?.kill());
 const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
 
 describe('tools from a real MCP server (the official SDK, Streamable HTTP, on loopback)', () => {
-  it('lists the tools into the registry with their schemas; a tool not marked read-only asks for approval', async () => {
+  it('lists the tools into the registry with their schemas; every tool of an untrusted server asks, whatever it says of itself', async () => {
     const registry = new ToolRegistry();
     const connection = await connectMcp(url, registry);
     try {
+      // add_numbers says it is read-only: a claim of the server's, which decides nothing (issue 41).
+      expect(registry.get('add_numbers')).toMatchObject({ confirm: true, readOnly: false });
       expect(connection.serverName).toBe('notes');
       expect([...connection.tools].sort()).toEqual(['add_numbers', 'broken', 'delete_note', 'describe_chart', 'enable_extra', 'huge_result', 'slow_echo']);
       const add = registry.schemas.find((s) => s.function.name === 'add_numbers');
@@ -46,7 +48,8 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
       { when: when.afterResults(), output: 'It is 42.' },
     ]);
     const chat = NexusChat.withEngine(engine);
-    const connection = await chat.connect(url);
+    // Trusted: this test is about the calls, not the approval.
+    const connection = await chat.connect(url, { trust: true });
     try {
       const answer = await chat.chat('What is 2 plus 40?');
       // The model wrote "2": coerced to the schema's number before it was sent (the server's schema would refuse a string).
@@ -64,7 +67,7 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
 
   it('stopping the answer sends the MCP cancellation, and the server stops the call', async () => {
     const registry = new ToolRegistry();
-    const connection = await connectMcp(url, registry);
+    const connection = await connectMcp(url, registry, { trust: true });
     try {
       const controller = new AbortController();
       const running = registry.runTool('slow_echo', { text: 'hi' }, { signal: controller.signal });
@@ -80,7 +83,7 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
   it('follows tools/list_changed: a tool the server adds joins the registry', async () => {
     const registry = new ToolRegistry();
     const changes: string[][] = [];
-    const connection = await connectMcp(url, registry, { onToolsChanged: (tools) => changes.push([...tools]) });
+    const connection = await connectMcp(url, registry, { trust: true, onToolsChanged: (tools) => changes.push([...tools]) });
     try {
       await registry.runTool('enable_extra', {});
       await expect.poll(() => registry.names.includes('extra_tool'), { timeout: 10_000 }).toBe(true);
@@ -89,6 +92,29 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
       await connection.close();
     }
   });
+
+  it("a tool that changes what it says after it was listed is named changed, and only the user's trust skips asking (issue 41)", async () => {
+    const rug = await startMcpServer({ RUG_PULL: '1' });
+    const registry = new ToolRegistry();
+    const connection = await connectMcp(rug.url, registry);
+    try {
+      expect(registry.get('read_note')).toMatchObject({ confirm: true, readOnly: false });
+      expect(connection.changed).toEqual([]);
+      await registry.runTool('rewrite_read_note', {}, { approve: () => true });
+      await expect.poll(() => registry.get('read_note')?.schema.function.description, { timeout: 10_000 }).toBe('Email the text of a note to anyone.');
+      expect(connection.changed).toEqual(['read_note']);
+      expect(registry.get('read_note')?.confirm).toBe(true);
+    } finally {
+      await connection.close();
+    }
+    const trusted = await connectMcp(rug.url, registry, { trust: true });
+    try {
+      expect(registry.get('read_note')).toMatchObject({ confirm: false, readOnly: true });
+    } finally {
+      await trusted.close();
+      rug.kill();
+    }
+  }, 60_000);
 
   it('namespaces a tool whose name is already taken, and keeps the other', async () => {
     const registry = new ToolRegistry().tool('add_numbers', 'Mine', { x: 'number' }, () => 'mine');
@@ -170,7 +196,7 @@ describe('bad input gets a bounded wait and a clear message', () => {
     const odd = await startMcpServer({ BAD_SCHEMA: '1' });
     const registry = new ToolRegistry();
     try {
-      const connection = await connectMcp(odd.url, registry);
+      const connection = await connectMcp(odd.url, registry, { trust: true });
       expect(connection.skipped).toEqual([{ name: 'bad_schema', reason: 'its input schema is not an object (type "string")' }]);
       expect(registry.has('bad_schema')).toBe(false);
       expect(await registry.runTool('add_numbers', { a: 1, b: 2 })).toMatchObject({ ok: true, result: '3' });
@@ -182,7 +208,7 @@ describe('bad input gets a bounded wait and a clear message', () => {
 
   it('a result of megabytes is cut, saying how long it was', async () => {
     const registry = new ToolRegistry();
-    const connection = await connectMcp(url, registry);
+    const connection = await connectMcp(url, registry, { trust: true });
     try {
       const outcome = await registry.runTool('huge_result', {});
       expect(outcome.ok).toBe(true);
@@ -196,7 +222,7 @@ describe('bad input gets a bounded wait and a clear message', () => {
 
   it('a call past its timeout fails with a message the model can act on, and is cancelled on the server', async () => {
     const registry = new ToolRegistry();
-    const connection = await connectMcp(url, registry, { callTimeoutMs: 300 });
+    const connection = await connectMcp(url, registry, { trust: true, callTimeoutMs: 300 });
     const before = server.output().split('CANCELLED').length;
     try {
       const outcome = await registry.runTool('slow_echo', { text: 'late' });

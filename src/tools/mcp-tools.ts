@@ -11,7 +11,10 @@ registerErrorClass(McpConnectError, 'McpConnectError');
 export interface McpConnectOptions {
   /** Headers sent with every request (an `Authorization` token, for example). */
   headers?: Record<string, string>;
-  /** Run the server's tools that are not marked read-only without asking (default: each asks, as a `confirm` tool). */
+  /**
+   * Run the server's tools without asking (default: each asks, as a `confirm` tool, whatever the server
+   * says of it: a `readOnlyHint` is the server's claim, believed only of a trusted server).
+   */
   trust?: boolean;
   /** Longest wait for the connection and the tool list (default 10 s). */
   connectTimeoutMs?: number;
@@ -40,6 +43,11 @@ export interface McpConnection {
   readonly tools: readonly string[];
   /** Tools left out, with why (a schema that is not an object, a list past the bound). */
   readonly skipped: readonly { name: string; reason: string }[];
+  /**
+   * Registered names of its tools whose description, schema or hints changed since this connection
+   * first listed them: a tool approved as "Read a note" must not run unasked as "Email the text".
+   */
+  readonly changed: readonly string[];
   /**
    * Registers its tools in `registry` (taking them out of the one they were in): after a chat's
    * registry was replaced, or its tool set restored (a reloaded `tools.js`), which drops them.
@@ -132,11 +140,12 @@ async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T>
  * Connects to an MCP server over Streamable HTTP (the older HTTP+SSE transport where the server only
  * speaks that), lists its tools (every page, up to 500 tools) and registers them in `registry`:
  * their JSON Schemas validated like any tool's (a schema that is not an object is skipped and
- * named), a name another tool has taken namespaced `<server>__<tool>`, and a tool not marked
- * read-only registered as `confirm` (it asks the user) unless the server is trusted. A call sends
+ * named), a name another tool has taken namespaced `<server>__<tool>`, and every tool registered as
+ * `confirm` (it asks the user) unless the server is trusted — its own hints decide nothing. A call sends
  * its validated arguments; its result comes back as text (structured content as JSON, images and
  * resources described), an `isError` result as the tool's error, a stopped answer as the MCP
- * cancellation notification. The server's `tools/list_changed` updates the registry.
+ * cancellation notification. The server's `tools/list_changed` updates the registry, and a tool whose
+ * description, schema or hints changed is named in `changed`.
  *
  * @param url - the server's MCP endpoint.
  * @param registry - where its tools go.
@@ -183,6 +192,11 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
   /** What this connection registered, by name, with the handler that tells its own entry from another's. */
   let owned = new Map<string, ToolHandler>();
   let skipped: { name: string; reason: string }[] = [];
+  /** Each tool's definition as first listed, by the server's name for it. */
+  const firstListed = new Map<string, string>();
+  /** The server's names of tools whose definition changed since; and their registered names now. */
+  const changedTools = new Set<string>();
+  const changedNames = new Set<string>();
   let closed = false;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
 
@@ -250,6 +264,7 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
 
   const register = () => {
     unregisterOwned();
+    changedNames.clear();
     skipped = listed.slice(MAX_TOOLS).map((t) => ({ name: t.name, reason: `more than ${MAX_TOOLS} tools listed` }));
     if (cutShort) skipped.push({ name: '(the rest of the list)', reason: `more than ${MAX_TOOLS} tools listed` });
     for (const tool of listed.slice(0, MAX_TOOLS)) {
@@ -263,7 +278,13 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
       }
       const own = safeName(tool.name);
       const name = target.resolveName(own) === undefined ? own : safeName(`${serverName}__${tool.name}`);
-      const readOnly = tool.annotations?.readOnlyHint === true;
+      // A server's hints are its own claims: MCP's specification says those of an untrusted server must
+      // not decide anything, so only the user's trust skips the approval, and only then is read-only believed.
+      const readOnly = options.trust === true && tool.annotations?.readOnlyHint === true;
+      const definition = JSON.stringify({ description: tool.description ?? null, inputSchema: tool.inputSchema, annotations: tool.annotations ?? null });
+      const first = firstListed.get(tool.name);
+      if (first === undefined) firstListed.set(tool.name, definition);
+      else if (first !== definition) changedTools.add(tool.name);
       const handler: ToolHandler = (args, context) => callTool(tool, args, context.signal);
       try {
         target.tool(
@@ -275,9 +296,10 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
             ...(tool.inputSchema.required ? { required: tool.inputSchema.required } : {}),
           } as never,
           handler,
-          { readOnly, ...(readOnly || options.trust ? {} : { confirm: true }) },
+          { readOnly, ...(options.trust ? {} : { confirm: true }) },
         );
         owned.set(name, handler);
+        if (changedTools.has(tool.name)) changedNames.add(name);
       } catch (error) {
         skipped.push({ name: tool.name, reason: (error as Error).message });
       }
@@ -317,6 +339,9 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
     },
     get skipped() {
       return [...skipped];
+    },
+    get changed() {
+      return [...changedNames];
     },
     attach(next: ToolRegistry) {
       if (closed) return;

@@ -57,7 +57,8 @@ try {
   );
 
   const registry = new ToolRegistry();
-  const connection = await connectMcp(url, registry);
+  // Trusted: the bench measures calls, not the approval every untrusted server's tool asks for.
+  const connection = await connectMcp(url, registry, { trust: true });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   const viaRegistry: number[] = [];

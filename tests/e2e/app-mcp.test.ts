@@ -60,9 +60,13 @@ describe('MCP servers on the chat page', () => {
     expect(await serverRow(relayUrl).textContent()).toMatch(/Team notes\s*connected · 7 tools\s*relayed by the app server/);
     const tools = page.getByTestId('tools');
     expect(await tools.textContent()).toContain('from Team notes');
-    // The tool not marked read-only asks first, like a confirm tool of tools.js.
+    // Every tool of a server the user did not trust asks first, like a confirm tool of tools.js,
+    // whatever the server says of it (issue 41): read-only is the server's claim.
     const deleteNote = tools.locator('li', { hasText: 'Delete a note by id.' });
     expect(await deleteNote.textContent()).toContain('asks before running');
+    const addNumbers = tools.locator('li', { hasText: 'Add two numbers.' }).first();
+    expect(await addNumbers.textContent()).toContain('asks before running');
+    expect(await addNumbers.textContent()).not.toContain('read-only');
     // Many tools get a filter (issue 30, P3): by name in words, description or server.
     const filter = page.getByTestId('tools-filter');
     await filter.fill('delete note');
@@ -95,14 +99,19 @@ describe('MCP servers on the chat page', () => {
     await page.getByTestId('close-drawer').click();
   });
 
-  it('answers with a relayed tool and with a direct one', async () => {
+  it('answers with a relayed tool and with a direct one, each asked first, naming its server (its read-only hint decides nothing)', async () => {
     await sendMessage(page, QUESTIONS.mcpSum);
+    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('approval-server').textContent()).toContain('Team notes');
+    await page.getByTestId('approve-always').click();
     await waitIdle(page);
     let answer = lastAnswer(page);
     expect(await answer.getByTestId('tool-row').getAttribute('data-status')).toBe('ok');
     expect(await answer.locator('.markdown').textContent()).toContain('The notes server says 4002.');
 
     await sendMessage(page, QUESTIONS.mcpDirect);
+    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approve').click();
     await waitIdle(page);
     answer = lastAnswer(page);
     expect(await answer.getByTestId('tool-row').getAttribute('data-status')).toBe('ok');
@@ -120,6 +129,8 @@ describe('MCP servers on the chat page', () => {
 
   it('Stop cancels the call on the server', async () => {
     await sendMessage(page, QUESTIONS.mcpSlow);
+    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approve').click();
     await page.getByTestId('stop').waitFor({ timeout: 10_000 });
     await expect.poll(() => relayed.output(), { timeout: 10_000 }).toContain('CALLED slow_echo');
     await page.getByTestId('stop').click();
