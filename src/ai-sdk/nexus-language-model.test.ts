@@ -1,6 +1,7 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { createProviderRegistry, generateText, jsonSchema, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
 import { qwen3 } from '../loop/__fixtures__/qwen3-outputs.ts';
 import { NexusChat } from '../nexus.ts';
@@ -65,6 +66,29 @@ describe('the AI SDK provider (LanguageModelV4) on a scripted Qwen3', () => {
     const calls = result.content.filter((c) => c.type === 'tool-call');
     expect(calls.map((c) => c.toolName)).toEqual(['get_weather']);
     expect(result.providerMetadata?.nexus).toMatchObject({ forced: true, rungs: ['inline', 'primed'] });
+  });
+
+  it('renders a tool written in zod (as the SDK docs write it) byte for byte as the same tool in plain JSON Schema (issue 42)', async () => {
+    const prompts: string[] = [];
+    for (const inputSchema of [
+      z.object({ city: z.string().describe('The city'), days: z.number().int().optional() }),
+      jsonSchema<{ city: string; days?: number }>({
+        type: 'object',
+        properties: { city: { type: 'string', description: 'The city' }, days: { type: 'integer' } },
+        required: ['city'],
+      }),
+    ]) {
+      const { model, engine } = modelOn([
+        { when: when.userAsked('Weather in Paris?'), output: 'Mild.' },
+        { when: when.gate(), output: 'No' },
+      ]);
+      await generateText({ model, tools: { get_weather: tool({ description: WEATHER.description, inputSchema }) }, prompt: 'Weather in Paris?' });
+      prompts.push(engine.generations[0]?.prompt ?? '');
+    }
+    // zod's JSON Schema carries $schema and additionalProperties: false; neither reaches the model.
+    expect(prompts[0]).not.toContain('$schema');
+    expect(prompts[0]).not.toContain('additionalProperties');
+    expect(prompts[0]).toBe(prompts[1]);
   });
 
   it('through generateText: a hallucinated name never becomes a tool call the SDK sees or runs', async () => {

@@ -7,6 +7,7 @@ import {
   describeValue,
   expandParameters,
   isPlainObject,
+  promptParameters,
   type ArgsOf,
   type ObjectSchema,
   type ParameterNames,
@@ -335,7 +336,7 @@ function defineTool(name: unknown, description: unknown, parameters: unknown, ha
   const expanded = expandParameters(name, parameters, given.required);
   const schema: ToolSchema = Object.freeze({
     type: 'function',
-    function: Object.freeze({ name, description, parameters: expanded }),
+    function: Object.freeze({ name, description, parameters: promptParameters(expanded) }),
   });
   return Object.freeze({
     name,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolDefinitionError } from './errors.ts';
-import { assertToolName, expandParameters } from './tool-schema.ts';
+import { assertToolName, expandParameters, promptParameters } from './tool-schema.ts';
 
 describe('expandParameters', () => {
   it('expands every shorthand type name to { type }', () => {
@@ -131,5 +131,36 @@ describe('assertToolName', () => {
 
   it('rejects a name that is not a string', () => {
     expect(() => assertToolName(42)).toThrow("A tool name must be a string, got the number 42. Pass a name such as 'get_weather'");
+  });
+});
+
+describe('promptParameters', () => {
+  it('drops what only a validator needs, at every depth, and keeps properties named like keywords (issue 42)', () => {
+    const zodLike = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: {
+        $schema: { type: 'string' },
+        place: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+        tags: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } }, additionalProperties: false } },
+        n: { type: 'integer', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+        pct: { type: 'number', minimum: 0, maximum: 100 },
+        extra: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+      required: ['place'],
+      additionalProperties: false,
+    };
+    expect(promptParameters(zodLike)).toEqual({
+      type: 'object',
+      properties: {
+        $schema: { type: 'string' },
+        place: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        tags: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } } } },
+        n: { type: 'integer' },
+        pct: { type: 'number', minimum: 0, maximum: 100 },
+        extra: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+      required: ['place'],
+    });
   });
 });

@@ -294,3 +294,43 @@ function frozenCopy<T>(value: T): T {
   }
   return value;
 }
+
+/** Keywords of a schema node whose values are schemas, or maps or lists of schemas. */
+const SUBSCHEMA_MAPS = ['properties', '$defs', 'definitions', 'patternProperties'] as const;
+const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
+const SUBSCHEMA_ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else'] as const;
+
+/**
+ * A tool's parameters as the model reads them: the same schema without what only a validator needs.
+ * The AI SDK (zod's `toJSONSchema`) and MCP servers send `$schema` and `additionalProperties: false` on
+ * every object; rendered into a chat template they are bytes a small model never saw in training, and
+ * a zod tool would render differently from the same tool written as plain JSON Schema. Validation
+ * still uses the schema as given.
+ *
+ * @param schema - an expanded parameters schema.
+ * @returns a deeply frozen copy without `$schema`, `additionalProperties: false` and zod's safe-integer
+ *   bounds, anywhere.
+ */
+export function promptParameters<T>(schema: T): T {
+  return frozenCopy(withoutValidatorKeywords(schema)) as T;
+}
+
+function withoutValidatorKeywords(node: unknown): unknown {
+  if (!isPlainObject(node)) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$schema' || (key === 'additionalProperties' && value === false)) continue;
+    // zod writes every `.int()` with the safe-integer bounds: they say nothing a model could use.
+    if ((key === 'minimum' && value === Number.MIN_SAFE_INTEGER) || (key === 'maximum' && value === Number.MAX_SAFE_INTEGER)) continue;
+    if ((SUBSCHEMA_MAPS as readonly string[]).includes(key) && isPlainObject(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutValidatorKeywords(v)]));
+    } else if ((SUBSCHEMA_LISTS as readonly string[]).includes(key) && Array.isArray(value)) {
+      out[key] = value.map(withoutValidatorKeywords);
+    } else if ((SUBSCHEMA_ONE as readonly string[]).includes(key)) {
+      out[key] = Array.isArray(value) ? value.map(withoutValidatorKeywords) : withoutValidatorKeywords(value);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
