@@ -187,6 +187,22 @@ describe('the AI SDK provider (LanguageModelV4) on a scripted Qwen3', () => {
     ]);
   });
 
+  it("never forces a model whose self-check failed, unless the caller sets a strategy (the page's rule; issue 42)", async () => {
+    const { model, engine } = modelOn([{ when: () => true, output: 'I do not know.', repeat: true }]);
+    const verdict = await model.check();
+    expect(verdict.ok).toBe(false);
+    const generationsAfterCheck = engine.generations.length;
+    const result = await model.doGenerate(ask('Weather in Chennai?', { toolChoice: { type: 'required' } }));
+    expect(result.content.filter((p) => p.type === 'tool-call')).toEqual([]);
+    // One free generation, no primed or stepwise rung.
+    expect(engine.generations.slice(generationsAfterCheck).map((g) => g.options.choices ?? 'free')).toEqual(['free']);
+    const forced = modelOn([{ when: () => true, output: 'I do not know.', repeat: true }], { strategy: 'auto' });
+    await forced.model.check();
+    const before = forced.engine.generations.length;
+    await forced.model.doGenerate(ask('Weather in Chennai?', { toolChoice: { type: 'required' } })).catch(() => undefined);
+    expect(forced.engine.generations.length - before).toBeGreaterThan(1);
+  });
+
   it('refuses a model whose self-check fails when requireToolCalling is set, with the verdict in the error', async () => {
     const { model } = modelOn([{ when: () => true, output: 'I do not know.' }], { requireToolCalling: true });
     await expect(model.doGenerate(ask('Weather in Chennai?'))).rejects.toMatchObject({

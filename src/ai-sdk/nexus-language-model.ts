@@ -39,7 +39,10 @@ export interface NexusModelSettings {
    * `await model.check()` gives the verdict without refusing.
    */
   requireToolCalling?: boolean;
-  /** The loop's strategy: `auto` (inline, then the rungs), `inline` only, or `stepwise` first. */
+  /**
+   * The loop's strategy: `auto` (inline, then the rungs), `inline` only, or `stepwise` first. Unset, a
+   * model whose self-check failed (its `chat.toolCheck`) gets `inline`: it is never forced into a call.
+   */
   strategy?: ChatOptions['strategy'];
   /** Let a reasoning model think (its thinking streams as reasoning parts). Default off. */
   enableThinking?: boolean;
@@ -274,7 +277,15 @@ export class NexusLanguageModel implements LanguageModelV4 {
         );
       }
     }
-    return this.#serve(async () => (await this.#chat()).modelTurn(messages, options));
+    return this.#serve(async () => {
+      const chat = await this.#chat();
+      // The page's rule: a model whose check failed on this machine is never forced into a call (the
+      // forced rungs would make a call of junk arguments the SDK then runs); it answers or calls as it
+      // will. A strategy the caller set is theirs.
+      const failed = chat.toolCheck !== undefined && !chat.toolCheck.ok;
+      const unforced = failed && !this.#settings.strategy ? { ...options, strategy: 'inline' as const } : options;
+      return chat.modelTurn(messages, unforced);
+    });
   }
 
   /** Runs `work` after every call before it has settled. */
