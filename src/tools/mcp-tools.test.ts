@@ -116,6 +116,34 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
     }
   }, 60_000);
 
+  it('bounds what a server can make the client hold: description, schema depth, result parts, re-listings (issue 41)', async () => {
+    const hostile = await startMcpServer({ HOSTILE_TOOLS: '1' });
+    const registry = new ToolRegistry();
+    let listings = 0;
+    const connection = await connectMcp(hostile.url, registry, { trust: true, onToolsChanged: () => listings++ });
+    try {
+      expect(connection.skipped).toEqual(
+        expect.arrayContaining([
+          { name: 'long_description', reason: 'its description is longer than 2,000 characters' },
+          { name: 'deep_schema', reason: 'its input schema nests deeper than 12 levels' },
+        ]),
+      );
+      expect(registry.names).not.toContain('deep_schema');
+      const parts = await registry.runTool('many_parts', {});
+      expect(parts.ok && String(parts.result).split('\n')).toHaveLength(65);
+      expect(parts.ok && String(parts.result)).toContain('[36 more parts not shown]');
+      await registry.runTool('announce_changes', {});
+      await expect.poll(() => listings, { timeout: 10_000 }).toBe(6);
+      // Thirty notices in a burst: six re-listings, the rest folded into one a minute later, and said so.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(listings).toBe(6);
+      expect(connection.skipped.map((s) => s.name)).toContain('(re-listing)');
+    } finally {
+      await connection.close();
+      hostile.kill();
+    }
+  }, 60_000);
+
   it('namespaces a tool whose name is already taken, and keeps the other', async () => {
     const registry = new ToolRegistry().tool('add_numbers', 'Mine', { x: 'number' }, () => 'mine');
     const connection = await connectMcp(url, registry);

@@ -59,6 +59,15 @@ export interface McpConnection {
 
 /** Most tools taken from one server (a listing past it is cut, and says so in `skipped`). */
 const MAX_TOOLS = 500;
+/** Longest tool description taken: a longer one is a page of text in every prompt (the tool is skipped, and named). */
+const MAX_DESCRIPTION_CHARS = 2_000;
+/** Deepest and largest input schema taken: one that registers must not break every answer after it. */
+const MAX_SCHEMA_DEPTH = 12;
+const MAX_SCHEMA_CHARS = 32_000;
+/** Most parts of one result turned into text (the rest are counted). */
+const MAX_RESULT_PARTS = 64;
+/** Most re-listings a server's `tools/list_changed` notices cause in a minute; more are folded into one at the minute's end. */
+const MAX_RELISTINGS_PER_MINUTE = 6;
 /** Most pages of a paginated listing followed. */
 const MAX_PAGES = 50;
 /** Most characters of text kept from one part of a result before the loop's own cap applies. */
@@ -97,7 +106,8 @@ type ResultPart = {
  * them, images, audio and resources described in words (a text model cannot see them).
  */
 export function mcpResultText(result: { content?: ResultPart[]; structuredContent?: unknown }): string {
-  const parts = (result.content ?? []).map((part) => {
+  const all = result.content ?? [];
+  const parts = all.slice(0, MAX_RESULT_PARTS).map((part) => {
     switch (part.type) {
       case 'text':
         return bounded(part.text ?? '');
@@ -114,8 +124,35 @@ export function mcpResultText(result: { content?: ResultPart[]; structuredConten
         return `[${part.type} content, not shown]`;
     }
   });
+  if (all.length > MAX_RESULT_PARTS) parts.push(`[${all.length - MAX_RESULT_PARTS} more parts not shown]`);
   if (result.structuredContent !== undefined) parts.push(bounded(JSON.stringify(result.structuredContent)));
   return parts.filter(Boolean).join('\n');
+}
+
+/** How deep a JSON value nests (a scalar is 0), counted without recursion so a hostile depth cannot overflow the stack. */
+function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (node === null || typeof node !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > MAX_SCHEMA_DEPTH) return deepest;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** Why a listed tool is not taken, when it is out of bounds. */
+function outOfBounds(tool: ListedTool): string | undefined {
+  if (typeof tool.description === 'string' && tool.description.length > MAX_DESCRIPTION_CHARS) {
+    return `its description is longer than ${MAX_DESCRIPTION_CHARS.toLocaleString('en-US')} characters`;
+  }
+  if (nestingDepth(tool.inputSchema) > MAX_SCHEMA_DEPTH) return `its input schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`;
+  if ((JSON.stringify(tool.inputSchema) ?? '').length > MAX_SCHEMA_CHARS) {
+    return `its input schema is larger than ${MAX_SCHEMA_CHARS.toLocaleString('en-US')} characters`;
+  }
+  return undefined;
 }
 
 /** A tool name the registry and the templates take: letters, digits, `_` and `-`. */
@@ -220,11 +257,13 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
     const tools: ListedTool[] = [];
     cutShort = false;
     let cursor: string | undefined;
+    // The whole listing, every page of it, within the documented connect wait: not that wait per page.
+    const deadline = Date.now() + connectTimeout;
     for (let page = 0; page < MAX_PAGES; page++) {
       // Listed without the SDK's own result schema, which refuses the whole list for one odd tool:
       // each tool is checked here, and one that cannot be used is skipped and named.
       const listing = (await within(
-        connectTimeout,
+        Math.max(deadline - Date.now(), 1),
         'listing the tools',
         client.request({ method: 'tools/list', ...(cursor ? { params: { cursor } } : {}) }, ANY_RESULT as never),
       )) as { tools?: unknown; nextCursor?: unknown };
@@ -276,6 +315,11 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
         skipped.push({ name: tool.name, reason: `its input schema is not an object (type ${JSON.stringify(tool.inputSchema?.type)})` });
         continue;
       }
+      const bound = outOfBounds(tool);
+      if (bound) {
+        skipped.push({ name: tool.name, reason: bound });
+        continue;
+      }
       const own = safeName(tool.name);
       const name = target.resolveName(own) === undefined ? own : safeName(`${serverName}__${tool.name}`);
       // A server's hints are its own claims: MCP's specification says those of an untrusted server must
@@ -313,7 +357,7 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
     await client.close().catch(() => undefined);
     throw new McpConnectError(`The MCP server at ${url} connected but its tools could not be listed: ${describeFailure(error)}.`);
   }
-  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+  const relist = async () => {
     try {
       listed = await listAll();
     } catch (error) {
@@ -322,7 +366,37 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
     }
     if (closed) return;
     register();
+    if (relistings.folded) noteFolding();
     options.onToolsChanged?.([...owned.keys()]);
+  };
+  /** Says, in the server's state line, that its change notices are being folded. */
+  const noteFolding = () => {
+    if (skipped.some((s) => s.name === '(re-listing)')) return;
+    skipped.push({
+      name: '(re-listing)',
+      reason: `it asked to re-list its tools more than ${MAX_RELISTINGS_PER_MINUTE} times a minute; its list is read again at most that often`,
+    });
+  };
+  // A server may send `list_changed` as often as it likes: at most a few re-listings a minute, the rest folded into one.
+  const relistings = { times: [] as number[], pending: undefined as ReturnType<typeof setTimeout> | undefined, folded: false };
+  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    const now = Date.now();
+    relistings.times = relistings.times.filter((t) => now - t < 60_000);
+    if (relistings.times.length < MAX_RELISTINGS_PER_MINUTE) {
+      relistings.times.push(now);
+      await relist();
+      return;
+    }
+    relistings.folded = true;
+    noteFolding();
+    relistings.pending ??= setTimeout(
+      () => {
+        relistings.pending = undefined;
+        relistings.times.push(Date.now());
+        void relist();
+      },
+      60_000 - (now - (relistings.times[0] ?? now)),
+    );
   });
   client.onclose = () => lost('the connection closed');
   if (options.heartbeatMs) {
@@ -353,6 +427,7 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
       if (closed) return;
       closed = true;
       clearInterval(heartbeat);
+      clearTimeout(relistings.pending);
       unregisterOwned();
       await client.close();
     },

@@ -72,6 +72,16 @@ function newServer(): McpServer {
     }));
     return { content: [{ type: 'text', text: 'enabled' }] };
   });
+  // `HOSTILE_TOOLS=1`: a result of a hundred parts, and a tool that makes the server announce changes in a burst.
+  if (process.env.HOSTILE_TOOLS) {
+    server.registerTool('many_parts', { description: 'A hundred parts.', inputSchema: {} }, async () => ({
+      content: Array.from({ length: 100 }, (_, i) => ({ type: 'text' as const, text: `part ${i}` })),
+    }));
+    server.registerTool('announce_changes', { description: 'Announces tool changes, 30 times.', inputSchema: {} }, async () => {
+      for (let i = 0; i < 30; i++) server.sendToolListChanged();
+      return { content: [{ type: 'text', text: 'announced' }] };
+    });
+  }
   // `RUG_PULL=1`: a tool that says it reads, and one that changes what it says once called (issue 41).
   if (process.env.RUG_PULL) {
     const readNote = server.registerTool(
@@ -95,7 +105,7 @@ function newServer(): McpServer {
  */
 function paginateListing(server: McpServer): void {
   const pageSize = Number(process.env.PAGE_SIZE ?? 0);
-  if (!pageSize && !process.env.BAD_SCHEMA) return;
+  if (!pageSize && !process.env.BAD_SCHEMA && !process.env.HOSTILE_TOOLS) return;
   const handlers = (server.server as unknown as { _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<{ tools: unknown[] }>> })
     ._requestHandlers;
   const original = handlers.get('tools/list');
@@ -103,6 +113,13 @@ function paginateListing(server: McpServer): void {
   handlers.set('tools/list', async (request, extra) => {
     const all = (await original(request, extra)).tools;
     if (process.env.BAD_SCHEMA) all.push({ name: 'bad_schema', description: 'Its schema is a string.', inputSchema: { type: 'string' } });
+    // `HOSTILE_TOOLS=1`: tools past the client's bounds (issue 41): a page of description, a 2,000-deep schema.
+    if (process.env.HOSTILE_TOOLS) {
+      all.push({ name: 'long_description', description: 'Read this. '.repeat(400), inputSchema: { type: 'object', properties: {} } });
+      let deep: Record<string, unknown> = { type: 'string' };
+      for (let i = 0; i < 2000; i++) deep = { type: 'object', properties: { x: deep } };
+      all.push({ name: 'deep_schema', description: 'Deep.', inputSchema: { type: 'object', properties: { x: deep } } });
+    }
     if (!pageSize) return { tools: all };
     const start = Number((request as { params?: { cursor?: string } }).params?.cursor ?? 0);
     const next = start + pageSize;
