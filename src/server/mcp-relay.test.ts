@@ -63,7 +63,8 @@ describe('the app server relays MCP to the servers its operator listed, and to n
       const registry = new ToolRegistry();
       const connection = await connectMcp(at(app, `/mcp-relay/notes`), registry);
       expect(connection.serverName).toBe('notes');
-      expect(await registry.runTool('add_numbers', { a: 40, b: 2 })).toMatchObject({ ok: true, result: '42' });
+      // Every tool of a server asks (issue 41): approved here.
+      expect(await registry.runTool('add_numbers', { a: 40, b: 2 }, { approve: () => true })).toMatchObject({ ok: true, result: '42' });
       await connection.close();
 
       const listing = await fetch(at(app, `/mcp-relay/`));

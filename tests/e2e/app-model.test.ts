@@ -593,7 +593,9 @@ describe('figures', () => {
     const downloadedFiles = Object.fromEntries(downloaded.map((url) => [new URL(url).pathname, kib(seen.get(url) ?? 0)]));
     expect(session, JSON.stringify(downloadedFiles)).toBeLessThan(130_000);
     expect(page).toBeGreaterThan(0);
-    expect(page).toBeLessThan(200 * 1024);
+    // Every chunk the page may load (the in-page loop and .zip reader included): 200 KiB until issue 40's
+    // five families, the template probe's new shapes and the token guard (205.7 KiB measured then).
+    expect(page).toBeLessThan(215 * 1024);
     expect(mcp).toBeGreaterThan(0);
     expect(mcp).toBeLessThan(100 * 1024);
     await mkdir(SCREENSHOTS_DIR, { recursive: true });
