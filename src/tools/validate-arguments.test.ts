@@ -46,6 +46,13 @@ describe('validateArguments: coercions small models need', () => {
     expect(validateArguments(forecast, { city: 'Oslo', lat: ' -1.5e2 ' })).toMatchObject(ok({ lat: -150 }));
   });
 
+  it('refuses a number that is not the one written: "1e309" (Infinity), an integer string past 2^53 (issue 41)', () => {
+    expect(validateArguments(forecast, { city: 'Oslo', lat: '1e309' }).ok).toBe(false);
+    const big = target('t', { id: 'integer' });
+    expect(validateArguments(big, { id: '9007199254740993' }).ok).toBe(false);
+    expect(validateArguments(big, { id: '9007199254740991' })).toEqual(ok({ id: 9007199254740991 }));
+  });
+
   it('reads "true"/"false" as booleans, in any case', () => {
     expect(validateArguments(forecast, { city: 'Oslo', hourly: 'true' })).toMatchObject(ok({ hourly: true }));
     expect(validateArguments(forecast, { city: 'Oslo', hourly: 'False' })).toMatchObject(ok({ hourly: false }));

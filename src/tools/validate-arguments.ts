@@ -160,7 +160,9 @@ function coerceTo(value: unknown, type: JsonType): unknown {
     case 'integer': {
       if (typeof value !== 'string' || !NUMERIC.test(value)) return NOT_COERCED;
       const number = Number(value);
-      return type === 'integer' && !Number.isInteger(number) ? NOT_COERCED : number;
+      // "1e309" is Infinity, and a long integer string is rounded: neither is the number the model wrote.
+      if (!Number.isFinite(number)) return NOT_COERCED;
+      return type === 'integer' && !Number.isSafeInteger(number) ? NOT_COERCED : number;
     }
     case 'boolean': {
       if (typeof value !== 'string') return NOT_COERCED;
