@@ -25,14 +25,14 @@ describe('proxyOptionsFromEnv', () => {
     expect(() => proxyOptionsFromEnv({ PROXY_TOKEN: 'short' })).toThrow(/PROXY_TOKEN/);
     expect(() => proxyOptionsFromEnv({ PROXY_ORIGINS: 'not an origin' })).toThrow(/PROXY_ORIGINS/);
     expect(() => proxyOptionsFromEnv({ PROXY_PAGE_BUDGET: '-1' })).toThrow(/PROXY_PAGE_BUDGET/);
-    expect(() => proxyOptionsFromEnv({ PROXY_TRUST_PROXY: 'the balancer' })).toThrow(
-      /PROXY_TRUST_PROXY has an invalid entry: the balancer \(give true, a hop count/,
-    );
+    expect(() => proxyOptionsFromEnv({ PROXY_TRUST_PROXY: 'the balancer' })).toThrow(/PROXY_TRUST_PROXY has an invalid entry: the balancer \(give a hop count/);
   });
 
-  it('reads PROXY_TRUST_PROXY as a hop count, true, or addresses and ranges', () => {
+  it('reads PROXY_TRUST_PROXY as a hop count or addresses and ranges, and refuses true (any client would pick its rate-limit address; issue 41)', () => {
     expect(proxyOptionsFromEnv({ PROXY_TRUST_PROXY: '1' }).trustProxy).toBe(1);
-    expect(proxyOptionsFromEnv({ PROXY_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(() => proxyOptionsFromEnv({ PROXY_TRUST_PROXY: 'true' })).toThrow(
+      /PROXY_TRUST_PROXY=true would let any client choose the address its rate limit counts/,
+    );
     expect(proxyOptionsFromEnv({ PROXY_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1, loopback' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', 'loopback']);
   });
 });

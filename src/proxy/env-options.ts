@@ -56,9 +56,18 @@ export function proxyOptionsFromEnv(env: Record<string, string | undefined> = pr
   return options;
 }
 
-/** `PROXY_TRUST_PROXY`: `true`, a hop count, or comma-separated addresses / CIDR ranges. */
+/**
+ * `PROXY_TRUST_PROXY`: a hop count, or comma-separated addresses / CIDR ranges of the balancers. Not
+ * `true`: trusting every hop lets any client name its own address in `X-Forwarded-For`, and so pick the
+ * key its rate limit is counted under (issue 41).
+ */
 function trustProxyOf(value: string): NonNullable<ProxyOptions['trustProxy']> {
-  if (value === 'true' || value === 'false') return value === 'true';
+  if (value === 'false') return false;
+  if (value === 'true') {
+    throw new Error(
+      'PROXY_TRUST_PROXY=true would let any client choose the address its rate limit counts: give the number of balancers in front (1) or their addresses / CIDR ranges (10.0.0.0/8)',
+    );
+  }
   if (/^\d+$/.test(value)) return Number(value);
   const ranges = value
     .split(',')
@@ -67,7 +76,7 @@ function trustProxyOf(value: string): NonNullable<ProxyOptions['trustProxy']> {
   for (const range of ranges) {
     if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(range) && !['loopback', 'linklocal', 'uniquelocal'].includes(range)) {
       throw new Error(
-        `PROXY_TRUST_PROXY has an invalid entry: ${range} (give true, a hop count such as 1, or addresses / CIDR ranges such as 10.0.0.0/8, or loopback)`,
+        `PROXY_TRUST_PROXY has an invalid entry: ${range} (give a hop count such as 1, or addresses / CIDR ranges such as 10.0.0.0/8, or loopback)`,
       );
     }
   }
