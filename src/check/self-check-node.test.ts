@@ -12,6 +12,8 @@ const TRAINED = [
   { model: 'tiny-tools-lfm2', family: 'lfm2' },
   // Trained only on its template's own tool conversations, never on this project's prompts.
   { model: 'tiny-tools-qwen3-plain', family: 'qwen3' },
+  // Qwen3.5's XML call syntax, through Qwen3.5-0.8B's real template (issue 40).
+  { model: 'tiny-tools-qwen3_5', family: 'qwen3.5' },
 ] as const;
 
 for (const { model, family } of TRAINED) {

@@ -32,7 +32,9 @@ export const qwen35: FamilyModule = {
     id: 'qwen3.5',
     label: 'Qwen3.5',
     syntax: '<tool_call>\\n<function=name>\\n<parameter=key>\\nvalue\\n</parameter>\\n</function>\\n</tool_call>',
-    callOpener: '<tool_call>\n<function=',
+    // Up to `<function`, not `=`: in Qwen's BPE `=get` is one token, so a prompt ending in `=` would make
+    // the model continue from a token boundary it never saw before a name.
+    callOpener: '<tool_call>\n<function',
     forcedCallOpener: opener,
     callClosers: ['</tool_call>'],
     formatCall: call,
