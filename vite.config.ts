@@ -74,11 +74,21 @@ function installableOffline(): Plugin[] {
       globIgnores: ['tools.js'],
       // ONNX Runtime's WASM is about 27 MB; the precache must take it for the page to run offline.
       maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
-      navigateFallback: 'index.html',
-      // Addresses the server answers itself: the proxy, the MCP relay, the models it serves.
-      navigateFallbackDenylist: [/^\/api\//, /^\/mcp-relay\//, /^\/models\//],
+      // No navigation fallback to the precache while the server answers: a navigation goes to the
+      // network first, so the page always arrives with the server's current policy (a CONNECT_ORIGINS
+      // changed since the last visit takes effect on the next reload); only offline is the precached page
+      // served (issue 41).
+      // (vite-plugin-pwa's default is a fallback to index.html: turned off.) Nor does the precache answer
+      // "/" with its index.html, which it would before any runtime rule.
+      navigateFallback: null,
+      directoryIndex: null,
       cleanupOutdatedCaches: true,
       runtimeCaching: [
+        {
+          urlPattern: ({ request, url, sameOrigin }) => sameOrigin && request.mode === 'navigate' && !/^\/(?:api|mcp-relay|models)\//.test(url.pathname),
+          handler: 'NetworkOnly',
+          options: { precacheFallback: { fallbackURL: 'index.html' } },
+        },
         {
           urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.endsWith('/tools.js'),
           handler: 'NetworkFirst',
