@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { article, page, redirect, startTestWeb, type Handler, type TestWeb } from '../../tests/proxy/helpers/test-web.ts';
 import type { FetchLogEntry } from './fetch-log.ts';
-import { readSite, siteOf, type ReadSiteOptions } from './read-site.ts';
+import { readSite, SEEN_LINKS_PER_PAGE, siteOf, type ReadSiteOptions } from './read-site.ts';
 import { SeenAddresses } from './seen-addresses.ts';
 import { hostKey } from './url-rules.ts';
 
@@ -94,6 +94,13 @@ beforeAll(async () => {
   serve('other.example', '/new-home', page(article('New home', words(5, 'Home'), links(['/sub', 'https://site.example/p1']))));
   serve('other.example', '/sub', page(article('Sub', words(5, 'Sub'))));
   serve('site.example', '/hub', page(article('Hub', words(5, 'Hub'), links(['/jump', '/p4']))));
+  serve(
+    'site.example',
+    '/codes',
+    page(
+      article('Codes', words(5, 'Codes'), links([...Array.from({ length: 20 }, (_, i) => `/k/${i}`), 'https://leak.example/k/7', 'https://other.example/x'])),
+    ),
+  );
   serve('site.example', '/jump', redirect('https://other.example/off'));
   serve('site.example', '/hub2', page(article('Hub2', words(5, 'Hub2'), links(['/to-www']))));
   serve('site.example', '/to-www', redirect('https://www.site.example/p3'));
@@ -266,6 +273,17 @@ describe('readSite', () => {
     expect(known.hasSeen('https://site.example/p4')).toBe(true);
     expect(known.hasSeen('https://site.example/p4?x=1')).toBe(false);
     expect((await readSite('https://site.example/p4', options({ seen: known }))).ok).toBe(true);
+  });
+
+  it("bounds what choosing a link can carry: only a page's first eight own-site links become readable (issue 41)", async () => {
+    const known = seenAddresses('https://site.example/codes');
+    const read = await readSite('https://site.example/codes', options({ seen: known, maxPages: 1 }));
+    expect(read.ok).toBe(true);
+    const readable = Array.from({ length: 20 }, (_, i) => known.hasSeen(`https://site.example/k/${i}`));
+    expect(readable.filter(Boolean)).toHaveLength(SEEN_LINKS_PER_PAGE);
+    expect(readable.slice(0, SEEN_LINKS_PER_PAGE).every(Boolean)).toBe(true);
+    expect(known.hasSeen('https://leak.example/k/7')).toBe(false);
+    expect(known.hasSeen('https://other.example/x')).toBe(false);
   });
 
   it('rule 1 at every hop: a crawled same-site link that redirects to another site is not followed', async () => {

@@ -15,6 +15,8 @@ export interface CrawlLimits {
   maxPages?: number;
   /** New same-site links taken from each page (default 24). */
   linksPerPage?: number;
+  /** Same-site links of each page read that the answer may read next (default {@link SEEN_LINKS_PER_PAGE}). */
+  seenLinksPerPage?: number;
   /** Characters returned per page (default 12,000). */
   pageChars?: number;
   /** Characters returned in all (default 24,000). */
@@ -106,6 +108,12 @@ export type ReadSiteResult =
       contacted: boolean;
     };
 
+/**
+ * How many of a page's own-site links become addresses the answer may read next: choosing among them
+ * carries at most log2(8) = 3 bits per page read to the site, so at most 36 bits in an answer's 12 reads.
+ */
+export const SEEN_LINKS_PER_PAGE = 8;
+
 /** Path endings that are never text pages; such links are not followed. */
 const BINARY_PATH =
   /\.(pdf|zip|gz|tgz|bz2|xz|rar|7z|exe|msi|dmg|pkg|deb|rpm|iso|img|apk|png|jpe?g|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4a|ogg|wav|flac|avi|mov|mkv|webm|woff2?|ttf|otf|eot|css|js|mjs|json|xml|rss|atom|csv|xlsx?|docx?|pptx?)$/i;
@@ -143,6 +151,7 @@ export async function readSite(url: string, options: ReadSiteOptions): Promise<R
   const maxHops = options.maxHops ?? 2;
   const maxPages = options.maxPages ?? 6;
   const linksPerPage = options.linksPerPage ?? 24;
+  const seenLinksPerPage = options.seenLinksPerPage ?? SEEN_LINKS_PER_PAGE;
   const pageChars = options.pageChars ?? 12_000;
   const totalChars = options.totalChars ?? 24_000;
   const concurrency = Math.max(1, options.concurrency ?? 3);
@@ -201,9 +210,13 @@ export async function readSite(url: string, options: ReadSiteOptions): Promise<R
         notes: fetched.notes,
       });
       pages.push({ n, url: requested, finalUrl: fetched.finalUrl, title: fetched.title, hop, text, omittedChars: omitted, fenced });
-      // A link on a page read in this answer may be read next, exactly as the page wrote it.
+      // A link on a page read in this answer may be read next, exactly as the page wrote it — but which
+      // link a steered model reads is itself a message to that link's server (issue 41): only the page's
+      // own-site links, and only the first few, become readable, which bounds what a choice can carry.
       options.seen.markSeen?.(fetched.finalUrl);
-      for (const link of fetched.links) options.seen.markSeen?.(link);
+      const site = siteOf(new URL(fetched.finalUrl).hostname);
+      const readable = fetched.links.filter((link) => siteOf(new URL(link).hostname) === site).slice(0, seenLinksPerPage);
+      for (const link of readable) options.seen.markSeen?.(link);
       level.push({ url: fetched.finalUrl, links: fetched.links });
       return true;
     };
