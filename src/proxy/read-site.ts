@@ -109,8 +109,9 @@ export type ReadSiteResult =
     };
 
 /**
- * How many of a page's own-site links become addresses the answer may read next: choosing among them
- * carries at most log2(8) = 3 bits per page read to the site, so at most 36 bits in an answer's 12 reads.
+ * How many of a page's own-site links become addresses the answer may read next. Which of them a steered
+ * model reads is a message to their site; this bounds the choices each page read adds (eight, where a page of
+ * a thousand links added a thousand). Repeated reads and their order are not bounded by it.
  */
 export const SEEN_LINKS_PER_PAGE = 8;
 
