@@ -71,6 +71,31 @@ describe('conversation files', () => {
     );
   });
 
+  it('says in Markdown what happened to each tool use: a refused one is not written as used (issue 44)', () => {
+    const withOutcomes: Conversation = {
+      ...conversation,
+      turns: conversation.turns.map((t, i) =>
+        i === 1
+          ? {
+              ...t,
+              activity: [
+                { kind: 'call', id: 'c1', name: 'get_weather', arguments: { city: 'Chennai' }, source: 'inline', status: 'ok', result: '31' },
+                { kind: 'call', id: 'c2', name: 'cancel_order', arguments: { id: 'A-1' }, source: 'inline', status: 'refused', result: 'Refused.' },
+                { kind: 'call', id: 'c3', name: 'broken', arguments: {}, source: 'inline', status: 'error', result: 'down' },
+              ],
+            }
+          : t,
+      ) as Conversation['turns'],
+    };
+    const text = conversationToMarkdown(withOutcomes).text;
+    expect(text).toContain('> used `get_weather({"city":"Chennai"})`');
+    expect(text).toContain('> refused `cancel_order({"id":"A-1"})` (not run)');
+    expect(text).not.toContain('> used `cancel_order');
+    expect(text).toContain('> tried `broken({})`, which failed (error)');
+    // Read back, none of these lines is taken for the answer's words.
+    expect(readConversationFile('chat.md', text, newId).turns[1]?.text).toBe('It is **31 °C**.');
+  });
+
   it('writes Markdown a person reads, and reads its words back with a history rebuilt from them', () => {
     const file = conversationToMarkdown(conversation);
     expect(file.filename).toBe('weather-in-chennai.md');

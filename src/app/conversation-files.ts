@@ -28,6 +28,14 @@ export function conversationToJson(conversation: Conversation): ConversationFile
   return { filename: `${slug(conversation.title)}.json`, type: 'application/json', text };
 }
 
+/** One tool use as the Markdown export lists it: what happened to it, not just that it was asked for. */
+function callLine(call: { name: string; arguments: unknown; status: string }): string {
+  const written = `\`${call.name}(${JSON.stringify(call.arguments)})\``;
+  if (call.status === 'ok' || call.status === 'duplicate') return `used ${written}`;
+  if (call.status === 'refused') return `refused ${written} (not run)`;
+  return `tried ${written}, which failed (${call.status})`;
+}
+
 /** The conversation as a readable Markdown document: a heading per speaker, answers as written, tool uses listed. */
 export function conversationToMarkdown(conversation: Conversation): ConversationFile {
   const lines = [`# ${conversation.title}`, '', `_${new Date(conversation.createdAt).toISOString().slice(0, 10)} · Nexus Chat_`, ''];
@@ -35,7 +43,7 @@ export function conversationToMarkdown(conversation: Conversation): Conversation
     lines.push(turn.role === 'user' ? '## You' : '## Nexus', '');
     lines.push(turn.text.trim() || '_(no text)_', '');
     const calls = (turn.activity ?? []).filter((a) => a.kind === 'call');
-    for (const call of calls) lines.push(`> used \`${call.name}(${JSON.stringify(call.arguments)})\``);
+    for (const call of calls) lines.push(`> ${callLine(call)}`);
     if (calls.length) lines.push('');
     if (turn.note && turn.state !== 'done') lines.push(`> _${turn.note}_`, '');
   }
@@ -104,7 +112,7 @@ function conversationFromMarkdown(text: string, newId: () => string): Conversati
     const role = sections[i] === 'You' ? 'user' : 'assistant';
     const body = (sections[i + 1] ?? '')
       .split('\n')
-      .filter((line) => !/^> used `/.test(line) && !/^> _.*_$/.test(line))
+      .filter((line) => !/^> (?:used|refused|tried) `/.test(line) && !/^> _.*_$/.test(line))
       .join('\n')
       .trim();
     turns.push({ id: newId(), role, text: body === '_(no text)_' ? '' : body, state: 'done' });
