@@ -14,14 +14,13 @@ import { qwen25 } from './families/qwen2-5.ts';
 import { qwen3 } from './families/qwen3.ts';
 import { qwen35 } from './families/qwen3-5.ts';
 import { smollm3 } from './families/smollm3.ts';
-import type { FamilyId, ModelFamily } from './model-family.ts';
+import type { FamilyId, FamilyProfile, ModelFamily } from './model-family.ts';
 
 /**
- * Every family module, in the order people meet them (the order options and messages list them),
- * `generic` last. Adding a family is one module in `families/`, one row here and its id in
- * `FamilyId`. Facts and sources: shared/research/model-families.md.
+ * The family modules, in the order people meet them, `generic` last. Adding a family is one module in
+ * `families/`, one row here and its id in `FamilyId`. Facts and sources: shared/research/model-families.md.
  */
-export const FAMILY_MODULES: readonly FamilyModule[] = [
+const MODULES: readonly FamilyModule[] = [
   qwen35,
   qwen3,
   qwen25,
@@ -38,6 +37,27 @@ export const FAMILY_MODULES: readonly FamilyModule[] = [
   deepseekR1,
   generic,
 ];
+
+/** Every family's turn markers: a model may end a value with any of them. */
+const TURN_MARKERS = MODULES.flatMap((m) => [...m.profile.endTokens, ...(m.profile.turnMarkers ?? [])]);
+
+/** A module's profile with what the registry derives from every family. */
+function registered(profile: FamilyProfile): ModelFamily {
+  const thinking = profile.thinking ? [profile.thinking.open, profile.thinking.close] : [];
+  const valueMarkers = [...new Set([...TURN_MARKERS, ...profile.keepTokens, ...profile.callClosers, ...thinking])].filter(Boolean);
+  return { ...profile, valueMarkers };
+}
+
+/** A family module as registered: its profile complete. */
+export interface RegisteredFamily extends Omit<FamilyModule, 'profile'> {
+  readonly profile: ModelFamily;
+}
+
+/**
+ * Every family module, in the order people meet them (the order options and messages list them),
+ * `generic` last, each profile complete.
+ */
+export const FAMILY_MODULES: readonly RegisteredFamily[] = MODULES.map((m) => ({ ...m, profile: registered(m.profile) }));
 
 /** Every profile, by id. */
 export const MODEL_FAMILIES = Object.fromEntries(FAMILY_MODULES.map((m) => [m.profile.id, m.profile])) as { readonly [id in FamilyId]: ModelFamily };

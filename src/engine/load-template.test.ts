@@ -24,6 +24,16 @@ async function withTemplate(name: string, chatTemplate: unknown): Promise<string
   return folder;
 }
 
+/** Loads a copy of the fixture with `chatTemplate` (q8) and runs `check` on it, disposing it after. */
+async function withChat(name: string, chatTemplate: unknown, check: (chat: NexusChat) => Promise<void> | void): Promise<void> {
+  const chat = await NexusChat.load({ path: await withTemplate(name, chatTemplate) }, { dtype: 'q8' });
+  try {
+    await check(chat);
+  } finally {
+    await chat.dispose();
+  }
+}
+
 beforeAll(async () => {
   prepareFixtureModels();
   models = await mkdtemp(join(tmpdir(), 'nexus-template-'));
@@ -37,14 +47,10 @@ describe('a load whose chat template needs care', () => {
     "loads a model whose only template is Hermes' named tool_use one, with no problem named",
     async () => {
       const hermes = await readFile('tests/fixtures/templates/hermes-3-llama-3.1-8b-tool_use.jinja', 'utf8');
-      const folder = await withTemplate('hermes-tool-use', [{ name: 'tool_use', template: hermes }]);
-      const chat = await NexusChat.load({ path: folder }, { dtype: 'q8' });
-      try {
+      await withChat('hermes-tool-use', [{ name: 'tool_use', template: hermes }], (chat) => {
         expect(chat.info.family).toMatchObject({ id: 'hermes', dialect: { noTools: 'empty', emptyDescriptions: true } });
         expect(chat.info.family?.templateProblem).toBeUndefined();
-      } finally {
-        await chat.dispose();
-      }
+      });
     },
     LOAD_TIMEOUT_MS,
   );
@@ -53,14 +59,10 @@ describe('a load whose chat template needs care', () => {
     "refuses tools, naming the cause, to a template of one family over another's tokenizer (Ministral 3's template, Qwen3's tokenizer)",
     async () => {
       const ministral = await readFile('tests/fixtures/templates/ministral-3-14b-reasoning-2512.jinja', 'utf8');
-      const folder = await withTemplate('mismatched', ministral);
-      const chat = await NexusChat.load({ path: folder }, { dtype: 'q8' });
-      try {
+      await withChat('mismatched', ministral, (chat) => {
         expect(chat.info.family?.id).toBe('mistral3');
         expect(chat.info.family?.templateProblem).toMatch(/has a Mistral 3 template, but its tokenizer has none of that family's end tokens \(<\/s>\)/);
-      } finally {
-        await chat.dispose();
-      }
+      });
     },
     LOAD_TIMEOUT_MS,
   );
@@ -68,15 +70,11 @@ describe('a load whose chat template needs care', () => {
   it(
     'loads a model whose template renders nothing, and refuses it tools naming the cause',
     async () => {
-      const folder = await withTemplate('broken', "{{ raise_exception('This template is broken on purpose.') }}");
-      const chat = await NexusChat.load({ path: folder }, { dtype: 'q8' });
-      try {
+      await withChat('broken', "{{ raise_exception('This template is broken on purpose.') }}", async (chat) => {
         expect(chat.info.family?.templateProblem).toMatch(/^cannot render plain chat \(fails: .*This template is broken on purpose/);
         chat.tool('get_weather', 'Weather', { city: 'string' }, () => 'sunny');
         await expect(chat.chat('Weather in Paris?')).rejects.toThrow(/cannot render plain chat/);
-      } finally {
-        await chat.dispose();
-      }
+      });
     },
     LOAD_TIMEOUT_MS,
   );

@@ -57,6 +57,14 @@ export interface ModelFamily {
   formatCalls?(calls: readonly { name: string; args: Record<string, unknown> }[]): string;
   /** Tokens that end an assistant turn, besides the model's configured `eos_token_id`. */
   readonly endTokens: readonly string[];
+  /** Markers that open a turn in this family's template (`<|im_start|>`), or end one but are not end tokens here; never part of a value. */
+  readonly turnMarkers?: readonly string[];
+  /**
+   * Every marker a value the model writes is cut at: this family's call markers and thinking tags, and
+   * the turn markers of every family (a model may end a value with another family's marker it saw in
+   * training). Filled in by the registry (`families.ts`) from the profiles.
+   */
+  readonly valueMarkers: readonly string[];
   /**
    * Special tokens the parser must see: generations are decoded without dropping them (the stream
    * filter still hides them from the reader). Other special tokens are dropped.
@@ -87,6 +95,9 @@ export interface ArgumentSlot {
   /** What ends the value (removed from it). */
   readonly stop: readonly string[];
 }
+
+/** A profile as a family module writes it; the registry adds what it derives from every family. */
+export type FamilyProfile = Omit<ModelFamily, 'valueMarkers'>;
 
 /** What a loaded model reports about its profile (it crosses the worker boundary as data). */
 export interface FamilyInfo {

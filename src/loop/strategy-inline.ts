@@ -2,7 +2,7 @@ import { ToolCallStreamFilter, parseToolCalls, stripThinking } from '../toolcall
 import type { AnswerRun } from './answer-run.ts';
 import type { Attempt } from './attempt.ts';
 import { recoverPseudoToolText } from './recover-pseudo-tool.ts';
-import { markersOf, withoutMarkers } from './strip-markers.ts';
+import { withoutMarkers } from './strip-markers.ts';
 import type { CallSource } from './types.ts';
 
 /**
@@ -32,7 +32,7 @@ export async function attemptInline(run: AnswerRun, prompt: string, source: Call
   const attempt: Attempt = { source, calls: [], unknown: [], order: [], text: parsed.text, raw };
   if (!toolsOffered) return attempt;
 
-  const markers = markersOf(run.engine.family);
+  const markers = run.engine.family.valueMarkers;
   for (const call of parsed.calls.map((c) => withoutMarkers(c, markers))) {
     const name = run.resolveCall(call.name);
     const sorted = name ? { name, arguments: call.arguments } : call;

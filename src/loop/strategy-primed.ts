@@ -1,7 +1,7 @@
 import { parseToolCalls } from '../toolcalls/index.ts';
 import type { AnswerRun } from './answer-run.ts';
 import { emptyAttempt, type Attempt } from './attempt.ts';
-import { markersOf, withoutMarkers } from './strip-markers.ts';
+import { withoutMarkers } from './strip-markers.ts';
 
 /**
  * Generates again from the same prompt with the call syntax already open (in the model family's
@@ -17,7 +17,7 @@ export async function attemptPrimed(run: AnswerRun, prompt: string, forcedName?:
   const raw = prefix + generated.text;
   const parsed = parseToolCalls(raw);
   const attempt = emptyAttempt('primed', raw);
-  const markers = markersOf(family);
+  const markers = family.valueMarkers;
   for (const call of parsed.calls.map((c) => withoutMarkers(c, markers))) {
     const name = run.resolveCall(call.name);
     if (name) attempt.calls.push({ name, arguments: call.arguments });

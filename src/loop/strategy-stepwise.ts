@@ -2,7 +2,7 @@ import type { ToolSchema } from '../engine/engine.ts';
 import type { ModelFamily } from '../engine/model-family.ts';
 import type { AnswerRun } from './answer-run.ts';
 import { emptyAttempt, type Attempt } from './attempt.ts';
-import { markersOf, withoutMarkers } from './strip-markers.ts';
+import { withoutMarkers } from './strip-markers.ts';
 
 type PropertySchema = { readonly [keyword: string]: unknown };
 
@@ -85,13 +85,11 @@ function slotQuestion(
     case 'boolean':
       return { opener: slot.opener, choices: ['true', 'false'], maxNewTokens: 2, decode: (raw) => raw.trim() === 'true' };
     case 'number':
-    case 'integer':
-      return {
-        ...questionFor(schema),
-        opener: slot.opener,
-        stop: [...slot.stop, '\n'],
-        decode: (raw) => questionFor(schema).decode(withoutStop(raw, [...slot.stop, '\n'])),
-      };
+    case 'integer': {
+      const plain = questionFor(schema);
+      const stop = [...slot.stop, '\n'];
+      return { ...plain, opener: slot.opener, stop, decode: (raw) => plain.decode(withoutStop(raw, stop)) };
+    }
     case 'array':
     case 'object':
       return { opener: slot.opener, stop: [...slot.stop], maxNewTokens: 96, decode: (raw) => decodeJsonish(withoutStop(raw, slot.stop)) };
@@ -156,7 +154,7 @@ export async function attemptStepwise(run: AnswerRun, prompt: string, forcedName
       'stepwise',
       slotted ? question.opener : `${key} = ${question.opener}`,
     );
-    const value = withoutMarkers({ name, arguments: { value: question.decode(generated.text) } }, markersOf(family)).arguments.value;
+    const value = withoutMarkers({ name, arguments: { value: question.decode(generated.text) } }, family.valueMarkers).arguments.value;
     args[key] = value;
     run.record({ kind: 'choice', round: run.round, which: `arg:${key}`, raw: `${question.opener}${generated.text}`, resolved: JSON.stringify(value) });
     transcript += `${key} = ${JSON.stringify(value)}\n`;

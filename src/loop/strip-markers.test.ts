@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MODEL_FAMILIES } from '../engine/families.ts';
-import { markersOf, withoutMarkers } from './strip-markers.ts';
+import { withoutMarkers } from './strip-markers.ts';
 
 describe('withoutMarkers', () => {
   it('cuts every string value at the first turn or call marker, nested values too', () => {
-    const markers = markersOf(MODEL_FAMILIES.qwen3);
+    const markers = MODEL_FAMILIES.qwen3.valueMarkers;
     const call = {
       name: 'get_weather',
       arguments: { city: 'LP-8991-ME.<|im_end|>', list: ['a</tool_call>', 'b'], deep: { note: 'ok <|im_start|>user' }, n: 3 },
@@ -13,13 +13,13 @@ describe('withoutMarkers', () => {
   });
 
   it("knows each family's own markers, and the common end tokens of the others", () => {
-    expect(markersOf(MODEL_FAMILIES.gemma4)).toEqual(expect.arrayContaining(['<turn|>', '<tool_call|>', '<|"|>', '<|im_end|>']));
-    expect(markersOf(MODEL_FAMILIES.mistral3)).toEqual(expect.arrayContaining(['</s>', '[TOOL_CALLS]', '[ARGS]']));
-    expect(withoutMarkers({ name: 'f', arguments: { a: 'Paris[TOOL_CALLS]g' } }, markersOf(MODEL_FAMILIES.mistral3)).arguments).toEqual({ a: 'Paris' });
+    expect(MODEL_FAMILIES.gemma4.valueMarkers).toEqual(expect.arrayContaining(['<turn|>', '<tool_call|>', '<|"|>', '<|im_end|>']));
+    expect(MODEL_FAMILIES.mistral3.valueMarkers).toEqual(expect.arrayContaining(['</s>', '[TOOL_CALLS]', '[ARGS]']));
+    expect(withoutMarkers({ name: 'f', arguments: { a: 'Paris[TOOL_CALLS]g' } }, MODEL_FAMILIES.mistral3.valueMarkers).arguments).toEqual({ a: 'Paris' });
   });
 
   it('leaves values without markers as they are', () => {
     const call = { name: 'f', arguments: { a: 'x < y | z', b: true } };
-    expect(withoutMarkers(call, markersOf(MODEL_FAMILIES.generic))).toEqual(call);
+    expect(withoutMarkers(call, MODEL_FAMILIES.generic.valueMarkers)).toEqual(call);
   });
 });

@@ -1,4 +1,4 @@
-import type { ModelFamily } from '../model-family.ts';
+import type { FamilyProfile } from '../model-family.ts';
 
 /** A rule that recognises a family from its chat template's own markers. */
 export interface TemplateRule {
@@ -15,7 +15,7 @@ export interface TemplateRule {
  * registry's order does not decide detection.
  */
 export interface FamilyModule {
-  readonly profile: ModelFamily;
+  readonly profile: FamilyProfile;
   /** Template rules; any one matching chooses this family. */
   readonly templateRules: readonly TemplateRule[];
   /** `config.json` `model_type` values of this family, used when no template rule matched. */

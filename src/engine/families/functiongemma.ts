@@ -1,16 +1,5 @@
 import type { FamilyModule } from './family-module.ts';
-import { SELECT_PREFIX } from './profile-parts.ts';
-
-/** FunctionGemma's argument values: strings between `<escape>` tokens, everything else bare. */
-function gemmaValue(value: unknown): string {
-  if (typeof value === 'string') return `<escape>${value}<escape>`;
-  if (Array.isArray(value)) return `[${value.map(gemmaValue).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.entries(value)
-      .map(([k, v]) => `${k}:${gemmaValue(v)}`)
-      .join(',')}}`;
-  return String(value ?? null);
-}
+import { gemmaArguments, SELECT_PREFIX } from './profile-parts.ts';
 
 /** FunctionGemma: `call:name{…}` between function-call tokens, results in the same model turn. */
 export const functiongemma: FamilyModule = {
@@ -21,7 +10,7 @@ export const functiongemma: FamilyModule = {
     callOpener: '<start_function_call>call:',
     forcedCallOpener: (name) => `<start_function_call>call:${name}{`,
     callClosers: ['<end_function_call>'],
-    formatCall: (name, args) => `<start_function_call>call:${name}${gemmaValue(args)}<end_function_call>`,
+    formatCall: (name, args) => `<start_function_call>call:${name}{${gemmaArguments(args, '<escape>')}}<end_function_call>`,
     endTokens: ['<end_of_turn>', '<start_function_response>'],
     keepTokens: ['<start_function_call>', '<end_function_call>', '<escape>'],
     toolResult: 'the same model turn, <start_function_response>response:name{…}<end_function_response>',

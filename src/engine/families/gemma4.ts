@@ -1,23 +1,11 @@
 import type { FamilyModule } from './family-module.ts';
-import { SELECT_PREFIX } from './profile-parts.ts';
+import { gemmaArguments, SELECT_PREFIX } from './profile-parts.ts';
 
 /** The token Gemma 4 puts on both sides of a string. */
 const QUOTE = '<|"|>';
 
-/** A value as Gemma 4's template writes call arguments: strings between `<|"|>`, keys bare, sorted as `dictsort`. */
-function gemma4Value(value: unknown): string {
-  if (typeof value === 'string') return `${QUOTE}${value}${QUOTE}`;
-  if (Array.isArray(value)) return `[${value.map(gemma4Value).join(',')}]`;
-  if (value && typeof value === 'object') return `{${gemma4Arguments(value as Record<string, unknown>)}}`;
-  return value === null || value === undefined ? 'None' : String(value);
-}
-
-function gemma4Arguments(args: Readonly<Record<string, unknown>>): string {
-  return Object.keys(args)
-    .sort()
-    .map((k) => `${k}:${gemma4Value(args[k])}`)
-    .join(',');
-}
+/** Gemma 4's template walks argument keys with `dictsort`, and prints a null as Python does. */
+const gemma4Arguments = (args: Readonly<Record<string, unknown>>) => gemmaArguments(args, QUOTE, { sorted: true, nullText: 'None' });
 
 const call = (name: string, args: Readonly<Record<string, unknown>>) => `<|tool_call>call:${name}{${gemma4Arguments(args)}}<tool_call|>`;
 

@@ -8,6 +8,7 @@ import { hermesProfile } from './profile-parts.ts';
 export const hermes: FamilyModule = {
   profile: hermesProfile('hermes', 'Hermes', {
     endTokens: ['<|im_end|>'],
+    turnMarkers: ['<|im_start|>'],
     toolResult: 'tool turn, <tool_response>…</tool_response> (consecutive results share the turn)',
   }),
   // Qwen2.5's template took over Hermes' wording of the call; the Hermes templates keep their own opening line.

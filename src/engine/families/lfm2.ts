@@ -21,6 +21,7 @@ export const lfm2: FamilyModule = {
     formatCall: (name, args) => `<|tool_call_start|>[${pythonicCall(name, args)}]<|tool_call_end|>`,
     formatCalls: (calls) => `<|tool_call_start|>[${calls.map((c) => pythonicCall(c.name, c.args)).join(', ')}]<|tool_call_end|>`,
     endTokens: ['<|im_end|>'],
+    turnMarkers: ['<|im_start|>'],
     keepTokens: ['<|tool_call_start|>', '<|tool_call_end|>'],
     thinking: { ...THINK, emptyBlockWhenOff: false },
     toolResult: 'tool turn, <|tool_response_start|>…<|tool_response_end|> (LFM2)',

@@ -13,6 +13,8 @@ export const phi4Mini: FamilyModule = {
     callClosers: [],
     formatCall: (name, args) => `functools[{"name": ${JSON.stringify(name)}, "arguments": ${pythonJson(args)}}]`,
     endTokens: ['<|end|>'],
+    // Its end of text (bos and eos in its tokenizer).
+    turnMarkers: ['<|endoftext|>'],
     keepTokens: ['<|tool_call|>', '<|/tool_call|>'],
     toolResult: '<|tool_response|> turn (llama.cpp template)',
     parallelCalls: true,

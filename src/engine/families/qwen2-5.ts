@@ -5,6 +5,7 @@ import { hermesProfile } from './profile-parts.ts';
 export const qwen25: FamilyModule = {
   profile: hermesProfile('qwen2.5', 'Qwen2.5', {
     endTokens: ['<|im_end|>'],
+    turnMarkers: ['<|im_start|>'],
     toolResult: 'user turn, <tool_response>…</tool_response> (consecutive results share the turn)',
     contextLength: 32768,
   }),

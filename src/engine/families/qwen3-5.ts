@@ -41,6 +41,7 @@ export const qwen35: FamilyModule = {
     // The template puts a newline between the calls of one turn.
     formatCalls: (calls) => calls.map((c) => call(c.name, c.args)).join('\n'),
     endTokens: ['<|im_end|>'],
+    turnMarkers: ['<|im_start|>'],
     keepTokens: ['<tool_call>', '</tool_call>'],
     thinking: { ...THINK, emptyBlockWhenOff: true },
     toolResult: 'user turn, <tool_response>…</tool_response> (consecutive results share the turn)',

@@ -5,6 +5,7 @@ import { hermesProfile, THINK } from './profile-parts.ts';
 export const qwen3: FamilyModule = {
   profile: hermesProfile('qwen3', 'Qwen3', {
     endTokens: ['<|im_end|>'],
+    turnMarkers: ['<|im_start|>'],
     thinking: { ...THINK, emptyBlockWhenOff: true },
     toolResult: 'user turn, <tool_response>…</tool_response> (consecutive results share the turn)',
     contextLength: 32768,

@@ -5,6 +5,7 @@ import { hermesProfile, THINK } from './profile-parts.ts';
 export const smollm3: FamilyModule = {
   profile: hermesProfile('smollm3', 'SmolLM3', {
     endTokens: ['<|im_end|>'],
+    turnMarkers: ['<|im_start|>'],
     thinking: { ...THINK, emptyBlockWhenOff: false },
     toolResult: 'user turn (the official template drops the wrapper)',
   }),
