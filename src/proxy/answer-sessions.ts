@@ -118,6 +118,23 @@ export class AnswerSession {
     return this.#hosts.has(key) || this.#markedHosts.has(key);
   }
 
+  /**
+   * Records pages as read in this answer and says, for the first, whether this is its first read.
+   * @param urls - the cited address first, then any other address the read fetched.
+   * @returns false when the first address was already read in this answer (nothing should be fetched).
+   *
+   * @remarks Security: issue 41 (link choice). Which address a steered model reads is a message to that
+   * address's server; reading one again, or the same few again and again, would let a page count out a
+   * secret in repeats. A repeat is answered from the first read's result instead, so no server sees it.
+   */
+  async firstRead(...urls: string[]): Promise<boolean> {
+    const digests = urls.flatMap((url) => seenEntryOf(url)?.digest ?? []);
+    if (digests.length === 0) return true;
+    const first = await this.#store.markRead(this.#key, digests);
+    if (!first) throw new AnswerNotFoundError();
+    return first[0] ?? true;
+  }
+
   /** Writes the addresses marked seen by this request to the store. */
   async save(): Promise<void> {
     if (this.#marked.size === 0) return;

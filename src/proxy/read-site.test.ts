@@ -2,6 +2,7 @@ import '../../tests/proxy/helpers/no-egress.ts';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { article, page, redirect, startTestWeb, type Handler, type TestWeb } from '../../tests/proxy/helpers/test-web.ts';
+import { AnswerSessions } from './answer-sessions.ts';
 import type { FetchLogEntry } from './fetch-log.ts';
 import { readSite, SEEN_LINKS_PER_PAGE, siteOf, type ReadSiteOptions } from './read-site.ts';
 import { SeenAddresses } from './seen-addresses.ts';
@@ -284,6 +285,26 @@ describe('readSite', () => {
     expect(readable.slice(0, SEEN_LINKS_PER_PAGE).every(Boolean)).toBe(true);
     expect(known.hasSeen('https://leak.example/k/7')).toBe(false);
     expect(known.hasSeen('https://other.example/x')).toBe(false);
+  });
+
+  it('bounds what repeating a read can carry: a second read of an address in one answer fetches nothing and points at the first (issue 41)', async () => {
+    serve('site.example', '/k/3', page(article('Three', words(5, 'Three'))));
+    const session = await new AnswerSessions().create('Read https://site.example/codes');
+    const first = await readSite('https://site.example/codes', options({ seen: session, maxPages: 1 }));
+    expect(first.ok).toBe(true);
+    expect((await readSite('https://site.example/k/3', options({ seen: session, maxPages: 1 }))).ok).toBe(true);
+    const hitsBefore = new Map(hits);
+    const connections = web.connections();
+    for (const again of ['https://site.example/k/3', 'https://site.example/k/3#top', 'https://site.example/codes']) {
+      const repeat = await readSite(again, options({ seen: session, maxPages: 1 }));
+      expect(repeat, again).toMatchObject({ ok: false, code: 'refused', contacted: false });
+      if (!repeat.ok) expect(repeat.reason).toContain('was already read in this answer');
+    }
+    expect(web.connections()).toBe(connections);
+    expect(hits).toEqual(hitsBefore);
+    // Another answer reads it again: the record is per answer.
+    const other = await new AnswerSessions().create('https://site.example/k/3');
+    expect((await readSite('https://site.example/k/3', options({ seen: other, maxPages: 1 }))).ok).toBe(true);
   });
 
   it('rule 1 at every hop: a crawled same-site link that redirects to another site is not followed', async () => {

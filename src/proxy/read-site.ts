@@ -66,6 +66,11 @@ interface SeenSet {
   markSeen?(url: string): void;
   /** Whether some address on this host was seen: only to word a refusal. */
   hasSeenHost?(host: string): boolean;
+  /**
+   * Records addresses as read; false when the first was read before in this answer. Without it every
+   * read fetches (a reader with no answer to remember).
+   */
+  firstRead?(...urls: string[]): Promise<boolean>;
 }
 
 /** One page that was read. */
@@ -111,7 +116,8 @@ export type ReadSiteResult =
 /**
  * How many of a page's own-site links become addresses the answer may read next. Which of them a steered
  * model reads is a message to their site; this bounds the choices each page read adds (eight, where a page of
- * a thousand links added a thousand). Repeated reads and their order are not bounded by it.
+ * a thousand links added a thousand). A repeated read fetches nothing ({@link ReadSiteOptions.seen}'s
+ * `firstRead`); the order of distinct reads is what remains.
  */
 export const SEEN_LINKS_PER_PAGE = 8;
 
@@ -162,6 +168,7 @@ export async function readSite(url: string, options: ReadSiteOptions): Promise<R
   if (!rules.ok) return failed(url, 'refused', rules.reason, failures);
   const start = rules.url.href;
   if (!options.seen.hasSeen(start)) return failed(start, 'refused', notSeenReason(start, rules.host, options.seen), failures);
+  if (options.seen.firstRead && !(await options.seen.firstRead(start))) return failed(start, 'refused', repeatedReason(start), failures);
 
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.overallTimeoutMs ?? 40_000);
@@ -213,8 +220,10 @@ export async function readSite(url: string, options: ReadSiteOptions): Promise<R
       pages.push({ n, url: requested, finalUrl: fetched.finalUrl, title: fetched.title, hop, text, omittedChars: omitted, fenced });
       // A link on a page read in this answer may be read next, exactly as the page wrote it — but which
       // link a steered model reads is itself a message to that link's server (issue 41): only the page's
-      // own-site links, and only the first few, become readable, which bounds what a choice can carry.
+      // own-site links, and only the first few, become readable, and each is read once (a repeat is answered
+      // from here), which bounds what a choice can carry.
       options.seen.markSeen?.(fetched.finalUrl);
+      await options.seen.firstRead?.(fetched.finalUrl, requested);
       const site = siteOf(new URL(fetched.finalUrl).hostname);
       const readable = fetched.links.filter((link) => siteOf(new URL(link).hostname) === site).slice(0, seenLinksPerPage);
       for (const link of readable) options.seen.markSeen?.(link);
@@ -334,6 +343,11 @@ function cut(text: string, room: number): { text: string; omitted: number } {
   const code = text.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end--;
   return { text: text.slice(0, end), omitted: text.length - end };
+}
+
+/** Why a second read of an address is answered without fetching it. */
+function repeatedReason(url: string): string {
+  return `${oneLine(url, URL_CHARS)} was already read in this answer: its text is in that earlier result (read_page reads each address once per answer). Answer from it, or read another address`;
 }
 
 /** Why an address that was not seen is refused, in words the model and the user can act on. */

@@ -58,6 +58,12 @@ end
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
 redis.call('PEXPIRE', KEYS[3], ARGV[1])
 return 1`,
+  /** KEYS: m. ARGV: digests. Each read address is a field `read:<digest>` of `m`, so it expires with the answer. 1 = first read. */
+  nexusRead: `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local out = {}
+for i = 1, #ARGV do out[i] = redis.call('HSETNX', KEYS[1], 'read:' .. ARGV[i], 1) end
+return out`,
   /** KEYS: m. ARGV: budget name, wanted (negative gives back). Same arithmetic as grant() in session-store.ts. */
   nexusTake: `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
@@ -241,6 +247,13 @@ export class RedisSessionStore implements SessionStore {
     if (entries.length === 0) return;
     const [m, s, h] = this.#keys(key);
     await this.#run('nexusSeen', 3, m, s, h, this.#limits.ttlMs, this.#limits.maxSeenAddresses, ...entries.flatMap((entry) => [entry.digest, entry.host]));
+  }
+
+  async markRead(key: string, digests: readonly string[]): Promise<boolean[] | undefined> {
+    if (digests.length === 0) return [];
+    const [m] = this.#keys(key);
+    const reply = (await this.#run('nexusRead', 1, m, ...digests)) as number[] | null;
+    return reply ? reply.map((first) => first === 1) : undefined;
   }
 
   async take(key: string, budget: BudgetName, wanted: number): Promise<{ granted: number; used: number } | undefined> {

@@ -62,6 +62,19 @@ describe.each(Object.keys(kinds))('the %s session store', (kind) => {
     ]);
   });
 
+  it('records each address read once per answer, atomically: a repeat (normalised) or a second read at once is not a first read (issue 41)', async () => {
+    const sessions = new AnswerSessions({ store: await storeOf() });
+    const session = await sessions.create('');
+    const firsts = await Promise.all(Array.from({ length: 6 }, () => session.firstRead('https://a.example/k/1')));
+    expect(firsts.filter(Boolean)).toHaveLength(1);
+    const again = await sessions.get(session.id);
+    expect(await again.firstRead('HTTPS://A.example:443/k/1#x')).toBe(false);
+    expect(await again.firstRead('https://a.example/k/2', 'https://a.example/k/3')).toBe(true);
+    expect(await again.firstRead('https://a.example/k/3')).toBe(false);
+    // Another answer's reads are its own.
+    expect(await (await sessions.create('')).firstRead('https://a.example/k/1')).toBe(true);
+  });
+
   it('a give-back never takes a budget below zero', async () => {
     const session = await new AnswerSessions({ store: await storeOf() }).create('');
     await session.refundPage();

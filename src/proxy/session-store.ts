@@ -41,6 +41,11 @@ export interface SessionStore {
   /** Adds seen addresses, up to the per-answer bound. */
   addSeen(key: string, entries: readonly SeenEntry[]): Promise<void>;
   /**
+   * Records addresses as read, atomically: for each digest, whether this is its first read in the answer
+   * (so two reads of one address at once still count as one and a repeat); undefined when the answer is gone.
+   */
+  markRead(key: string, digests: readonly string[]): Promise<boolean[] | undefined>;
+  /**
    * Takes up to `wanted` of a budget (negative: gives back, never below zero), atomically.
    * @returns how many were granted and the budget used after it; undefined when the answer is gone.
    */
@@ -94,6 +99,7 @@ interface MemoryAnswer {
   used: Record<BudgetName, number>;
   seen: Set<string>;
   hosts: Set<string>;
+  read: Set<string>;
   ledger: SourceLedger;
   lastUsed: number;
 }
@@ -132,6 +138,7 @@ export class MemorySessionStore implements SessionStore {
       used: { searches: 0, pages: 0 },
       seen: new Set(),
       hosts: new Set(),
+      read: new Set(),
       ledger: new SourceLedger(this.#limits.ledgerCapacity),
       lastUsed: this.#now(),
     };
@@ -151,6 +158,17 @@ export class MemorySessionStore implements SessionStore {
   async addSeen(key: string, entries: readonly SeenEntry[]): Promise<void> {
     const answer = this.#find(key);
     if (answer) this.#addSeen(answer, entries);
+  }
+
+  async markRead(key: string, digests: readonly string[]): Promise<boolean[] | undefined> {
+    const answer = this.#find(key);
+    if (!answer) return undefined;
+    return digests.map((digest) => {
+      if (answer.read.has(digest)) return false;
+      // Bounded as seen addresses are: an answer reads only addresses it has seen.
+      if (answer.read.size < this.#limits.maxSeenAddresses) answer.read.add(digest);
+      return true;
+    });
   }
 
   async take(key: string, budget: BudgetName, wanted: number): Promise<{ granted: number; used: number } | undefined> {
