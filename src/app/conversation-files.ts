@@ -1,5 +1,12 @@
 import type { Conversation, Turn } from './app-state.ts';
-import { checkImportedConversation, ConversationFileError, hiddenInHistory, historyFromTurns, IMPORT_LIMITS } from './conversation-schema.ts';
+import {
+  checkImportedConversation,
+  ConversationFileError,
+  hiddenInAnyVersion,
+  historyFromTurns,
+  IMPORT_LIMITS,
+  withHistoriesFromTurns,
+} from './conversation-schema.ts';
 import { titleFrom } from './format.ts';
 
 /** What an export is saved as: a file name, its type, its text. */
@@ -59,9 +66,10 @@ export interface ImportedConversation {
 
 /**
  * Reads a JSON export back: checked against the conversation schema (turn kinds, fields, sizes;
- * see `checkImportedConversation`). When the file's history for the model holds anything the
- * conversation does not show (a system message, a user message, a tool result…), that history is
- * not used: the model's memory is rebuilt from the visible turns, and a note says so.
+ * see `checkImportedConversation`). When the file's history for the model — the shown version's or
+ * any other version's — holds anything its turns do not show (a system message, a user message, a tool
+ * result…), no history of the file is used: every version's memory is rebuilt from its visible turns,
+ * and a note says so.
  *
  * @throws ConversationFileError naming what is wrong.
  */
@@ -87,10 +95,10 @@ function importConversationJson(text: string): ImportedConversation {
     createdAt: c.createdAt ?? now,
     updatedAt: c.updatedAt ?? now,
   };
-  const hidden = hiddenInHistory(conversation);
+  const hidden = hiddenInAnyVersion(conversation);
   if (hidden === undefined) return { conversation, notes: [] };
   return {
-    conversation: { ...conversation, history: historyFromTurns(conversation.turns) },
+    conversation: withHistoriesFromTurns(conversation),
     notes: [`The model's memory was rebuilt from the messages the conversation shows: the file's own held text it does not show (${hidden}).`],
   };
 }

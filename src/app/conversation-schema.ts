@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../index.ts';
+import type { AnswerMetrics, ChatMessage } from '../index.ts';
 import type { Activity, Conversation, DiagnosticEntry, Turn, TurnState } from './app-state.ts';
 import { MAX_VERSIONS } from './conversation-versions.ts';
 
@@ -59,8 +59,9 @@ function checkActivity(value: unknown, where: string): Activity {
   if (value.kind === 'search') {
     if (!Array.isArray(value.queries) || value.queries.length > 20 || !value.queries.every((q) => isString(q)))
       refuse(where, 'needs its queries as a list of texts');
-    if (typeof value.ok !== 'boolean' || typeof value.results !== 'number') refuse(where, 'needs ok and results');
-    return { kind: 'search', queries: value.queries as string[], ok: value.ok, results: value.results, ...detail, ...source };
+    if (typeof value.ok !== 'boolean' || !Number.isInteger(value.results) || (value.results as number) < 0)
+      refuse(where, 'needs ok and results (a whole number)');
+    return { kind: 'search', queries: value.queries as string[], ok: value.ok, results: value.results as number, ...detail, ...source };
   }
   if (value.kind === 'read') {
     if (!isString(value.url) || typeof value.ok !== 'boolean') refuse(where, 'needs a url and ok');
@@ -71,16 +72,70 @@ function checkActivity(value: unknown, where: string): Activity {
   return refuse(where, 'is not a tool use (kind call, search or read)');
 }
 
+/** The counters of an answer's metrics line, each a finite number at least 0 (one missing counts 0). */
+const METRIC_FIELDS = [
+  'rounds',
+  'answerRounds',
+  'generations',
+  'promptTokens',
+  'cachedTokens',
+  'newTokens',
+  'toolCalls',
+  'forcedCalls',
+  'forcedCallsFailed',
+  'rescues',
+  'duplicateCalls',
+  'unknownToolCalls',
+  'unofferedCalls',
+  'ms',
+  'tokensPerSecond',
+] as const satisfies readonly (keyof AnswerMetrics)[];
+
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+/** Metrics rebuilt from their known counters: a file's `{}` or a text where a number belongs can no longer break the answer's line. */
+function checkMetrics(value: unknown, where: string): AnswerMetrics {
+  if (!isObject(value)) refuse(where, 'has metrics that are not an object');
+  const counts = Object.fromEntries(
+    METRIC_FIELDS.map((key) => {
+      const count = value[key] ?? 0;
+      return isCount(count) ? [key, count] : refuse(where, `has metrics whose ${key} is not a number of at least 0`);
+    }),
+  ) as Omit<AnswerMetrics, 'tool_calls_force_failed'>;
+  return { ...counts, tool_calls_force_failed: counts.forcedCallsFailed };
+}
+
 function checkDiagnostic(value: unknown, where: string): DiagnosticEntry {
   if (!isObject(value) || !isString(value.kind) || !DIAGNOSTIC_KINDS.includes(value.kind))
     refuse(where, `is not a diagnostic (kind ${DIAGNOSTIC_KINDS.join(', ')})`);
-  const long = (key: string): void => {
-    if (!isString(value[key], IMPORT_LIMITS.textChars)) refuse(where, `needs ${key} as text`);
-  };
-  if (value.kind === 'raw') long('text');
-  if (value.kind === 'step') ['which', 'raw', 'resolved'].forEach(long);
-  if (value.kind === 'forced' && !isObject(value.event)) refuse(where, 'needs its event');
-  return structuredClone(value) as unknown as DiagnosticEntry;
+  const text = (from: Record<string, unknown>, key: string): string =>
+    isString(from[key], IMPORT_LIMITS.textChars) ? from[key] : refuse(where, `needs ${key} as text`);
+  const round = (): number =>
+    Number.isInteger(value.round) && (value.round as number) >= 0 ? (value.round as number) : refuse(where, 'needs its round as a number');
+  switch (value.kind) {
+    case 'raw':
+      return { kind: 'raw', round: round(), strategy: text(value, 'strategy'), text: text(value, 'text') };
+    case 'step':
+      return { kind: 'step', which: text(value, 'which'), raw: text(value, 'raw'), resolved: text(value, 'resolved') };
+    case 'round':
+      if (value.roundKind !== 'tools' && value.roundKind !== 'answer') refuse(where, 'needs its roundKind: tools or answer');
+      return { kind: 'round', round: round(), roundKind: value.roundKind };
+    default: {
+      const event = value.event;
+      if (!isObject(event) || (event.strategy !== 'primed' && event.strategy !== 'stepwise'))
+        refuse(where, 'needs its event with a strategy: primed or stepwise');
+      if (event.name !== undefined && !isString(event.name)) refuse(where, 'has an event name that is not a short text');
+      return {
+        kind: 'forced',
+        event: {
+          strategy: event.strategy,
+          raw: text(event, 'raw'),
+          reason: text(event, 'reason'),
+          ...(event.name !== undefined ? { name: event.name as string } : {}),
+        },
+      };
+    }
+  }
 }
 
 function list<T>(value: unknown, max: number, where: string, check: (item: unknown, where: string) => T): T[] | undefined {
@@ -114,7 +169,8 @@ function checkTurn(value: unknown, index: number, historyLength: number): Turn {
   const activity = list(value.activity, IMPORT_LIMITS.activitiesPerTurn, `${where}, tool use`, checkActivity);
   if (activity) turn.activity = activity;
   const sources = list(value.sources, 500, `${where}, source`, (item, at) => {
-    if (!isObject(item) || typeof item.n !== 'number' || !isString(item.url) || !isString(item.title)) refuse(at, 'is not {n, url, title}');
+    if (!isObject(item) || !Number.isInteger(item.n) || (item.n as number) < 1 || !isString(item.url) || !isString(item.title))
+      refuse(at, 'is not {n, url, title} with n a whole number from 1');
     return { n: item.n, url: item.url, title: item.title, ...(isString(item.date) ? { date: item.date } : {}) };
   });
   if (sources) turn.sources = sources;
@@ -124,11 +180,7 @@ function checkTurn(value: unknown, index: number, historyLength: number): Turn {
     isString(item, IMPORT_LIMITS.textChars) ? item : refuse(at, 'is not a text'),
   );
   if (drafts) turn.drafts = drafts;
-  if (value.metrics !== undefined) {
-    if (!isObject(value.metrics) || !Object.values(value.metrics).every((v) => v === null || ['number', 'string', 'boolean'].includes(typeof v)))
-      refuse(where, 'has metrics that are not a flat record');
-    turn.metrics = structuredClone(value.metrics) as unknown as NonNullable<Turn['metrics']>;
-  }
+  if (value.metrics !== undefined) turn.metrics = checkMetrics(value.metrics, where);
   if (value.web !== undefined) turn.web = value.web === true;
   if (value.model !== undefined) turn.model = isString(value.model) ? value.model : refuse(where, 'has a model label that is not a short text');
   if (value.note !== undefined) turn.note = isString(value.note) ? value.note : refuse(where, 'has a note that is not a short text');
@@ -290,6 +342,59 @@ export function hiddenInHistory(conversation: Pick<Conversation, 'turns' | 'hist
   return undefined;
 }
 
+/**
+ * The first hidden thing in the conversation as shown or in any of its other versions as they would be
+ * shown (see {@link hiddenInHistory}), named with where it is; undefined when every history shows only
+ * what its turns show.
+ *
+ * @remarks Security: a version is a conversation the user can switch to; its history reaches the model
+ * as the shown one's does, so it is checked the same way (issue 41).
+ */
+export function hiddenInAnyVersion(conversation: Pick<Conversation, 'turns' | 'history' | 'versions'>): string | undefined {
+  const shown = hiddenInHistory(conversation);
+  if (shown !== undefined) return shown;
+  for (const [key, set] of Object.entries(conversation.versions ?? {})) {
+    const at = Number(key);
+    const prefix = conversation.history.slice(0, conversation.turns[at]?.historyIndex ?? conversation.history.length);
+    for (const [i, branch] of set.others.entries()) {
+      const hidden = hiddenInAnyVersion({
+        turns: [...conversation.turns.slice(0, at), ...branch.turns],
+        history: [...prefix, ...branch.history],
+        ...(branch.versions ? { versions: branch.versions } : {}),
+      });
+      if (hidden !== undefined) return `version ${i + 1} at message ${at + 1}, ${hidden}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The conversation with every history — the shown one's and each version's — rebuilt from the turns it
+ * shows (and the memory views dropped, since they indexed the old histories).
+ * @param conversation - a checked conversation; its turns' `historyIndex` are set to match.
+ */
+export function withHistoriesFromTurns<T extends Pick<Conversation, 'turns' | 'history' | 'versions' | 'memory'>>(conversation: T): T {
+  const { memory: _memory, ...rest } = conversation;
+  const history = historyFromTurns(conversation.turns);
+  const rebuild = (turns: readonly Turn[], versions: Conversation['versions']): Conversation['versions'] =>
+    versions &&
+    Object.fromEntries(
+      Object.entries(versions).map(([key, set]) => {
+        const at = Number(key);
+        // The user turn at `at` was just numbered; each version's messages begin where it does.
+        const from = turns[at]?.historyIndex ?? 0;
+        const others = set.others.map(({ memory: _m, ...branch }) => {
+          const branchHistory = historyFromTurns(branch.turns, from);
+          const nested = rebuild([...turns.slice(0, at), ...branch.turns], branch.versions);
+          return { ...branch, history: branchHistory, ...(nested ? { versions: nested } : {}) };
+        });
+        return [key, { ...set, others }];
+      }),
+    );
+  const versions = rebuild(conversation.turns, conversation.versions);
+  return { ...rest, history, ...(versions ? { versions } : {}) } as T;
+}
+
 /** JSON with sorted keys, so the same arguments compare equal whatever order they were written in. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
@@ -307,11 +412,12 @@ function canonical(value: unknown): string {
  * The model's memory rebuilt from what the conversation shows: each user turn and each answer's text,
  * in order (tool calls and results are not kept).
  * @param turns - the conversation's turns; their user turns' `historyIndex` is set to match.
+ * @param from - where in the whole history these turns' messages begin (a version's, after its shared start).
  */
-export function historyFromTurns(turns: Turn[]): ChatMessage[] {
+export function historyFromTurns(turns: Turn[], from = 0): ChatMessage[] {
   const history: ChatMessage[] = [];
   for (const turn of turns) {
-    if (turn.role === 'user') turn.historyIndex = history.length;
+    if (turn.role === 'user') turn.historyIndex = from + history.length;
     history.push({ role: turn.role, content: turn.text });
   }
   return history;
