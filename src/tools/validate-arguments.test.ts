@@ -53,6 +53,20 @@ describe('validateArguments: coercions small models need', () => {
     expect(validateArguments(big, { id: '9007199254740991' })).toEqual(ok({ id: 9007199254740991 }));
   });
 
+  it('refuses a JSON number the parse already changed: a whole number past 2^53 (rounded) or 1e999 (Infinity), wherever it sits, and never turns one into a string (issue 41)', () => {
+    const big = target('t', { id: 'integer', order: 'string', lat: 'number', ids: { type: 'array', items: { type: 'integer' } } });
+    const rounded = JSON.parse('{"id": 12345678901234567890}') as Record<string, unknown>;
+    const result = validateArguments(big, rounded);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.message).toMatch(/^Invalid arguments for t: 'id' is a whole number past 9007199254740991, which cannot be kept exactly/);
+    expect(validateArguments(big, JSON.parse('{"ids": [1, 9007199254740993]}')).ok).toBe(false);
+    expect(validateArguments(big, JSON.parse('{"lat": 1e999}'))).toMatchObject({ ok: false, message: expect.stringContaining("'lat' is not a finite number") });
+    const asString = validateArguments(big, JSON.parse('{"order": 12345678901234567890}'));
+    expect(asString.ok).toBe(false);
+    expect(JSON.stringify(asString)).not.toContain('12345678901234567000');
+    expect(validateArguments(big, { id: 9007199254740991, order: 42, lat: -1.5e-300, ids: [] })).toEqual(ok({ id: 9007199254740991, order: '42', lat: -1.5e-300, ids: [] }));
+  });
+
   it('reads "true"/"false" as booleans, in any case', () => {
     expect(validateArguments(forecast, { city: 'Oslo', hourly: 'true' })).toMatchObject(ok({ hourly: true }));
     expect(validateArguments(forecast, { city: 'Oslo', hourly: 'False' })).toMatchObject(ok({ hourly: false }));

@@ -65,6 +65,15 @@ export function validateArguments(tool: ArgumentsTarget, raw: unknown): Argument
   }
 
   const args = coerceObject(decoded, tool.parameters);
+  for (const [key, value] of Object.entries(args)) {
+    const inexact = inexactNumber(value, key);
+    if (inexact === undefined) continue;
+    // The template shows a placeholder there, never the changed number.
+    return {
+      ok: false,
+      message: `Invalid arguments for ${tool.name}: ${inexact}. Call ${tool.name} again with ${callTemplate(tool.parameters, args, new Set([key]))}.`,
+    };
+  }
   const errors = validatorFor(tool.parameters).validate(args).errors;
   if (errors.length === 0) return { ok: true, arguments: args };
 
@@ -92,6 +101,27 @@ export function assertValidArguments(tool: ArgumentsTarget, raw: unknown): Recor
   const result = validateArguments(tool, raw);
   if (!result.ok) throw new ToolArgumentsError(result.message, tool.name);
   return result.arguments;
+}
+
+/**
+ * The first number in the arguments that is not the one the model wrote: `1e999` parses as Infinity, and
+ * a whole number past 2^53 is rounded by the parse (`12345678901234567890` becomes …000). A handler given
+ * either would act on a value nobody asked for, so the call is refused with the place named.
+ */
+function inexactNumber(value: unknown, path: string): string | undefined {
+  if (typeof value === 'number') {
+    const where = `'${path}'`;
+    if (!Number.isFinite(value)) return `${where} is not a finite number`;
+    if (Number.isInteger(value) && !Number.isSafeInteger(value))
+      return `${where} is a whole number past ${Number.MAX_SAFE_INTEGER}, which cannot be kept exactly (a long identifier belongs in a string)`;
+    return undefined;
+  }
+  const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : isPlainObject(value) ? Object.entries(value) : [];
+  for (const [key, item] of entries) {
+    const found = inexactNumber(item, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function validatorFor(parameters: ObjectSchema): Validator {
@@ -171,7 +201,10 @@ function coerceTo(value: unknown, type: JsonType): unknown {
     }
     case 'string':
       // A number or boolean has one obvious spelling; an object or array has none, so those stay errors.
-      return (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' ? String(value) : NOT_COERCED;
+      // A whole number past 2^53 was already rounded by the parse: its string would be a different number.
+      return (typeof value === 'number' && Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value))) || typeof value === 'boolean'
+        ? String(value)
+        : NOT_COERCED;
     case 'array': {
       if (typeof value === 'string' && value.trim().startsWith('[')) {
         const parsed = tryParseJson(value);
