@@ -6,6 +6,8 @@ import { proxyOptionsFromEnv } from './src/proxy/env-options.ts';
 import { proxyVitePlugin } from './src/proxy/vite-plugin.ts';
 import { createMcpRelay, mcpRelayServersFromEnv } from './src/server/mcp-relay.ts';
 import { CROSS_ORIGIN_ISOLATION } from './src/server/app-server.ts';
+import { devFileGuard } from './src/server/dev-file-guard.ts';
+import { OFFLINE_ROUTES } from './src/server/offline-routes.ts';
 import { connectOriginsFromEnv, pageSecurityHeaders } from './src/server/page-policy.ts';
 
 const toolsFile = new URL('./tools.js', import.meta.url);
@@ -30,6 +32,18 @@ function serveToolsFile(): Plugin {
       this.emitFile({ type: 'asset', fileName: 'tools.js', source: readFileSync(toolsFile, 'utf8') });
     },
   };
+}
+
+/**
+ * Vite serves the whole project folder and answers other local origins: the server's configuration
+ * (`mcp-servers.json`, `MCP_SERVERS_FILE`, `.env*`) is never served, and `tools.js` only to the page's
+ * own origin (src/server/dev-file-guard.ts).
+ */
+function guardServerFiles(): Plugin {
+  const attach = (server: ViteDevServer | PreviewServer) => {
+    server.middlewares.use(devFileGuard(['mcp-servers.json', ...(process.env.MCP_SERVERS_FILE ? [process.env.MCP_SERVERS_FILE] : [])]));
+  };
+  return { name: 'nexus-guard-server-files', configureServer: attach, configurePreviewServer: attach };
 }
 
 /** The MCP relay of `npm start` (`MCP_SERVERS`, `mcp-servers.json`) in `npm run dev` and `vite preview` too. */
@@ -70,7 +84,7 @@ function installableOffline(): Plugin[] {
     workbox: {
       globPatterns: ['**/*.{html,js,mjs,css,wasm,svg}'],
       // tools.js is the operator's to edit without a rebuild: fetched fresh when online, from the
-      // runtime cache below when not; never pinned by the precache.
+      // runtime cache (OFFLINE_ROUTES) only when the network fails; never pinned by the precache.
       globIgnores: ['tools.js'],
       // ONNX Runtime's WASM is about 27 MB; the precache must take it for the page to run offline.
       maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
@@ -83,18 +97,7 @@ function installableOffline(): Plugin[] {
       navigateFallback: null,
       directoryIndex: null,
       cleanupOutdatedCaches: true,
-      runtimeCaching: [
-        {
-          urlPattern: ({ request, url, sameOrigin }) => sameOrigin && request.mode === 'navigate' && !/^\/(?:api|mcp-relay|models)\//.test(url.pathname),
-          handler: 'NetworkOnly',
-          options: { precacheFallback: { fallbackURL: 'index.html' } },
-        },
-        {
-          urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.endsWith('/tools.js'),
-          handler: 'NetworkFirst',
-          options: { cacheName: 'nexus-tools', networkTimeoutSeconds: 4 },
-        },
-      ],
+      runtimeCaching: OFFLINE_ROUTES,
     },
   });
 }
@@ -103,8 +106,9 @@ function installableOffline(): Plugin[] {
 const pageHeaders = { ...CROSS_ORIGIN_ISOLATION, ...pageSecurityHeaders({ connectOrigins: connectOriginsFromEnv() }) };
 
 export default defineConfig({
-  server: { headers: pageHeaders },
-  preview: { headers: pageHeaders },
+  // No CORS: the page is same-origin, and no other local page may read what the dev server serves.
+  server: { headers: pageHeaders, cors: false },
+  preview: { headers: pageHeaders, cors: false },
   build: {
     target: 'es2022',
     // The page; the library's own build (`npm run build:lib`) writes the rest of dist/.
@@ -124,7 +128,7 @@ export default defineConfig({
     format: 'es',
   },
   // `npm run dev` serves the companion proxy and the MCP relay on the same origin, as `npm start` does.
-  plugins: [serveToolsFile(), serveMcpRelay(), proxyVitePlugin(), installableOffline()],
+  plugins: [guardServerFiles(), serveToolsFile(), serveMcpRelay(), proxyVitePlugin(), installableOffline()],
   test: {
     // One closing line a CI log reader understands, after vitest's own summary.
     reporters: ['default', './tests/summary-reporter.ts'],

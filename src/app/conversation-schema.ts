@@ -171,7 +171,7 @@ function checkTurn(value: unknown, index: number, historyLength: number): Turn {
   const sources = list(value.sources, 500, `${where}, source`, (item, at) => {
     if (!isObject(item) || !Number.isInteger(item.n) || (item.n as number) < 1 || !isString(item.url) || !isString(item.title))
       refuse(at, 'is not {n, url, title} with n a whole number from 1');
-    return { n: item.n, url: item.url, title: item.title, ...(isString(item.date) ? { date: item.date } : {}) };
+    return { n: item.n as number, url: item.url, title: item.title, ...(isString(item.date) ? { date: item.date } : {}) };
   });
   if (sources) turn.sources = sources;
   const diagnostics = list(value.diagnostics, IMPORT_LIMITS.diagnosticsPerTurn, `${where}, diagnostic`, checkDiagnostic);

@@ -64,7 +64,9 @@ describe('validateArguments: coercions small models need', () => {
     const asString = validateArguments(big, JSON.parse('{"order": 12345678901234567890}'));
     expect(asString.ok).toBe(false);
     expect(JSON.stringify(asString)).not.toContain('12345678901234567000');
-    expect(validateArguments(big, { id: 9007199254740991, order: 42, lat: -1.5e-300, ids: [] })).toEqual(ok({ id: 9007199254740991, order: '42', lat: -1.5e-300, ids: [] }));
+    expect(validateArguments(big, { id: 9007199254740991, order: 42, lat: -1.5e-300, ids: [] })).toEqual(
+      ok({ id: 9007199254740991, order: '42', lat: -1.5e-300, ids: [] }),
+    );
   });
 
   it('reads "true"/"false" as booleans, in any case', () => {
