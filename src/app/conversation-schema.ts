@@ -310,7 +310,7 @@ function memoryWithin(value: unknown, length: number): { memory?: { from: number
  * harmless while its history carries instructions (a system message, a user message or a tool result
  * nobody sees).
  */
-export function hiddenInHistory(conversation: Pick<Conversation, 'turns' | 'history'>): string | undefined {
+function hiddenInHistory(conversation: Pick<Conversation, 'turns' | 'history'>): string | undefined {
   const shown = (text: unknown) => (typeof text === 'string' ? text.trim() : '');
   const userTexts = new Set(conversation.turns.filter((t) => t.role === 'user').map((t) => shown(t.text)));
   const answerTexts = new Set(conversation.turns.filter((t) => t.role === 'assistant').flatMap((t) => [shown(t.text), ...(t.drafts ?? []).map(shown)]));

@@ -43,7 +43,7 @@ function fromAnotherOrigin(request: IncomingMessage): boolean {
  * @remarks Security: issue 41. Threat: a page on another local port (or a site reaching the dev server
  * through DNS rebinding) reading the server's credentials or tool code.
  */
-export function devRequestRefusal(request: IncomingMessage, configFiles: readonly string[]): Refusal | undefined {
+function devRequestRefusal(request: IncomingMessage, configFiles: readonly string[]): Refusal | undefined {
   let path: string;
   try {
     path = decodeURIComponent(new URL(request.url ?? '/', 'http://dev.invalid').pathname);
