@@ -199,6 +199,38 @@ describe('the app server relays MCP to the servers its operator listed, and to n
   });
 });
 
+describe('the relay never shows a listed server’s address (issue 41)', () => {
+  it('refuses at start an address with a user name or password, naming the server and showing no secret', () => {
+    expect(() => createMcpRelay({ servers: [{ name: 'notes', url: 'http://ops:hunter2@127.0.0.1:9/mcp?key=k1' }] })).toThrow(
+      /the address of "notes" \(http:\/\/127\.0\.0\.1:9\/mcp\) holds a user name or password; put credentials in its "headers"/,
+    );
+    try {
+      createMcpRelay({ servers: [{ name: 'notes', url: 'ftp://ops:hunter2@127.0.0.1/x' }] });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('hunter2');
+    }
+  });
+
+  it('says why a listed server cannot be reached in words, never with its address or the error’s text', async () => {
+    const failing: typeof fetch = async (input) => {
+      throw new TypeError(`fetch failed for ${String(input)}`, {
+        cause: Object.assign(new Error(`connect ECONNREFUSED ${String(input)}`), { code: 'ECONNREFUSED' }),
+      });
+    };
+    const app = await appWith({ servers: [{ name: 'gone', url: 'http://127.0.0.1:9/mcp?token=t0ps3cret' }], fetch: failing });
+    try {
+      const down = await fetch(at(app, '/mcp-relay/gone'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const body = await down.text();
+      expect(down.status).toBe(502);
+      expect(body).toContain('cannot be reached from the app server (connection refused)');
+      expect(body).not.toContain('t0ps3cret');
+      expect(body).not.toContain('127.0.0.1:9');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('npm start with MCP_SERVERS', () => {
   it('refuses a list it cannot read, saying which forms it takes', async () => {
     const { spawn } = await import('node:child_process');
@@ -238,6 +270,8 @@ describe('mcpRelayServersFromEnv', () => {
     expect(() => mcpRelayServersFromEnv({ MCP_SERVERS: 'notes' })).toThrow(/"notes" is not name=url\. Give JSON such as/);
     expect(() => mcpRelayServersFromEnv({ MCP_SERVERS: '{"notes":{}}' })).toThrow(/the server "notes" has no "url"/);
     expect(() => createMcpRelay({ servers: [{ name: 'a b', url: 'http://h/' }] })).toThrow(/"a b" is not a usable name/);
-    expect(() => createMcpRelay({ servers: [{ name: 'f', url: 'file:///etc/passwd' }] })).toThrow(/is not an http\(s\) URL/);
+    expect(() => createMcpRelay({ servers: [{ name: 'f', url: 'file:///etc/passwd' }] })).toThrow(
+      /is a file:\/\/ address; the relay speaks MCP over http:\/\/ or https:\/\/ only/,
+    );
   });
 });

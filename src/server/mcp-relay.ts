@@ -77,12 +77,7 @@ export function createMcpRelay(options: McpRelayOptions): (req: IncomingMessage,
   const servers = new Map<string, McpRelayServer>();
   for (const server of options.servers) {
     if (!NAME.test(server.name)) throw new Error(`MCP_SERVERS: "${server.name}" is not a usable name; use letters, digits, - and _.`);
-    try {
-      const url = new URL(server.url);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-    } catch {
-      throw new Error(`MCP_SERVERS: the address of "${server.name}" (${server.url}) is not an http(s) URL.`);
-    }
+    checkRelayAddress(server);
     servers.set(server.name, server);
   }
   const doFetch = options.fetch ?? globalThis.fetch;
@@ -165,7 +160,7 @@ export function createMcpRelay(options: McpRelayOptions): (req: IncomingMessage,
         error: timedOut ? 'timeout' : 'unreachable',
         message: timedOut
           ? `The MCP server "${server.name}" did not answer in time.`
-          : `The MCP server "${server.name}" cannot be reached from the app server (${(error as Error).message}).`,
+          : `The MCP server "${server.name}" cannot be reached from the app server (${fetchFailure(error)}).`,
       });
       return;
     }
@@ -222,6 +217,56 @@ async function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'to
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * Refuses, at start, an address the relay could not use or would have to repeat: not http(s), or with
+ * a user name or password in it (Node's fetch refuses those, and its error quotes the address, password
+ * and all). The message names the server and shows the address without its secrets.
+ */
+function checkRelayAddress(server: McpRelayServer): void {
+  let url: URL;
+  try {
+    url = new URL(server.url);
+  } catch {
+    throw new Error(`MCP_SERVERS: the address of "${server.name}" is not a URL; give an http(s) address such as http://127.0.0.1:3001/mcp.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`MCP_SERVERS: the address of "${server.name}" is a ${url.protocol}// address; the relay speaks MCP over http:// or https:// only.`);
+  }
+  if (url.username || url.password) {
+    throw new Error(
+      `MCP_SERVERS: the address of "${server.name}" (${url.protocol}//${url.host}${url.pathname}) holds a user name or password; put credentials in its "headers" (e.g. {"Authorization": "Basic …"} or "Bearer …"), where the relay adds them and never shows them.`,
+    );
+  }
+}
+
+/** Codes of a failed connection, in words; the address is never part of them. */
+const FETCH_FAILURES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the host name could not be looked up',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
+  UND_ERR_SOCKET: 'the connection closed',
+  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its TLS certificate is not trusted',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate is not trusted',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate is for another name',
+};
+
+/**
+ * Why a relayed request failed, said without anything of the error's text: fetch's messages may quote
+ * the server's address, which may hold what the operator keeps from the page.
+ */
+function fetchFailure(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown } })?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : (error as { code?: unknown })?.code;
+  return (typeof code === 'string' && FETCH_FAILURES[code]) || 'the connection failed';
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): true {
