@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { AnswerNotFoundError } from './errors.ts';
 import { addressesInMessage } from './message-hosts.ts';
 import { seenEntryOf } from './seen-addresses.ts';
-import { type BudgetName, MemorySessionStore, type SeenEntry, type SessionSnapshot, type SessionStore, answerKey } from './session-store.ts';
+import { type BudgetName, MemorySessionStore, type SeenEntry, type SessionSnapshot, type SessionStore, answerKey, clientKey } from './session-store.ts';
 import { ledgerKey, type LedgerEntry } from './source-ledger.ts';
 import { oneLine } from './one-line.ts';
 import { hostKey } from './url-rules.ts';
@@ -37,6 +37,8 @@ export interface AnswerSessionsOptions {
   maxSessions?: number;
   /** Budgets of a new answer. */
   budgets?: Partial<Budgets>;
+  /** Most answers one client keeps (default a tenth of `maxSessions`); for the default store. */
+  maxSessionsPerClient?: number;
   /** Most addresses one answer may accumulate as seen (default 5,000); for the default store. */
   maxSeenAddresses?: number;
   /** Clock of the default store (default `Date.now`). */
@@ -220,6 +222,7 @@ export class AnswerSessions {
       new MemorySessionStore({
         ...(options.ttlMs !== undefined ? { ttlMs: options.ttlMs } : {}),
         ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+        ...(options.maxSessionsPerClient !== undefined ? { maxSessionsPerClient: options.maxSessionsPerClient } : {}),
         ...(options.maxSeenAddresses !== undefined ? { maxSeenAddresses: options.maxSeenAddresses } : {}),
         ...(options.now ? { now: options.now } : {}),
       });
@@ -229,13 +232,15 @@ export class AnswerSessions {
   /**
    * Starts an answer for a user message: a fresh random id, the addresses the message holds already seen.
    * @param message - the user's message (only its addresses are kept, not the text).
+   * @param client - the address of the client asking (as the rate limit sees it): its answers count
+   *   against its own share, so one client cannot push out everyone's (issue 41).
    */
-  async create(message: string): Promise<AnswerSession> {
+  async create(message: string, client?: string): Promise<AnswerSession> {
     const id = randomBytes(16).toString('base64url');
     const seen = addressesInMessage(message)
       .map(seenEntryOf)
       .filter((entry): entry is SeenEntry => entry !== undefined);
-    await this.#store.create(answerKey(id), this.#budgets, seen);
+    await this.#store.create(answerKey(id), this.#budgets, seen, client !== undefined ? clientKey(client) : undefined);
     return this.get(id);
   }
 

@@ -220,10 +220,10 @@ export async function readSite(url: string, options: ReadSiteOptions): Promise<R
       pages.push({ n, url: requested, finalUrl: fetched.finalUrl, title: fetched.title, hop, text, omittedChars: omitted, fenced });
       // A link on a page read in this answer may be read next, exactly as the page wrote it — but which
       // link a steered model reads is itself a message to that link's server (issue 41): only the page's
-      // own-site links, and only the first few, become readable, and each is read once (a repeat is answered
-      // from here), which bounds what a choice can carry.
+      // own-site links, and only the first few, become readable, and each cited address is read once (a
+      // repeat fetches nothing), which bounds what a choice can carry. A page the crawl reached may still be
+      // cited once: that is a choice among readable links, not a repeat.
       options.seen.markSeen?.(fetched.finalUrl);
-      await options.seen.firstRead?.(fetched.finalUrl, requested);
       const site = siteOf(new URL(fetched.finalUrl).hostname);
       const readable = fetched.links.filter((link) => siteOf(new URL(link).hostname) === site).slice(0, seenLinksPerPage);
       for (const link of readable) options.seen.markSeen?.(link);

@@ -12,25 +12,53 @@ import { type BudgetName, type SeenEntry, type SessionSnapshot, type SessionStor
  * so a late request never brings back a budget without an expiry.
  */
 const SCRIPTS = {
-  /** KEYS: index. ARGV: prefix, key, now, ttl, max answers, searches limit, pages limit, max seen, then digest/host pairs. */
+  /**
+   * KEYS: index. ARGV: prefix, key, now, ttl, max answers, searches limit, pages limit, max seen, owner
+   * ('' for none), the owner's share, then digest/host pairs. An owner's answers are also in
+   * `<prefix>owner:<owner>`, a sorted set by last use like the index, so its share is kept by dropping
+   * its own least recently used answer.
+   */
   nexusCreate: `
 local index = KEYS[1]
 local prefix, key = ARGV[1], ARGV[2]
 local now, ttl, max = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local owner, share = ARGV[9], tonumber(ARGV[10])
 local function keysOf(k)
   local base = prefix .. 'a:{' .. k .. '}:'
   return { base .. 'm', base .. 's', base .. 'h', base .. 'l' }
 end
+local function drop(k)
+  local keys = keysOf(k)
+  local of = redis.call('HGET', keys[1], 'owner')
+  if of then redis.call('ZREM', prefix .. 'owner:' .. of, k) end
+  redis.call('DEL', unpack(keys))
+  redis.call('ZREM', index, k)
+end
 redis.call('ZREMRANGEBYSCORE', index, '-inf', '(' .. (now - ttl))
+if owner ~= '' then
+  local own = prefix .. 'owner:' .. owner
+  redis.call('ZREMRANGEBYSCORE', own, '-inf', '(' .. (now - ttl))
+  while redis.call('ZCARD', own) >= share do
+    local oldest = redis.call('ZPOPMIN', own)
+    if #oldest == 0 then break end
+    drop(oldest[1])
+  end
+end
 while redis.call('ZCARD', index) >= max do
   local oldest = redis.call('ZPOPMIN', index)
   if #oldest == 0 then break end
-  redis.call('DEL', unpack(keysOf(oldest[1])))
+  drop(oldest[1])
 end
 local k = keysOf(key)
 redis.call('HSET', k[1], 'limit:searches', ARGV[6], 'limit:pages', ARGV[7], 'used:searches', 0, 'used:pages', 0)
+if owner ~= '' then
+  local own = prefix .. 'owner:' .. owner
+  redis.call('HSET', k[1], 'owner', owner)
+  redis.call('ZADD', own, now, key)
+  redis.call('PEXPIRE', own, ttl)
+end
 local maxSeen = tonumber(ARGV[8])
-for i = 9, #ARGV, 2 do
+for i = 11, #ARGV, 2 do
   if redis.call('SCARD', k[2]) < maxSeen then
     redis.call('SADD', k[2], ARGV[i])
     redis.call('SADD', k[3], ARGV[i + 1])
@@ -39,11 +67,17 @@ end
 for _, name in ipairs(k) do redis.call('PEXPIRE', name, ttl) end
 redis.call('ZADD', index, now, key)
 return 1`,
-  /** KEYS: m, s, h, l, index. ARGV: key, now, ttl. */
+  /** KEYS: m, s, h, l, index. ARGV: key, now, ttl, prefix. */
   nexusOpen: `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
 redis.call('ZADD', KEYS[5], ARGV[2], ARGV[1])
+local owner = redis.call('HGET', KEYS[1], 'owner')
+if owner then
+  local own = ARGV[4] .. 'owner:' .. owner
+  redis.call('ZADD', own, ARGV[2], ARGV[1])
+  redis.call('PEXPIRE', own, ARGV[3])
+end
 return { redis.call('HGETALL', KEYS[1]), redis.call('SMEMBERS', KEYS[2]), redis.call('SMEMBERS', KEYS[3]) }`,
   /** KEYS: m, s, h. ARGV: ttl, max seen, then digest/host pairs. */
   nexusSeen: `
@@ -209,8 +243,8 @@ export class RedisSessionStore implements SessionStore {
     return describeError(error);
   }
 
-  async create(key: string, limits: Readonly<Record<BudgetName, number>>, seen: readonly SeenEntry[]): Promise<void> {
-    const { ttlMs, maxSessions, maxSeenAddresses } = this.#limits;
+  async create(key: string, limits: Readonly<Record<BudgetName, number>>, seen: readonly SeenEntry[], owner?: string): Promise<void> {
+    const { ttlMs, maxSessions, maxSeenAddresses, maxSessionsPerClient } = this.#limits;
     await this.#run(
       'nexusCreate',
       1,
@@ -223,12 +257,14 @@ export class RedisSessionStore implements SessionStore {
       limits.searches,
       limits.pages,
       maxSeenAddresses,
+      owner ?? '',
+      maxSessionsPerClient,
       ...seen.flatMap((entry) => [entry.digest, entry.host]),
     );
   }
 
   async open(key: string): Promise<SessionSnapshot | undefined> {
-    const reply = (await this.#run('nexusOpen', 5, ...this.#keys(key), this.#index(), key, this.#now(), this.#limits.ttlMs)) as
+    const reply = (await this.#run('nexusOpen', 5, ...this.#keys(key), this.#index(), key, this.#now(), this.#limits.ttlMs, this.prefix)) as
       | [string[], string[], string[]]
       | null;
     if (!reply) return undefined;

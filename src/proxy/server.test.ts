@@ -85,11 +85,13 @@ describe('createProxy', () => {
     web.route('site.example', '/long', page(article('Long', ['A long page of ordinary words that goes on and on. '.repeat(400)], links)));
     for (let i = 0; i < 5; i++) web.route('site.example', `/long/${i}`, page(article(`Part ${i}`, ['More ordinary words on a linked page. '.repeat(300)])));
     const app = proxy();
-    const answer = await newAnswer(app, 'read https://site.example/long');
+    // A fresh answer for each read: an answer reads an address once (issue 41).
+    const fresh = () => newAnswer(app, 'read https://site.example/long');
+    const answer = await fresh();
     const full = await post(app, '/api/read', { answer, url: 'https://site.example/long' });
     expect((full.body.text as string).length).toBeGreaterThan(12_000);
     for (const maxChars of [1500, 4000, 9000]) {
-      const sized = await post(app, '/api/read', { answer, url: 'https://site.example/long', maxChars });
+      const sized = await post(app, '/api/read', { answer: await fresh(), url: 'https://site.example/long', maxChars });
       const text = sized.body.text as string;
       expect(sized.body.ok).toBe(true);
       expect(text.length, `maxChars ${maxChars}`).toBeLessThanOrEqual(maxChars);
@@ -97,7 +99,7 @@ describe('createProxy', () => {
       expect(opened.length).toBeGreaterThan(0);
       for (const tag of opened) expect(text).toContain(`PAGE-${tag}>>>`);
     }
-    const small = await post(app, '/api/read', { answer, url: 'https://site.example/long', maxChars: 4000 });
+    const small = await post(app, '/api/read', { answer: await fresh(), url: 'https://site.example/long', maxChars: 4000 });
     expect(small.body.pages as unknown[]).toHaveLength(1);
     const bad = await post(app, '/api/read', { answer, url: 'https://site.example/long', maxChars: 10 });
     expect(bad.status).toBe(400);

@@ -56,7 +56,7 @@ export interface ProxyOptions {
   /** Per-answer budgets (default 16 searches, 12 pages). */
   budgets?: Partial<Budgets>;
   /** Answer lifetime and bound of the default in-memory store (default one idle hour, 1,000 answers). */
-  sessions?: { ttlMs?: number; maxSessions?: number };
+  sessions?: { ttlMs?: number; maxSessions?: number; maxSessionsPerClient?: number };
   /**
    * Where answers in progress live (default: this process's memory). A {@link RedisSessionStore}
    * shares them between instances behind a balancer; the proxy closes it.
@@ -249,7 +249,7 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
         },
       },
       async (request, reply) => {
-        const session = await sessions.create(request.body.message);
+        const session = await sessions.create(request.body.message, request.ip);
         return reply.code(201).send({ ok: true, answer: session.id, budget: session.budget(), budgetLine: session.budgetLine() });
       },
     );

@@ -106,6 +106,31 @@ describe.each(Object.keys(kinds))('the %s session store', (kind) => {
     expect(await session.number([{ url: 'https://a.example/' }, { url: 'https://b.example/' }, { url: 'https://c.example/' }])).toEqual([1, 2, undefined]);
   });
 
+  it("gives each client a share: one client's flood drops only its own least recently used answers, never another client's (issue 41)", async () => {
+    let now = 1_000;
+    const clock = () => ++now;
+    const sessions = new AnswerSessions({ store: await storeOf({ maxSessions: 10, maxSessionsPerClient: 3, now: clock }) });
+    const team = await Promise.all(['10.0.0.2', '10.0.0.3', '10.0.0.4'].map((client) => sessions.create('', client)));
+    const mine = [];
+    for (let i = 0; i < 40; i++) mine.push(await sessions.create('', '10.0.0.66'));
+    // Use keeps an answer: the flooding client's first answer, used now, outlives its later ones.
+    for (const answer of team) expect((await sessions.get(answer.id)).id).toBe(answer.id);
+    const alive = [];
+    for (const answer of mine)
+      alive.push(
+        await sessions.get(answer.id).then(
+          () => true,
+          () => false,
+        ),
+      );
+    expect(alive.filter(Boolean)).toHaveLength(3);
+    expect(alive.slice(-3)).toEqual([true, true, true]);
+    await sessions.get(mine[37]?.id ?? '');
+    await sessions.create('', '10.0.0.66');
+    await expect(sessions.get(mine[38]?.id ?? '')).rejects.toThrow(AnswerNotFoundError);
+    expect((await sessions.get(mine[37]?.id ?? '')).id).toBe(mine[37]?.id);
+  });
+
   it('keeps at most maxSessions answers, dropping the least recently used', async () => {
     let now = 1_000;
     const clock = () => ++now;

@@ -34,8 +34,13 @@ export interface SeenEntry {
 export interface SessionStore {
   /** What this store is, for the health route and the logs (`memory`, `redis`). */
   readonly kind: string;
-  /** Stores a new answer: its budgets and the addresses its user message held. */
-  create(key: string, limits: Readonly<Record<BudgetName, number>>, seen: readonly SeenEntry[]): Promise<void>;
+  /**
+   * Stores a new answer: its budgets and the addresses its user message held. With an `owner` (a digest
+   * of the client that asked, see {@link clientKey}), that client's least recently used answer is dropped
+   * first once it holds its share ({@link SessionStoreLimits.maxSessionsPerClient}), so no client can
+   * push out the others' answers.
+   */
+  create(key: string, limits: Readonly<Record<BudgetName, number>>, seen: readonly SeenEntry[], owner?: string): Promise<void>;
   /** The answer's state, its idle time restarted; undefined when there is none. */
   open(key: string): Promise<SessionSnapshot | undefined>;
   /** Adds seen addresses, up to the per-answer bound. */
@@ -67,6 +72,11 @@ export interface SessionStoreLimits {
   ttlMs?: number;
   /** Most answers kept; the least recently used is dropped first (default 1,000). */
   maxSessions?: number;
+  /**
+   * Most answers one client keeps (default a tenth of `maxSessions`, 100): past it, its own least
+   * recently used answer is dropped, never another client's.
+   */
+  maxSessionsPerClient?: number;
   /** Most addresses one answer may accumulate as seen (default 5,000). */
   maxSeenAddresses?: number;
   /** Most sources one answer's ledger numbers (default 500). */
@@ -78,6 +88,7 @@ export function storeLimits(limits: SessionStoreLimits = {}): Required<SessionSt
   return {
     ttlMs: limits.ttlMs ?? 60 * 60 * 1000,
     maxSessions: Math.max(1, limits.maxSessions ?? 1000),
+    maxSessionsPerClient: Math.max(1, limits.maxSessionsPerClient ?? Math.ceil((limits.maxSessions ?? 1000) / 10)),
     maxSeenAddresses: Math.max(0, limits.maxSeenAddresses ?? 5000),
     ledgerCapacity: limits.ledgerCapacity ?? 500,
   };
@@ -93,8 +104,18 @@ export function answerKey(id: string): string {
   return createHash('sha256').update(`nexus-answer:${id}`).digest('base64url');
 }
 
+/**
+ * Whose answer it is, as a store keeps it: a digest of the client's address (as the rate limit sees it),
+ * so a store holds no client addresses.
+ * @param address - the client's address.
+ */
+export function clientKey(address: string): string {
+  return createHash('sha256').update(`nexus-client:${address}`).digest('base64url').slice(0, 22);
+}
+
 /** One answer in memory. */
 interface MemoryAnswer {
+  owner: string | undefined;
   limits: Readonly<Record<BudgetName, number>>;
   used: Record<BudgetName, number>;
   seen: Set<string>;
@@ -126,14 +147,20 @@ export class MemorySessionStore implements SessionStore {
     return this.#answers.size;
   }
 
-  async create(key: string, limits: Readonly<Record<BudgetName, number>>, seen: readonly SeenEntry[]): Promise<void> {
+  async create(key: string, limits: Readonly<Record<BudgetName, number>>, seen: readonly SeenEntry[], owner?: string): Promise<void> {
     this.#sweep();
+    if (owner !== undefined) {
+      // In last-use order, so the first of the owner's is its least recently used.
+      const own = [...this.#answers].filter(([, answer]) => answer.owner === owner).map(([k]) => k);
+      for (const k of own.slice(0, Math.max(0, own.length - this.#limits.maxSessionsPerClient + 1))) this.#answers.delete(k);
+    }
     while (this.#answers.size >= this.#limits.maxSessions) {
       const oldest = this.#answers.keys().next().value;
       if (oldest === undefined) break;
       this.#answers.delete(oldest);
     }
     const answer: MemoryAnswer = {
+      owner,
       limits,
       used: { searches: 0, pages: 0 },
       seen: new Set(),

@@ -60,8 +60,9 @@ describe('several proxy instances behind a balancer, answers in Redis', { timeou
 
   it('stops at exactly the budget when requests of one answer reach three instances at once', async () => {
     const { balancer } = await cluster(3, { REDIS_URL: redis.url, PAGE_BUDGET: '5', SEARCH_BUDGET: '7' });
-    const answer = (await call(balancer.url, '/api/answers', { message: 'https://site.example/doc' })).json.answer as string;
-    const reads = await Promise.all(Array.from({ length: 15 }, () => call(balancer.url, '/api/read', { answer, url: 'https://site.example/doc' })));
+    const parts = Array.from({ length: 15 }, (_, i) => `https://site.example/part/${i}`);
+    const answer = (await call(balancer.url, '/api/answers', { message: parts.join(' ') })).json.answer as string;
+    const reads = await Promise.all(parts.map((url) => call(balancer.url, '/api/read', { answer, url })));
     expect(reads.filter((r) => r.json.ok)).toHaveLength(5);
     expect(reads.filter((r) => r.json.code === 'budget_spent')).toHaveLength(10);
     const searches = await Promise.all(Array.from({ length: 9 }, (_, i) => call(balancer.url, '/api/search', { answer, query: `q${i}` })));
@@ -69,6 +70,15 @@ describe('several proxy instances behind a balancer, answers in Redis', { timeou
     const ran = searches.reduce((sum, s) => sum + ((s.json.queries as unknown[] | undefined)?.length ?? 0), 0);
     expect(ran).toBe(7);
     expect((await call(balancer.url, `/api/answers/${answer}`)).json.budgetLine).toBe('Searches used 7 of 7; pages read 5 of 5');
+  });
+
+  it('reads an address once per answer even when the same read reaches three instances at once (issue 41)', async () => {
+    const { balancer } = await cluster(3, { REDIS_URL: redis.url });
+    const answer = (await call(balancer.url, '/api/answers', { message: 'https://site.example/part/15' })).json.answer as string;
+    const reads = await Promise.all(Array.from({ length: 6 }, () => call(balancer.url, '/api/read', { answer, url: 'https://site.example/part/15' })));
+    expect(reads.filter((r) => r.json.ok)).toHaveLength(1);
+    expect(reads.filter((r) => r.json.code === 'refused' && String(r.json.reason).includes('already read in this answer'))).toHaveLength(5);
+    expect((await call(balancer.url, `/api/answers/${answer}`)).json.budgetLine).toBe('Searches used 0 of 16; pages read 1 of 12');
   });
 
   it('shares the rate limit between instances', async () => {
@@ -116,8 +126,10 @@ describe('several proxy instances behind a balancer, answers in Redis', { timeou
       }
     }
     expect(back).toBe(2);
-    // Nothing was spent while Redis was down, and no instance crashed or fell back to memory.
-    expect((await call(balancer.url, `/api/answers/${answer}`)).json.budgetLine).toBe('Searches used 0 of 16; pages read 3 of 12');
+    // Nothing was spent while Redis was down, and no instance crashed or fell back to memory; once back,
+    // a read of the same address is answered from the first (issue 41) and costs nothing.
+    expect((await call(balancer.url, '/api/read', { answer, url: 'https://site.example/doc' })).json.reason).toContain('already read in this answer');
+    expect((await call(balancer.url, `/api/answers/${answer}`)).json.budgetLine).toBe('Searches used 0 of 16; pages read 1 of 12');
     for (const instance of instances) expect(instance.stderr()).toContain('redis lost');
   });
 

@@ -33,7 +33,13 @@ export function routeClusterPages(web: TestWeb): void {
   ] as const) {
     web.route(host, path, page(article(title, [`${title} has text that is long enough to read as a page. `.repeat(5)])));
   }
+  for (let i = 0; i < CLUSTER_PARTS; i++) {
+    web.route('site.example', `/part/${i}`, page(article(`Part ${i}`, [`Part ${i} has text that is long enough to read as a page. `.repeat(5)])));
+  }
 }
+
+/** How many `https://site.example/part/<n>` pages {@link routeClusterPages} serves. */
+export const CLUSTER_PARTS = 16;
 
 /** Starts an instance reading `web`, with extra environment (`REDIS_URL`, budgets, `RATE_MAX`). */
 export async function startInstance(web: TestWeb, env: Record<string, string> = {}): Promise<ProxyInstance> {
