@@ -3,7 +3,7 @@ import type { AnswerMetrics } from '../index.ts';
 import type { Activity, DiagnosticEntry, Turn } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
 import { formatArgs, formatResult } from './format.ts';
-import { describeLink, type LinkDestination } from './link-check.ts';
+import { dataPartsInWords, describeLink, type LinkDestination } from './link-check.ts';
 import { isWebAddress, renderMarkdown } from './markdown.ts';
 import { controls } from './styles.ts';
 import type { Source } from './web-research.ts';
@@ -463,7 +463,12 @@ export class ChatMessage extends LitElement {
         ${this.renderDrafts()}
         ${this.renderActivity()}
         ${streaming && !turn.text && !turn.checking ? html`<span class="typing" role="img" aria-label="Writing"><span></span><span></span><span></span></span>` : nothing}
-        <div @click=${this.handleMarkdownClick}>${this.rendered?.element}</div>
+        <div
+          @click=${this.handleMarkdownClick}
+          @auxclick=${this.handleLinkGesture}
+          @contextmenu=${this.handleLinkGesture}
+          @dragstart=${this.handleLinkGesture}
+        >${this.rendered?.element}</div>
         ${streaming && turn.checking ? html`<p class="status" data-testid="turn-status" role="status">Checking with a tool…</p>` : nothing}
         ${this.renderNote()} ${this.renderWithoutResults()} ${this.renderSources()} ${this.renderMeta()} ${this.renderActions()}
         ${this.showDiagnostics ? this.renderDiagnostics() : nothing}
@@ -644,8 +649,8 @@ export class ChatMessage extends LitElement {
             ${
               link.longData
                 ? html`<p class="warning" role="alert" data-testid="link-warning">
-                  Its address carries ${link.dataChars} characters of data. A web page the model read could have told it to put
-                  parts of this conversation there; opening the link would send them to ${link.destination}.
+                  Its address carries data in ${dataPartsInWords(link)} (${link.dataChars} characters). A web page the model read could
+                  have told it to put parts of this conversation there; opening the link would send them to ${link.destination}.
                 </p>`
                 : nothing
             }
@@ -668,6 +673,27 @@ export class ChatMessage extends LitElement {
     this.renderRoot.querySelector<HTMLDialogElement>('dialog.link-dialog')?.close();
   }
 
+  /**
+   * Every way of following a link the model wrote — a click with or without Ctrl, Shift or Meta, a
+   * middle click, the context menu's "Open link", a drag to the tab strip — shows the dialog instead
+   * (issue 41); citations to the answer's own sources open at once.
+   * @returns whether the event was a model's link, now handled.
+   */
+  private async handleLinkGesture(event: Event): Promise<boolean> {
+    const anchor = (event.target as Element).closest?.('a[href]');
+    if (!(anchor instanceof HTMLAnchorElement) || anchor.classList.contains('cite')) return false;
+    event.preventDefault();
+    const link = describeLink(anchor.href);
+    if (!link) return true;
+    this.pendingLink = link;
+    await this.updateComplete;
+    const dialog = this.renderRoot.querySelector<HTMLDialogElement>('dialog.link-dialog');
+    if (dialog && !dialog.open) dialog.showModal();
+    // Cancel is the safe choice, so it gets the focus.
+    this.renderRoot.querySelector<HTMLButtonElement>('[data-testid="link-cancel"]')?.focus();
+    return true;
+  }
+
   private handleLinkClosed(): void {
     this.pendingLink = undefined;
   }
@@ -678,19 +704,7 @@ export class ChatMessage extends LitElement {
    * sources open at once).
    */
   private async handleMarkdownClick(event: Event): Promise<void> {
-    const anchor = (event.target as Element).closest?.('a[href]');
-    if (anchor instanceof HTMLAnchorElement && !anchor.classList.contains('cite')) {
-      event.preventDefault();
-      const link = describeLink(anchor.href);
-      if (!link) return;
-      this.pendingLink = link;
-      await this.updateComplete;
-      const dialog = this.renderRoot.querySelector<HTMLDialogElement>('dialog.link-dialog');
-      if (dialog && !dialog.open) dialog.showModal();
-      // Cancel is the safe choice, so it gets the focus.
-      this.renderRoot.querySelector<HTMLButtonElement>('[data-testid="link-cancel"]')?.focus();
-      return;
-    }
+    if (await this.handleLinkGesture(event)) return;
     const button = (event.target as Element).closest?.('button.copy');
     const code = button?.closest('.code-block')?.querySelector('pre')?.textContent;
     if (!button || code == null) return;

@@ -1,5 +1,14 @@
-/** Query or fragment lengths above this are flagged: longer than any ordinary article or search link needs. */
+/** Characters of data above this, in an address's path, subdomain, query and fragment together, are flagged. */
 export const LONG_QUERY_CHARS = 80;
+
+/** A run this long of digits (spaces, dots and dashes between them allowed) reads as a number copied from somewhere: a card, a phone, an account. */
+const NUMBER_RUN = /\d(?:[\s.\-_+]*\d){11,}/;
+
+/** A token this long of letters and digits mixed, without a word break: encoded data rather than a slug. */
+const ENCODED_TOKEN = /[A-Za-z0-9+/=_-]{32,}/;
+
+/** Where an address carries data a model could have put there. */
+export type DataPart = 'path' | 'subdomain' | 'query';
 
 /** What a link a model wrote would open, shown before it does. */
 export interface LinkDestination {
@@ -9,22 +18,42 @@ export interface LinkDestination {
   destination: string;
   /** Whether it is an e-mail link. */
   mail: boolean;
-  /** Characters after `?` (and `#`): where a composed link carries data. */
+  /** Characters of the address a composed link can fill: its path, subdomain labels, query and fragment. */
   dataChars: number;
-  /** True when that data is long enough to be flagged. */
+  /** True when that data is long, or holds a long number or an encoded-looking token. */
   longData: boolean;
+  /** The parts of the address that hold flagged data, for the warning to name. */
+  dataParts: DataPart[];
 }
+
+/** A host's labels before its last two (`a.b.attacker.example` → `a.b`), `www` left out. */
+function subdomainOf(host: string): string {
+  const labels = host.replace(/^www\./, '').split('.');
+  return labels.length > 2 ? labels.slice(0, -2).join('.') : '';
+}
+
+const decoded = (text: string): string => {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+};
+
+/** Whether one part of an address looks like it carries data: long, or a long number, or an encoded token. */
+const flagged = (text: string, long: number): boolean => text.length > long || NUMBER_RUN.test(decoded(text)) || ENCODED_TOKEN.test(text);
 
 /**
  * Describes a link from a model's answer before it is opened: its host (or the mail recipient) and
- * how much data its address carries in the query and fragment.
+ * how much data its address carries — in the query and fragment, and as much in the path or the
+ * subdomain (`https://attacker.example/4111-1111-1111-1111`, `https://4111111111111111.attacker.example/`).
  *
  * @param href - the link's resolved address.
  * @returns the description, or undefined when it is not an http(s) or mailto address.
  *
- * @remarks Security: a page the model read can make it write a link whose query holds parts of the
- * conversation (`https://attacker.example/?d=…`); one click would send them. The page shows the full
- * destination first, and flags a long query.
+ * @remarks Security: a page the model read can make it write a link whose address holds parts of the
+ * conversation; one click would send them. The page shows the full destination first, and flags an
+ * address whose path, subdomain or query carries data (issue 28, N6; issue 41).
  */
 export function describeLink(href: string): LinkDestination | undefined {
   let url: URL;
@@ -34,10 +63,25 @@ export function describeLink(href: string): LinkDestination | undefined {
     return undefined;
   }
   if (url.protocol === 'mailto:') {
-    const dataChars = url.search.length + url.hash.length;
-    return { href: url.href, destination: decodeURIComponent(url.pathname), mail: true, dataChars, longData: dataChars > LONG_QUERY_CHARS };
+    const query = url.search + url.hash;
+    const longData = flagged(query, LONG_QUERY_CHARS);
+    return { href: url.href, destination: decoded(url.pathname), mail: true, dataChars: query.length, longData, dataParts: longData ? ['query'] : [] };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  const dataChars = Math.max(0, url.search.length - 1) + Math.max(0, url.hash.length - 1);
-  return { href: url.href, destination: url.hostname.replace(/^www\./, ''), mail: false, dataChars, longData: dataChars > LONG_QUERY_CHARS };
+  const parts: Record<DataPart, string> = {
+    path: url.pathname.replace(/^\/+/, ''),
+    subdomain: subdomainOf(url.hostname),
+    query: `${url.search.slice(1)}${url.hash.slice(1)}`,
+  };
+  const dataChars = parts.path.length + parts.subdomain.length + parts.query.length;
+  // A subdomain has no business being long: a few labels of a few letters name a service.
+  const dataParts = (Object.keys(parts) as DataPart[]).filter((part) => flagged(parts[part], part === 'subdomain' ? 24 : LONG_QUERY_CHARS));
+  const longData = dataParts.length > 0 || dataChars > LONG_QUERY_CHARS * 1.5;
+  return { href: url.href, destination: url.hostname.replace(/^www\./, ''), mail: false, dataChars, longData, dataParts };
+}
+
+/** The parts an address carries data in, as words: "its path and query". */
+export function dataPartsInWords(link: LinkDestination): string {
+  const parts: readonly DataPart[] = link.dataParts.length ? link.dataParts : ['path', 'query'];
+  return parts.length === 1 ? `its ${parts[0]}` : `its ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }

@@ -30,6 +30,37 @@ describe('pageSecurityHeaders', () => {
     expect(connect.some((source) => source === '*' || source === 'https:' || source.includes("'unsafe"))).toBe(false);
   });
 
+  it("allows the hub's download hosts and not its other services: no *.huggingface.co or *.hf.co (issue 41)", () => {
+    const connect = directives(pageSecurityHeaders()['Content-Security-Policy'] ?? '').get('connect-src') ?? [];
+    const allows = (url: string) =>
+      connect.some((source) => {
+        if (!/^https:\/\//.test(source)) return false;
+        const host = new URL(url).hostname;
+        const pattern = source.slice('https://'.length);
+        return pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) : host === pattern;
+      });
+    for (const download of [
+      'https://huggingface.co/onnx-community/Qwen3-0.6B-ONNX/resolve/main/config.json',
+      'https://cas-bridge.xethub.hf.co/xet-bridge-us/abc',
+      'https://transfer.xethub.hf.co/x',
+      'https://cdn-lfs.hf.co/repos/ab/cd/file',
+      'https://cdn-lfs-us-1.hf.co/repos/ab/cd/file',
+      'https://us-east-1.aws.cdn.hf.co/x',
+      'https://cdn-lfs.huggingface.co/repos/ab/cd/file',
+    ]) {
+      expect(allows(download), download).toBe(true);
+    }
+    for (const service of [
+      'https://router.huggingface.co/v1/chat/completions',
+      'https://api-inference.huggingface.co/models/x',
+      'https://someone.hf.space/',
+      'https://datasets-server.huggingface.co/rows',
+    ]) {
+      expect(allows(service), service).toBe(false);
+    }
+    expect(connect.filter((source) => /^https:\/\/\*\.(huggingface\.co|hf\.co)$/.test(source))).toEqual([]);
+  });
+
   it('adds the configured origins to connect-src, and refuses an entry that is not an origin, naming it', () => {
     const connect = directives(
       pageSecurityHeaders({ connectOrigins: ['https://models.example.org/', 'http://127.0.0.1:8080'] })['Content-Security-Policy'] ?? '',

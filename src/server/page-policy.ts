@@ -1,12 +1,29 @@
 /**
- * Origins the page may fetch from besides its own: the model hub and the hosts it redirects downloads
- * to (Hugging Face serves files from `*.hf.co` and `*.huggingface.co`), and the API the shipped
- * `tools.js` calls (Open-Meteo).
+ * Origins the page may fetch from besides its own: the model hub and the hosts it sends downloads to, and
+ * the API the shipped `tools.js` calls (Open-Meteo).
+ *
+ * The hub's entries are as narrow as downloads allow (issue 41): `huggingface.co` itself (a file is
+ * `/<org>/<repo>/resolve/<revision>/<path>` under every organisation, and a CSP source matches paths by
+ * prefix only, so its API cannot be left out), then only the download hosts its `resolve` answers redirect
+ * to, as the hub lists them (https://huggingface.co/.well-known/meta.json, `lfsDomains` and `cdnDomains`,
+ * checked 2026-12) plus the Xet bridge (`cas-bridge.xethub.hf.co`) — not every `*.huggingface.co` and
+ * `*.hf.co` host, which took in the hub's inference and router APIs. A mirror or a new download host goes
+ * in `CONNECT_ORIGINS`.
  */
 const DEFAULT_CONNECT_ORIGINS: readonly string[] = [
   'https://huggingface.co',
-  'https://*.huggingface.co',
-  'https://*.hf.co',
+  // Xet storage: the bridge resolve redirects to, and transfer.xethub.hf.co.
+  'https://*.xethub.hf.co',
+  'https://transfer.xethub-eu.hf.co',
+  // LFS storage.
+  'https://cdn-lfs.hf.co',
+  'https://cdn-lfs-us-1.hf.co',
+  'https://cdn-lfs-eu-1.hf.co',
+  'https://cdn-lfs.huggingface.co',
+  'https://cdn-lfs-us-1.huggingface.co',
+  'https://cdn-lfs-eu-1.huggingface.co',
+  // The hub's CDN: aws.cdn.hf.co, us.gcp.cdn.hf.co and their regions.
+  'https://*.cdn.hf.co',
   'https://api.open-meteo.com',
   'https://geocoding-api.open-meteo.com',
 ];

@@ -112,8 +112,24 @@ describe('the chat page over a scripted model', () => {
     await dialog.getByTestId('link-warning').waitFor();
     expect(await dialog.getByTestId('link-destination').textContent()).toBe('attacker.example');
     expect(await dialog.getByTestId('link-href').textContent()).toContain('4111+1111+1111+1111');
+    expect(await dialog.getByTestId('link-warning').textContent()).toContain('carries data in its query');
     await screenshot(page, 'link-dialog');
     await page.keyboard.press('Escape');
+    expect(page.context().pages().length).toBe(tabs);
+    // Issue 41: every way of following the link shows the dialog — a middle click, Ctrl and Shift clicks,
+    // the context menu — and none opens anything by itself.
+    for (const follow of [
+      () => safe.click({ button: 'middle' }),
+      () => safe.click({ modifiers: ['ControlOrMeta'] }),
+      () => safe.click({ modifiers: ['Shift'] }),
+      () => safe.click({ button: 'right' }),
+    ]) {
+      await follow();
+      await dialog.getByTestId('link-cancel').waitFor();
+      expect(await dialog.getByTestId('link-destination').textContent()).toBe('example.org');
+      await dialog.getByTestId('link-cancel').click();
+      await dialog.getByTestId('link-cancel').waitFor({ state: 'hidden' });
+    }
     expect(page.context().pages().length).toBe(tabs);
     await markdown.locator('a:not([href])').first().click();
     expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined();
