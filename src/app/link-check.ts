@@ -8,7 +8,7 @@ const NUMBER_RUN = /\d(?:[\s.\-_+]*\d){11,}/;
 const ENCODED_TOKEN = /[A-Za-z0-9+/=_-]{32,}/;
 
 /** Where an address carries data a model could have put there. */
-export type DataPart = 'path' | 'subdomain' | 'query';
+type DataPart = 'path' | 'subdomain' | 'query';
 
 /** What a link a model wrote would open, shown before it does. */
 export interface LinkDestination {
