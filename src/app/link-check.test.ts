@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeLink, LONG_QUERY_CHARS } from './link-check.ts';
+import { describeLink } from './link-check.ts';
 
 describe('describeLink (issue 28, N6)', () => {
   it('names the host and counts the data an address carries after ? and #', () => {

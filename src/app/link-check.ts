@@ -1,5 +1,5 @@
 /** Characters of data above this, in an address's path, subdomain, query and fragment together, are flagged. */
-export const LONG_QUERY_CHARS = 80;
+const LONG_QUERY_CHARS = 80;
 
 /** A run this long of digits (spaces, dots and dashes between them allowed) reads as a number copied from somewhere: a card, a phone, an account. */
 const NUMBER_RUN = /\d(?:[\s.\-_+]*\d){11,}/;
