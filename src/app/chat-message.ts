@@ -3,7 +3,7 @@ import type { AnswerMetrics } from '../index.ts';
 import type { Activity, DiagnosticEntry, Turn } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
 import { formatArgs, formatResult } from './format.ts';
-import { dataPartsInWords, describeLink, type LinkDestination } from './link-check.ts';
+import type { LinkDestination } from './link-check.ts';
 import { isWebAddress, renderMarkdown } from './markdown.ts';
 import { controls } from './styles.ts';
 import type { Source } from './web-research.ts';
@@ -649,7 +649,7 @@ export class ChatMessage extends LitElement {
             ${
               link.longData
                 ? html`<p class="warning" role="alert" data-testid="link-warning">
-                  Its address carries data in ${dataPartsInWords(link)} (${link.dataChars} characters). A web page the model read could
+                  Its address carries data in ${link.dataWhere} (${link.dataChars} characters). A web page the model read could
                   have told it to put parts of this conversation there; opening the link would send them to ${link.destination}.
                 </p>`
                 : nothing
@@ -683,6 +683,8 @@ export class ChatMessage extends LitElement {
     const anchor = (event.target as Element).closest?.('a[href]');
     if (!(anchor instanceof HTMLAnchorElement) || anchor.classList.contains('cite')) return false;
     event.preventDefault();
+    // Loaded on the first link followed: most answers have none, and the page's first load stays small.
+    const { describeLink } = await import('./link-check.ts');
     const link = describeLink(anchor.href);
     if (!link) return true;
     this.pendingLink = link;

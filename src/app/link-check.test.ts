@@ -10,6 +10,7 @@ describe('describeLink (issue 28, N6)', () => {
       dataChars: 10,
       longData: false,
       dataParts: [],
+      dataWhere: 'its path and query',
     });
     expect(describeLink('https://news.example/item?id=42')).toMatchObject({ dataChars: 9, longData: false });
   });

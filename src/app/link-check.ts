@@ -24,6 +24,8 @@ export interface LinkDestination {
   longData: boolean;
   /** The parts of the address that hold flagged data, for the warning to name. */
   dataParts: DataPart[];
+  /** Those parts as words, for the warning: "its path and query". */
+  dataWhere: string;
 }
 
 /** A host's labels before its last two (`a.b.attacker.example` → `a.b`), `www` left out. */
@@ -65,7 +67,8 @@ export function describeLink(href: string): LinkDestination | undefined {
   if (url.protocol === 'mailto:') {
     const query = url.search + url.hash;
     const longData = flagged(query, LONG_QUERY_CHARS);
-    return { href: url.href, destination: decoded(url.pathname), mail: true, dataChars: query.length, longData, dataParts: longData ? ['query'] : [] };
+    const dataParts: DataPart[] = longData ? ['query'] : [];
+    return { href: url.href, destination: decoded(url.pathname), mail: true, dataChars: query.length, longData, dataParts, dataWhere: inWords(dataParts) };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
   const parts: Record<DataPart, string> = {
@@ -77,11 +80,11 @@ export function describeLink(href: string): LinkDestination | undefined {
   // A subdomain has no business being long: a few labels of a few letters name a service.
   const dataParts = (Object.keys(parts) as DataPart[]).filter((part) => flagged(parts[part], part === 'subdomain' ? 24 : LONG_QUERY_CHARS));
   const longData = dataParts.length > 0 || dataChars > LONG_QUERY_CHARS * 1.5;
-  return { href: url.href, destination: url.hostname.replace(/^www\./, ''), mail: false, dataChars, longData, dataParts };
+  return { href: url.href, destination: url.hostname.replace(/^www\./, ''), mail: false, dataChars, longData, dataParts, dataWhere: inWords(dataParts) };
 }
 
 /** The parts an address carries data in, as words: "its path and query". */
-export function dataPartsInWords(link: LinkDestination): string {
-  const parts: readonly DataPart[] = link.dataParts.length ? link.dataParts : ['path', 'query'];
+function inWords(flaggedParts: readonly DataPart[]): string {
+  const parts: readonly DataPart[] = flaggedParts.length ? flaggedParts : ['path', 'query'];
   return parts.length === 1 ? `its ${parts[0]}` : `its ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
