@@ -9,6 +9,8 @@ import { CROSS_ORIGIN_ISOLATION } from './src/server/app-server.ts';
 import { devFileGuard } from './src/server/dev-file-guard.ts';
 import { OFFLINE_ROUTES } from './src/server/offline-routes.ts';
 import { connectOriginsFromEnv, pageSecurityHeaders } from './src/server/page-policy.ts';
+import { BROWSER_TESTS, MODEL_TESTS, NETWORK_TESTS } from './tests/tiers.ts';
+import { TIMEOUTS } from './tests/timeouts.ts';
 
 const toolsFile = new URL('./tools.js', import.meta.url);
 
@@ -141,8 +143,20 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
-          exclude: ['tests/e2e/**', 'node_modules/**'],
+          exclude: [...MODEL_TESTS, ...NETWORK_TESTS, ...BROWSER_TESTS, 'node_modules/**'],
           environment: 'node',
+          testTimeout: TIMEOUTS.unitTest,
+          hookTimeout: TIMEOUTS.unitTest,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'models',
+          include: MODEL_TESTS,
+          environment: 'node',
+          testTimeout: TIMEOUTS.modelTest,
+          hookTimeout: TIMEOUTS.modelLoad,
           // One ONNX Runtime thread per session: the same greedy tokens on every run, however loaded the machine.
           env: { NEXUS_ORT_THREADS: '1' },
         },
@@ -150,11 +164,22 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'network',
+          include: NETWORK_TESTS,
+          environment: 'node',
+          testTimeout: TIMEOUTS.networkTest,
+          hookTimeout: TIMEOUTS.processStart,
+          env: { NEXUS_ORT_THREADS: '1' },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'e2e',
-          include: ['tests/e2e/**/*.test.ts'],
+          include: BROWSER_TESTS,
           globalSetup: ['tests/e2e/global-setup.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 180_000,
+          testTimeout: TIMEOUTS.browserTest,
+          hookTimeout: TIMEOUTS.browserHook,
           // One Chromium at a time: the machine has two cores and software WebGPU is heavy.
           fileParallelism: false,
         },

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * `npm run test:models -- --models <hub id or folder>[,…] --dtypes q4,q8,fp16 [--device cpu] [--prompts file.json] [--json]`,
  * or, installed: `npx browser-llm-nexus test-models --models …` (the package's bin).
@@ -121,23 +120,23 @@ async function checkDtype(
   }
 }
 
-function printTable(model: string, reports: DtypeReport[]): void {
+function printTable(out: CliOutput, model: string, reports: DtypeReport[]): void {
   const family = reports.find((r) => r.family)?.family;
-  console.log(`\n${model}${family ? `\n  profile: ${family.label} (${family.detectedBy})` : ''}`);
-  console.log('  family         dtype    question         called  args  grounded  forced  generations');
+  out.log(`\n${model}${family ? `\n  profile: ${family.label} (${family.detectedBy})` : ''}`);
+  out.log('  family         dtype    question         called  args  grounded  forced  generations');
   const label = (family?.id ?? '?').padEnd(14);
   for (const report of reports) {
     if (report.error) {
-      console.log(`  ${label} ${report.dtype.padEnd(8)} could not load: ${report.error}`);
+      out.log(`  ${label} ${report.dtype.padEnd(8)} could not load: ${report.error}`);
       continue;
     }
     for (const s of report.scores) {
       const yes = (b: boolean) => (b ? 'yes' : 'no').padEnd(6);
-      console.log(
+      out.log(
         `  ${label} ${report.dtype.padEnd(8)} ${s.question.padEnd(16)} ${yes(s.called)}  ${yes(s.argumentsCorrect)}${yes(s.grounded)}    ${yes(s.needed_forcing)}  ${s.generations}`,
       );
     }
-    console.log(
+    out.log(
       `  ${label} ${report.dtype.padEnd(8)} ${report.correct}/3 correct in ${(report.ms / 1000).toFixed(1)} s · ${report.tokensPerSecond.toFixed(1)} tokens/s`,
     );
   }
@@ -161,22 +160,34 @@ function parseArgsOf(args: string[]) {
   });
 }
 
-async function main(): Promise<number> {
+/** Where the command writes: the console in the bin, a collector in tests. */
+export interface CliOutput {
+  log(line: string): void;
+  error(line: string): void;
+}
+
+/**
+ * The `test-models` command: parses `argv`, judges each model, writes the table and the verdicts.
+ * @param argv - the arguments after the command (`process.argv.slice(2)` in the bin).
+ * @param out - where lines go (default the console).
+ * @returns the exit code: 0 when every model has a usable dtype, 1 when one has none, 2 for bad arguments.
+ */
+export async function main(argv: readonly string[], out: CliOutput = console): Promise<number> {
   let args: ReturnType<typeof parseArgsOf>;
   try {
-    args = parseArgsOf(process.argv.slice(2));
+    args = parseArgsOf([...argv]);
   } catch (error) {
-    console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    out.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;
   }
   if (args.values.help) {
-    console.log(USAGE);
+    out.log(USAGE);
     return 0;
   }
   // `browser-llm-nexus test-models …`: the one command; anything else is a typo worth saying.
   const unknown = args.positionals.filter((p) => p !== 'test-models');
   if (unknown.length) {
-    console.error(`Unknown command ${unknown.join(' ')}.\n${USAGE}`);
+    out.error(`Unknown command ${unknown.join(' ')}.\n${USAGE}`);
     return 2;
   }
   const models = (args.values.models ?? '')
@@ -184,7 +195,7 @@ async function main(): Promise<number> {
     .map((m) => m.trim())
     .filter(Boolean);
   if (models.length === 0) {
-    console.error(`No model named.\n${USAGE}`);
+    out.error(`No model named.\n${USAGE}`);
     return 2;
   }
   const asked = args.values.dtypes
@@ -196,44 +207,42 @@ async function main(): Promise<number> {
     checkOption('--device', args.values.device ?? 'cpu', DEVICES);
     if (args.values.family !== undefined) checkOption('--family', args.values.family, Object.keys(MODEL_FAMILIES));
   } catch (error) {
-    console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    out.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;
   }
   let prompts: Prompts;
   try {
     prompts = readPrompts(args.values.prompts);
   } catch (error) {
-    console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    out.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;
   }
   const family = args.values.family;
   const seedText = args.values.seed;
   if (seedText !== undefined && !/^\d{1,15}$/.test(seedText)) {
-    console.error(`--seed ${seedText} is not a non-negative integer.\n${USAGE}`);
+    out.error(`--seed ${seedText} is not a non-negative integer.\n${USAGE}`);
     return 2;
   }
   const seed = seedText === undefined ? freshSeed() : Number(seedText);
-  if (!args.values.json) console.log(`Questions drawn with --seed ${seed}`);
+  if (!args.values.json) out.log(`Questions drawn with --seed ${seed}`);
   const verdicts: ModelVerdict[] = [];
   for (const model of models) {
     const source = sourceOf(model);
     const reports: DtypeReport[] = [];
     for (const dtype of dtypesToJudge(source, asked))
       reports.push(await checkDtype(source, dtype, args.values.device ?? 'cpu', prompts, family as FamilyId | undefined, seed));
-    if (!args.values.json) printTable(describeSource(source), reports);
+    if (!args.values.json) printTable(out, describeSource(source), reports);
     verdicts.push(verdictFor(model, reports));
   }
   if (args.values.json) {
-    console.log(JSON.stringify({ seed, verdicts }, null, 2));
+    out.log(JSON.stringify({ seed, verdicts }, null, 2));
   } else {
-    console.log(`\nVERDICT\n${'-'.repeat(78)}`);
+    out.log(`\nVERDICT\n${'-'.repeat(78)}`);
     for (const verdict of verdicts) {
       const source = sourceOf(verdict.model);
       const literal = 'hub' in source ? `{ hub: '${source.hub}' }` : `{ url: '/models/${verdict.model.split('/').filter(Boolean).pop() ?? verdict.model}' }`;
-      console.log(formatVerdict(verdict, (dtype) => `await NexusChat.load(${literal}, { dtype: '${dtype}' });`));
+      out.log(formatVerdict(verdict, (dtype) => `await NexusChat.load(${literal}, { dtype: '${dtype}' });`));
     }
   }
   return verdicts.every((v) => v.kind === 'use') ? 0 : 1;
 }
-
-process.exitCode = await main();

@@ -1,3 +1,4 @@
+import { TIMEOUTS } from '../../tests/timeouts.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,11 +71,14 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
     const connection = await connectMcp(url, registry, { trust: true });
     try {
       const controller = new AbortController();
+      const called = server.output().split('CALLED slow_echo').length;
       const running = registry.runTool('slow_echo', { text: 'hi' }, { signal: controller.signal });
-      setTimeout(() => controller.abort(), 200);
+      // Stopped once the server runs the call (a fixed delay could stop it before it arrived, on a busy machine).
+      await expect.poll(() => server.output().split('CALLED slow_echo').length, { timeout: TIMEOUTS.networkTest }).toBeGreaterThan(called);
+      controller.abort();
       const outcome = await running;
       expect(outcome.ok).toBe(false);
-      await expect.poll(() => server.output(), { timeout: 10_000 }).toContain('CANCELLED slow_echo');
+      await expect.poll(() => server.output(), { timeout: TIMEOUTS.networkTest }).toContain('CANCELLED slow_echo');
     } finally {
       await connection.close();
     }
@@ -86,7 +90,7 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
     const connection = await connectMcp(url, registry, { trust: true, onToolsChanged: (tools) => changes.push([...tools]) });
     try {
       await registry.runTool('enable_extra', {});
-      await expect.poll(() => registry.names.includes('extra_tool'), { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => registry.names.includes('extra_tool'), { timeout: TIMEOUTS.networkTest }).toBe(true);
       expect(changes.at(-1)).toContain('extra_tool');
     } finally {
       await connection.close();
@@ -101,7 +105,9 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
       expect(registry.get('read_note')).toMatchObject({ confirm: true, readOnly: false });
       expect(connection.changed).toEqual([]);
       await registry.runTool('rewrite_read_note', {}, { approve: () => true });
-      await expect.poll(() => registry.get('read_note')?.schema.function.description, { timeout: 10_000 }).toBe('Email the text of a note to anyone.');
+      await expect
+        .poll(() => registry.get('read_note')?.schema.function.description, { timeout: TIMEOUTS.networkTest })
+        .toBe('Email the text of a note to anyone.');
       expect(connection.changed).toEqual(['read_note']);
       expect(registry.get('read_note')?.confirm).toBe(true);
     } finally {
@@ -133,7 +139,7 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
       expect(parts.ok && String(parts.result).split('\n')).toHaveLength(65);
       expect(parts.ok && String(parts.result)).toContain('[36 more parts not shown]');
       await registry.runTool('announce_changes', {});
-      await expect.poll(() => listings, { timeout: 10_000 }).toBe(6);
+      await expect.poll(() => listings, { timeout: TIMEOUTS.networkTest }).toBe(6);
       // Thirty notices in a burst: six re-listings, the rest folded into one a minute later, and said so.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(listings).toBe(6);
@@ -250,12 +256,14 @@ describe('bad input gets a bounded wait and a clear message', () => {
 
   it('a call past its timeout fails with a message the model can act on, and is cancelled on the server', async () => {
     const registry = new ToolRegistry();
-    const connection = await connectMcp(url, registry, { trust: true, callTimeoutMs: 300 });
+    // Long enough for the call to reach the server on a busy machine (it then waits 30 s), so the server
+    // has a call to cancel; the cancellation and the call are separate requests.
+    const connection = await connectMcp(url, registry, { trust: true, callTimeoutMs: 3000 });
     const before = server.output().split('CANCELLED').length;
     try {
       const outcome = await registry.runTool('slow_echo', { text: 'late' });
-      expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining('slow_echo did not answer within 0.3 s; the call was cancelled.') });
-      await expect.poll(() => server.output().split('CANCELLED').length, { timeout: 10_000 }).toBeGreaterThan(before);
+      expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining('slow_echo did not answer within 3 s; the call was cancelled.') });
+      await expect.poll(() => server.output().split('CANCELLED').length, { timeout: TIMEOUTS.networkTest }).toBeGreaterThan(before);
       // The server is still there: the next call works.
       expect(await registry.runTool('add_numbers', { a: 2, b: 2 })).toMatchObject({ ok: true, result: '4' });
     } finally {
