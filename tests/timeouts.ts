@@ -15,6 +15,8 @@ const base = {
   networkTest: 60_000,
   /** Starting a process or a server for a file (searx, Redis, a proxy instance, Vite, an MCP server). */
   processStart: 90_000,
+  /** Installing a Debian package on a fresh machine (searx, Redis) and starting it, once per file. */
+  install: 600_000,
   /** Loading a file's fixture models, once, in `beforeAll` (the models tier's hook default). */
   modelLoad: 180_000,
   /** One test that generates with loaded models (the models tier's default). */
@@ -25,6 +27,8 @@ const base = {
   browserTest: 120_000,
   /** Starting Chromium, a build or a page with a model, once per file. */
   browserHook: 180_000,
+  /** A whole consumer project: install, build, and its own tests (the package and the examples). */
+  consumerProject: 420_000,
 } as const;
 
 /** The named timeouts, in milliseconds, scaled. */

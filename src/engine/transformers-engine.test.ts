@@ -1,4 +1,5 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TIMEOUTS } from '../../tests/timeouts.ts';
 import { FIXTURE_MODELS_DIR, TINY_QWEN3, prepareFixtureModels } from '../../tests/fixtures/prepare-models.ts';
 import type { ChatMessage, ToolSchema } from './engine.ts';
 import { useSource } from './use-source.ts';
@@ -27,16 +28,19 @@ describe('TransformersEngine on the tiny Qwen3 fixture (Node, CPU)', () => {
   let fresh: TransformersEngine;
   let prompt: string;
 
-  // Each test gets its own two engines, so no KV cache or transcript carries over between tests.
-  beforeAll(() => {
+  // Two engines load once for the file; before each test both forget their KV caches, so no cache or
+  // transcript carries over between tests.
+  beforeAll(async () => {
     prepareFixtureModels();
-  });
-  beforeEach(async () => {
     engine = await loadFixture();
     fresh = await loadFixture();
     prompt = await engine.render(messages, { tools: [weather], addGenerationPrompt: true, enableThinking: false });
+  }, TIMEOUTS.modelLoad);
+  beforeEach(async () => {
+    await engine.forgetCache();
+    await fresh.forgetCache();
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await engine?.dispose();
     await fresh?.dispose();
   });
@@ -67,24 +71,28 @@ describe('TransformersEngine on the tiny Qwen3 fixture (Node, CPU)', () => {
     expect(a.promptTokens).toBeGreaterThan(100);
   });
 
-  it('gives exactly the same output with the KV cache reused as from scratch (fp32), and reports the reuse', async () => {
-    const reusing = await loadFixture('fp32');
-    const scratch = await loadFixture('fp32');
-    try {
-      const first = await reusing.generate(prompt, { maxNewTokens: 8 });
-      const next = `${prompt}${first.text}<|im_end|>\n<|im_start|>user\nAnd in Chennai?<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n`;
-      const cached = await reusing.generate(next, { maxNewTokens: 10 });
-      const uncached = await scratch.generate(next, { maxNewTokens: 10 });
-      expect(cached.text).toBe(uncached.text);
-      expect(cached.cachedTokens).toBeGreaterThanOrEqual(first.promptTokens);
-      expect(uncached.cachedTokens).toBe(0);
-      expect(cached.promptTokens).toBe(uncached.promptTokens);
-    } finally {
-      await reusing.dispose();
-      await scratch.dispose();
-    }
-    // Two model loads and three generations on the CPU: beside the browser tests they take seconds.
-  }, 30_000);
+  it(
+    'gives exactly the same output with the KV cache reused as from scratch (fp32), and reports the reuse',
+    async () => {
+      const reusing = await loadFixture('fp32');
+      const scratch = await loadFixture('fp32');
+      try {
+        const first = await reusing.generate(prompt, { maxNewTokens: 8 });
+        const next = `${prompt}${first.text}<|im_end|>\n<|im_start|>user\nAnd in Chennai?<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n`;
+        const cached = await reusing.generate(next, { maxNewTokens: 10 });
+        const uncached = await scratch.generate(next, { maxNewTokens: 10 });
+        expect(cached.text).toBe(uncached.text);
+        expect(cached.cachedTokens).toBeGreaterThanOrEqual(first.promptTokens);
+        expect(uncached.cachedTokens).toBe(0);
+        expect(cached.promptTokens).toBe(uncached.promptTokens);
+      } finally {
+        await reusing.dispose();
+        await scratch.dispose();
+      }
+      // Two model loads and three generations on the CPU: beside the browser tests they take seconds.
+    },
+    TIMEOUTS.modelTest,
+  );
 
   it('on q4, reuses the cache the same way every time (MatMulNBits sums a one-pass prefill differently, so it may not match one)', async () => {
     // Measured: on this fixture's 250-token tool prompt, fp32, q8 and fp16 continue identically with

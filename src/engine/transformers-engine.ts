@@ -613,6 +613,15 @@ export class TransformersEngine implements Engine {
     return keep;
   }
 
+  /**
+   * Forgets the KV cache and what it held, so the next generation computes its whole prompt, as the
+   * first one after a load does (a benchmark's cold start; a test that must not see another's cache).
+   */
+  async forgetCache(): Promise<void> {
+    await this.busy;
+    await this.resetCache();
+  }
+
   private async resetCache(): Promise<void> {
     const cache = this.cache;
     this.cache = undefined;

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../../tests/fixtures/prepare-models.ts';
 import { selfCheckQuestion } from '../check/check-questions.ts';
 import { NexusChat } from '../nexus.ts';
+import { TIMEOUTS } from '../../tests/timeouts.ts';
 
 const PARAGRAPH =
   'The river rises in the northern hills, runs past three market towns and a ruined abbey, and meets the sea at a wide estuary where ' +
@@ -11,7 +12,7 @@ describe('a long conversation on the real engine (tiny-tools-qwen3: 4,096-token 
   beforeAll(() => prepareFixtureModels());
 
   it('keeps every prompt within the budget the config gives, says when older messages leave the memory, and stores them all', {
-    timeout: 120_000,
+    timeout: TIMEOUTS.modelTest,
   }, async () => {
     const chat = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}tiny-tools-qwen3` }, { dtype: 'q4' });
     try {

@@ -9,6 +9,7 @@ import { assertSafeBind } from './bind-guard.ts';
 import { proxyVitePlugin } from './vite-plugin.ts';
 import type { FetchLike } from './search-backend.ts';
 import { createProxy, type ProxyOptions } from './server.ts';
+import { TIMEOUTS } from '../../tests/timeouts.ts';
 
 let web: TestWeb;
 let logLines: string[];
@@ -126,24 +127,28 @@ describe('finding 8: no open proxy on the LAN', () => {
     expect(() => assertSafeBind('0.0.0.0', 'a-long-shared-token-123')).not.toThrow();
   });
 
-  it('npm start refuses HOST=0.0.0.0 without PROXY_TOKEN', async () => {
-    const result = await new Promise<{ code: number | null; err: string }>((done) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], {
-        env: { ...process.env, HOST: '0.0.0.0', PORT: '0', PROXY_TOKEN: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
+  it(
+    'npm start refuses HOST=0.0.0.0 without PROXY_TOKEN',
+    async () => {
+      const result = await new Promise<{ code: number | null; err: string }>((done) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], {
+          env: { ...process.env, HOST: '0.0.0.0', PORT: '0', PROXY_TOKEN: '' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let err = '';
+        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+        const timer = setTimeout(() => child.kill(), 20_000);
+        child.on('exit', (code) => {
+          clearTimeout(timer);
+          done({ code, err });
+        });
       });
-      let err = '';
-      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-      const timer = setTimeout(() => child.kill(), 20_000);
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        done({ code, err });
-      });
-    });
-    expect(result.code).toBe(1);
-    expect(result.err).toMatch(/Refusing to listen on 0\.0\.0\.0 without PROXY_TOKEN/);
-    expect(result.err).toMatch(/PROXY_TOKEN=/);
-  }, 30_000);
+      expect(result.code).toBe(1);
+      expect(result.err).toMatch(/Refusing to listen on 0\.0\.0\.0 without PROXY_TOKEN/);
+      expect(result.err).toMatch(/PROXY_TOKEN=/);
+    },
+    TIMEOUTS.processStart,
+  );
 
   it('npm run dev (the Vite plugin) refuses a non-loopback host without PROXY_TOKEN', () => {
     const plugin = proxyVitePlugin({ resolve: web.resolve, log: false });

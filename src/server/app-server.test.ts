@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from './app-server.ts';
+import { TIMEOUTS } from '../../tests/timeouts.ts';
 
 /** A raw GET, so paths like `/../x` reach the server unnormalised (fetch would clean them). */
 function rawGet(
@@ -206,59 +207,63 @@ describe('startAppServer hardening (issue 12, findings 4 and 5)', () => {
     }
   });
 
-  it('a file that passes stat but cannot be read does not bring the server down', async () => {
-    // Run as an unprivileged user: root reads a mode-000 file anyway. The server is the real one, in a
-    // child process, so a crash shows as the child exiting.
-    const unreadableRoot = join(dir, 'unreadable');
-    await mkdir(unreadableRoot, { recursive: true });
-    await writeFile(join(unreadableRoot, 'index.html'), 'ok');
-    await writeFile(join(unreadableRoot, 'locked.js'), 'locked');
-    await chmod(join(unreadableRoot, 'locked.js'), 0o000);
-    await chmod(dir, 0o755);
-    const asRoot = process.getuid?.() === 0;
-    // The unprivileged user may not be able to enter this checkout (a clone under /root, say): the
-    // server it runs is bundled into the test's own world-readable folder, and runs without a loader.
-    const bundle = join(dir, 'app-server.mjs');
-    const { build } = await import('esbuild');
-    await build({
-      entryPoints: [fileURLToPath(new URL('./app-server.ts', import.meta.url))],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: bundle,
-      logLevel: 'silent',
-    });
-    await chmod(bundle, 0o644);
-    const script = `import { startAppServer } from ${JSON.stringify(bundle)};
+  it(
+    'a file that passes stat but cannot be read does not bring the server down',
+    async () => {
+      // Run as an unprivileged user: root reads a mode-000 file anyway. The server is the real one, in a
+      // child process, so a crash shows as the child exiting.
+      const unreadableRoot = join(dir, 'unreadable');
+      await mkdir(unreadableRoot, { recursive: true });
+      await writeFile(join(unreadableRoot, 'index.html'), 'ok');
+      await writeFile(join(unreadableRoot, 'locked.js'), 'locked');
+      await chmod(join(unreadableRoot, 'locked.js'), 0o000);
+      await chmod(dir, 0o755);
+      const asRoot = process.getuid?.() === 0;
+      // The unprivileged user may not be able to enter this checkout (a clone under /root, say): the
+      // server it runs is bundled into the test's own world-readable folder, and runs without a loader.
+      const bundle = join(dir, 'app-server.mjs');
+      const { build } = await import('esbuild');
+      await build({
+        entryPoints: [fileURLToPath(new URL('./app-server.ts', import.meta.url))],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        outfile: bundle,
+        logLevel: 'silent',
+      });
+      await chmod(bundle, 0o644);
+      const script = `import { startAppServer } from ${JSON.stringify(bundle)};
 const app = await startAppServer({ root: ${JSON.stringify(unreadableRoot)} });
 console.log(app.url);`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let exited = false;
-    child.on('exit', () => (exited = true));
-    try {
-      const url = await new Promise<string>((done, fail) => {
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /http:\/\/\S+/.exec(out);
-          if (match) done(match[0]);
-        });
-        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-        child.on('exit', (code) => fail(new Error(`server exited (${code}): ${err}`)));
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+        cwd: dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      const locked = await rawGet(url, '/locked.js');
-      expect(locked.status).toBeGreaterThanOrEqual(400);
-      expect(locked.body).not.toContain('locked\n');
-      const page = await rawGet(url, '/');
-      expect(page).toMatchObject({ status: 200, body: 'ok' });
-      expect(exited).toBe(false);
-    } finally {
-      child.kill();
-    }
-  }, 30_000);
+      let exited = false;
+      child.on('exit', () => (exited = true));
+      try {
+        const url = await new Promise<string>((done, fail) => {
+          let out = '';
+          let err = '';
+          child.stdout.on('data', (chunk: Buffer) => {
+            out += chunk.toString();
+            const match = /http:\/\/\S+/.exec(out);
+            if (match) done(match[0]);
+          });
+          child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+          child.on('exit', (code) => fail(new Error(`server exited (${code}): ${err}`)));
+        });
+        const locked = await rawGet(url, '/locked.js');
+        expect(locked.status).toBeGreaterThanOrEqual(400);
+        expect(locked.body).not.toContain('locked\n');
+        const page = await rawGet(url, '/');
+        expect(page).toMatchObject({ status: 200, body: 'ok' });
+        expect(exited).toBe(false);
+      } finally {
+        child.kill();
+      }
+    },
+    TIMEOUTS.networkTest,
+  );
 });

@@ -9,6 +9,7 @@ import { connectMcp } from '../tools/mcp-tools.ts';
 import { ToolRegistry } from '../tools/tool-registry.ts';
 import { type AppServer, startAppServer } from './app-server.ts';
 import { createMcpRelay, type McpRelayOptions, mcpRelayServersFromEnv } from './mcp-relay.ts';
+import { TIMEOUTS } from '../../tests/timeouts.ts';
 
 let mcp: TestMcpServer;
 let root: string;
@@ -23,7 +24,7 @@ beforeAll(async () => {
   mcp = await startMcpServer({ REQUIRE_TOKEN: 'server-secret' });
   root = await mkdtemp(join(tmpdir(), 'nexus-relay-'));
   await writeFile(join(root, 'index.html'), '<!doctype html><title>t</title>');
-}, 60_000);
+}, TIMEOUTS.processStart);
 
 afterAll(() => mcp?.kill());
 
@@ -232,26 +233,30 @@ describe('the relay never shows a listed server’s address (issue 41)', () => {
 });
 
 describe('npm start with MCP_SERVERS', () => {
-  it('refuses a list it cannot read, saying which forms it takes', async () => {
-    const { spawn } = await import('node:child_process');
-    const result = await new Promise<{ code: number | null; err: string }>((done) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], {
-        env: { ...process.env, PORT: '0', MCP_SERVERS: 'notes' },
-        stdio: ['ignore', 'pipe', 'pipe'],
+  it(
+    'refuses a list it cannot read, saying which forms it takes',
+    async () => {
+      const { spawn } = await import('node:child_process');
+      const result = await new Promise<{ code: number | null; err: string }>((done) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], {
+          env: { ...process.env, PORT: '0', MCP_SERVERS: 'notes' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let err = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          err += chunk.toString();
+        });
+        const timer = setTimeout(() => child.kill(), 20_000);
+        child.on('exit', (code) => {
+          clearTimeout(timer);
+          done({ code, err });
+        });
       });
-      let err = '';
-      child.stderr.on('data', (chunk: Buffer) => {
-        err += chunk.toString();
-      });
-      const timer = setTimeout(() => child.kill(), 20_000);
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        done({ code, err });
-      });
-    });
-    expect(result.code).toBe(1);
-    expect(result.err).toContain('MCP_SERVERS: "notes" is not name=url. Give JSON such as');
-  }, 30_000);
+      expect(result.code).toBe(1);
+      expect(result.err).toContain('MCP_SERVERS: "notes" is not name=url. Give JSON such as');
+    },
+    TIMEOUTS.processStart,
+  );
 });
 
 describe('mcpRelayServersFromEnv', () => {

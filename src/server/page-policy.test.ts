@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { connectOriginsFromEnv, pageSecurityHeaders } from './page-policy.ts';
+import { TIMEOUTS } from '../../tests/timeouts.ts';
 
 /** The policy's directives by name. */
 function directives(policy: string): Map<string, string[]> {
@@ -83,28 +84,32 @@ describe('pageSecurityHeaders', () => {
 });
 
 describe('npm run dev and vite preview send the same headers as npm start', () => {
-  it('the dev server answers the page with the Content-Security-Policy and cross-origin isolation', async () => {
-    const { createServer } = await import('vite');
-    const { fileURLToPath } = await import('node:url');
-    const server = await createServer({
-      configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
-      logLevel: 'silent',
-      server: { port: 0, host: '127.0.0.1', hmr: false },
-    });
-    try {
-      await server.listen();
-      const url = server.resolvedUrls?.local[0] ?? '';
-      const response = await fetch(url);
-      const expected = pageSecurityHeaders();
-      expect(response.headers.get('content-security-policy')).toBe(expected['Content-Security-Policy']);
-      expect(response.headers.get('x-frame-options')).toBe('DENY');
-      expect(response.headers.get('cross-origin-embedder-policy')).toBe('credentialless');
-      expect(server.config.preview.headers).toMatchObject({
-        'Content-Security-Policy': expected['Content-Security-Policy'],
-        'Cross-Origin-Opener-Policy': 'same-origin',
+  it(
+    'the dev server answers the page with the Content-Security-Policy and cross-origin isolation',
+    async () => {
+      const { createServer } = await import('vite');
+      const { fileURLToPath } = await import('node:url');
+      const server = await createServer({
+        configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
+        logLevel: 'silent',
+        server: { port: 0, host: '127.0.0.1', hmr: false },
       });
-    } finally {
-      await server.close();
-    }
-  }, 60_000);
+      try {
+        await server.listen();
+        const url = server.resolvedUrls?.local[0] ?? '';
+        const response = await fetch(url);
+        const expected = pageSecurityHeaders();
+        expect(response.headers.get('content-security-policy')).toBe(expected['Content-Security-Policy']);
+        expect(response.headers.get('x-frame-options')).toBe('DENY');
+        expect(response.headers.get('cross-origin-embedder-policy')).toBe('credentialless');
+        expect(server.config.preview.headers).toMatchObject({
+          'Content-Security-Policy': expected['Content-Security-Policy'],
+          'Cross-Origin-Opener-Policy': 'same-origin',
+        });
+      } finally {
+        await server.close();
+      }
+    },
+    TIMEOUTS.processStart,
+  );
 });

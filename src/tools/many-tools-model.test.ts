@@ -4,6 +4,7 @@ import { MANY_TOOLS, TOOL_GROUPS } from '../../tests/fixtures/many-tools/many-to
 import { NexusChat } from '../nexus.ts';
 import { memoryToolVectorStore } from './tool-vectors.ts';
 import { groupChoices } from './tool-groups.ts';
+import { TIMEOUTS } from '../../tests/timeouts.ts';
 
 /** The fixture sentence encoder (a word-vector model with a small thesaurus; see build-tiny-embedder.py). */
 const TINY_EMBEDDER = { source: { path: `${FIXTURE_MODELS_DIR}tiny-embed-bert` }, dtype: 'q8' as const };
@@ -34,7 +35,7 @@ describe('many tools on the real engine (tiny Qwen3 fixture, real tokenizer and 
   });
 
   // Prefills 4,860 tokens on the real engine: seconds alone, more beside the other test files.
-  it('prompts with at least 5× fewer tokens per generation with 60 tools selected than with all offered', { timeout: 30_000 }, async () => {
+  it('prompts with at least 5× fewer tokens per generation with 60 tools selected than with all offered', { timeout: TIMEOUTS.modelTest }, async () => {
     const chat = await load({ semantic: false, askGroup: false });
     const tokens: number[] = [];
     for (const threshold of [0, 12]) {

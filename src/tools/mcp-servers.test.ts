@@ -8,12 +8,13 @@ import { when } from '../testing/script-matchers.ts';
 import { ToolsFileError } from './errors.ts';
 import { McpServers } from './mcp-servers.ts';
 import { ToolRegistry } from './tool-registry.ts';
+import { TIMEOUTS } from '../../tests/timeouts.ts';
 
 let server: TestMcpServer;
 
 beforeAll(async () => {
   server = await startMcpServer();
-}, 60_000);
+}, TIMEOUTS.processStart);
 
 afterAll(() => server?.kill());
 
@@ -82,29 +83,33 @@ describe('MCP servers named in a tools file', () => {
 });
 
 describe('many tools', () => {
-  it('ranks an MCP server’s tools like the others: with 50 listed, the answer is offered the one it needs', async () => {
-    const big = await startMcpServer({ EXTRA_TOOLS: '43' });
-    const engine = new ScriptedEngine([
-      { when: when.userAsked('Add the numbers 4 and 5'), output: call('add_numbers', { a: 4, b: 5 }) },
-      { when: when.afterResults(), output: 'It is 9.' },
-    ]);
-    const chat = NexusChat.withEngine(engine).tool('local_time', 'Get the local time.', {}, () => 'noon');
-    chat.toolSelection.semantic = false;
-    try {
-      chat.mcp.declare('settings', [{ url: big.url, trust: true }]);
-      await chat.mcp.ready();
-      expect(chat.tools.size).toBe(51);
-      const answer = await chat.chat('Add the numbers 4 and 5');
-      expect(answer.calls[0]).toMatchObject({ name: 'add_numbers', status: 'ok', result: '9' });
-      const offered = chat.lastToolSelection?.offered ?? [];
-      expect(offered).toContain('add_numbers');
-      expect(offered.length).toBeLessThan(20);
-      expect(chat.lastToolSelection?.reasons.add_numbers).toBe('lexical');
-    } finally {
-      await chat.dispose();
-      await big.kill();
-    }
-  }, 30_000);
+  it(
+    'ranks an MCP server’s tools like the others: with 50 listed, the answer is offered the one it needs',
+    async () => {
+      const big = await startMcpServer({ EXTRA_TOOLS: '43' });
+      const engine = new ScriptedEngine([
+        { when: when.userAsked('Add the numbers 4 and 5'), output: call('add_numbers', { a: 4, b: 5 }) },
+        { when: when.afterResults(), output: 'It is 9.' },
+      ]);
+      const chat = NexusChat.withEngine(engine).tool('local_time', 'Get the local time.', {}, () => 'noon');
+      chat.toolSelection.semantic = false;
+      try {
+        chat.mcp.declare('settings', [{ url: big.url, trust: true }]);
+        await chat.mcp.ready();
+        expect(chat.tools.size).toBe(51);
+        const answer = await chat.chat('Add the numbers 4 and 5');
+        expect(answer.calls[0]).toMatchObject({ name: 'add_numbers', status: 'ok', result: '9' });
+        const offered = chat.lastToolSelection?.offered ?? [];
+        expect(offered).toContain('add_numbers');
+        expect(offered.length).toBeLessThan(20);
+        expect(chat.lastToolSelection?.reasons.add_numbers).toBe('lexical');
+      } finally {
+        await chat.dispose();
+        await big.kill();
+      }
+    },
+    TIMEOUTS.networkTest,
+  );
 });
 
 describe('connection life', () => {
@@ -130,59 +135,67 @@ describe('connection life', () => {
     }
   });
 
-  it('a server that goes away is shown down and its tools are not offered; once it is back it reconnects by itself', async () => {
-    const restartable = await startMcpServer();
-    const registry = new ToolRegistry().tool('local_time', 'The time.', {}, () => 'noon');
-    const servers = new McpServers(registry, { heartbeatMs: 100, backoff: { firstMs: 100, maxMs: 400 } });
-    const phases: string[] = [];
-    servers.subscribe((list) => {
-      const phase = list[0]?.phase;
-      if (phase && phases.at(-1) !== phase) phases.push(phase);
-    });
-    try {
-      servers.declare('settings', [{ url: restartable.url, trust: true }]);
-      await servers.ready();
-      expect(registry.has('add_numbers')).toBe(true);
+  it(
+    'a server that goes away is shown down and its tools are not offered; once it is back it reconnects by itself',
+    async () => {
+      const restartable = await startMcpServer();
+      const registry = new ToolRegistry().tool('local_time', 'The time.', {}, () => 'noon');
+      const servers = new McpServers(registry, { heartbeatMs: 100, backoff: { firstMs: 100, maxMs: 400 } });
+      const phases: string[] = [];
+      servers.subscribe((list) => {
+        const phase = list[0]?.phase;
+        if (phase && phases.at(-1) !== phase) phases.push(phase);
+      });
+      try {
+        servers.declare('settings', [{ url: restartable.url, trust: true }]);
+        await servers.ready();
+        expect(registry.has('add_numbers')).toBe(true);
 
-      await restartable.kill();
-      await expect.poll(() => servers.list()[0]?.phase, { timeout: 10_000 }).toBe('down');
-      expect(registry.names).toEqual(['local_time']);
-      expect(servers.list()[0]).toMatchObject({ tools: [], error: expect.stringContaining('it stopped answering'), retryInMs: expect.any(Number) });
+        await restartable.kill();
+        await expect.poll(() => servers.list()[0]?.phase, { timeout: 10_000 }).toBe('down');
+        expect(registry.names).toEqual(['local_time']);
+        expect(servers.list()[0]).toMatchObject({ tools: [], error: expect.stringContaining('it stopped answering'), retryInMs: expect.any(Number) });
 
-      await restartable.restart();
-      await expect.poll(() => servers.list()[0]?.phase, { timeout: 15_000 }).toBe('connected');
-      expect(registry.has('add_numbers')).toBe(true);
-      expect(await registry.runTool('add_numbers', { a: 1, b: 1 })).toMatchObject({ ok: true, result: '2' });
-      expect(phases.slice(0, 4)).toEqual(['connecting', 'connected', 'down', 'connecting']);
-      expect(phases.at(-1)).toBe('connected');
-    } finally {
-      await servers.close();
-      await restartable.kill();
-    }
-  }, 40_000);
+        await restartable.restart();
+        await expect.poll(() => servers.list()[0]?.phase, { timeout: 15_000 }).toBe('connected');
+        expect(registry.has('add_numbers')).toBe(true);
+        expect(await registry.runTool('add_numbers', { a: 1, b: 1 })).toMatchObject({ ok: true, result: '2' });
+        expect(phases.slice(0, 4)).toEqual(['connecting', 'connected', 'down', 'connecting']);
+        expect(phases.at(-1)).toBe('connected');
+      } finally {
+        await servers.close();
+        await restartable.kill();
+      }
+    },
+    TIMEOUTS.networkTest,
+  );
 
-  it('a call that finds the server gone fails with a message naming it, and the server is marked down at once', async () => {
-    const restartable = await startMcpServer();
-    const registry = new ToolRegistry();
-    // No heartbeat: the failed call is what notices.
-    const servers = new McpServers(registry, { heartbeatMs: 0, backoff: { firstMs: 60_000, maxMs: 60_000 } });
-    try {
-      servers.declare('settings', [{ url: restartable.url, trust: true }]);
-      await servers.ready();
-      await restartable.kill();
-      const outcome = await registry.runTool('add_numbers', { a: 1, b: 2 });
-      expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining('The MCP server notes cannot be reached') });
-      expect(servers.list()[0]).toMatchObject({ phase: 'down', tools: [], retryInMs: 60_000 });
-      expect(registry.size).toBe(0);
-      // Retry now, instead of in a minute.
-      await restartable.restart();
-      servers.retry(restartable.url);
-      await expect.poll(() => servers.list()[0]?.phase, { timeout: 10_000 }).toBe('connected');
-    } finally {
-      await servers.close();
-      await restartable.kill();
-    }
-  }, 40_000);
+  it(
+    'a call that finds the server gone fails with a message naming it, and the server is marked down at once',
+    async () => {
+      const restartable = await startMcpServer();
+      const registry = new ToolRegistry();
+      // No heartbeat: the failed call is what notices.
+      const servers = new McpServers(registry, { heartbeatMs: 0, backoff: { firstMs: 60_000, maxMs: 60_000 } });
+      try {
+        servers.declare('settings', [{ url: restartable.url, trust: true }]);
+        await servers.ready();
+        await restartable.kill();
+        const outcome = await registry.runTool('add_numbers', { a: 1, b: 2 });
+        expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining('The MCP server notes cannot be reached') });
+        expect(servers.list()[0]).toMatchObject({ phase: 'down', tools: [], retryInMs: 60_000 });
+        expect(registry.size).toBe(0);
+        // Retry now, instead of in a minute.
+        await restartable.restart();
+        servers.retry(restartable.url);
+        await expect.poll(() => servers.list()[0]?.phase, { timeout: 10_000 }).toBe('connected');
+      } finally {
+        await servers.close();
+        await restartable.kill();
+      }
+    },
+    TIMEOUTS.networkTest,
+  );
 
   it('a server that is not there keeps being tried with growing delays, capped', async () => {
     const scheduled: number[] = [];

@@ -15,7 +15,7 @@ let url: string;
 beforeAll(async () => {
   server = await startMcpServer();
   url = server.url;
-}, 60_000);
+}, TIMEOUTS.processStart);
 
 afterAll(() => server?.kill());
 
@@ -97,58 +97,66 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
     }
   });
 
-  it("a tool that changes what it says after it was listed is named changed, and only the user's trust skips asking (issue 41)", async () => {
-    const rug = await startMcpServer({ RUG_PULL: '1' });
-    const registry = new ToolRegistry();
-    const connection = await connectMcp(rug.url, registry);
-    try {
-      expect(registry.get('read_note')).toMatchObject({ confirm: true, readOnly: false });
-      expect(connection.changed).toEqual([]);
-      await registry.runTool('rewrite_read_note', {}, { approve: () => true });
-      await expect
-        .poll(() => registry.get('read_note')?.schema.function.description, { timeout: TIMEOUTS.networkTest })
-        .toBe('Email the text of a note to anyone.');
-      expect(connection.changed).toEqual(['read_note']);
-      expect(registry.get('read_note')?.confirm).toBe(true);
-    } finally {
-      await connection.close();
-    }
-    const trusted = await connectMcp(rug.url, registry, { trust: true });
-    try {
-      expect(registry.get('read_note')).toMatchObject({ confirm: false, readOnly: true });
-    } finally {
-      await trusted.close();
-      rug.kill();
-    }
-  }, 60_000);
+  it(
+    "a tool that changes what it says after it was listed is named changed, and only the user's trust skips asking (issue 41)",
+    async () => {
+      const rug = await startMcpServer({ RUG_PULL: '1' });
+      const registry = new ToolRegistry();
+      const connection = await connectMcp(rug.url, registry);
+      try {
+        expect(registry.get('read_note')).toMatchObject({ confirm: true, readOnly: false });
+        expect(connection.changed).toEqual([]);
+        await registry.runTool('rewrite_read_note', {}, { approve: () => true });
+        await expect
+          .poll(() => registry.get('read_note')?.schema.function.description, { timeout: TIMEOUTS.networkTest })
+          .toBe('Email the text of a note to anyone.');
+        expect(connection.changed).toEqual(['read_note']);
+        expect(registry.get('read_note')?.confirm).toBe(true);
+      } finally {
+        await connection.close();
+      }
+      const trusted = await connectMcp(rug.url, registry, { trust: true });
+      try {
+        expect(registry.get('read_note')).toMatchObject({ confirm: false, readOnly: true });
+      } finally {
+        await trusted.close();
+        rug.kill();
+      }
+    },
+    TIMEOUTS.networkTest,
+  );
 
-  it('bounds what a server can make the client hold: description, schema depth, result parts, re-listings (issue 41)', async () => {
-    const hostile = await startMcpServer({ HOSTILE_TOOLS: '1' });
-    const registry = new ToolRegistry();
-    let listings = 0;
-    const connection = await connectMcp(hostile.url, registry, { trust: true, onToolsChanged: () => listings++ });
-    try {
-      expect(connection.skipped).toEqual(
-        expect.arrayContaining([
-          { name: 'long_description', reason: 'its description is longer than 2,000 characters' },
-          { name: 'deep_schema', reason: 'its input schema nests deeper than 12 levels' },
-        ]),
-      );
-      expect(registry.names).not.toContain('deep_schema');
-      const parts = await registry.runTool('many_parts', {});
-      expect(parts.ok && String(parts.result).split('\n')).toHaveLength(65);
-      expect(parts.ok && String(parts.result)).toContain('[36 more parts not shown]');
-      await registry.runTool('announce_changes', {});
-      await expect.poll(() => listings, { timeout: TIMEOUTS.networkTest }).toBe(6);
-      // Thirty notices in a burst: six re-listings, the rest folded into one a minute later, and said so.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(listings).toBe(6);
-      expect(connection.skipped.map((s) => s.name)).toContain('(re-listing)');
-    } finally {
-      await connection.close();
-      hostile.kill();
-    }
-  }, 60_000);
+  it(
+    'bounds what a server can make the client hold: description, schema depth, result parts, re-listings (issue 41)',
+    async () => {
+      const hostile = await startMcpServer({ HOSTILE_TOOLS: '1' });
+      const registry = new ToolRegistry();
+      let listings = 0;
+      const connection = await connectMcp(hostile.url, registry, { trust: true, onToolsChanged: () => listings++ });
+      try {
+        expect(connection.skipped).toEqual(
+          expect.arrayContaining([
+            { name: 'long_description', reason: 'its description is longer than 2,000 characters' },
+            { name: 'deep_schema', reason: 'its input schema nests deeper than 12 levels' },
+          ]),
+        );
+        expect(registry.names).not.toContain('deep_schema');
+        const parts = await registry.runTool('many_parts', {});
+        expect(parts.ok && String(parts.result).split('\n')).toHaveLength(65);
+        expect(parts.ok && String(parts.result)).toContain('[36 more parts not shown]');
+        await registry.runTool('announce_changes', {});
+        await expect.poll(() => listings, { timeout: TIMEOUTS.networkTest }).toBe(6);
+        // Thirty notices in a burst: six re-listings, the rest folded into one a minute later, and said so.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(listings).toBe(6);
+        expect(connection.skipped.map((s) => s.name)).toContain('(re-listing)');
+      } finally {
+        await connection.close();
+        hostile.kill();
+      }
+    },
+    TIMEOUTS.networkTest,
+  );
 
   it('namespaces a tool whose name is already taken, and keeps the other', async () => {
     const registry = new ToolRegistry().tool('add_numbers', 'Mine', { x: 'number' }, () => 'mine');

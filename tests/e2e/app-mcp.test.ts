@@ -6,6 +6,7 @@ import { startHarness, type Harness } from './app/harness-server.ts';
 import { lastAnswer, screenshot, sendMessage, waitIdle } from './app/page-helpers.ts';
 import { QUESTIONS } from './app/questions.ts';
 import { launchChromium } from './chromium.ts';
+import { TIMEOUTS } from '../timeouts.ts';
 
 /**
  * Tools from MCP servers on the chat page (issue 27), over the scripted model of the harness: the
@@ -43,7 +44,7 @@ describe('MCP servers on the chat page', () => {
     });
     await page.goto(harness.url);
     await page.getByText('Ready: scripted on WASM q4').waitFor({ timeout: 20_000 });
-  }, 120_000);
+  }, TIMEOUTS.browserHook);
 
   afterAll(async () => {
     await browser?.close();

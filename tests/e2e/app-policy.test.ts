@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type AppServer, startAppServer } from '../../src/server/app-server.ts';
 import { pageSecurityHeaders } from '../../src/server/page-policy.ts';
 import { launchChromium } from './chromium.ts';
+import { TIMEOUTS } from '../timeouts.ts';
 
 /** A free loopback port: the page's origin must stay the same across the two servers. */
 async function freePort(): Promise<number> {
@@ -35,35 +36,39 @@ describe("the installed page takes the server's current policy", () => {
     browser = await launchChromium({ webgpu: false });
     context = await browser.newContext();
     page = await context.newPage();
-  }, 60_000);
+  }, TIMEOUTS.browserHook);
   afterAll(async () => {
     await browser?.close();
     await server?.close();
   });
 
-  it('reloads into a changed CONNECT_ORIGINS once the server restarts with it, and still opens offline', async () => {
-    await start(['http://127.0.0.1:1111']);
-    const url = `http://127.0.0.1:${port}/`;
-    const first = await page.goto(url);
-    expect(first?.headers()['content-security-policy']).toContain('http://127.0.0.1:1111');
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
-    // Controlled from here on: the next navigation goes through the service worker.
-    await page.reload();
-    expect(await page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  it(
+    'reloads into a changed CONNECT_ORIGINS once the server restarts with it, and still opens offline',
+    async () => {
+      await start(['http://127.0.0.1:1111']);
+      const url = `http://127.0.0.1:${port}/`;
+      const first = await page.goto(url);
+      expect(first?.headers()['content-security-policy']).toContain('http://127.0.0.1:1111');
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+      });
+      // Controlled from here on: the next navigation goes through the service worker.
+      await page.reload();
+      expect(await page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
 
-    await server?.close();
-    await start(['http://127.0.0.1:2222']);
-    const second = await page.reload();
-    const policy = second?.headers()['content-security-policy'] ?? '';
-    expect(policy).toContain('http://127.0.0.1:2222');
-    expect(policy).not.toContain('http://127.0.0.1:1111');
+      await server?.close();
+      await start(['http://127.0.0.1:2222']);
+      const second = await page.reload();
+      const policy = second?.headers()['content-security-policy'] ?? '';
+      expect(policy).toContain('http://127.0.0.1:2222');
+      expect(policy).not.toContain('http://127.0.0.1:1111');
 
-    // Offline, the precached page still opens.
-    await context.setOffline(true);
-    await page.reload();
-    await expect.poll(() => page.locator('nexus-app').count(), { timeout: 10_000 }).toBe(1);
-    await context.setOffline(false);
-  }, 120_000);
+      // Offline, the precached page still opens.
+      await context.setOffline(true);
+      await page.reload();
+      await expect.poll(() => page.locator('nexus-app').count(), { timeout: 10_000 }).toBe(1);
+      await context.setOffline(false);
+    },
+    TIMEOUTS.browserTest,
+  );
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src/server/app-server.ts';
 import { launchChromium, watchPage } from './chromium.ts';
 import { rememberVerdict, sendMessage, waitIdle } from './app/page-helpers.ts';
+import { TIMEOUTS } from '../timeouts.ts';
 
 const MODEL_PATH = '/models/tiny-random-qwen3';
 /** What the second deployment adds to the page, so the test can tell which version runs. */
@@ -47,7 +48,7 @@ describe('a new version of the page, deployed while a tab is open', () => {
     browser = await launchChromium({ webgpu: false });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     watchPage(page, new URL(server.url).origin);
-  }, 60_000);
+  }, TIMEOUTS.browserHook);
 
   afterAll(async () => {
     await browser?.close();

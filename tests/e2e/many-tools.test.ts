@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, watchPage } from './chromium.ts';
 import { openLibraryHarness } from './harness/open-harness.ts';
 import { MANY_TOOLS } from '../fixtures/many-tools/many-tools.ts';
+import { TIMEOUTS } from '../timeouts.ts';
 
 /** In the page: load the tiny chat model in its worker, register sixty tools, answer once with the fixture sentence encoder. */
 async function answerWithToolSearch(page: Page, message: string) {
@@ -51,7 +52,9 @@ describe('semantic tool search in Chromium: the sentence encoder in the model wo
   });
   afterAll(() => browser?.close());
 
-  it('loads the encoder beside the chat model on first need, ranks with it, and keeps the model files and tool vectors', { timeout: 120_000 }, async () => {
+  it('loads the encoder beside the chat model on first need, ranks with it, and keeps the model files and tool vectors', {
+    timeout: TIMEOUTS.browserTest,
+  }, async () => {
     const first = await answerWithToolSearch(page, "It's too dark in the kitchen");
     expect(first.status.error ?? '').toBe('');
     expect(first.states).toEqual(expect.arrayContaining(['idle', 'loading', 'ready']));
@@ -61,7 +64,7 @@ describe('semantic tool search in Chromium: the sentence encoder in the model wo
     expect(first.stored).toBe(60);
   });
 
-  it('embeds no tool again after a reload: the vectors come from IndexedDB', { timeout: 120_000 }, async () => {
+  it('embeds no tool again after a reload: the vectors come from IndexedDB', { timeout: TIMEOUTS.browserTest }, async () => {
     await openLibraryHarness(page);
     const again = await answerWithToolSearch(page, 'Will it rain tomorrow in Lisbon?');
     expect(again.status).toMatchObject({ state: 'ready', vectors: { computed: 0, reused: 60 } });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpRelay } from '../../src/server/mcp-relay.ts';
 import { startHarness, type Harness } from './app/harness-server.ts';
 import { launchChromium } from './chromium.ts';
+import { TIMEOUTS } from '../timeouts.ts';
 
 /**
  * Nothing relayed is ever a document on the app's origin (issue 41, item 2), in Chromium: a listed MCP
@@ -47,7 +48,7 @@ describe("a listed MCP server's HTML and SVG, opened in Chromium", () => {
       }),
     );
     page = await browser.newPage();
-  }, 120_000);
+  }, TIMEOUTS.browserHook);
 
   afterAll(async () => {
     await browser?.close();

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, watchPage } from './chromium.ts';
 import { allowSoftwareWebgpu, rememberVerdict } from './app/page-helpers.ts';
+import { TIMEOUTS } from '../timeouts.ts';
 
 /**
  * Opens the page on a model and records every request that would leave the app's origin. With
@@ -63,7 +64,7 @@ describe('a quantization that fails to load', () => {
   afterAll(() => browser?.close());
 
   // The page self-checks the model it lands on (here about half a minute on WASM) before Ready.
-  it('is retried down the ladder in a fresh worker', { timeout: 200_000 }, async () => {
+  it('is retried down the ladder in a fresh worker', { timeout: TIMEOUTS.browserHook }, async () => {
     browser = await launchChromium({ webgpu: false });
     // WASM tries q8 first (measured faster); its file is broken here, so q4 loads in a fresh worker.
     const { page, foreign } = await openOnModel(browser, '/models/tiny-broken-q8');

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedPromptsFile } from '../fixtures/prepare-models.ts';
 import { launchChromium, watchPage } from './chromium.ts';
+import { TIMEOUTS } from '../timeouts.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
@@ -24,7 +25,7 @@ const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
 
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; stdout: string }> {
   return new Promise((done) => {
-    execFile(command, args, { cwd, env: { ...process.env, ...env }, timeout: 240_000, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(command, args, { cwd, env: { ...process.env, ...env }, timeout: TIMEOUTS.modelRun, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
       done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}${stderr}`, stdout });
     });
   });
@@ -79,7 +80,7 @@ describe('the package, installed in another project', () => {
       join(consumer, 'package.json'),
       JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { 'browser-llm-nexus': '*' } }),
     );
-  }, 300_000);
+  }, TIMEOUTS.consumerProject);
   afterAll(() => (work ? rm(work, { recursive: true, force: true }) : undefined));
 
   it('ships only the built library and the README: no sources, tests, app or server', () => {
@@ -266,7 +267,7 @@ describe('the package, installed in another project', () => {
       });
       await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
       origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    }, 240_000);
+    }, TIMEOUTS.modelRun);
     afterAll(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
 
     it('loads the tiny fixture in Chromium through the worker the page owns, and answers with a tool call', async () => {

@@ -7,6 +7,7 @@ import type { SearchBackend } from '../../src/proxy/search-backend.ts';
 import { FIXTURE_PORT, startSearxFixture, type FixtureServer } from './searx/fixture-server.ts';
 import { useSearx, type SearxInstance } from './searx/searx-instance.ts';
 import { article, page, startTestWeb, type TestWeb } from './helpers/test-web.ts';
+import { TIMEOUTS } from '../timeouts.ts';
 
 /**
  * The SearXNG client against a real server: Debian's searx 1.1.0 on 127.0.0.1, configured by
@@ -21,12 +22,12 @@ beforeAll(async () => {
   fixture = await startSearxFixture();
   searx = await useSearx();
   backend = createSearxBackend({ baseUrl: searx.url });
-}, 300_000);
+}, TIMEOUTS.install);
 
 afterAll(async () => {
   await fixture?.close();
   await searx?.stop();
-}, 20_000);
+}, TIMEOUTS.processStart);
 
 describe('searx client against a real searx', () => {
   it('the settings file points the engines at the fixture port', () => {

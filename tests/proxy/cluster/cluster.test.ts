@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestWeb, type TestWeb } from '../helpers/test-web.ts';
 import { startTestRedis, type TestRedis } from '../redis/redis-server.ts';
 import { type Balancer, call, type ProxyInstance, routeClusterPages, startBalancer, startInstance } from './cluster.ts';
+import { TIMEOUTS } from '../../timeouts.ts';
 
 let web: TestWeb;
 let redis: TestRedis;
@@ -33,7 +34,7 @@ async function cluster(count: number, env: Record<string, string>): Promise<{ in
   return { instances, balancer };
 }
 
-describe('several proxy instances behind a balancer, answers in Redis', { timeout: 120_000 }, () => {
+describe('several proxy instances behind a balancer, answers in Redis', { timeout: TIMEOUTS.processStart }, () => {
   it("serves one answer's requests from whichever instance gets them", async () => {
     const { instances, balancer } = await cluster(2, { REDIS_URL: redis.url });
     const created = await call(balancer.url, '/api/answers', { message: 'What does the guide say?' });
@@ -148,7 +149,7 @@ describe('several proxy instances behind a balancer, answers in Redis', { timeou
     const started = spawnSync(process.execPath, ['--import', 'tsx', main], {
       env: { PATH: process.env.PATH ?? '', PORT: '0', REDIS_URL: `redis://127.0.0.1:${dead.port}` },
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: TIMEOUTS.processStart,
     });
     expect(started.status).toBe(1);
     expect(started.stderr).toMatch(/REDIS_URL \(redis:\/\/127\.0\.0\.1:\d+\/?\) cannot be reached: connection refused/);
