@@ -40,6 +40,7 @@ export const NETWORK_TESTS = [
   'src/engine/diagnose-source.test.ts',
   'src/engine/download-plan.test.ts',
   'tests/proxy/**/*.test.ts',
+  'tests/tools/**/*.test.ts',
   'tests/setup/**/*.test.ts',
 ];
 

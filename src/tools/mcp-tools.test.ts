@@ -294,3 +294,106 @@ describe('mcpResultText', () => {
     ).toBe('a\n[resource file:///n.txt]\nnote\n[link: x file:///x]\n{"n":1}');
   });
 });
+
+describe('an MCP client servers can rely on (issue 42): what a server asks of the client, progress, resources, prompts', () => {
+  let features: TestMcpServer;
+  beforeAll(async () => {
+    features = await startMcpServer({ CLIENT_FEATURES: '1' });
+  }, TIMEOUTS.processStart);
+  afterAll(() => features?.kill());
+
+  it('answers elicitation with the form, its defaults filled in where the answer leaves them out; without a handler it is not offered', async () => {
+    const registry = new ToolRegistry();
+    const asked: unknown[] = [];
+    const connection = await connectMcp(features.url, registry, {
+      trust: true,
+      elicit: async (request) => {
+        asked.push(request);
+        return { action: 'accept', content: { name: 'Grace' } };
+      },
+    });
+    try {
+      expect(await registry.runTool('ask_name', {})).toMatchObject({ ok: true, result: 'hello Grace (36)' });
+      expect(asked).toEqual([expect.objectContaining({ mode: 'form', message: 'Who are you?' })]);
+    } finally {
+      await connection.close();
+    }
+    // Without a handler, elicitation is not offered: the server learns it cannot ask, and nothing is answered for the user.
+    const registryWithout = new ToolRegistry();
+    const without = await connectMcp(features.url, registryWithout, { trust: true });
+    try {
+      expect(await registryWithout.runTool('ask_name', {})).toMatchObject({ ok: false, error: expect.stringMatching(/elicitation/i) });
+    } finally {
+      await without.close();
+    }
+  });
+
+  it('answers sampling through the caller and declares roots; a call reports progress, which renews its timeout, and log messages arrive at the level asked', async () => {
+    const registry = new ToolRegistry();
+    const progress: string[] = [];
+    const logs: string[] = [];
+    const connection = await connectMcp(features.url, registry, {
+      trust: true,
+      sample: async (request) => ({
+        role: 'assistant',
+        content: { type: 'text', text: `short (${request.maxTokens} tokens at most)` },
+        model: 'tiny-tools-qwen3',
+      }),
+      roots: [{ uri: 'file:///work/project', name: 'project' }],
+      // Shorter than the whole call (about 1.2 s), longer than the gap between its reports.
+      callTimeoutMs: 1000,
+      onProgress: (tool, p) => progress.push(`${tool} ${p.progress}/${p.total} ${p.message}`),
+      logLevel: 'warning',
+      onLog: (entry) => logs.push(`${entry.level} ${entry.logger}: ${String(entry.data)}`),
+    });
+    try {
+      expect(await registry.runTool('summarize', { text: 'a long text' })).toMatchObject({
+        ok: true,
+        result: 'summary: short (40 tokens at most) (by tiny-tools-qwen3)',
+      });
+      expect(await registry.runTool('list_roots', {})).toMatchObject({ ok: true, result: 'file:///work/project' });
+      expect(await registry.runTool('count_up', {})).toMatchObject({ ok: true, result: 'counted to 3' });
+      expect(progress).toEqual(['count_up 1/3 step 1', 'count_up 2/3 step 2', 'count_up 3/3 step 3']);
+      await expect.poll(() => logs, { timeout: TIMEOUTS.networkTest }).toEqual(['warning counter: counted 3']);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('gives structured content once, keeps a part meant for the user from the model, skips a task-only tool by name, and reads resources and prompts', async () => {
+    const registry = new ToolRegistry();
+    const connection = await connectMcp(features.url, registry, { trust: true });
+    try {
+      expect(await registry.runTool('weather_structured', {})).toMatchObject({ ok: true, result: '{"city":"Oslo","temperature_c":4}' });
+      expect(connection.skipped).toContainEqual({ name: 'task_only', reason: 'it runs only as an MCP task, which this client does not run' });
+      expect(connection.tools).not.toContain('task_only');
+      // A resource link in a result is something the model can follow: the server has resources, so a reader is registered.
+      expect(await registry.runTool('find_note', {})).toMatchObject({ ok: true, result: '[link: note note://1]' });
+      expect(connection.tools).toContain('read_resource');
+      expect(await registry.runTool('read_resource', { uri: 'note://1' })).toMatchObject({ ok: true, result: '[resource note://1]\nBuy milk and eggs.' });
+      expect(await connection.resources()).toEqual([{ uri: 'note://1', name: 'note', mimeType: 'text/plain', description: 'A note.' }]);
+      expect(await connection.prompts()).toEqual([expect.objectContaining({ name: 'greet', description: 'Greets someone.' })]);
+      expect(await connection.getPrompt('greet', { name: 'Lin' })).toEqual([{ role: 'user', content: 'Say hello to Lin.' }]);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('ends the session on the server when closed (an HTTP DELETE), not only its own side', async () => {
+    const before = features.output().split('SESSION CLOSED').length;
+    const connection = await connectMcp(features.url, new ToolRegistry(), { trust: true });
+    await connection.close();
+    await expect.poll(() => features.output().split('SESSION CLOSED').length, { timeout: TIMEOUTS.networkTest }).toBeGreaterThan(before);
+  });
+
+  it('says a server asks for authorization, and how to give it, where it answers 401', async () => {
+    const guarded = await startMcpServer({ REQUIRE_TOKEN: 'secret' });
+    try {
+      await expect(connectMcp(guarded.url, new ToolRegistry())).rejects.toThrow(
+        /asks for authorization \(HTTP 401\): give its token in headers .* or sign in with the oauth option/,
+      );
+    } finally {
+      await guarded.kill();
+    }
+  });
+});

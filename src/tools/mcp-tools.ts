@@ -1,4 +1,5 @@
 import { NexusError, registerErrorClass } from '../shared/errors.ts';
+import { type McpOAuthOptions, mcpOAuthProvider } from './mcp-oauth.ts';
 import type { ToolHandler, ToolRegistry } from './tool-registry.ts';
 
 /** An MCP server that could not be connected to or listed: the message names the address and what happened. */
@@ -31,6 +32,71 @@ export interface McpConnectOptions {
   onLost?: (reason: string) => void;
   /** Pings the server this often while connected, so a restart or a crash is noticed between calls (default 0: off). */
   heartbeatMs?: number;
+  /** Signs in where the server asks for authorization (HTTP 401), as MCP specifies (OAuth 2.1, PKCE). */
+  oauth?: McpOAuthOptions;
+  /**
+   * Answers the server's requests for information from the user (MCP elicitation): a form (its fields'
+   * defaults filled in where the answer leaves them out) or a page to open (URL mode). Without it the
+   * client does not offer elicitation, and a server asking is told so.
+   */
+  elicit?: (request: McpElicitation) => Promise<McpElicitationAnswer>;
+  /**
+   * Answers the server's requests for a model's completion (MCP sampling), with the model in the tab and
+   * the user's approval. Without it the client does not offer sampling.
+   */
+  sample?: (request: McpSamplingRequest) => Promise<McpSamplingAnswer>;
+  /** The roots (folders, projects) the client declares to the server; default none, and roots are not offered. */
+  roots?: readonly { uri: string; name?: string }[];
+  /** Told of a call's progress as the server reports it; each report also renews the call's timeout. */
+  onProgress?: (tool: string, progress: { progress: number; total?: number; message?: string }) => void;
+  /** The least severe of the server's log messages to receive (MCP logging), where the server offers logging. */
+  logLevel?: McpLogLevel;
+  /** Told of each log message the server sends. */
+  onLog?: (entry: { level: McpLogLevel; logger?: string; data: unknown }) => void;
+}
+
+/** MCP's log levels, least severe first. */
+export const MCP_LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+/** One of {@link MCP_LOG_LEVELS}. */
+export type McpLogLevel = (typeof MCP_LOG_LEVELS)[number];
+
+/** A server's request for information from the user. */
+export type McpElicitation =
+  | {
+      mode: 'form';
+      /** What the server asks, in its words. */
+      message: string;
+      /** The form: a flat object schema of strings, numbers, booleans and enums, with defaults. */
+      requestedSchema: { type: 'object'; properties: Record<string, Record<string, unknown>>; required?: string[] };
+    }
+  | {
+      mode: 'url';
+      message: string;
+      /** The page the server asks the user to open (a sign-in, a payment): never opened without the user. */
+      url: string;
+      elicitationId: string;
+    };
+
+/** The user's answer: accepted (with the form's values), declined, or dismissed. */
+export type McpElicitationAnswer = { action: 'accept'; content?: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
+
+/** A server's request for a completion, as MCP's `sampling/createMessage` gives it. */
+export interface McpSamplingRequest {
+  messages: { role: 'user' | 'assistant'; content: unknown }[];
+  systemPrompt?: string;
+  maxTokens: number;
+  stopSequences?: string[];
+  temperature?: number;
+  modelPreferences?: unknown;
+}
+
+/** The completion given back. */
+export interface McpSamplingAnswer {
+  role: 'assistant';
+  content: { type: 'text'; text: string };
+  /** The model that wrote it. */
+  model: string;
+  stopReason?: 'endTurn' | 'stopSequence' | 'maxTokens' | string;
 }
 
 /** A connected MCP server whose tools are in a registry. */
@@ -53,7 +119,15 @@ export interface McpConnection {
    * registry was replaced, or its tool set restored (a reloaded `tools.js`), which drops them.
    */
   attach(registry: ToolRegistry): void;
-  /** Unregisters its tools and closes the connection. */
+  /** The server's resources (MCP `resources/list`, every page, up to 500); empty where it offers none. */
+  resources(): Promise<{ uri: string; name: string; mimeType?: string; description?: string }[]>;
+  /** One resource's text, as the model reads it (binary parts described), for the user to attach. */
+  readResource(uri: string): Promise<string>;
+  /** The server's prompts (MCP `prompts/list`), to offer as starters; empty where it offers none. */
+  prompts(): Promise<{ name: string; title?: string; description?: string; arguments?: { name: string; required?: boolean; description?: string }[] }[]>;
+  /** A prompt filled in with its arguments: the messages it gives, as text. */
+  getPrompt(name: string, args?: Record<string, string>): Promise<{ role: 'user' | 'assistant'; content: string }[]>;
+  /** Unregisters its tools, ends the session on the server and closes the connection. */
   close(): Promise<void>;
 }
 
@@ -88,6 +162,8 @@ interface ListedTool {
   description?: string;
   inputSchema: { type?: unknown; properties?: Record<string, unknown>; required?: string[] };
   annotations?: { readOnlyHint?: boolean; title?: string };
+  /** `taskSupport: "required"`: the tool runs only as an MCP task. */
+  execution?: { taskSupport?: string };
 }
 
 /** A content part of a call result. */
@@ -99,14 +175,29 @@ type ResultPart = {
   resource?: { uri?: string; mimeType?: string; text?: string };
   uri?: string;
   name?: string;
+  annotations?: { audience?: string[] };
 };
 
+/** Whether a part is meant for the model: one annotated for the user only is not given to it. */
+const forModel = (part: ResultPart): boolean => !Array.isArray(part.annotations?.audience) || part.annotations.audience.includes('assistant');
+
+/** Whether a text is the JSON of a value (MCP asks servers to repeat structured content as text). */
+function isJsonOf(text: string | undefined, value: unknown): boolean {
+  if (text === undefined) return false;
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
+  } catch {
+    return false;
+  }
+}
+
 /**
- * What the model reads of a call result: its text parts, the structured content as JSON beside
- * them, images, audio and resources described in words (a text model cannot see them).
+ * What the model reads of a call result: its text parts, the structured content as JSON where no
+ * text part already carries it (servers repeat it as text, as MCP asks), images, audio and resources
+ * described in words (a text model cannot see them); parts annotated for the user only are left out.
  */
 export function mcpResultText(result: { content?: ResultPart[]; structuredContent?: unknown }): string {
-  const all = result.content ?? [];
+  const all = (result.content ?? []).filter(forModel);
   const parts = all.slice(0, MAX_RESULT_PARTS).map((part) => {
     switch (part.type) {
       case 'text':
@@ -125,8 +216,26 @@ export function mcpResultText(result: { content?: ResultPart[]; structuredConten
     }
   });
   if (all.length > MAX_RESULT_PARTS) parts.push(`[${all.length - MAX_RESULT_PARTS} more parts not shown]`);
-  if (result.structuredContent !== undefined) parts.push(bounded(JSON.stringify(result.structuredContent)));
+  const structured = result.structuredContent;
+  if (structured !== undefined && !all.some((part) => part.type === 'text' && isJsonOf(part.text, structured))) parts.push(bounded(JSON.stringify(structured)));
   return parts.filter(Boolean).join('\n');
+}
+
+/** The parts of a call result meant for the user only (`audience: ["user"]`), for the page to show beside the call. */
+export function mcpUserParts(result: { content?: ResultPart[] }): ResultPart[] {
+  return (result.content ?? []).filter((part) => !forModel(part));
+}
+
+/** The form's answer with each field the user left out given its default, as MCP's elicitation asks of a client. */
+export function withElicitationDefaults(
+  schema: { properties?: Record<string, Record<string, unknown>> },
+  content: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const filled: Record<string, unknown> = { ...content };
+  for (const [name, field] of Object.entries(schema.properties ?? {})) {
+    if (!(name in filled) && field && 'default' in field) filled[name] = field.default;
+  }
+  return filled;
 }
 
 /** How deep a JSON value nests (a scalar is 0), counted without recursion so a hostile depth cannot overflow the stack. */
@@ -190,12 +299,21 @@ async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T>
  * @throws McpConnectError naming the address when it is not an MCP server, does not answer in time or lists no usable tool.
  */
 export async function connectMcp(url: string, registry: ToolRegistry, options: McpConnectOptions = {}): Promise<McpConnection> {
-  const [{ Client }, { StreamableHTTPClientTransport }, { SSEClientTransport }, { ToolListChangedNotificationSchema, McpError }] = await Promise.all([
+  const [{ Client }, { StreamableHTTPClientTransport }, { SSEClientTransport }, types, { UnauthorizedError }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/client/sse.js'),
     import('@modelcontextprotocol/sdk/types.js'),
+    import('@modelcontextprotocol/sdk/client/auth.js'),
   ]);
+  const {
+    ToolListChangedNotificationSchema,
+    McpError,
+    ElicitRequestSchema,
+    CreateMessageRequestSchema,
+    ListRootsRequestSchema,
+    LoggingMessageNotificationSchema,
+  } = types;
   let endpoint: URL;
   try {
     endpoint = new URL(url, globalThis.location?.href);
@@ -204,24 +322,107 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
   }
   const connectTimeout = options.connectTimeoutMs ?? 10_000;
   const requestInit = options.headers ? { headers: options.headers } : undefined;
-  const transportOptions = { ...(requestInit ? { requestInit } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) };
-  let client = new Client({ name: 'browser-llm-nexus', version: '1' });
+  const oauth = options.oauth ? mcpOAuthProvider(endpoint.href, options.oauth) : undefined;
+  const transportOptions = {
+    ...(requestInit ? { requestInit } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(oauth ? { authProvider: oauth } : {}),
+  };
+  // Only what the caller can answer is offered: a server asking for anything else is told the method is not supported.
+  const capabilities = {
+    ...(options.elicit ? { elicitation: { form: {}, url: {} } } : {}),
+    ...(options.sample ? { sampling: {} } : {}),
+    ...(options.roots ? { roots: { listChanged: false } } : {}),
+  };
+  const newClient = () => {
+    const made = new Client({ name: 'browser-llm-nexus', version: '1' }, { capabilities });
+    const elicit = options.elicit;
+    if (elicit) {
+      made.setRequestHandler(ElicitRequestSchema, async (request) => {
+        const params = request.params as Record<string, unknown>;
+        if (params.mode === 'url') {
+          const answer = await elicit({
+            mode: 'url',
+            message: String(params.message ?? ''),
+            url: String(params.url ?? ''),
+            elicitationId: String(params.elicitationId ?? ''),
+          });
+          return answer.action === 'accept' ? { action: 'accept' } : answer;
+        }
+        const requestedSchema = params.requestedSchema as Extract<McpElicitation, { mode: 'form' }>['requestedSchema'];
+        const answer = await elicit({ mode: 'form', message: String(params.message ?? ''), requestedSchema });
+        return answer.action === 'accept' ? { action: 'accept', content: withElicitationDefaults(requestedSchema, answer.content) } : answer;
+      });
+    }
+    const sample = options.sample;
+    if (sample) made.setRequestHandler(CreateMessageRequestSchema, async (request) => (await sample(request.params as McpSamplingRequest)) as never);
+    const roots = options.roots;
+    if (roots) made.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: roots.map((root) => ({ ...root })) }));
+    if (options.onLog) {
+      const onLog = options.onLog;
+      made.setNotificationHandler(LoggingMessageNotificationSchema, (notice) => {
+        const { level, logger, data } = notice.params;
+        onLog({ level, ...(logger !== undefined ? { logger } : {}), data });
+      });
+    }
+    return made;
+  };
+  /** Runs the sign-in the server asked for: the user authorizes, the code becomes tokens on `transport`. */
+  const signIn = async (transport: { finishAuth(code: string): Promise<void> }, cause: unknown): Promise<void> => {
+    const page = oauth?.takeAuthorizationUrl();
+    if (!options.oauth || !page) throw cause;
+    let code: string;
+    try {
+      code = await options.oauth.authorize(page);
+    } catch (error) {
+      throw new McpConnectError(`Signing in to the MCP server at ${url} did not finish: ${describeFailure(error)}.`);
+    }
+    await transport.finishAuth(code);
+  };
+  let client = newClient();
+  let streamable: InstanceType<typeof StreamableHTTPClientTransport> | undefined = new StreamableHTTPClientTransport(endpoint, transportOptions);
   try {
-    await within(connectTimeout, 'connecting', client.connect(new StreamableHTTPClientTransport(endpoint, transportOptions)));
+    try {
+      await within(connectTimeout, 'connecting', client.connect(streamable));
+    } catch (unauthorized) {
+      if (!(unauthorized instanceof UnauthorizedError)) throw unauthorized;
+      // The sign-in is the user's pace, outside the connect wait; then the connection starts again, signed in.
+      await signIn(streamable, unauthorized);
+      await client.close().catch(() => undefined);
+      client = newClient();
+      streamable = new StreamableHTTPClientTransport(endpoint, transportOptions);
+      await within(connectTimeout, 'connecting', client.connect(streamable));
+    }
   } catch (first) {
     await client.close().catch(() => undefined);
+    if (first instanceof McpConnectError) throw first;
     // A server of the older protocol answers the Streamable HTTP POST with an error: try HTTP+SSE.
     // A server that hangs is not asked twice: the wait is bounded once.
     const hung = /took longer than/.test((first as Error).message);
-    client = new Client({ name: 'browser-llm-nexus', version: '1' });
+    client = newClient();
+    streamable = undefined;
     try {
-      if (hung) throw first;
+      if (hung || first instanceof UnauthorizedError || (first as { code?: unknown }).code === 401) throw first;
       await within(connectTimeout, 'connecting', client.connect(new SSEClientTransport(endpoint, transportOptions)));
     } catch {
       await client.close().catch(() => undefined);
       throw new McpConnectError(`Could not connect to the MCP server at ${url}: ${describeFailure(first)}. ${connectAdvice(first, endpoint)}`);
     }
   }
+  /**
+   * Runs a request, signing in once and asking again where the server wants authorization for it (a
+   * listing or a call that needs a scope the token lacks: MCP's step-up). A second refusal is the error.
+   */
+  const authorized = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (unauthorized) {
+      if (!(unauthorized instanceof UnauthorizedError) || !streamable) throw unauthorized;
+      await signIn(streamable, unauthorized);
+      return work();
+    }
+  };
+  if (options.logLevel && client.getServerCapabilities()?.logging) await client.setLoggingLevel(options.logLevel).catch(() => undefined);
   const serverName = safeName(client.getServerVersion()?.name ?? endpoint.hostname);
   const callTimeout = options.callTimeoutMs ?? 60_000;
   let target = registry;
@@ -265,7 +466,7 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
       const listing = (await within(
         Math.max(deadline - Date.now(), 1),
         'listing the tools',
-        client.request({ method: 'tools/list', ...(cursor ? { params: { cursor } } : {}) }, ANY_RESULT as never),
+        authorized(() => client.request({ method: 'tools/list', ...(cursor ? { params: { cursor } } : {}) }, ANY_RESULT as never)),
       )) as { tools?: unknown; nextCursor?: unknown };
       if (!Array.isArray(listing.tools)) throw new Error('its tools/list answer has no list of tools');
       tools.push(...(listing.tools as ListedTool[]));
@@ -281,13 +482,19 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
 
   const callTool = async (tool: ListedTool, args: Record<string, unknown>, signal: AbortSignal | undefined): Promise<string> => {
     let result: { content?: ResultPart[]; structuredContent?: unknown; isError?: boolean };
-    try {
-      result = (await client.callTool({ name: tool.name, arguments: args }, undefined, {
+    const call = () =>
+      client.callTool({ name: tool.name, arguments: args }, undefined, {
         ...(signal ? { signal } : {}),
         timeout: callTimeout,
-      })) as typeof result;
+        // A progress token on every call: the server's reports reach the caller and keep a long call alive.
+        onprogress: (progress) => options.onProgress?.(tool.name, progress),
+        resetTimeoutOnProgress: true,
+      });
+    try {
+      result = (await authorized(call)) as typeof result;
     } catch (error) {
       if (signal?.aborted) throw error;
+      if (error instanceof McpConnectError) throw new Error(error.message);
       if (error instanceof McpError) {
         if (error.code === REQUEST_TIMEOUT) throw new Error(`${tool.name} did not answer within ${callTimeout / 1000} s; the call was cancelled.`);
         throw error;
@@ -301,6 +508,35 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
     return text;
   };
 
+  const offersResources = Boolean(client.getServerCapabilities()?.resources);
+  const offersPrompts = Boolean(client.getServerCapabilities()?.prompts);
+  const readResource = async (uri: string, signal?: AbortSignal): Promise<string> => {
+    const read = (await authorized(() => client.readResource({ uri }, { ...(signal ? { signal } : {}), timeout: callTimeout }))) as {
+      contents?: { uri?: string; text?: string; blob?: string; mimeType?: string }[];
+    };
+    return mcpResultText({
+      content: (read.contents ?? []).map((part) => ({ type: 'resource', resource: { ...part, ...(part.text === undefined ? {} : { text: part.text }) } })),
+    });
+  };
+  /** A server with resources gets a tool to read them: a result's `resource_link` is then something the model can follow. */
+  const registerResourceReader = () => {
+    const own = 'read_resource';
+    const name = target.resolveName(own) === undefined ? own : safeName(`${serverName}__${own}`);
+    const handler: ToolHandler = (args, context) => readResource(String(args.uri ?? ''), context.signal);
+    try {
+      target.tool(
+        name,
+        `Read a resource of the ${serverName} MCP server by its URI (as a link in one of its results gives it)`,
+        { uri: { type: 'string', description: 'The resource URI, exactly as given' } } as never,
+        handler,
+        options.trust ? { readOnly: true } : { confirm: true },
+      );
+      owned.set(name, handler);
+    } catch (error) {
+      skipped.push({ name: own, reason: (error as Error).message });
+    }
+  };
+
   const register = () => {
     unregisterOwned();
     changedNames.clear();
@@ -309,6 +545,10 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
     for (const tool of listed.slice(0, MAX_TOOLS)) {
       if (typeof tool?.name !== 'string' || tool.name === '') {
         skipped.push({ name: String((tool as { name?: unknown } | undefined)?.name ?? '(no name)'), reason: 'it has no name' });
+        continue;
+      }
+      if (tool.execution?.taskSupport === 'required') {
+        skipped.push({ name: tool.name, reason: 'it runs only as an MCP task, which this client does not run' });
         continue;
       }
       if (tool.inputSchema?.type !== 'object') {
@@ -348,6 +588,7 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
         skipped.push({ name: tool.name, reason: (error as Error).message });
       }
     }
+    if (offersResources) registerResourceReader();
   };
 
   try {
@@ -417,6 +658,48 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
     get changed() {
       return [...changedNames];
     },
+    async resources() {
+      if (!offersResources) return [];
+      const all: { uri: string; name: string; mimeType?: string; description?: string }[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_PAGES && all.length < MAX_TOOLS; page++) {
+        const listing = await client.listResources(cursor ? { cursor } : undefined, { timeout: connectTimeout });
+        all.push(
+          ...listing.resources.map(({ uri, name, mimeType, description }) => ({
+            uri,
+            name,
+            ...(mimeType ? { mimeType } : {}),
+            ...(description ? { description } : {}),
+          })),
+        );
+        cursor = listing.nextCursor;
+        if (!cursor) break;
+      }
+      return all.slice(0, MAX_TOOLS);
+    },
+    readResource: (uri: string) => readResource(uri),
+    async prompts() {
+      if (!offersPrompts) return [];
+      const listing = await client.listPrompts(undefined, { timeout: connectTimeout });
+      return listing.prompts.slice(0, MAX_TOOLS).map(({ name, title, description, arguments: params }) => ({
+        name,
+        ...(title ? { title } : {}),
+        ...(description ? { description } : {}),
+        ...(params
+          ? {
+              arguments: params.map((a) => ({
+                name: a.name,
+                ...(a.required !== undefined ? { required: a.required } : {}),
+                ...(a.description ? { description: a.description } : {}),
+              })),
+            }
+          : {}),
+      }));
+    },
+    async getPrompt(name: string, args: Record<string, string> = {}) {
+      const prompt = await client.getPrompt({ name, arguments: args }, { timeout: callTimeout });
+      return prompt.messages.map((message) => ({ role: message.role, content: mcpResultText({ content: [message.content as ResultPart] }) }));
+    },
     attach(next: ToolRegistry) {
       if (closed) return;
       unregisterOwned();
@@ -429,6 +712,8 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
       clearInterval(heartbeat);
       clearTimeout(relistings.pending);
       unregisterOwned();
+      // Ends the session on the server too (an HTTP DELETE), not only this side's connection.
+      await streamable?.terminateSession().catch(() => undefined);
       await client.close();
     },
   };
@@ -450,6 +735,9 @@ function connectAdvice(error: unknown, endpoint: URL): string {
 function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const status = (error as { code?: unknown }).code;
+  if (error.name === 'UnauthorizedError' || status === 401) {
+    return 'the server asks for authorization (HTTP 401): give its token in headers (Authorization: Bearer …), or sign in with the oauth option';
+  }
   if (/HTTP/.test(error.message) && typeof status === 'number' && status >= 400 && status < 600) {
     // The SDK puts the whole response body in the message: an HTML error page says nothing more than its status.
     return `the server answered HTTP ${status}, not as an MCP server`;

