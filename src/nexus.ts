@@ -536,7 +536,15 @@ export class NexusChat {
           throw new Error(`${tool.name} is run by the caller of modelTurn, not here.`);
         });
       }
-      const { tools: _tools, instructions: _instructions, signal: _signal, onToken: _onToken, onStep: _onStep, ...chatOptions } = options;
+      const {
+        tools: _tools,
+        instructions: _instructions,
+        signal: _signal,
+        onToken: _onToken,
+        onReasoning: _onReasoning,
+        onStep: _onStep,
+        ...chatOptions
+      } = options;
       const settings = { ...answerSettings(chatOptions, registry, this, this.runner.info.context), callsOnly: true };
       const request = this.promptMessages(settings, registry, messages, undefined, options.instructions);
       const steps: Step[] = [];
@@ -550,6 +558,7 @@ export class NexusChat {
             options.onStep?.(step);
           },
           onToken: (text) => options.onToken?.(text),
+          ...(options.onReasoning ? { onReasoning: options.onReasoning } : {}),
         },
       );
       if (!outcome.ok) throw outcome.error;
@@ -670,6 +679,8 @@ export interface ModelTurnOptions extends Pick<ChatOptions, 'toolChoice' | 'stra
   signal?: AbortSignal | undefined;
   /** Visible text as it is produced (never call markup or thinking). */
   onToken?: (text: string) => void;
+  /** The model's reasoning as it is written (thinking on), apart from the answer text. */
+  onReasoning?: (text: string) => void;
   /** Each step of the turn as it is appended (generations, rungs, the hand-over). */
   onStep?: (step: Step) => void;
 }

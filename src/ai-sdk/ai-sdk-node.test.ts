@@ -98,7 +98,10 @@ for (const model of TRAINED) {
         messages: [
           { role: 'user', content: question.question },
           ...asked.response.messages,
-          { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: (request as { approvalId: string }).approvalId, approved: false, reason: 'not now' }] },
+          {
+            role: 'tool',
+            content: [{ type: 'tool-approval-response', approvalId: (request as { approvalId: string }).approvalId, approved: false, reason: 'not now' }],
+          },
         ],
         maxOutputTokens: 64,
       });

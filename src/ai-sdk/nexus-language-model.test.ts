@@ -163,6 +163,24 @@ describe('the AI SDK provider (LanguageModelV4) on a scripted Qwen3', () => {
     ]);
   });
 
+  it('streams the reasoning as the model writes it, piece by piece, before the answer text (issue 42)', async () => {
+    const { model } = modelOn(
+      [{ when: () => true, output: '<think>\nThe user greets me, so I greet them back.\n</think>\n\nHello! How can I help you today?' }],
+      {
+        enableThinking: true,
+      },
+    );
+    const { stream } = await model.doStream(ask('Hi', { toolChoice: { type: 'none' } }));
+    const parts = await partsOf(stream);
+    const kinds = parts.map((p) => p.type);
+    const deltas = parts.flatMap((p) => (p.type === 'reasoning-delta' ? [p.delta] : []));
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(deltas.join('').trim()).toBe('The user greets me, so I greet them back.');
+    expect(kinds.filter((k) => k === 'reasoning-start')).toHaveLength(1);
+    expect(kinds.indexOf('reasoning-end')).toBeLessThan(kinds.indexOf('text-start'));
+    expect(parts.flatMap((p) => (p.type === 'text-delta' ? [p.delta] : [])).join('')).toBe('Hello! How can I help you today?');
+  });
+
   it('refuses a tool whose schema it cannot use, naming the tool', async () => {
     const { model } = modelOn([]);
     await expect(model.doGenerate(ask('Hi', { tools: [{ ...WEATHER, name: 'get weather!' }] }))).rejects.toThrow(/get weather!/);

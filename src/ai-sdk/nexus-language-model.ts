@@ -183,23 +183,39 @@ export class NexusLanguageModel implements LanguageModelV4 {
     controller.enqueue({ type: 'stream-start', warnings });
     controller.enqueue({ type: 'response-metadata', modelId: this.modelId, timestamp: new Date() });
     const textId = 'text-0';
+    const reasoningId = 'reasoning-0';
     let textOpen = false;
+    let reasoningOpen = false;
+    let reasoningStreamed = false;
+    const endReasoning = () => {
+      if (reasoningOpen) controller.enqueue({ type: 'reasoning-end', id: reasoningId });
+      reasoningOpen = false;
+    };
     this.#turn(messages, {
       ...turnOptions,
+      // The reasoning streams as the model writes it, before the text it comes before.
+      onReasoning: (delta) => {
+        if (!reasoningOpen) controller.enqueue({ type: 'reasoning-start', id: reasoningId });
+        reasoningOpen = true;
+        reasoningStreamed = true;
+        controller.enqueue({ type: 'reasoning-delta', id: reasoningId, delta });
+      },
       onToken: (delta) => {
+        endReasoning();
         if (!textOpen) controller.enqueue({ type: 'text-start', id: textId });
         textOpen = true;
         controller.enqueue({ type: 'text-delta', id: textId, delta });
       },
     }).then(
       (turn) => {
+        endReasoning();
         if (textOpen) controller.enqueue({ type: 'text-end', id: textId });
-        // The reasoning is read off the turn's free generation once it is done: one part, after the text it came before.
-        const reasoning = reasoningOf(turn);
+        // A runner that does not stream reasoning (an older worker) still gives it, read off the turn, once.
+        const reasoning = reasoningStreamed ? '' : reasoningOf(turn);
         if (reasoning) {
-          controller.enqueue({ type: 'reasoning-start', id: 'reasoning-0' });
-          controller.enqueue({ type: 'reasoning-delta', id: 'reasoning-0', delta: reasoning });
-          controller.enqueue({ type: 'reasoning-end', id: 'reasoning-0' });
+          controller.enqueue({ type: 'reasoning-start', id: reasoningId });
+          controller.enqueue({ type: 'reasoning-delta', id: reasoningId, delta: reasoning });
+          controller.enqueue({ type: 'reasoning-end', id: reasoningId });
         }
         for (const call of turn.calls) {
           const input = JSON.stringify(call.arguments);

@@ -11,6 +11,8 @@ import type { AnswerMetrics, Strategy, ToolChoice, ToolCallRecord } from './type
 export interface AnswerSink {
   step(step: Step): void;
   token(text: string): void;
+  /** The model's reasoning as it is written (a thinking model's `<think>` text), where a caller streams it. */
+  reasoning?(text: string): void;
 }
 
 /** The metrics of an answer with no steps yet. */
@@ -106,6 +108,11 @@ export class AnswerRun implements AnswerView {
   /** Streams visible answer text (never call markup or thinking). */
   token(text: string): void {
     if (text) this.sink.token(text);
+  }
+
+  /** Streams the model's reasoning as it is written, apart from the answer text. */
+  reasoning(text: string): void {
+    if (text) this.sink.reasoning?.(text);
   }
 
   /** The system prompt the conversation starts with, if any. */

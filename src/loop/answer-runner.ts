@@ -38,6 +38,8 @@ export interface AnswerBridge {
   onStep(step: Step): void;
   /** Visible answer text as it is produced (never call markup or thinking). */
   onToken(text: string): void;
+  /** The model's reasoning as it is written (thinking on), apart from the answer text. */
+  onReasoning?(text: string): void;
   /**
    * Extra stop conditions written as functions. They run where the loop runs, so only an
    * in-process runner takes them; a worker runner fails the answer saying so (write them as
@@ -122,7 +124,11 @@ export function engineRunner(engine: Engine, services: RunnerServices = {}): Ans
     async run(request, bridge) {
       const toolbox = toolboxFrom(request.schemas, (name, args, options) => bridge.runTool(name, args, { maxResultChars: options?.maxResultChars }));
       const settings: AnswerSettings = { ...request.settings, ...(bridge.signal ? { signal: bridge.signal } : {}) };
-      const sink = { step: (step: Step) => bridge.onStep(step), token: (text: string) => bridge.onToken(text) };
+      const sink = {
+        step: (step: Step) => bridge.onStep(step),
+        token: (text: string) => bridge.onToken(text),
+        reasoning: (text: string) => bridge.onReasoning?.(text),
+      };
       const run = new AnswerRun(engine, toolbox, sink, settings, request.messages);
       let next = request.firstCallNumber;
       const hooks: AnswerHooks = {

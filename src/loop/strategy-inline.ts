@@ -19,13 +19,19 @@ export async function attemptInline(run: AnswerRun, prompt: string, source: Call
     prompt,
     {
       maxNewTokens: run.settings.maxNewTokens,
-      onText: (chunk) => emitVisible(filter.push(chunk).text),
+      onText: (chunk) => {
+        const update = filter.push(chunk);
+        run.reasoning(update.reasoning);
+        emitVisible(update.text);
+      },
       // Sampled only where no call is expected: a call decoded by chance is a call the user did not ask for.
       ...(prose && run.settings.sampling ? { sampling: run.settings.sampling } : {}),
     },
     source,
   );
-  emitVisible(filter.end().text);
+  const last = filter.end();
+  run.reasoning(last.reasoning);
+  emitVisible(last.text);
 
   const raw = generated.text;
   const parsed = parseToolCalls(stripThinking(raw));

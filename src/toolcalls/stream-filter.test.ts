@@ -85,7 +85,7 @@ describe('ToolCallStreamFilter agrees with parseToolCalls on every fixture, howe
 describe('ToolCallStreamFilter', () => {
   it('releases prose at once, holding only a trailing whitespace run', () => {
     const filter = new ToolCallStreamFilter();
-    expect(filter.push('The weather ')).toEqual({ text: 'The weather', calls: [], rejected: [] });
+    expect(filter.push('The weather ')).toEqual({ text: 'The weather', calls: [], rejected: [], reasoning: '' });
     expect(filter.push('is fine.').text).toBe(' is fine.');
   });
 
@@ -140,7 +140,40 @@ describe('ToolCallStreamFilter', () => {
     const filter = new ToolCallStreamFilter();
     filter.push('Hi there.');
     expect(filter.end().text).toBe('');
-    expect(filter.end()).toEqual({ text: '', calls: [], rejected: [] });
+    expect(filter.end()).toEqual({ text: '', calls: [], rejected: [], reasoning: '' });
     expect(() => filter.push('more')).toThrow(/after end/);
+  });
+});
+
+describe('ToolCallStreamFilter: reasoning given out as it is settled (issue 42)', () => {
+  it('gives the text of a reasoning block piece by piece, tags left out, whatever the chunking, and never in the visible text', () => {
+    const raw = 'Hmm<think>The user wants the weather.</think>It is sunny.';
+    for (const size of [1, 2, 5, 64]) {
+      const filter = new ToolCallStreamFilter();
+      let reasoning = '';
+      let text = '';
+      for (let i = 0; i < raw.length; i += size) {
+        const update = filter.push(raw.slice(i, i + size));
+        reasoning += update.reasoning;
+        text += update.text;
+      }
+      const last = filter.end();
+      reasoning += last.reasoning;
+      text += last.text;
+      expect(reasoning, `chunks of ${size}`).toBe('The user wants the weather.');
+      expect(text, `chunks of ${size}`).toBe('HmmIt is sunny.');
+    }
+  });
+
+  it('gives an unclosed block, and one the prompt opened, as reasoning', () => {
+    const open = new ToolCallStreamFilter({ startsInThinking: true });
+    const a = open.push('Planning the call. </think>Done.');
+    const end = open.end();
+    expect([a.reasoning + end.reasoning, a.text + end.text]).toEqual(['Planning the call. ', 'Done.']);
+    const unclosed = new ToolCallStreamFilter();
+    const b = unclosed.push('<think>still thinking </th');
+    const c = unclosed.end();
+    expect(b.reasoning + c.reasoning).toBe('still thinking </th');
+    expect(b.text + c.text).toBe('');
   });
 });

@@ -54,7 +54,7 @@ export class ToolCallStreamFilter {
 
   /** The generation finished: decide everything still held. */
   end(): StreamUpdate {
-    if (this.ended) return { text: '', calls: [], rejected: [] };
+    if (this.ended) return { text: '', calls: [], rejected: [], reasoning: '' };
     this.ended = true;
     this.segmenter.write(this.thinking.end(), true);
     return this.take();
@@ -82,7 +82,7 @@ export class ToolCallStreamFilter {
   }
 
   private take(): StreamUpdate {
-    const update: StreamUpdate = { text: this.visible.take(), calls: this.calls, rejected: this.rejected };
+    const update: StreamUpdate = { text: this.visible.take(), calls: this.calls, rejected: this.rejected, reasoning: this.thinking.takeReasoning() };
     this.calls = [];
     this.rejected = [];
     return update;

@@ -160,6 +160,8 @@ export class ThinkingStripper {
   /** The block the stream is inside, or null. */
   private inside: ThinkingTags | null;
   private tail = '';
+  /** Reasoning settled since the last {@link takeReasoning}: the text inside blocks, without their tags. */
+  private thought = '';
 
   constructor(options: { startsInThinking?: boolean } = {}) {
     this.inside = options.startsInThinking === true ? OPENED_IN_PROMPT : null;
@@ -195,8 +197,10 @@ export class ThinkingStripper {
         }
         if (close < 0) {
           this.tail = keepPrefixTail(text, i, closes);
+          this.thought += text.slice(i, text.length - this.tail.length);
           return out;
         }
+        this.thought += text.slice(i, close);
         i = close + closeTag.length;
         this.inside = null;
         continue;
@@ -233,11 +237,19 @@ export class ThinkingStripper {
     return out;
   }
 
-  /** The stream ended: a held partial tag was just text (or, inside reasoning, nothing). */
+  /** The stream ended: a held partial tag was just text (or, inside reasoning, more reasoning). */
   end(): string {
     const rest = this.inside !== null ? '' : this.tail;
+    if (this.inside !== null) this.thought += this.tail;
     this.tail = '';
     return rest;
+  }
+
+  /** The reasoning settled since the last call, as the model wrote it (for a caller that streams it). */
+  takeReasoning(): string {
+    const thought = this.thought;
+    this.thought = '';
+    return thought;
   }
 }
 

@@ -76,6 +76,8 @@ export interface StreamUpdate {
   calls: ToolCall[];
   /** Call attempts completed by this chunk that were dropped. */
   rejected: RejectedCall[];
+  /** Reasoning settled by this chunk (the text of a `<think>`-like block, tags left out), for a caller that streams it. */
+  reasoning: string;
 }
 
 /** Hold-back measurements of a {@link ToolCallStreamFilter}, in UTF-16 code units. */

@@ -40,6 +40,8 @@ export type FromWorker =
   | { kind: 'step'; id: number; step: Step }
   /** Visible answer text between steps. */
   | { kind: 'token'; id: number; text: string }
+  /** The model's reasoning as it is written, apart from the answer text. */
+  | { kind: 'reasoning'; id: number; text: string }
   | { kind: 'tool-call'; id: number; callId: number; name: string; arguments: Record<string, unknown>; maxResultChars?: number }
   | { kind: 'ask'; id: number; requestId: number; question: PageQuestion }
   | { kind: 'answer-failed'; id: number; error: SerializedError }
@@ -65,6 +67,7 @@ const FROM_WORKER_KINDS: ReadonlySet<string> = new Set([
   'load-failed',
   'step',
   'token',
+  'reasoning',
   'tool-call',
   'ask',
   'answer-failed',
@@ -79,6 +82,7 @@ const FROM_WORKER_KINDS: ReadonlySet<string> = new Set([
 const ANSWER_KINDS: ReadonlySet<string> = new Set([
   'step',
   'token',
+  'reasoning',
   'tool-call',
   'ask',
   'answer-failed',
@@ -98,6 +102,6 @@ export function isFromWorker(data: unknown): data is FromWorker {
   if (typeof kind !== 'string' || !FROM_WORKER_KINDS.has(kind)) return false;
   if (ANSWER_KINDS.has(kind) && typeof (data as { id?: unknown }).id !== 'number') return false;
   if (kind === 'step' && typeof (data as { step?: { kind?: unknown } }).step?.kind !== 'string') return false;
-  if (kind === 'token' && typeof (data as { text?: unknown }).text !== 'string') return false;
+  if ((kind === 'token' || kind === 'reasoning') && typeof (data as { text?: unknown }).text !== 'string') return false;
   return true;
 }

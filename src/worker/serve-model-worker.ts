@@ -169,6 +169,7 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
         signal: controller.signal,
         onStep: (step) => post({ kind: 'step', id, step }),
         onToken: (text) => post({ kind: 'token', id, text }),
+        onReasoning: (text) => post({ kind: 'reasoning', id, text }),
         runTool: (name, args, limits) =>
           new Promise<ToolRunOutcome>((resolve) => {
             const callId = nextCallId++;

@@ -230,6 +230,9 @@ class WorkerRunner implements AnswerRunner {
           case 'token':
             quietly(() => bridge.onToken(message.text));
             break;
+          case 'reasoning':
+            quietly(() => bridge.onReasoning?.(message.text));
+            break;
           case 'tool-call': {
             const { callId, name } = message;
             Promise.resolve()
