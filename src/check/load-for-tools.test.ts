@@ -116,6 +116,23 @@ describe('loadForTools', () => {
     );
   });
 
+  it('keeps the whole cause of a load that failed, every line, and gives no size advice when nothing loaded (issue 42)', async () => {
+    const load = async (_: unknown, c: LoadCandidate): Promise<never> => {
+      throw new Error(`Could not load ${c.dtype}. Tried:\n  /assets/ort-wasm-simd-threaded.wasm: 404 Not Found\n  wasmPaths: not set`);
+    };
+    const error = await loadForTools(
+      source,
+      { dtypes: ['q4', 'q8'] },
+      { ...NAMING, caps: { runtime: 'node', webgpu: false, shaderF16: false }, available: ['q4', 'q8'], load, verdicts: null },
+    ).catch((e: unknown) => e);
+    const message = (error as Error).message;
+    expect(message).toContain(
+      '  q4: could not be loaded: Could not load q4. Tried:\n      /assets/ort-wasm-simd-threaded.wasm: 404 Not Found\n      wasmPaths: not set',
+    );
+    expect(message).toContain('None of them loaded, so whether the model calls tools is not known');
+    expect(message).not.toContain('below ~0.5B');
+  });
+
   it('with fullPrecision, tries the unquantized files the source serves after the quantized ones (issue 30, P2.6)', async () => {
     const wasm = { runtime: 'browser' as const, webgpu: false, shaderF16: false };
     const loaded: string[] = [];

@@ -94,6 +94,8 @@ export async function loadForTools<C extends CheckedChat>(source: ModelSource, o
       ? options.dtypes.map((dtype) => ladder.find((c) => c.dtype === dtype) ?? { device: deps.caps.runtime === 'node' ? 'cpu' : 'wasm', dtype })
       : ladder;
   const failures: string[] = [];
+  /** Whether some attempt loaded and answered without calling: only then is the model's size the likely cause. */
+  let answeredWithoutCalling = false;
   let kept: { chat: C; candidate: LoadCandidate; tokensPerSecond: number; needed_forcing: boolean; detail: string } | undefined;
   for (const candidate of candidates) {
     let chat: C | undefined;
@@ -113,6 +115,7 @@ export async function loadForTools<C extends CheckedChat>(source: ModelSource, o
         }
         if (options.pick !== 'fastest') break;
       } else {
+        answeredWithoutCalling = true;
         failures.push(`  ${candidate.dtype}: ${detail}`);
       }
     } catch (error) {
@@ -121,7 +124,8 @@ export async function loadForTools<C extends CheckedChat>(source: ModelSource, o
         await kept?.chat.dispose();
         throw error;
       }
-      const detail = `could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+      // The whole cause, every line of it (a load error lists each file tried), indented under its dtype.
+      const detail = `could not be loaded: ${(error instanceof Error ? error.message : String(error)).trim().replace(/\n/g, '\n    ')}`;
       options.onAttempt?.({ ...candidate, ok: false, detail });
       failures.push(`  ${candidate.dtype}: ${detail}`);
     }
@@ -143,6 +147,10 @@ export async function loadForTools<C extends CheckedChat>(source: ModelSource, o
   const where = deps.caps.runtime === 'node' ? 'cpu' : deps.caps.webgpu ? 'WebGPU' : 'WASM';
   throw new NoToolCallingDtypeError(
     `No dtype of ${deps.describe(source)} could call a tool on ${where}. Tried:\n${failures.join('\n') || '  (no quantization this device can run is served)'}\n` +
-      'Models below ~0.5B generally cannot pick a tool name from a list; try onnx-community/Qwen3-0.6B-ONNX.',
+      (answeredWithoutCalling
+        ? 'Models below ~0.5B generally cannot pick a tool name from a list; try onnx-community/Qwen3-0.6B-ONNX.'
+        : failures.length
+          ? 'None of them loaded, so whether the model calls tools is not known: the errors above say why.'
+          : 'Give a dtype the source serves, or a model with quantized files.'),
   );
 }

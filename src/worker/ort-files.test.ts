@@ -47,4 +47,24 @@ describe('which ONNX Runtime build a model loads (issue 30, P2.7)', () => {
     expect(await ortFilesFor('webgpu', resolved, none.fetchFn)).toEqual(gpu);
     expect(none.asked).toEqual([]);
   });
+
+  it("finds the files at the site root where no wasmPaths is given and the worker's folder lacks them, as the README's recipe puts them (issue 42)", async () => {
+    const resolved = resolveWasmPaths(undefined, base);
+    const root = { wasm: 'https://app.example/ort-wasm-simd-threaded.wasm', mjs: 'https://app.example/ort-wasm-simd-threaded.mjs' };
+    const rootGpu = { wasm: 'https://app.example/ort-wasm-simd-threaded.asyncify.wasm', mjs: 'https://app.example/ort-wasm-simd-threaded.asyncify.mjs' };
+    const publicFolder = headOnly([root.wasm, rootGpu.wasm]);
+    expect(await ortFilesFor('webgpu', resolved, publicFolder.fetchFn)).toEqual(rootGpu);
+    expect(await ortFilesFor('wasm', resolved, publicFolder.fetchFn)).toEqual(root);
+    // Next to the worker wins where it serves them; the root is not asked.
+    const beside = headOnly([gpu.wasm, cpu.wasm]);
+    const again = resolveWasmPaths(undefined, base);
+    expect(await ortFilesFor('wasm', again, beside.fetchFn)).toEqual(cpu);
+    expect(beside.asked.some((line) => line.includes('https://app.example/ort-'))).toBe(false);
+    // A page's HTML answered for a missing file (a dev server's fallback) is not the file.
+    const html = async (input: string) => ({
+      ok: true,
+      headers: { get: () => (input.startsWith('https://app.example/assets/') ? 'text/html' : 'application/wasm') },
+    });
+    expect(await ortFilesFor('webgpu', resolveWasmPaths(undefined, base), html)).toEqual(rootGpu);
+  });
 });
