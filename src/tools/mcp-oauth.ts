@@ -1,5 +1,10 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+/**
+ * The shapes the SDK's OAuth client provider exchanges, written here (structurally the SDK's own) so the
+ * package's type declarations do not reach into the SDK's, which older module resolutions cannot follow.
+ */
+type OAuthClientMetadata = Record<string, unknown> & { redirect_uris: string[] };
+type OAuthClientInformationMixed = Record<string, unknown> & { client_id: string };
+type OAuthTokens = Record<string, unknown> & { access_token: string; token_type: string };
 
 /**
  * How {@link connectMcp} signs in to an MCP server that asks for authorization (HTTP 401), as MCP
@@ -32,8 +37,19 @@ export interface McpOAuthStore {
   delete(key: string): void | Promise<void>;
 }
 
-/** The provider the SDK's transports take, plus what connectMcp needs to finish a sign-in. */
-export interface McpOAuthProvider extends OAuthClientProvider {
+/** The provider the SDK's transports take (its `OAuthClientProvider`), plus what connectMcp needs to finish a sign-in. */
+export interface McpOAuthProvider {
+  readonly redirectUrl: string;
+  readonly clientMetadata: OAuthClientMetadata;
+  readonly clientMetadataUrl?: string;
+  clientInformation(): Promise<OAuthClientInformationMixed | undefined>;
+  saveClientInformation(information: OAuthClientInformationMixed): Promise<void>;
+  tokens(): Promise<OAuthTokens | undefined>;
+  saveTokens(tokens: OAuthTokens): Promise<void>;
+  redirectToAuthorization(url: URL): void;
+  saveCodeVerifier(codeVerifier: string): void;
+  codeVerifier(): string;
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void>;
   /** The authorization page the last sign-in asked for, consumed once. */
   takeAuthorizationUrl(): URL | undefined;
 }

@@ -13,8 +13,11 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer as createTlsServer } from 'node:https';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedPromptsFile } from '../fixtures/prepare-models.ts';
-import { launchChromium, watchPage } from './chromium.ts';
+import { makeTestPki } from '../proxy/helpers/pki.ts';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_PATH, launchChromium, watchPage } from './chromium.ts';
 import { TIMEOUTS } from '../timeouts.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -290,6 +293,136 @@ describe('the package, installed in another project', () => {
         expect(served).not.toContain('/ort-wasm-simd-threaded.asyncify.wasm');
         expect(foreign).toEqual([]);
         expect(errors).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    });
+  });
+
+  /**
+   * The README's worker recipe as a new user follows it, word for word (issue 42): its `nexus-worker.js`
+   * and `main.js` blocks copied out of README.md unchanged, Vite's module workers as it says, and ONNX
+   * Runtime's four files copied into `public/`. `main.js` loads a hub id; the test's Chromium resolves
+   * huggingface.co to a loopback TLS server (its certificate trusted by key, every other host unresolvable)
+   * that serves the trained fixture under that id, so nothing leaves this machine.
+   */
+  describe("the README's worker recipe, verbatim, in a new Vite app", () => {
+    let server: Server;
+    let hub: Server;
+    let origin: string;
+    let hubPort: number;
+    let spki: string;
+    const hubRequests: string[] = [];
+    /** The fenced block of README.md whose first line is `first`. */
+    const block = (readme: string, first: string): string => {
+      const found = [...readme.matchAll(/```(?:js|ts|javascript)\n([\s\S]*?)```/g)].map((m) => m[1] ?? '').find((code) => code.startsWith(first));
+      if (!found) throw new Error(`README.md has no code block starting with ${first}`);
+      return found;
+    };
+
+    beforeAll(async () => {
+      const readme = await readFile(join(root, 'README.md'), 'utf8');
+      const page = join(consumer, 'recipe');
+      await mkdir(join(page, 'public'), { recursive: true });
+      await writeFile(join(page, 'vite.config.js'), "export default { worker: { format: 'es' } };\n");
+      await writeFile(join(page, 'index.html'), '<!doctype html><html><body><script type="module" src="./main.js"></script></body></html>');
+      await writeFile(join(page, 'nexus-worker.js'), block(readme, '// nexus-worker.js'));
+      // The recipe, then one line that tells the test what it made.
+      await writeFile(join(page, 'main.js'), `${block(readme, '// main.js')}\nwindow.recipe = { info: chat.info };\ndocument.body.dataset.ready = 'true';\n`);
+      for (const file of [
+        'ort-wasm-simd-threaded.wasm',
+        'ort-wasm-simd-threaded.mjs',
+        'ort-wasm-simd-threaded.asyncify.wasm',
+        'ort-wasm-simd-threaded.asyncify.mjs',
+      ]) {
+        await cp(join(consumer, 'node_modules', 'onnxruntime-web', 'dist', file), join(page, 'public', file));
+      }
+      const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+      const built = await run(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', 'dist'], page);
+      expect(built.code, built.out).toBe(0);
+      const types: Record<string, string> = {
+        '.html': 'text/html',
+        '.js': 'text/javascript',
+        '.mjs': 'text/javascript',
+        '.wasm': 'application/wasm',
+        '.json': 'application/json',
+      };
+      const sendFile = (file: string, res: import('node:http').ServerResponse, headers: Record<string, string> = {}, head = false) =>
+        readFile(file).then(
+          (body) => {
+            res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'content-length': String(body.length), ...headers });
+            res.end(head ? undefined : body);
+          },
+          () => {
+            res.writeHead(404, headers);
+            res.end();
+          },
+        );
+      server = createServer((req, res) => {
+        const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+        void sendFile(join(page, 'dist', path === '/' ? 'index.html' : path), res);
+      });
+      await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      // The hub, on loopback: the README's model id is the trained fixture here.
+      const pki = makeTestPki(['huggingface.co']);
+      spki = await new Promise<string>((done, fail) => {
+        const child = execFile(
+          'sh',
+          ['-c', 'openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64'],
+          (error, stdout) => (error ? fail(error) : done(stdout.trim())),
+        );
+        child.stdin?.end(pki.cert);
+      });
+      hub = createTlsServer({ key: pki.key, cert: pki.cert }, (req, res) => {
+        const path = decodeURIComponent(new URL(req.url ?? '/', 'https://huggingface.co').pathname);
+        hubRequests.push(`${req.method} ${path}`);
+        const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'content-length, etag' };
+        const match = /^\/onnx-community\/Qwen3-0\.6B-ONNX\/resolve\/main\/(.+)$/.exec(path);
+        if (!match?.[1] || match[1].includes('..')) {
+          res.writeHead(404, cors);
+          res.end();
+          return;
+        }
+        void sendFile(join(FIXTURE_MODELS_DIR, 'tiny-tools-qwen3', match[1]), res, cors, req.method === 'HEAD');
+      }) as unknown as Server;
+      await new Promise<void>((ready) => hub.listen(0, '127.0.0.1', ready));
+      hubPort = (hub.address() as AddressInfo).port;
+    }, TIMEOUTS.modelRun);
+    afterAll(async () => {
+      await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+      await new Promise<void>((done) => (hub ? hub.close(() => done()) : done()));
+    });
+
+    it('loads the model the recipe names, checked for tools, through the worker file as the README writes it', async () => {
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM_PATH,
+        headless: true,
+        args: [
+          '--no-sandbox',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-quic',
+          // huggingface.co is this loopback server; every other name fails to resolve, so nothing leaves the machine.
+          `--host-resolver-rules=MAP huggingface.co:443 127.0.0.1:${hubPort}, EXCLUDE 127.0.0.1, MAP * ~NOTFOUND`,
+          `--ignore-certificate-errors-spki-list=${spki}`,
+        ],
+      });
+      try {
+        const page = await browser.newPage();
+        const errors: string[] = [];
+        // A recipe that fails throws in main.js: the test ends with that error, not at its timeout.
+        const failed = new Promise<never>((_, reject) => page.on('pageerror', (error) => reject(error)));
+        page.on('pageerror', (error) => errors.push(error.message));
+        await page.goto(`${origin}/`);
+        await Promise.race([page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: TIMEOUTS.browserTest }), failed]);
+        const info = (await page.evaluate(() => (window as unknown as { recipe: { info: unknown } }).recipe.info)) as {
+          device: string;
+          family: { id: string };
+        };
+        expect(info).toMatchObject({ device: 'wasm', family: { id: 'qwen3' } });
+        expect(errors).toEqual([]);
+        expect(hubRequests.some((line) => line.endsWith('/config.json'))).toBe(true);
       } finally {
         await browser.close();
       }
