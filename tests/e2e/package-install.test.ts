@@ -413,6 +413,7 @@ describe('the package, installed in another project', () => {
         const errors: string[] = [];
         // A recipe that fails throws in main.js: the test ends with that error, not at its timeout.
         const failed = new Promise<never>((_, reject) => page.on('pageerror', (error) => reject(error)));
+        failed.catch(() => undefined);
         page.on('pageerror', (error) => errors.push(error.message));
         await page.goto(`${origin}/`);
         await Promise.race([page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: TIMEOUTS.browserTest }), failed]);
