@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+// Loaded only when a Redis store connects: a proxy that keeps answers in memory needs no ioredis installed.
+import type { Redis } from 'ioredis';
 import { SessionStoreUnavailableError } from './errors.ts';
 import type { LedgerEntry } from './source-ledger.ts';
 import { type BudgetName, type SeenEntry, type SessionSnapshot, type SessionStore, type SessionStoreLimits, storeLimits } from './session-store.ts';
@@ -195,7 +196,8 @@ export class RedisSessionStore implements SessionStore {
       throw new Error(`REDIS_URL must be a redis:// or rediss:// address, not ${parsed.protocol}//`);
     }
     const shown = redactedUrl(parsed);
-    const client = new Redis(url, {
+    const { Redis: RedisClient } = await import('ioredis');
+    const client = new RedisClient(url, {
       lazyConnect: true,
       // Fail at once while disconnected: a queued spend would run after the answer gave up on it.
       enableOfflineQueue: false,

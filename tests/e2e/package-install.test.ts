@@ -306,6 +306,69 @@ describe('the package, installed in another project', () => {
    * huggingface.co to a loopback TLS server (its certificate trusted by key, every other host unresolvable)
    * that serves the trained fixture under that id, so nothing leaves this machine.
    */
+  it(
+    "runs the README's proxy-in-a-server recipe verbatim, with the optional peers the README lists and no others (issue 42)",
+    async () => {
+      const readme = await readFile(join(root, 'README.md'), 'utf8');
+      const section = readme.slice(readme.indexOf('**The proxy in an existing server**'));
+      const peers = /install its optional peers `([^`]+)`/.exec(section)?.[1]?.split(/\s+/) ?? [];
+      expect(peers.length).toBeGreaterThan(3);
+      const server = join(consumer, 'proxy-recipe');
+      await mkdir(join(server, 'node_modules'), { recursive: true });
+      await writeFile(join(server, 'package.json'), JSON.stringify({ name: 'proxy-recipe', private: true, type: 'module' }));
+      // The package and exactly the peers the README names, as `npm install` of them would give.
+      // A copy, not a link: Node resolves a package's imports from where its files really are.
+      await cp(join(consumer, 'node_modules', 'browser-llm-nexus'), join(server, 'node_modules', 'browser-llm-nexus'), { recursive: true });
+      for (const dep of [...Object.keys(pkg.dependencies), ...peers]) {
+        const target = join(server, 'node_modules', dep);
+        await mkdir(dirname(target), { recursive: true });
+        await symlink(join(root, 'node_modules', dep), target, 'dir');
+      }
+      const code = /```js\n(\/\/ server\.mjs\n[\s\S]*?)```/.exec(section)?.[1];
+      expect(code, 'the README has a server.mjs block').toBeDefined();
+      await writeFile(join(server, 'server.mjs'), code ?? '');
+      const port = await new Promise<number>((done) => {
+        const probe = createServer().listen(0, '127.0.0.1', () => {
+          const free = (probe.address() as AddressInfo).port;
+          probe.close(() => done(free));
+        });
+      });
+      const { spawn } = await import('node:child_process');
+      const child = spawn(process.execPath, ['server.mjs'], {
+        cwd: server,
+        env: { PATH: process.env.PATH ?? '', PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      try {
+        await expect
+          .poll(
+            async () =>
+              fetch(`http://127.0.0.1:${port}/api/health`).then(
+                (r) => r.status,
+                () => (child.exitCode !== null ? -1 : 0),
+              ),
+            {
+              timeout: TIMEOUTS.processStart,
+              interval: 200,
+            },
+          )
+          .toBe(200)
+          .catch((error: Error) => {
+            throw new Error(`${error.message}\nthe recipe's server said:\n${output}`);
+          });
+        const health = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.json());
+        expect(health, output).toMatchObject({ ok: true, store: 'memory' });
+        expect((await fetch(`http://127.0.0.1:${port}/somewhere-else`)).status).toBe(404);
+      } finally {
+        child.kill();
+      }
+    },
+    TIMEOUTS.consumerProject,
+  );
+
   describe("the README's worker recipe, verbatim, in a new Vite app", () => {
     let server: Server;
     let hub: Server;
