@@ -67,9 +67,9 @@ function sources(dir: string): string[] {
  * @param fileName - for the parser's diagnostics.
  * @param text - the source.
  */
-function importsOf(fileName: string, text: string): { specifier: string; typeOnly: boolean }[] {
+function importsOf(fileName: string, text: string): { specifier: string; typeOnly: boolean; dynamic?: true }[] {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const found: { specifier: string; typeOnly: boolean }[] = [];
+  const found: { specifier: string; typeOnly: boolean; dynamic?: true }[] = [];
   const literal = (node: ts.Node | undefined): string | undefined =>
     node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined;
   const visit = (node: ts.Node): void => {
@@ -83,14 +83,14 @@ function importsOf(fileName: string, text: string): { specifier: string; typeOnl
       const isDynamicImport = node.expression.kind === ts.SyntaxKind.ImportKeyword;
       const isRequire = ts.isIdentifier(node.expression) && node.expression.text === 'require';
       const specifier = literal(node.arguments[0]);
-      if ((isDynamicImport || isRequire) && specifier !== undefined) found.push({ specifier, typeOnly: false });
+      if ((isDynamicImport || isRequire) && specifier !== undefined) found.push({ specifier, typeOnly: false, dynamic: true });
     } else if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'URL' && node.arguments?.length === 2) {
       const base = node.arguments[1];
       const specifier = literal(node.arguments[0]);
       // Code referenced by address (a worker's module); a folder or data file is not an import.
       const code = specifier !== undefined && /\.(?:[cm]?[jt]s)$/.test(specifier);
       if (code && base && ts.isPropertyAccessExpression(base) && ts.isMetaProperty(base.expression) && base.name.text === 'url')
-        found.push({ specifier, typeOnly: false });
+        found.push({ specifier, typeOnly: false, dynamic: true });
     } else if (ts.isImportTypeNode(node)) {
       const argument = node.argument;
       if (ts.isLiteralTypeNode(argument)) {
@@ -154,6 +154,29 @@ describe('the layer table', () => {
     expect(violations).toEqual([]);
   });
 
+  it('has no import circles, types included: a file reaches itself through no chain of static imports (issue 43)', () => {
+    const graph = new Map<string, string[]>();
+    for (const file of files) {
+      const targets = importsOf(file, readFileSync(file, 'utf8'))
+        .filter((s) => s.specifier.startsWith('.') && !s.dynamic)
+        .map((s) => relative(SRC, resolve(dirname(file), s.specifier)));
+      graph.set(relative(SRC, file), targets);
+    }
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const walk = (node: string, path: string[]): void => {
+      state.set(node, 'open');
+      for (const next of graph.get(node) ?? []) {
+        if (!graph.has(next)) continue;
+        if (state.get(next) === 'open') circles.push([...path.slice(path.indexOf(next)), next].join(' → '));
+        else if (!state.has(next)) walk(next, [...path, next]);
+      }
+      state.set(node, 'done');
+    };
+    for (const node of graph.keys()) if (!state.has(node)) walk(node, [node]);
+    expect(circles).toEqual([]);
+  });
+
   it('keeps the core layers to their few npm packages', () => {
     const violations: string[] = [];
     for (const file of files) {
@@ -189,9 +212,9 @@ describe('the layer table', () => {
       { specifier: '../engine/engine.ts', typeOnly: true },
       { specifier: './c.ts', typeOnly: false },
       { specifier: './d.ts', typeOnly: false },
-      { specifier: './e.ts', typeOnly: false },
-      { specifier: './f.cjs', typeOnly: false },
-      { specifier: './g.ts', typeOnly: false },
+      { specifier: './e.ts', typeOnly: false, dynamic: true },
+      { specifier: './f.cjs', typeOnly: false, dynamic: true },
+      { specifier: './g.ts', typeOnly: false, dynamic: true },
       { specifier: './h.ts', typeOnly: true },
       { specifier: './i.ts', typeOnly: true },
       { specifier: './k.ts', typeOnly: false },

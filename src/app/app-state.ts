@@ -18,7 +18,6 @@ import {
   type ToolSchema,
   type ToolSearchStatus,
 } from '../index.ts';
-import type { VersionSet } from './conversation-versions.ts';
 import type { Source, WebActivity, WebStatus } from './web-research.ts';
 
 /** Where loading the model stands. `checking` is the self-check that the model calls tools. */
@@ -331,4 +330,26 @@ export interface AppState {
 export function emptyConversation(id: string, now = new Date()): Conversation {
   const at = now.toISOString();
   return { id, title: 'New conversation', createdAt: at, updatedAt: at, turns: [], history: [] };
+}
+
+/**
+ * The conversation from one of the user's messages on, as it was before that message was edited
+ * or answered again: kept, so the user can go back to it.
+ */
+export interface ConversationBranch {
+  /** The turns from the user's message on. */
+  turns: Turn[];
+  /** The model's history from that message on. */
+  history: ChatMessage[];
+  /** Where the model's memory began, as it was in this branch. */
+  memory?: Conversation['memory'];
+  /** Versions further down this branch, by the position of their user message in `turns` of the whole conversation. */
+  versions?: Record<string, VersionSet>;
+}
+
+/** The other versions at one user message, and which place the shown one takes among them all. */
+export interface VersionSet {
+  others: ConversationBranch[];
+  /** The shown version's place, 0-based, among all `others.length + 1`. */
+  index: number;
 }

@@ -1,27 +1,4 @@
-import type { ChatMessage } from '../index.ts';
-import type { Conversation, Turn } from './app-state.ts';
-
-/**
- * The conversation from one of the user's messages on, as it was before that message was edited
- * or answered again: kept, so the user can go back to it.
- */
-interface ConversationBranch {
-  /** The turns from the user's message on. */
-  turns: Turn[];
-  /** The model's history from that message on. */
-  history: ChatMessage[];
-  /** Where the model's memory began, as it was in this branch. */
-  memory?: Conversation['memory'];
-  /** Versions further down this branch, by the position of their user message in `turns` of the whole conversation. */
-  versions?: Record<string, VersionSet>;
-}
-
-/** The other versions at one user message, and which place the shown one takes among them all. */
-export interface VersionSet {
-  others: ConversationBranch[];
-  /** The shown version's place, 0-based, among all `others.length + 1`. */
-  index: number;
-}
+import type { Conversation, ConversationBranch, Turn, VersionSet } from './app-state.ts';
 
 /** Where the version switcher of one user message stands: "2 of 3". */
 export interface VersionPlace {

@@ -3,7 +3,7 @@ import type { AppState, ModelState } from './app-state.ts';
 import { explainLoadError } from './model-loader.ts';
 import { linkedModelOrigin, modelAddress, modelLabel } from './model-sources.ts';
 import type { Research } from './web-research.ts';
-import type { StoreDeps } from './app-store.ts';
+import type { StoreDeps } from './store-deps.ts';
 
 /** What the model session needs of the page's store. */
 export interface ModelHost {

@@ -1,6 +1,6 @@
 import type { FamilyInfo } from '../engine/model-family.ts';
 import type { ChatAnswer, ChatOptions } from '../loop/types.ts';
-import type { ToolCallCheck } from './self-check.ts';
+import type { ToolCallCheck } from './tool-call-check.ts';
 import type { ToolVerdict } from './verdict-store.ts';
 
 /**

@@ -1,5 +1,3 @@
-import type { TemplateDialect } from './template-dialect.ts';
-
 /**
  * What the loop must know about a model family's own dialect: how a call is written and opened,
  * what ends a turn, which special tokens carry calls, how thinking is switched, how results come
@@ -126,4 +124,50 @@ export interface FamilyInfo {
  */
 export function fixChatTemplate(template: string): string {
   return template.replace(/\{%-?\s*(?:end)?generation\s*-?%\}/g, '');
+}
+
+/**
+ * How one chat template wants a tool conversation written, found by rendering probes at load
+ * rather than assumed from the family: real templates of one family differ (LiquidAI's LFM2 template
+ * ignores `tool_calls` and expects the call in the turn's text; SmolLM3's reads `xml_tools`;
+ * Phi-4-mini's reads the system message's `tools` field; FunctionGemma's loops over `tools` even when
+ * there are none).
+ */
+export interface TemplateDialect {
+  /**
+   * Where the tool list goes: the `tools` argument, the `xml_tools` argument, the system message's
+   * `tools` field (a JSON string), or written into the system text by the loop (the last resort).
+   */
+  readonly tools: 'tools' | 'xml_tools' | 'system-field' | 'system-text';
+  /** How a call in history is written: the OpenAI `tool_calls` field, or the family's own syntax as the turn's text. */
+  readonly calls: 'tool_calls' | 'content';
+  /** The role a tool result comes back in: `tool`, or `user` where the template has no tool role. */
+  readonly results: 'tool' | 'user';
+  /** What the `tools` argument is in a round that offers none: left out (null), or an empty list. */
+  readonly noTools: 'null' | 'empty';
+  /**
+   * With thinking off, whether the generation prompt ends in an empty think block (Qwen3 does, the
+   * Qwen3-2507 Instruct line does not). Where it does, the loop writes the block back into the turns
+   * the model generated after it, so the next prompt extends the last and the KV cache is reused.
+   * Found by the probe; absent, the family's profile says.
+   */
+  readonly emptyThinkBlock?: boolean;
+  /**
+   * What a call turn's text is when it has none: `''`, or `null` where the template writes its native
+   * calls only for a null content (DeepSeek-R1's) or adds an empty turn after them for `''`. Absent: `''`.
+   */
+  readonly callContent?: 'empty' | 'null';
+  /** A call's arguments as the template takes them: an object, or a JSON string (absent: an object). */
+  readonly callArguments?: 'object' | 'json';
+  /**
+   * Where a user turn the loop adds goes — the answer rounds' "answer now" after a result, the tool
+   * gate's question after the user's message: its own user turn; folded into the turn before it
+   * (templates that insist user and assistant turns alternate); the system message; or nowhere.
+   * Absent: a user turn.
+   */
+  readonly addedUserTurn?: 'user' | 'fold' | 'system' | 'none';
+  /** Give every tool and parameter a description, `''` where it has none (Hermes' template trims each one). */
+  readonly emptyDescriptions?: boolean;
+  /** Whether the template thinks when `enable_thinking` is not given (Qwen3.5 4B does, 0.8B does not); probed. */
+  readonly thinksByDefault?: boolean;
 }

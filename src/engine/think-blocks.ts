@@ -1,4 +1,4 @@
-import type { ChatMessage } from './engine.ts';
+import type { ChatMessage } from './chat-types.ts';
 
 /**
  * Makes the chat template re-render this answer's assistant turns exactly as they were generated.

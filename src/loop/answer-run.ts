@@ -2,7 +2,7 @@ import type { ChatMessage, Engine, GenerateOptions, GenerateResult, Sampling, To
 import { ContextOverflowError, FULL_MEMORY, historyInView, smallerView, viewCounts, type MemoryView } from './fit-context.ts';
 import { callsOf, currentRound, memoryOf, messagesOf, metricsOf, offeredNames, roundToolsOf, withdrawnNames, type Step } from './step-log.ts';
 import type { Toolbox } from './toolbox.ts';
-import type { AnswerMetrics, Strategy, ToolChoice, ToolCallRecord } from './types.ts';
+import type { AnswerMetrics, Strategy, ToolChoice, ToolCallRecord } from './call-types.ts';
 
 /**
  * Where an answer goes as it happens: every step as it is appended, and the visible text as it is

@@ -1,5 +1,5 @@
 import type { ToolCall } from '../toolcalls/types.ts';
-import type { CallSource } from './types.ts';
+import type { CallSource } from './call-types.ts';
 
 /** What one strategy got out of the model in a round. */
 export interface Attempt {

@@ -1,29 +1,10 @@
-import type { ChatMessage, ToolSchema } from '../engine/engine.ts';
+import type { ToolSchema } from '../engine/engine.ts';
 import { InvalidOptionError } from '../shared/errors.ts';
 import type { AnswerRun } from './answer-run.ts';
 import { TOOL_CHOICES, UnknownToolError } from './answer-request.ts';
-import type { Step } from './step-log.ts';
-import type { ToolChoice } from './types.ts';
+import type { PrepareStepResult, ToolChoice } from './types.ts';
 
-/** What `prepareStep` is told before a tool round. */
-export interface PrepareStepInfo {
-  /** The tool round about to run (1-based; feedback retries for missing tools count too). */
-  round: number;
-  /** Every step of this answer so far. */
-  steps: readonly Step[];
-  /** The conversation so far, system prompt first, as stored (before any trim to the context budget). */
-  messages: readonly ChatMessage[];
-}
-
-/**
- * What `prepareStep` may change for one round, as the AI SDK's `prepareStep` does: the tools it may
- * call (names among those offered now) and the tool choice, which binds this round the way the
- * answer's `toolChoice` binds its first.
- */
-export interface PrepareStepResult {
-  activeTools?: readonly string[];
-  toolChoice?: ToolChoice;
-}
+export type { PrepareStepInfo, PrepareStepResult } from './types.ts';
 
 /** A round as `prepareStep` shaped it: the tools rendered, and the choice when it set one. */
 export interface PreparedRound {

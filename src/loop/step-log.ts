@@ -2,7 +2,7 @@ import type { ChatMessage, ChatToolCall } from '../engine/engine.ts';
 import type { Attempt } from './attempt.ts';
 import type { MemoryView } from './fit-context.ts';
 import type { ToolEffects } from './toolbox.ts';
-import type { AnswerMetrics, CallSource, ToolCallRecord, ToolChoice } from './types.ts';
+import type { AnswerMetrics, CallSource, ToolCallRecord, ToolChoice } from './call-types.ts';
 
 /** A rung of the escalation ladder. */
 export type RungId = 'inline' | 'gate' | 'primed' | 'stepwise';

@@ -1,8 +1,8 @@
 import type { ToolSearchStatus } from '../engine/embedding-model.ts';
 import type { Sampling } from '../engine/engine.ts';
 import type { ApprovalRequest } from '../tools/tool-context.ts';
-import type { ToolRegistry, ToolRunFailure, ToolRunResult } from '../tools/tool-registry.ts';
-import type { PrepareStepInfo, PrepareStepResult } from './prepare-step.ts';
+import type { ToolRegistry, ToolRunResult } from '../tools/tool-registry.ts';
+import type { ChatMessage } from '../engine/engine.ts';
 import type { Step, TokenUsage } from './step-log.ts';
 import type { ToolEffects } from './toolbox.ts';
 
@@ -19,97 +19,17 @@ export interface Toolkit {
   effects?: Readonly<Record<string, (outcome: ToolRunResult) => ToolEffects | undefined>>;
 }
 
-/**
- * Whether and which tool the model must call.
- * - `'auto'`: the model decides; on the first round of an answer a missing call is forced
- *   (primed, then stepwise) only after a yes/no check that the request needs that tool.
- * - `'required'`: the first round of the answer must call a tool (no yes/no check); later rounds are `'auto'`.
- * - `'none'`: no tools are offered and call markup is stripped from the answer.
- * - `{ name }`: the first round must call that tool.
- */
-export type ToolChoice = 'auto' | 'required' | 'none' | { name: string };
-
-/** How far the loop may escalate to get a call: `'auto'` as far as needed, `'inline'` never, `'stepwise'` straight to stepwise. */
-export type Strategy = 'auto' | 'inline' | 'stepwise';
-
-/** Which strategy produced a call. */
-export type CallSource = 'inline' | 'primed' | 'stepwise' | 'answer-round';
-
-/** What became of one call: the registry's outcome vocabulary, plus `duplicate` (not run again). */
-export type CallStatus = 'ok' | 'duplicate' | ToolRunFailure;
-
-/** A call the loop handled, with its outcome. */
-export interface ToolCallRecord {
-  /** Unique within the conversation; the tool message carries it as `tool_call_id`. */
-  id: string;
-  name: string;
-  arguments: Record<string, unknown>;
-  source: CallSource;
-  /** The tool round (1-based) in which the call was made; answer rounds continue the count. */
-  round: number;
-  status: CallStatus;
-  /** Exactly what the model was shown as the result (capped, marked when an error). */
-  result: string;
-  /** The handler's own return value when it ran (not capped); undefined otherwise. */
-  value?: unknown;
-  ms: number;
-}
-
-/** A forced call that could not be used (a name that is not registered). */
-export interface ForcedCallEvent {
-  strategy: 'primed' | 'stepwise';
-  /** The raw generation, prefix included. */
-  raw: string;
-  /** The name the model wrote, if any. */
-  name?: string;
-  reason: string;
-}
-
-/** Announced at the start of each round. */
-export interface RoundInfo {
-  round: number;
-  /** `'tools'` while tools are offered, `'answer'` in the tool-less answer rounds. */
-  kind: 'tools' | 'answer';
-}
-
-/** Per-answer counters; `chat.metrics` holds those of the last answer. */
-export interface AnswerMetrics {
-  /** Tool rounds run (answer rounds not included). */
-  rounds: number;
-  /** Answer rounds run after the round limit. */
-  answerRounds: number;
-  /** Every generation: inline, primed, stepwise steps, yes/no checks. */
-  generations: number;
-  /** Prompt tokens the engine was asked to process, summed over generations. */
-  promptTokens: number;
-  /** Of those, tokens whose KV cache was reused. */
-  cachedTokens: number;
-  /** Tokens generated. */
-  newTokens: number;
-  /** Calls handed to a handler (or refused/duplicate/invalid), all sources. */
-  toolCalls: number;
-  /** Calls produced by priming or stepwise and then run. */
-  forcedCalls: number;
-  /** Forced generations whose tool name was not registered and was discarded. */
-  forcedCallsFailed: number;
-  /**
-   * The same count under the name the design documents (`tool_calls_force_failed`): an alias of
-   * {@link AnswerMetrics.forcedCallsFailed}, kept so code written against that name still reads it.
-   */
-  tool_calls_force_failed: number;
-  /** Rounds in which only forcing produced the call. */
-  rescues: number;
-  /** Calls identical to one already run in this answer, not run again. */
-  duplicateCalls: number;
-  /** Calls naming a tool that does not exist. */
-  unknownToolCalls: number;
-  /** Calls to a registered tool that was not offered (many tools: only the best matches are); accepted, since it exists. */
-  unofferedCalls: number;
-  /** Wall-clock time of the answer. */
-  ms: number;
-  /** Generated tokens per second of generation time. */
-  tokensPerSecond: number;
-}
+export type {
+  AnswerMetrics,
+  CallSource,
+  CallStatus,
+  ForcedCallEvent,
+  RoundInfo,
+  Strategy,
+  ToolCallRecord,
+  ToolChoice,
+} from './call-types.ts';
+import type { AnswerMetrics, ForcedCallEvent, RoundInfo, Strategy, ToolCallRecord, ToolChoice } from './call-types.ts';
 
 /** The result of `chat.chat()`. */
 export interface ChatAnswer {
@@ -229,4 +149,24 @@ export const CHAT_EVENT_NAMES = Object.keys(EVENT_NAME_SET) as (keyof ChatEvents
 export interface EscalateInfo {
   round: number;
   rung: 'gate' | 'primed' | 'stepwise';
+}
+
+/** What `prepareStep` is told before a tool round. */
+export interface PrepareStepInfo {
+  /** The tool round about to run (1-based; feedback retries for missing tools count too). */
+  round: number;
+  /** Every step of this answer so far. */
+  steps: readonly Step[];
+  /** The conversation so far, system prompt first, as stored (before any trim to the context budget). */
+  messages: readonly ChatMessage[];
+}
+
+/**
+ * What `prepareStep` may change for one round, as the AI SDK's `prepareStep` does: the tools it may
+ * call (names among those offered now) and the tool choice, which binds this round the way the
+ * answer's `toolChoice` binds its first.
+ */
+export interface PrepareStepResult {
+  activeTools?: readonly string[];
+  toolChoice?: ToolChoice;
 }

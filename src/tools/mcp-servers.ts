@@ -1,13 +1,8 @@
-import type { McpConnection, McpConnectOptions } from './mcp-tools.ts';
-import type { ToolRegistry } from './tool-registry.ts';
+import type { McpServerEntry } from './mcp-options.ts';
+import type { McpConnection } from './mcp-tools.ts';
 
-/** One MCP server to keep connected. */
-export interface McpServerEntry extends Omit<McpConnectOptions, 'onLost' | 'onToolsChanged' | 'heartbeatMs' | 'fetch'> {
-  /** The server's MCP endpoint (absolute, or relative to the page: the app server's relay). */
-  readonly url: string;
-  /** What the tools panel calls it (default: the name the server gives itself, else the address). */
-  readonly label?: string;
-}
+export type { McpServerEntry } from './mcp-options.ts';
+import type { ToolRegistry } from './tool-registry.ts';
 
 /** Where a server stands. */
 export type McpServerPhase = 'connecting' | 'connected' | 'down';

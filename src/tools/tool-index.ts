@@ -1,7 +1,7 @@
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import { errorMessage } from '../shared/errors.ts';
-import type { SemanticEncoder } from './tool-vectors.ts';
+import type { Embedder, SemanticEncoder } from './tool-vectors.ts';
 /** What the index reads of a tool: any OpenAI-shaped schema (the registry's, the engine's). */
 export interface IndexedTool {
   readonly function: {
@@ -19,8 +19,7 @@ export interface RankedTool {
   by: 'lexical' | 'semantic' | 'combined';
 }
 
-/** Turns texts into vectors of the same length (a sentence-embedding model; injected, so tests need none). */
-export type Embedder = (texts: readonly string[]) => Promise<number[][]>;
+export type { Embedder } from './tool-vectors.ts';
 
 /** A ranking of one query, with what it says about its own confidence. */
 export interface ToolRanking {

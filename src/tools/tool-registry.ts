@@ -1,4 +1,4 @@
-import type { McpServerEntry } from './mcp-servers.ts';
+import type { McpServerEntry } from './mcp-options.ts';
 import { ToolNames } from '../toolcalls/tool-names.ts';
 import { ToolDefinitionError } from './errors.ts';
 import { createToolContext, type ToolContext } from './tool-context.ts';

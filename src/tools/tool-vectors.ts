@@ -1,4 +1,5 @@
-import type { Embedder } from './tool-index.ts';
+/** Turns texts into vectors of the same length (a sentence-embedding model; injected, so tests need none). */
+export type Embedder = (texts: readonly string[]) => Promise<number[][]>;
 
 /**
  * Where the tool index keeps the embeddings of tool descriptions, so that a `tools.js` is embedded
