@@ -14,8 +14,12 @@ import './chat-composer.ts';
 import './chat-thread.ts';
 import './conversation-list.ts';
 import './model-panel.ts';
-import './settings-panel.ts';
-import './tools-panel.ts';
+
+/** Each drawer's element, loaded the first time it opens. */
+const PANELS = {
+  tools: () => import('./tools-panel.ts'),
+  settings: () => import('./settings-panel.ts'),
+} as const;
 
 /** Where the page finds its tools; a plain file, editable without a rebuild. */
 const TOOLS_URL = './tools.js';
@@ -464,6 +468,9 @@ export class NexusApp extends LitElement {
 
   private handleTogglePanel(panel: Panel): void {
     this.panel = this.panel === panel ? undefined : panel;
+    // The drawers' elements load when first opened (the page's first load stays within its budget); Lit
+    // keeps the properties set on an element before its definition arrives.
+    if (this.panel) void PANELS[this.panel]();
   }
 
   private readonly handleKeydown = (event: KeyboardEvent): void => {

@@ -50,6 +50,14 @@ export interface ModelWorkerOptions {
   numThreads?: number;
 }
 
+/**
+ * Said once in the console, from the model worker, where the page is not cross-origin isolated (the
+ * worker's text, so the page's own bundle carries none of it).
+ */
+export const NOT_ISOLATED_WARNING =
+  'browser-llm-nexus: this page is not cross-origin isolated, so ONNX Runtime computes WASM on one thread: a model on the CPU answers several times slower than with every core. ' +
+  'Serve the page with the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp (or credentialless).';
+
 /** The WASM thread count for a scope: the caller's, else every core where threads can run, else one. */
 export function wasmThreads(scope: { crossOriginIsolated?: boolean; navigator?: unknown }, requested?: number): number {
   if (scope.crossOriginIsolated !== true) return 1;
@@ -79,6 +87,8 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
   // its own address made no difference to the first answer when measured (issue 16).
   env.useWasmCache = false;
   const defaultThreads = wasmThreads(scope, options.numThreads);
+  // `crossOriginIsolated` is false in a page served without COOP/COEP (absent outside a browser: nothing said).
+  if (scope.crossOriginIsolated === false) console.warn(NOT_ISOLATED_WARNING);
   env.backends.onnx.wasm!.numThreads = defaultThreads;
 
   let runner: AnswerRunner | undefined;

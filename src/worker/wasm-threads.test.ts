@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { wasmThreads } from './serve-model-worker.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { NOT_ISOLATED_WARNING, serveModelWorker, wasmThreads } from './serve-model-worker.ts';
 
 describe('wasmThreads', () => {
   it('uses every core when the page is cross-origin isolated, and one thread when it is not', () => {
@@ -12,5 +12,27 @@ describe('wasmThreads', () => {
     expect(wasmThreads({ crossOriginIsolated: true, navigator: { hardwareConcurrency: 8 } }, 3)).toBe(3);
     expect(wasmThreads({ crossOriginIsolated: false, navigator: { hardwareConcurrency: 8 } }, 3)).toBe(1);
     expect(wasmThreads({ crossOriginIsolated: true, navigator: {} })).toBe(1);
+  });
+});
+
+describe('a page that is not cross-origin isolated (issue 42)', () => {
+  it('is told by its model worker, in the console, what it costs and which headers fix it; an isolated page is told nothing', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const scope = (crossOriginIsolated: boolean) => ({
+      location: { href: 'https://app.example/assets/worker.js' },
+      navigator: { hardwareConcurrency: 4 },
+      crossOriginIsolated,
+      postMessage: () => undefined,
+      addEventListener: () => undefined,
+    });
+    try {
+      serveModelWorker(scope(true));
+      expect(warn).not.toHaveBeenCalled();
+      serveModelWorker(scope(false));
+      expect(warn.mock.calls.map((call) => call[0])).toEqual([NOT_ISOLATED_WARNING]);
+      expect(NOT_ISOLATED_WARNING).toContain('Cross-Origin-Opener-Policy: same-origin');
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AnswerBridge, AnswerRequest } from '../loop/answer-runner.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
-import { ModelWorkerError, NOT_ISOLATED_WARNING, startWorkerRunner } from './worker-client.ts';
+import { ModelWorkerError, startWorkerRunner } from './worker-client.ts';
 
 /**
  * A stand-in for the model worker that speaks the real protocol from a script: a real worker
@@ -240,24 +240,5 @@ describe('an answer crosses the worker as its steps', () => {
     expect(replies[1]).toMatchObject({ kind: 'reply', id: 0, requestId: 2, error: { name: 'RangeError', message: 'no second round' } });
     worker.reply(answered(0));
     await expect(outcome).resolves.toMatchObject({ ok: true });
-  });
-});
-
-describe('a page that is not cross-origin isolated (issue 42)', () => {
-  it('is told once, at the first load, what it costs and which headers fix it', async () => {
-    const scope = globalThis as { crossOriginIsolated?: boolean };
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    scope.crossOriginIsolated = false;
-    try {
-      const failing = () => {
-        throw new Error('no worker here');
-      };
-      for (let i = 0; i < 2; i++) await startWorkerRunner({ url: '/models/x' }, { createWorker: failing }).catch(() => undefined);
-      expect(warn.mock.calls.map((call) => call[0])).toEqual([NOT_ISOLATED_WARNING]);
-      expect(NOT_ISOLATED_WARNING).toContain('Cross-Origin-Opener-Policy: same-origin');
-    } finally {
-      delete scope.crossOriginIsolated;
-      warn.mockRestore();
-    }
   });
 });

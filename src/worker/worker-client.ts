@@ -31,20 +31,6 @@ export const NO_WORKER_MESSAGE =
   'No model worker is configured. Write a worker file that calls serveModelWorker(self) (from browser-llm-nexus/worker), then ' +
   "pass createWorker: () => new Worker(new URL('./nexus-worker.js', import.meta.url), { type: 'module' }) to NexusChat.load, or call useModelWorker() once with that function.";
 
-/** Said once in the console of a page that is not cross-origin isolated, when it loads a model. */
-export const NOT_ISOLATED_WARNING =
-  'browser-llm-nexus: this page is not cross-origin isolated, so ONNX Runtime computes WASM on one thread: a model on the CPU answers several times slower than with every core. ' +
-  'Serve the page with the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp (or credentialless).';
-
-let warnedNotIsolated = false;
-
-/** Warns once where the page is not isolated (`crossOriginIsolated` false; absent in Node, where nothing is said). */
-function warnIfNotIsolated(): void {
-  if (warnedNotIsolated || (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false) return;
-  warnedNotIsolated = true;
-  console.warn(NOT_ISOLATED_WARNING);
-}
-
 /** Options of {@link startWorkerRunner}. */
 export interface WorkerLoadOptions extends LoadOptions {
   createWorker?: WorkerFactory;
@@ -373,7 +359,6 @@ function loadInWorker(
  * names every candidate tried and why.
  */
 export async function startWorkerRunner(source: ModelSource, options: WorkerLoadOptions = {}): Promise<AnswerRunner> {
-  warnIfNotIsolated();
   const createWorker = options.createWorker ?? configuredFactory;
   if (!createWorker) throw new ModelLoadError(NO_WORKER_MESSAGE);
   const attempts: LoadAttempt[] = [];

@@ -42,7 +42,8 @@ describe('NexusChat.loadForTools in Chromium (WASM)', () => {
 
     expect(outcome.error?.name).toBe('NoToolCallingDtypeError');
     expect(outcome.error?.message).toMatch(
-      /^No dtype of .*tiny-broken-q8 could call a tool on WASM\. Tried:\n {2}q8: could not be loaded: .*\n {2}q4: .*(does not call tools|reports something else)/,
+      // The load error whole (issue 42): its own lines indented under the dtype, then the next dtype.
+      /^No dtype of .*tiny-broken-q8 could call a tool on WASM\. Tried:\n {2}q8: could not be loaded: [^\n]*(?:\n {4}[^\n]*)*\n {2}q4: .*(does not call tools|reports something else)/,
     );
     expect(outcome.error?.message).toContain('Models below ~0.5B generally cannot pick a tool name from a list');
     expect(outcome.attempts.map((a) => [a.dtype, a.device, a.ok])).toEqual([
