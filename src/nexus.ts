@@ -23,7 +23,8 @@ import type { AnswerMetrics, ApprovalHandler, ChatAnswer, ChatEvents, ChatOption
 import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.ts';
 import { ToolRegistry, type ToolHandler, type ToolOptions, type ToolRunResult } from './tools/tool-registry.ts';
 import type { Embedder } from './tools/tool-index.ts';
-import type { McpConnection, McpConnectOptions } from './tools/mcp-tools.ts';
+import type { McpConnectOptions } from './tools/mcp-options.ts';
+import type { McpConnection } from './tools/mcp-tools.ts';
 import { McpServers } from './tools/mcp-servers.ts';
 import { ToolOffering, type ToolOfferingSettings } from './loop/tool-offering.ts';
 import { answerMessages, answerSettings, CHAT_DEFAULTS, type AnswerPromptParts } from './loop/answer-request.ts';

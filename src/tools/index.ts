@@ -54,20 +54,15 @@ export {
   type SemanticEncoder,
   type ToolVectorStore,
 } from './tool-vectors.ts';
+export { connectMcp, mcpResultText, mcpUserParts, McpConnectError, withElicitationDefaults, type McpConnection } from './mcp-tools.ts';
 export {
-  connectMcp,
   MCP_LOG_LEVELS,
-  mcpResultText,
-  mcpUserParts,
-  McpConnectError,
-  withElicitationDefaults,
-  type McpConnection,
   type McpConnectOptions,
   type McpElicitation,
   type McpElicitationAnswer,
   type McpLogLevel,
   type McpSamplingAnswer,
   type McpSamplingRequest,
-} from './mcp-tools.ts';
+} from './mcp-options.ts';
 export { mcpOAuthProvider, type McpOAuthOptions, type McpOAuthProvider, type McpOAuthStore } from './mcp-oauth.ts';
 export { McpServers, type McpServerEntry, type McpServerPhase, type McpServerStatus, type McpServersOptions } from './mcp-servers.ts';

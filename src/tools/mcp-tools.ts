@@ -9,16 +9,6 @@ export class McpConnectError extends NexusError {
 }
 registerErrorClass(McpConnectError, 'McpConnectError');
 
-export {
-  MCP_LOG_LEVELS,
-  type McpConnectOptions,
-  type McpElicitation,
-  type McpElicitationAnswer,
-  type McpLogLevel,
-  type McpSamplingAnswer,
-  type McpSamplingRequest,
-} from './mcp-options.ts';
-
 /** A connected MCP server whose tools are in a registry. */
 export interface McpConnection {
   /** The address connected to. */
@@ -434,9 +424,7 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
     const read = (await authorized(() => client.readResource({ uri }, { ...(signal ? { signal } : {}), timeout: callTimeout }))) as {
       contents?: { uri?: string; text?: string; blob?: string; mimeType?: string }[];
     };
-    return mcpResultText({
-      content: (read.contents ?? []).map((part) => ({ type: 'resource', resource: { ...part, ...(part.text === undefined ? {} : { text: part.text }) } })),
-    });
+    return mcpResultText({ content: (read.contents ?? []).map((resource) => ({ type: 'resource', resource })) });
   };
   /** A server with resources gets a tool to read them: a result's `resource_link` is then something the model can follow. */
   const registerResourceReader = () => {

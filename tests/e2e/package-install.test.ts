@@ -7,7 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { chmod, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer as createTlsServer } from 'node:https';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedPromptsFile } from '../fixtures/prepare-models.ts';
 import { makeTestPki } from '../proxy/helpers/pki.ts';
+import { ORT_WASM_FILES } from '../../src/worker/ort-files.ts';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_PATH, launchChromium, watchPage } from './chromium.ts';
 import { TIMEOUTS } from '../timeouts.ts';
@@ -32,6 +33,39 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
       done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}${stderr}`, stdout });
     });
   });
+}
+
+/** MIME types of what the consumer pages serve. */
+const TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+};
+
+/** Answers with a file (its type by extension), or 404; `head` sends the headers only. */
+function sendFile(file: string, res: ServerResponse, headers: Record<string, string> = {}, head = false): Promise<void> {
+  return readFile(file).then(
+    (body) => {
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-length': String(body.length), ...headers });
+      res.end(head ? undefined : body);
+    },
+    () => {
+      res.writeHead(404, headers);
+      res.end();
+    },
+  );
+}
+
+/** As the README says: ONNX Runtime's two builds copied into the page's `public/`, then a Vite build into `dist/`. */
+async function buildPage(consumer: string, page: string): Promise<void> {
+  for (const build of Object.values(ORT_WASM_FILES)) {
+    for (const file of [build.wasm, build.mjs]) await cp(join(consumer, 'node_modules', 'onnxruntime-web', 'dist', file), join(page, 'public', file));
+  }
+  const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  const built = await run(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', 'dist'], page);
+  expect(built.code, built.out).toBe(0);
 }
 
 interface Packed {
@@ -233,40 +267,14 @@ describe('the package, installed in another project', () => {
         join(page, 'nexus-worker.js'),
         "import { serveModelWorker } from 'browser-llm-nexus/worker';\nserveModelWorker(self, { wasmPaths: '/' });\n",
       );
-      for (const file of [
-        'ort-wasm-simd-threaded.wasm',
-        'ort-wasm-simd-threaded.mjs',
-        'ort-wasm-simd-threaded.asyncify.wasm',
-        'ort-wasm-simd-threaded.asyncify.mjs',
-      ]) {
-        await cp(join(consumer, 'node_modules', 'onnxruntime-web', 'dist', file), join(page, 'public', file));
-      }
-      const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-      const built = await run(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', 'dist'], page);
-      expect(built.code, built.out).toBe(0);
-      const types: Record<string, string> = {
-        '.html': 'text/html',
-        '.js': 'text/javascript',
-        '.mjs': 'text/javascript',
-        '.wasm': 'application/wasm',
-        '.json': 'application/json',
-      };
+      await buildPage(consumer, page);
       server = createServer((req, res) => {
         const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
         if (req.method === 'GET') served.push(path);
         const file = path.startsWith('/models/')
           ? join(FIXTURE_MODELS_DIR, path.slice('/models/'.length))
           : join(page, 'dist', path === '/' ? 'index.html' : path);
-        readFile(file).then(
-          (body) => {
-            res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-            res.end(body);
-          },
-          () => {
-            res.writeHead(404);
-            res.end();
-          },
-        );
+        void sendFile(file, res);
       });
       await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
       origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -392,35 +400,7 @@ describe('the package, installed in another project', () => {
       await writeFile(join(page, 'nexus-worker.js'), block(readme, '// nexus-worker.js'));
       // The recipe, then one line that tells the test what it made.
       await writeFile(join(page, 'main.js'), `${block(readme, '// main.js')}\nwindow.recipe = { info: chat.info };\ndocument.body.dataset.ready = 'true';\n`);
-      for (const file of [
-        'ort-wasm-simd-threaded.wasm',
-        'ort-wasm-simd-threaded.mjs',
-        'ort-wasm-simd-threaded.asyncify.wasm',
-        'ort-wasm-simd-threaded.asyncify.mjs',
-      ]) {
-        await cp(join(consumer, 'node_modules', 'onnxruntime-web', 'dist', file), join(page, 'public', file));
-      }
-      const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-      const built = await run(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', 'dist'], page);
-      expect(built.code, built.out).toBe(0);
-      const types: Record<string, string> = {
-        '.html': 'text/html',
-        '.js': 'text/javascript',
-        '.mjs': 'text/javascript',
-        '.wasm': 'application/wasm',
-        '.json': 'application/json',
-      };
-      const sendFile = (file: string, res: import('node:http').ServerResponse, headers: Record<string, string> = {}, head = false) =>
-        readFile(file).then(
-          (body) => {
-            res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'content-length': String(body.length), ...headers });
-            res.end(head ? undefined : body);
-          },
-          () => {
-            res.writeHead(404, headers);
-            res.end();
-          },
-        );
+      await buildPage(consumer, page);
       server = createServer((req, res) => {
         const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
         void sendFile(join(page, 'dist', path === '/' ? 'index.html' : path), res);
