@@ -23,7 +23,8 @@ import type { AnswerMetrics, ApprovalHandler, ChatAnswer, ChatEvents, ChatOption
 import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.ts';
 import { ToolRegistry, type ToolHandler, type ToolOptions, type ToolRunResult } from './tools/tool-registry.ts';
 import type { Embedder } from './tools/tool-index.ts';
-import type { McpConnectOptions } from './tools/mcp-options.ts';
+import type { McpConnectOptions, McpSamplingAnswer, McpSamplingRequest } from './tools/mcp-options.ts';
+import { answerSampling, type SamplingReport } from './tools/mcp-sampling.ts';
 import type { McpConnection } from './tools/mcp-tools.ts';
 import { McpServers } from './tools/mcp-servers.ts';
 import { ToolOffering, type ToolOfferingSettings } from './loop/tool-offering.ts';
@@ -531,50 +532,88 @@ export class NexusChat {
     this.assertIdle();
     this.busy = true;
     try {
-      const registry = new ToolRegistry();
-      for (const tool of options.tools) {
-        registry.tool(tool.name, tool.description ?? '', tool.parameters as ParametersInput, () => {
-          throw new Error(`${tool.name} is run by the caller of modelTurn, not here.`);
-        });
-      }
-      const {
-        tools: _tools,
-        instructions: _instructions,
-        signal: _signal,
-        onToken: _onToken,
-        onReasoning: _onReasoning,
-        onStep: _onStep,
-        ...chatOptions
-      } = options;
-      const settings = { ...answerSettings(chatOptions, registry, this, this.runner.info.context), callsOnly: true };
-      const request = this.promptMessages(settings, registry, messages, undefined, options.instructions);
-      const steps: Step[] = [];
-      const outcome = await this.runner.run(
-        { messages: request, settings, schemas: registry.schemas, firstCallNumber: countToolCalls(messages) + 1, asksAnswerNow: false, asksPrepareStep: false },
-        {
-          ...(options.signal ? { signal: options.signal } : {}),
-          runTool: async (name) => ({ ok: false, kind: 'error', message: `${name} is run by the caller of modelTurn.` }),
-          onStep: (step) => {
-            steps.push(step);
-            options.onStep?.(step);
-          },
-          onToken: (text) => options.onToken?.(text),
-          ...(options.onReasoning ? { onReasoning: options.onReasoning } : {}),
-        },
-      );
-      if (!outcome.ok) throw outcome.error;
-      const handover = steps.find((step) => step.kind === 'handover');
-      return {
-        text: outcome.answer.text,
-        calls: handover?.kind === 'handover' ? handover.calls : [],
-        dropped: handover?.kind === 'handover' ? handover.dropped : [],
-        steps,
-        metrics: outcome.answer.metrics,
-        usage: outcome.answer.totalUsage,
-      };
+      return await this.turn(messages, options);
     } finally {
       this.busy = false;
     }
+  }
+
+  /**
+   * Answers an MCP server's sampling request (`sampling/createMessage`) with this model: the request's
+   * messages through the model's own chat template, no tools, its `maxTokens` (at most
+   * {@link MAX_SAMPLING_TOKENS}), stop sequences and temperature honoured; model preferences cannot pick
+   * another model and are declined by name in `report`. It may run while an answer waits on the tool
+   * whose server asks (the engine takes one generation at a time). Ask the user first: pass it as
+   * `sample` to `connect()` behind your approval.
+   * @param request - the server's request.
+   * @param options - `signal` stops it.
+   * @throws McpSamplingError for a request without messages or with a role MCP does not have;
+   * ContextOverflowError when the messages do not fit the model's context.
+   */
+  async sampleForMcp(request: McpSamplingRequest, options: { signal?: AbortSignal } = {}): Promise<McpSamplingAnswer & { report: SamplingReport }> {
+    if (this.disposed) throw new ChatDisposedError('This chat was disposed. Load the model again to keep chatting.');
+    return answerSampling(
+      request,
+      async (turn) => {
+        const result = await this.turn(turn.messages, {
+          tools: [],
+          toolChoice: 'none',
+          instructions: turn.instructions,
+          maxNewTokens: turn.maxNewTokens,
+          ...(turn.temperature ? { sampling: { temperature: turn.temperature } } : {}),
+          signal: turn.signal,
+          onToken: turn.onToken,
+        });
+        return { text: result.text, outputTokens: result.usage.newTokens };
+      },
+      this.runner.info.model,
+      options.signal,
+    );
+  }
+
+  /** One model turn (see {@link modelTurn}), whether or not an answer is running. */
+  private async turn(messages: readonly ChatMessage[], options: ModelTurnOptions): Promise<ModelTurnResult> {
+    const registry = new ToolRegistry();
+    for (const tool of options.tools) {
+      registry.tool(tool.name, tool.description ?? '', tool.parameters as ParametersInput, () => {
+        throw new Error(`${tool.name} is run by the caller of modelTurn, not here.`);
+      });
+    }
+    const {
+      tools: _tools,
+      instructions: _instructions,
+      signal: _signal,
+      onToken: _onToken,
+      onReasoning: _onReasoning,
+      onStep: _onStep,
+      ...chatOptions
+    } = options;
+    const settings = { ...answerSettings(chatOptions, registry, this, this.runner.info.context), callsOnly: true };
+    const request = this.promptMessages(settings, registry, messages, undefined, options.instructions);
+    const steps: Step[] = [];
+    const outcome = await this.runner.run(
+      { messages: request, settings, schemas: registry.schemas, firstCallNumber: countToolCalls(messages) + 1, asksAnswerNow: false, asksPrepareStep: false },
+      {
+        ...(options.signal ? { signal: options.signal } : {}),
+        runTool: async (name) => ({ ok: false, kind: 'error', message: `${name} is run by the caller of modelTurn.` }),
+        onStep: (step) => {
+          steps.push(step);
+          options.onStep?.(step);
+        },
+        onToken: (text) => options.onToken?.(text),
+        ...(options.onReasoning ? { onReasoning: options.onReasoning } : {}),
+      },
+    );
+    if (!outcome.ok) throw outcome.error;
+    const handover = steps.find((step) => step.kind === 'handover');
+    return {
+      text: outcome.answer.text,
+      calls: handover?.kind === 'handover' ? handover.calls : [],
+      dropped: handover?.kind === 'handover' ? handover.dropped : [],
+      steps,
+      metrics: outcome.answer.metrics,
+      usage: outcome.answer.totalUsage,
+    };
   }
 
   /** The messages an answer starts from, as this model's family takes them (see `answerMessages`). */

@@ -338,6 +338,7 @@ describe('an MCP client servers can rely on (issue 42): what a server asks of th
         role: 'assistant',
         content: { type: 'text', text: `short (${request.maxTokens} tokens at most)` },
         model: 'tiny-tools-qwen3',
+        stopReason: 'endTurn',
       }),
       roots: [{ uri: 'file:///work/project', name: 'project' }],
       // Shorter than the whole call (about 1.2 s), longer than the gap between its reports.
@@ -349,12 +350,56 @@ describe('an MCP client servers can rely on (issue 42): what a server asks of th
     try {
       expect(await registry.runTool('summarize', { text: 'a long text' })).toMatchObject({
         ok: true,
-        result: 'summary: short (40 tokens at most) (by tiny-tools-qwen3)',
+        result: 'summary: short (40 tokens at most) (by tiny-tools-qwen3, endTurn)',
       });
       expect(await registry.runTool('list_roots', {})).toMatchObject({ ok: true, result: 'file:///work/project' });
       expect(await registry.runTool('count_up', {})).toMatchObject({ ok: true, result: 'counted to 3' });
       expect(progress).toEqual(['count_up 1/3 step 1', 'count_up 2/3 step 2', 'count_up 3/3 step 3']);
       await expect.poll(() => logs, { timeout: TIMEOUTS.networkTest }).toEqual(['warning counter: counted 3']);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('answers sampling with the model in the tab while the answer waits on the tool that asks: its template, the stop sequence, preferences declined by name', async () => {
+    const samplingPrompts: string[] = [];
+    const engine = new ScriptedEngine([
+      {
+        when: when.userAsked('Summarize the meeting notes with the notes server.'),
+        output: call('summarize', { text: 'the meeting ran long', stop: 'END', prefer: 'claude-3-sonnet' }),
+      },
+      {
+        when: (prompt) => {
+          if (!prompt.includes('Summarize: the meeting ran long')) return false;
+          samplingPrompts.push(prompt);
+          return true;
+        },
+        output: 'The meeting overran. END and more the server did not want',
+      },
+      { when: when.afterResults(), output: 'The notes server summarized it.' },
+    ]);
+    const chat = NexusChat.withEngine(engine);
+    const reports: unknown[] = [];
+    const connection = await chat.connect(features.url, {
+      trust: true,
+      sample: async (request) => {
+        const { report, ...answer } = await chat.sampleForMcp(request);
+        reports.push(report);
+        return answer;
+      },
+    });
+    try {
+      const answer = await chat.chat('Summarize the meeting notes with the notes server.');
+      expect(answer.calls[0]).toMatchObject({ name: 'summarize', status: 'ok', result: 'summary: The meeting overran. (by scripted, stopSequence)' });
+      expect(answer.text).toBe('The notes server summarized it.');
+      // Rendered through the model's own template (the scripted engine's Qwen3 ChatML), as a conversation of its own: no tools, no earlier turns.
+      expect(samplingPrompts).toHaveLength(1);
+      expect(samplingPrompts[0]).toContain('<|im_start|>user\nSummarize: the meeting ran long<|im_end|>');
+      expect(samplingPrompts[0]).not.toContain('<tools>');
+      expect(samplingPrompts[0]).not.toContain('meeting notes with the notes server');
+      expect(reports).toEqual([
+        { honoured: ['maxTokens 40', 'stopSequences'], declined: ['modelPreferences (hints claude-3-sonnet): answered by the model in this tab'] },
+      ]);
     } finally {
       await connection.close();
     }

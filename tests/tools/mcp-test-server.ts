@@ -118,10 +118,22 @@ function clientFeatures(server: McpServer): void {
     });
     return { content: [{ type: 'text', text: answer.action === 'accept' ? `hello ${answer.content?.name} (${answer.content?.age})` : answer.action }] };
   });
-  server.registerTool('summarize', { description: 'Summarizes a text with the client model.', inputSchema: { text: z.string() } }, async ({ text }) => {
-    const sampled = await server.server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: `Summarize: ${text}` } }], maxTokens: 40 });
-    return { content: [{ type: 'text', text: `summary: ${(sampled.content as { text?: string }).text} (by ${sampled.model})` }] };
-  });
+  server.registerTool(
+    'summarize',
+    {
+      description: 'Summarizes a text with the client model.',
+      inputSchema: { text: z.string(), stop: z.string().optional(), prefer: z.string().optional() },
+    },
+    async ({ text, stop, prefer }) => {
+      const sampled = await server.server.createMessage({
+        messages: [{ role: 'user', content: { type: 'text', text: `Summarize: ${text}` } }],
+        maxTokens: 40,
+        ...(stop ? { stopSequences: [stop] } : {}),
+        ...(prefer ? { modelPreferences: { hints: [{ name: prefer }] } } : {}),
+      });
+      return { content: [{ type: 'text', text: `summary: ${(sampled.content as { text?: string }).text} (by ${sampled.model}, ${sampled.stopReason})` }] };
+    },
+  );
   server.registerTool('list_roots', { description: 'Lists the client roots.', inputSchema: {} }, async () => {
     const { roots } = await server.server.listRoots();
     return { content: [{ type: 'text', text: roots.map((root) => root.uri).join(', ') || 'none' }] };
