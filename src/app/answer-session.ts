@@ -1,5 +1,6 @@
 import { isAbortError, type ChatAnswer, type ChatMessage, type ChatOptions, type NexusChat, type Strategy, type ToolCallRecord } from '../index.ts';
-import type { Activity, AppState, DiagnosticEntry, Turn } from './app-state.ts';
+import type { Activity, AppState, Attachment, DiagnosticEntry, Turn } from './app-state.ts';
+import { withAttachments } from './mcp-client.ts';
 import { newId, type ConversationStore } from './conversation-store.ts';
 import { branchAt, showVersion } from './conversation-versions.ts';
 import { deviceLabel, KV_CACHE_WORDS, threadWords, titleFrom } from './format.ts';
@@ -91,7 +92,7 @@ export class AnswerSession {
     }
   }
 
-  private async sendNow(prompt: string): Promise<void> {
+  private async sendNow(prompt: string, again?: readonly Attachment[]): Promise<void> {
     const taken = this.queuedStop?.signal;
     const phase = this.host.state().model.phase;
     if (phase === 'checking' || phase === 'loading' || phase === 'warming') {
@@ -111,7 +112,15 @@ export class AnswerSession {
     if (!chat || this.host.state().busy || this.host.state().model.phase !== 'ready') return;
     // From here the message is in the conversation: Stop stops its answer, not the message.
     this.queuedStop = undefined;
-    const user: Turn = { id: newId(), role: 'user', text: prompt, state: 'done', historyIndex: chat.history.length };
+    const attachments = this.takeAttachments(again);
+    const user: Turn = {
+      id: newId(),
+      role: 'user',
+      text: prompt,
+      state: 'done',
+      historyIndex: chat.history.length,
+      ...(attachments.length ? { attachments } : {}),
+    };
     const { label, device, dtype, threads, kvCache } = this.host.state().model;
     const answer: Turn = {
       id: newId(),
@@ -136,7 +145,25 @@ export class AnswerSession {
       title: conversation.turns.length ? conversation.title : titleFrom(prompt),
       turns: [...conversation.turns, user, answer],
     });
-    await this.runAnswer(chat, prompt, answer.id);
+    await this.runAnswer(
+      chat,
+      withAttachments(prompt, attachments, () => newId().slice(0, 8)),
+      answer.id,
+    );
+  }
+
+  /** What goes with the message: the composer's attachments (taken out of it), or those of the message answered again. */
+  private takeAttachments(again: readonly Attachment[] | undefined): Attachment[] {
+    if (again) return [...again];
+    const attached = [...this.host.state().attachments];
+    if (attached.length) this.host.set({ attachments: [] });
+    return attached;
+  }
+
+  /** A tool of the running answer reported progress: shown on its row until its result comes. */
+  progress(tool: string, text: string): void {
+    const id = this.answeringId;
+    if (id) this.host.conversations.updateTurn(id, () => ({ running: { name: tool, progress: text } }));
   }
 
   /**
@@ -232,7 +259,7 @@ export class AnswerSession {
     }
     this.host.conversations.setConversation({ ...cut, title: cut.turns.length ? cut.title : titleFrom(text) });
     const prompt = text.trim();
-    if (prompt) await this.sendNow(prompt);
+    if (prompt) await this.sendNow(prompt, user.attachments ?? []);
   }
 
   private async runAnswer(chat: NexusChat, prompt: string, answerId: string): Promise<void> {
@@ -272,9 +299,10 @@ export class AnswerSession {
         result = await chat.chat(prompt, { ...options, toolChoice: settings.toolChoice, maxRounds: settings.maxRounds });
       }
       // An answer that finished while Stop was on its way still stops where the user saw it stop.
-      if (controller.signal.aborted) settle(() => ({ state: 'stopped', note: 'Stopped.', checking: false }));
+      if (controller.signal.aborted) settle(() => ({ state: 'stopped', note: 'Stopped.', checking: false, running: undefined }));
       else
         settle((turn) => ({
+          running: undefined,
           text: result.text,
           state: 'done',
           metrics: result.metrics,
@@ -283,8 +311,14 @@ export class AnswerSession {
           drafts: draftsBesides([...(turn.drafts ?? []), ...droppedFromView(turn.text, result.text)], result.text),
         }));
     } catch (error) {
-      if (isAbortError(error) || controller.signal.aborted) settle(() => ({ state: 'stopped', note: 'Stopped.', checking: false }));
-      else settle(() => ({ state: 'failed', checking: false, note: `The answer failed: ${error instanceof Error ? error.message : String(error)}` }));
+      if (isAbortError(error) || controller.signal.aborted) settle(() => ({ state: 'stopped', note: 'Stopped.', checking: false, running: undefined }));
+      else
+        settle(() => ({
+          state: 'failed',
+          checking: false,
+          running: undefined,
+          note: `The answer failed: ${error instanceof Error ? error.message : String(error)}`,
+        }));
     } finally {
       stopListening();
       this.stopController = undefined;
@@ -338,7 +372,7 @@ export class AnswerSession {
         update((turn) => ({ checking: false, ...(turn.text.trim() ? { text: '', drafts: [...(turn.drafts ?? []), turn.text.trim()] } : {}) }));
       }),
       chat.on('escalate', () => update(() => ({ checking: true }))),
-      chat.on('toolCall', (call) => update((turn) => ({ activity: addCall(turn.activity ?? [], call, web) }))),
+      chat.on('toolCall', (call) => update((turn) => ({ activity: addCall(turn.activity ?? [], call, web), running: undefined }))),
       chat.on('raw', (raw, info) => diagnose({ kind: 'raw', round: info.round, strategy: info.strategy, text: raw.slice(0, MAX_DIAGNOSTIC_CHARS) })),
       chat.on('step', (which, raw, resolved) => diagnose({ kind: 'step', which, raw: raw.slice(0, MAX_DIAGNOSTIC_CHARS), resolved })),
       chat.on('forced', (event) => diagnose({ kind: 'forced', event: { ...event, raw: event.raw.slice(0, MAX_DIAGNOSTIC_CHARS) } })),

@@ -11,6 +11,7 @@ import {
   type FamilyInfo,
   type ForcedCallEvent,
   type KvCachePath,
+  type McpLogLevel,
   type McpServerStatus,
   type MemoryView,
   type Strategy,
@@ -150,6 +151,23 @@ export interface Turn {
   drafts?: string[];
   /** The loop is asking the model for a tool call it did not write on its own. */
   checking?: boolean;
+  /** A tool running now and what its server last reported of its progress (not saved). */
+  running?: { name: string; progress: string };
+  /** User turns: what the user attached (its text goes to the model after the message, fenced as data). */
+  attachments?: Attachment[];
+}
+
+/** Text the user attached to a message: in the composer until sent, then on the message as a chip. */
+export interface Attachment {
+  name: string;
+  /** Where it came from ("MCP server Team notes", "file"). */
+  from: string;
+  /** Characters of it the model was given. */
+  chars: number;
+  /** It was cut to fit; how long it was. */
+  cutFrom?: number;
+  /** What the model is given (after the message, fenced as data). */
+  text: string;
 }
 
 /** A stored conversation: what the user sees and what the model remembers. */
@@ -206,6 +224,8 @@ export interface Settings {
   semanticToolSearch: boolean;
   /** Up to this many tools every answer is offered all of them; above it, the few that fit (default 12). */
   toolSelectionThreshold: number;
+  /** The least severe MCP server log messages shown (MCP logging), or none. Applies as servers connect. */
+  mcpLogLevel: McpLogLevel | 'off';
 }
 
 /** The page's colour schemes. */
@@ -228,6 +248,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   theme: 'system',
   semanticToolSearch: true,
   toolSelectionThreshold: 12,
+  mcpLogLevel: 'warning',
 });
 
 /**
@@ -278,6 +299,46 @@ export interface ApprovalState {
   arguments: Readonly<Record<string, unknown>>;
 }
 
+/** One field of a form an MCP server asks the user to fill in (elicitation). */
+export interface McpFormField {
+  name: string;
+  /** The field's title, else its name. */
+  label: string;
+  description?: string;
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'enum';
+  /** An enum's values, and what each is called. */
+  options?: { value: string; label: string }[];
+  default?: string | number | boolean;
+  required: boolean;
+  /** A string's format (`email`, `uri`, `date`, `date-time`), for the input's type. */
+  format?: string;
+}
+
+/** What an MCP server asks of the user now; the page shows one at a time. */
+export type McpRequestState =
+  | { id: number; kind: 'form'; server: string; message: string; fields: McpFormField[] }
+  | { id: number; kind: 'url'; server: string; message: string; url: string }
+  | {
+      id: number;
+      kind: 'sample';
+      server: string;
+      messages: { role: 'user' | 'assistant'; text: string }[];
+      systemPrompt?: string;
+      maxTokens: number;
+      /** What of the request the model in the tab cannot honour, in words. */
+      declined: string[];
+    };
+
+/** What a connected MCP server offers beside tools, and what it said. */
+export interface McpServerExtras {
+  resources: { uri: string; name: string; description?: string; mimeType?: string }[];
+  prompts: { name: string; title?: string; description?: string; arguments?: { name: string; required?: boolean; description?: string }[] }[];
+  /** Its log messages at the level asked, newest last (a few). */
+  log: { level: McpLogLevel; text: string }[];
+  /** It asks the user to sign in: the authorization page to open. */
+  signIn?: string;
+}
+
 /** The whole page state; the store replaces it on every change, so elements compare by identity. */
 export interface AppState {
   /** What the browser offers; undefined while asking. */
@@ -316,6 +377,12 @@ export interface AppState {
   /** The MCP servers tools come from (`tools.js`, the app server's relay, the user's list), and where each stands. */
   mcp: readonly McpServerStatus[];
   approval?: ApprovalState;
+  /** What an MCP server asks of the user (a form, a page to open, a completion by the model). */
+  mcpRequest?: McpRequestState;
+  /** Resources, prompts, log lines and sign-ins of the MCP servers, by address. */
+  mcpExtras: Readonly<Record<string, McpServerExtras>>;
+  /** Attached to the next message (an MCP resource), shown as chips in the composer. */
+  attachments: readonly Attachment[];
   /** A passing message for the status line (saved, copied, restored …). */
   notice?: string;
   /** Why the last import was refused. */

@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { ApprovalState } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
+import { dialogStyles } from './dialog-styles.ts';
 import { controls } from './styles.ts';
 
 /**
@@ -20,29 +21,8 @@ export class ApprovalDialog extends LitElement {
 
   static override styles = [
     controls,
+    dialogStyles,
     css`
-      dialog {
-        border: 1px solid var(--border);
-        border-radius: var(--radius);
-        background: var(--surface);
-        color: var(--text);
-        box-shadow: var(--shadow);
-        padding: 1.3rem 1.4rem 1.1rem;
-        width: min(32rem, calc(100vw - 2rem));
-      }
-      dialog::backdrop {
-        background: rgb(10 12 16 / 45%);
-        backdrop-filter: blur(2px);
-      }
-      h2 {
-        margin: 0 0 0.3rem;
-        font-size: 1.1rem;
-      }
-      .description {
-        margin: 0 0 0.9rem;
-        color: var(--muted);
-        font-size: 0.9rem;
-      }
       table {
         width: 100%;
         border-collapse: collapse;
@@ -68,16 +48,6 @@ export class ApprovalDialog extends LitElement {
       tr + tr th,
       tr + tr td {
         border-top: 1px solid var(--border);
-      }
-      .why {
-        font-size: 0.82rem;
-        color: var(--muted);
-        margin: 0 0 1rem;
-      }
-      .buttons {
-        display: flex;
-        justify-content: flex-end;
-        gap: 0.5rem;
       }
     `,
   ];

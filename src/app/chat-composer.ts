@@ -17,8 +17,15 @@ export class ChatComposer extends LitElement {
     web: { attribute: false },
     queued: { attribute: false },
     returned: { attribute: false },
+    attachments: { attribute: false },
+    starters: { attribute: false },
     empty: { state: true },
   };
+
+  /** What goes with the next message (an MCP server's resource), shown as chips. */
+  declare attachments: AppState['attachments'];
+  /** The MCP servers' prompts, offered while the box is empty. */
+  declare starters: readonly PromptStarter[];
 
   /**
    * The message box holds nothing to send: Send looks (and is announced as) unavailable. It stays
@@ -29,6 +36,8 @@ export class ChatComposer extends LitElement {
   constructor() {
     super();
     this.empty = true;
+    this.attachments = [];
+    this.starters = [];
   }
 
   /** A waiting message the user took back with Stop: put back in the box (unless the user typed anew). */
@@ -55,6 +64,31 @@ export class ChatComposer extends LitElement {
     css`
       :host {
         display: block;
+      }
+      .chips {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.35rem;
+        list-style: none;
+        margin: 0 0 0.4rem;
+        padding: 0;
+      }
+      .chip {
+        display: inline-flex;
+        align-items: center;
+        gap: 0.25rem;
+        border: 1px solid var(--border);
+        border-radius: 999px;
+        padding: 0.1rem 0.2rem 0.1rem 0.6rem;
+        font-size: 0.8rem;
+      }
+      .starters {
+        display: flex;
+        flex-wrap: wrap;
+        align-items: center;
+        gap: 0.35rem;
+        margin: 0.4rem 0 0;
+        font-size: 0.82rem;
       }
       form {
         background: var(--surface);
@@ -160,6 +194,7 @@ export class ChatComposer extends LitElement {
 
   override render() {
     return html`<form @submit=${this.handleSubmit}>
+        ${this.renderAttachments()}
         <label class="sr-only" for="prompt">Message</label>
         <textarea
           id="prompt"
@@ -172,8 +207,38 @@ export class ChatComposer extends LitElement {
         ></textarea>
         <div class="bar">${this.renderWebSwitch()}<span class="hint">${this.renderHint()}</span>${this.renderButton()}</div>
       </form>
+      ${this.renderStarters()}
       ${this.renderWaiting()}
       ${this.renderWebStatus()}`;
+  }
+
+  private renderAttachments() {
+    if (!this.attachments.length) return nothing;
+    return html`<ul class="chips" aria-label="Attached" data-testid="attachments">
+      ${this.attachments.map(
+        (
+          a,
+          i,
+        ) => html`<li class="chip" data-testid="attachment" title=${`${a.name}, from ${a.from}: ${a.chars.toLocaleString('en-US')} characters${a.cutFrom ? ` of ${a.cutFrom.toLocaleString('en-US')}` : ''}`}>
+          ${a.name}<button type="button" class="small" aria-label=${`Remove ${a.name}`} @click=${() => this.store.detachAttachment(i)}>×</button>
+        </li>`,
+      )}
+    </ul>`;
+  }
+
+  /** A server's prompts as starters, while nothing is typed and nothing runs. */
+  private renderStarters() {
+    if (!this.starters.length || !this.empty || this.busy || !this.ready) return nothing;
+    return html`<p class="starters" data-testid="prompt-starters">
+      <span class="hint">Start from a server's prompt:</span>
+      ${this.starters.map(
+        (
+          p,
+        ) => html`<button type="button" class="small" data-testid="prompt-starter" title=${p.description ?? `From ${p.server}`} @click=${() => this.store.useMcpPrompt(p.url, p.name)}>
+          ${p.title ?? p.name}
+        </button>`,
+      )}
+    </p>`;
   }
 
   private renderWebSwitch() {
@@ -281,6 +346,16 @@ export class ChatComposer extends LitElement {
     field.style.height = 'auto';
     void this.store.send(text);
   }
+}
+
+/** A prompt an MCP server offers, as the composer shows it. */
+export interface PromptStarter {
+  /** The server's address and label. */
+  url: string;
+  server: string;
+  name: string;
+  title?: string;
+  description?: string;
 }
 
 customElements.define('nexus-composer', ChatComposer);

@@ -523,10 +523,20 @@ export class ChatMessage extends LitElement {
 
   private renderActivity() {
     const activity = this.turn.activity ?? [];
-    if (!activity.length) return nothing;
+    const running = this.turn.state === 'streaming' ? this.turn.running : undefined;
+    if (!activity.length && !running) return nothing;
     return html`<ol class="activity" data-testid="tool-activity" aria-label="Tool use">
       ${activity.map((a) => this.renderActivityLine(a))}
+      ${running ? this.renderRunning(running) : nothing}
     </ol>`;
+  }
+
+  /** The tool running now, with what its server last said of its progress. */
+  private renderRunning(running: NonNullable<Turn['running']>) {
+    return html`<li data-testid="tool-row" data-status="running" aria-live="polite">
+      <span class="what">running <strong>${toolWords(running.name)}</strong></span>
+      <span class="badge" data-testid="tool-progress">${running.progress}</span>
+    </li>`;
   }
 
   private renderActivityLine(a: Activity) {

@@ -114,6 +114,22 @@ export class ChatThread extends LitElement {
         margin: 0 auto 1.2rem;
         max-width: 30rem;
       }
+      .attached {
+        display: flex;
+        flex-wrap: wrap;
+        justify-content: flex-end;
+        gap: 0.3rem;
+        list-style: none;
+        margin: 0.3rem 0 0;
+        padding: 0;
+      }
+      .attached li {
+        border: 1px solid var(--border);
+        border-radius: 999px;
+        padding: 0.05rem 0.6rem;
+        font-size: 0.78rem;
+        color: var(--muted);
+      }
       .suggestions {
         display: flex;
         flex-wrap: wrap;
@@ -233,6 +249,13 @@ export class ChatThread extends LitElement {
     const versions = this.versionsAt(at);
     return html`<div class="user turn" data-role="user" data-state=${turn.state}>
       <div class="bubble">${turn.text}</div>
+      ${
+        turn.attachments?.length
+          ? html`<ul class="attached" aria-label="Attached" data-testid="message-attachments">
+              ${turn.attachments.map((a) => html`<li title=${`From ${a.from}: ${a.chars.toLocaleString('en-US')} characters${a.cutFrom ? ` of ${a.cutFrom.toLocaleString('en-US')}, cut to fit` : ''}`}>${a.name}</li>`)}
+            </ul>`
+          : nothing
+      }
       ${versions?.edited ? this.renderVersions(at, versions.place) : nothing}
       ${
         this.ready && !this.busy

@@ -5,11 +5,13 @@ import { deviceLabel } from './format.ts';
 import { icons } from './icons.ts';
 import { workerModelOpener } from './model-loader.ts';
 import { indexedDbPersistence, memoryPersistence } from './persistence.ts';
+import { browserSignIn } from './mcp-sign-in.ts';
 import { browserTabSync } from './tab-sync.ts';
 import { registerPageWorker } from './page-updates.ts';
 import { controls, tokens } from './styles.ts';
 import { createResearch } from './web-research.ts';
 import './approval-dialog.ts';
+import type { PromptStarter } from './chat-composer.ts';
 import './chat-composer.ts';
 import './chat-thread.ts';
 import './conversation-list.ts';
@@ -19,6 +21,8 @@ import './model-panel.ts';
 const PANELS = {
   tools: () => import('./tools-panel.ts'),
   settings: () => import('./settings-panel.ts'),
+  /** Not a drawer: the dialog of what an MCP server asks, loaded when a server first asks. */
+  mcpRequest: () => import('./mcp-request-dialog.ts'),
 } as const;
 
 /** Where the page finds its tools; a plain file, editable without a rebuild. */
@@ -314,7 +318,10 @@ export class NexusApp extends LitElement {
     this.store ??= defaultStore();
     const store = this.store;
     this.state = store.state;
-    this.unsubscribe = store.subscribe((state) => (this.state = state));
+    this.unsubscribe = store.subscribe((state) => {
+      this.state = state;
+      if (state.mcpRequest) void PANELS.mcpRequest();
+    });
     window.addEventListener('keydown', this.handleKeydown);
     void store.start({ search: location.search, href: location.href });
   }
@@ -388,12 +395,13 @@ export class NexusApp extends LitElement {
           </main>
           ${this.renderUpdate()}
           <section class="composer" aria-label="Message" ?inert=${Boolean(this.panel)}>
-            <nexus-composer .store=${store} ?ready=${SENDABLE_PHASES.has(s.model.phase)} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .web=${s.web} .queued=${s.queued} .returned=${s.returnedText}></nexus-composer>
+            <nexus-composer .store=${store} ?ready=${SENDABLE_PHASES.has(s.model.phase)} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .web=${s.web} .queued=${s.queued} .returned=${s.returnedText} .attachments=${s.attachments} .starters=${promptStarters(s)}></nexus-composer>
           </section>
         </div>
         ${this.renderDrawer()}
       </div>
       <nexus-approval-dialog .store=${store} .approval=${s.approval}></nexus-approval-dialog>
+      <nexus-mcp-request-dialog .store=${store} .request=${s.mcpRequest}></nexus-mcp-request-dialog>
       <div class="sr-only" role="status" aria-live="polite">${s.notice ?? ''}</div>`;
   }
 
@@ -459,7 +467,7 @@ export class NexusApp extends LitElement {
       <div class="drawer-body">
         ${
           this.panel === 'tools'
-            ? html`<nexus-tools-panel .store=${this.store} .tools=${s.tools} .servers=${s.mcp}></nexus-tools-panel>`
+            ? html`<nexus-tools-panel .store=${this.store} .tools=${s.tools} .servers=${s.mcp} .extras=${s.mcpExtras}></nexus-tools-panel>`
             : html`<nexus-settings-panel .store=${this.store} .settings=${s.settings} .toolNames=${(s.tools.list ?? []).map((t) => t.schema.function.name)} .instructions=${s.conversation.instructions}></nexus-settings-panel>`
         }
       </div>
@@ -474,7 +482,7 @@ export class NexusApp extends LitElement {
   }
 
   private readonly handleKeydown = (event: KeyboardEvent): void => {
-    if (event.key !== 'Escape' || event.defaultPrevented || this.state.approval) return;
+    if (event.key !== 'Escape' || event.defaultPrevented || this.state.approval || this.state.mcpRequest) return;
     if (this.state.busy) this.store?.stop();
     else if (this.panel) this.panel = undefined;
     else if (this.navOpen) this.navOpen = false;
@@ -555,6 +563,7 @@ function defaultStore(): AppStore {
     toolsUrl: TOOLS_URL,
     // `npm start` relays to the MCP servers its operator listed; elsewhere this answers nothing usable.
     mcpRelayUrl: new URL('./mcp-relay/', location.href).href,
+    mcpSignIn: browserSignIn(new URL('./mcp-oauth-callback.html', location.href).href),
     // The page's Content-Security-Policy has no 'unsafe-eval': tools.js is imported as a module.
     toolsEvaluate: 'module',
     setAddress: (model) => {
@@ -574,6 +583,21 @@ function defaultStore(): AppStore {
     });
   }
   return store;
+}
+
+/** The connected MCP servers' prompts, for the composer. */
+function promptStarters(s: AppState): PromptStarter[] {
+  return s.mcp.flatMap((server) =>
+    server.phase !== 'connected'
+      ? []
+      : (s.mcpExtras[server.url]?.prompts ?? []).map((p) => ({
+          url: server.url,
+          server: server.label,
+          name: p.name,
+          ...(p.title ? { title: p.title } : {}),
+          ...(p.description ? { description: p.description } : {}),
+        })),
+  );
 }
 
 customElements.define('nexus-app', NexusApp);

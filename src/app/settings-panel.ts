@@ -1,5 +1,5 @@
 import { LitElement, css, html } from 'lit';
-import type { Strategy, ToolChoice } from '../index.ts';
+import { MCP_LOG_LEVELS, type Strategy, type ToolChoice } from '../index.ts';
 import type { Settings, Theme } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
 import { controls } from './styles.ts';
@@ -171,6 +171,13 @@ export class SettingsPanel extends LitElement {
       <label class="check">
         <input type="checkbox" data-testid="semantic-tool-search" .checked=${s.semanticToolSearch} @change=${(e: Event) => this.save({ semanticToolSearch: (e.target as HTMLInputElement).checked })} />
         <span>Find tools by meaning <span class="help">— with more tools than that, a small sentence model (about 23 MB, fetched once, then cached) helps pick the few each answer sees; off: by their words only.</span></span>
+      </label>
+      <label>
+        MCP server logs
+        <select data-testid="mcp-log-level" @change=${(e: Event) => this.save({ mcpLogLevel: value(e) as Settings['mcpLogLevel'] })}>
+          ${(['off', ...MCP_LOG_LEVELS] as const).map((level) => html`<option value=${level} ?selected=${s.mcpLogLevel === level}>${level === 'off' ? 'none' : `${level} and above`}</option>`)}
+        </select>
+        <span class="help">shown under each server in Tools; applies as servers connect.</span>
       </label>
       <label class="check">
         <input type="checkbox" data-testid="software-webgpu" .checked=${s.softwareWebgpu} @change=${(e: Event) => this.save({ softwareWebgpu: (e.target as HTMLInputElement).checked })} />

@@ -1,4 +1,5 @@
 import type { McpServers } from '../index.ts';
+import type { McpSignInDeps } from './mcp-client.ts';
 import type { ModelOpener } from './model-loader.ts';
 import type { Persistence } from './persistence.ts';
 import type { TabSync } from './tab-sync.ts';
@@ -30,4 +31,6 @@ export interface StoreDeps {
   tabs?: TabSync;
   /** How the page's MCP servers are kept (heartbeat, backoff); tests shorten them. */
   mcpOptions?: ConstructorParameters<typeof McpServers>[1];
+  /** Signing in to MCP servers that ask for authorization (a sign-in window and its callback page); none: they are named as needing a token. */
+  mcpSignIn?: McpSignInDeps;
 }

@@ -10,6 +10,7 @@ export class ToolsPanel extends LitElement {
     store: { attribute: false },
     tools: { attribute: false },
     servers: { attribute: false },
+    extras: { attribute: false },
     addError: { state: true },
     filter: { state: true },
   };
@@ -23,6 +24,8 @@ export class ToolsPanel extends LitElement {
   declare tools: AppState['tools'];
   /** The MCP servers and where each stands, from the store. */
   declare servers: AppState['mcp'];
+  /** What each server offers beside tools (resources to attach), its log and any sign-in it asks for. */
+  declare extras: AppState['mcpExtras'];
   /** Why the address typed into "Add a server" was refused. */
   declare addError: string | undefined;
 
@@ -241,7 +244,51 @@ export class ToolsPanel extends LitElement {
       </div>
       ${server.phase === 'down' && server.error ? html`<p class="why warning" data-testid="mcp-error">Its tools are not offered: ${server.error}</p>` : nothing}
       ${skipped ? html`<p class="why muted">${skipped}</p>` : nothing}
+      ${this.renderServerExtras(server)}
     </li>`;
+  }
+
+  /** A sign-in the server asks for, its resources to attach, and its log. */
+  private renderServerExtras(server: AppState['mcp'][number]) {
+    const extras = this.extras?.[server.url];
+    if (!extras) return nothing;
+    const resources = server.phase === 'connected' ? extras.resources : [];
+    return html`${
+      extras.signIn
+        ? html`<p class="why warning" data-testid="mcp-sign-in-needed">
+            ${server.label} asks you to sign in before it lists its tools.
+            <button class="small primary" data-testid="mcp-sign-in" @click=${() => this.handleSignIn(extras.signIn ?? '')}>Sign in</button>
+          </p>`
+        : nothing
+    }
+      ${
+        resources.length
+          ? html`<details data-testid="mcp-resources">
+              <summary>${resources.length} resource${resources.length === 1 ? '' : 's'} to attach</summary>
+              <ul>
+                ${resources.map(
+                  (r) => html`<li>
+                    <span title=${r.description ?? r.uri}>${r.name || r.uri}</span>
+                    <button class="small" data-testid="mcp-attach" aria-label=${`Attach ${r.name || r.uri} to your next message`} @click=${() => this.store.attachMcpResource(server.url, r.uri)}>Attach</button>
+                  </li>`,
+                )}
+              </ul>
+            </details>`
+          : nothing
+      }
+      ${
+        extras.log.length
+          ? html`<details data-testid="mcp-log">
+              <summary>Log (${extras.log.length})</summary>
+              <ul>${extras.log.map((line) => html`<li><span class="badge">${line.level}</span> ${line.text}</li>`)}</ul>
+            </details>`
+          : nothing
+      }`;
+  }
+
+  /** Opens the server's sign-in page in a window of its own (from the click: no popup blocker). */
+  private handleSignIn(address: string): void {
+    if (/^https?:\/\//i.test(address)) window.open(address, 'nexus-mcp-sign-in', 'popup,noopener,width=520,height=700');
   }
 
   private async handleAddServer(event: SubmitEvent): Promise<void> {

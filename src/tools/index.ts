@@ -65,5 +65,13 @@ export {
   type McpSamplingRequest,
 } from './mcp-options.ts';
 export { mcpOAuthProvider, type McpOAuthOptions, type McpOAuthProvider, type McpOAuthStore } from './mcp-oauth.ts';
-export { McpSamplingError, MAX_SAMPLING_TOKENS, type SamplingReport } from './mcp-sampling.ts';
-export { McpServers, type McpServerEntry, type McpServerPhase, type McpServerStatus, type McpServersOptions } from './mcp-servers.ts';
+export { McpSamplingError, MAX_SAMPLING_TOKENS, samplingReport, type SamplingReport } from './mcp-sampling.ts';
+export {
+  McpServers,
+  type McpClientHandlers,
+  type McpClientServer,
+  type McpServerEntry,
+  type McpServerPhase,
+  type McpServerStatus,
+  type McpServersOptions,
+} from './mcp-servers.ts';

@@ -50,6 +50,8 @@ export interface McpOAuthProvider {
   saveCodeVerifier(codeVerifier: string): void;
   codeVerifier(): string;
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void>;
+  /** A fresh `state` for each authorization request, so a redirect back is matched to the sign-in that asked for it. */
+  state(): Promise<string>;
   /** The authorization page the last sign-in asked for, consumed once. */
   takeAuthorizationUrl(): URL | undefined;
 }
@@ -113,6 +115,10 @@ export function mcpOAuthProvider(serverUrl: string, options: McpOAuthOptions): M
       if (scope === 'all' || scope === 'client') await store.delete(key('client'));
       if (scope === 'all' || scope === 'tokens') await store.delete(key('tokens'));
       if (scope === 'all' || scope === 'verifier') verifier = '';
+    },
+    async state() {
+      const bytes = crypto.getRandomValues(new Uint8Array(16));
+      return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
     },
     takeAuthorizationUrl() {
       const url = pending;

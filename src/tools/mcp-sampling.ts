@@ -116,7 +116,7 @@ function samplingMessages(request: McpSamplingRequest): ChatMessage[] {
 }
 
 /** Which of the request's asks are honoured and which declined, in words. */
-function samplingReport(request: McpSamplingRequest): SamplingReport {
+export function samplingReport(request: McpSamplingRequest): SamplingReport {
   const honoured: string[] = [];
   const declined: string[] = [];
   const asked = Math.floor(Number(request.maxTokens));

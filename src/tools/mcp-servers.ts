@@ -1,4 +1,4 @@
-import type { McpServerEntry } from './mcp-options.ts';
+import type { McpConnectOptions, McpServerEntry } from './mcp-options.ts';
 import type { McpConnection } from './mcp-tools.ts';
 
 export type { McpServerEntry } from './mcp-options.ts';
@@ -35,9 +35,24 @@ export interface McpServersOptions {
   heartbeatMs?: number;
   /** Reconnection delays: the first, doubled after each failure up to the last (default 1 s to 30 s). */
   backoff?: { readonly firstMs?: number; readonly maxMs?: number };
+  /**
+   * What every connection answers the server with, by server (a page's dialogs for elicitation and
+   * sampling, its progress and log lines, its sign-in window); an entry's own options win.
+   */
+  client?: (server: McpClientServer) => McpClientHandlers;
   /** Timers (tests pass fake ones). */
   timers?: { setTimeout: (run: () => void, ms: number) => unknown; clearTimeout: (handle: unknown) => void };
 }
+
+/** The server a client handler serves: its address, what it is called now, and whether the user trusts it. */
+export interface McpClientServer {
+  readonly url: string;
+  label(): string;
+  readonly trusted: boolean;
+}
+
+/** The options of a connection that answer the server's own requests and notifications. */
+export type McpClientHandlers = Pick<McpConnectOptions, 'elicit' | 'sample' | 'roots' | 'onProgress' | 'logLevel' | 'onLog' | 'oauth'>;
 
 interface Server {
   entry: McpServerEntry;
@@ -143,6 +158,11 @@ export class McpServers {
     return this.list().find((server) => server.tools.includes(toolName));
   }
 
+  /** The live connection to a server (its resources and prompts), while it is connected. */
+  connectionOf(url: string): McpConnection | undefined {
+    return this.servers.get(url)?.connection;
+  }
+
   /** Closes every connection and removes the tools; later declarations are ignored. */
   async close(): Promise<void> {
     this.closed = true;
@@ -168,10 +188,12 @@ export class McpServers {
     this.update(server, { phase: 'connecting', retryInMs: undefined });
     const { url, label: _label, ...connectOptions } = server.entry;
     const registry = this.registry;
+    const handlers = this.options.client?.({ url, label: () => server.status.label, trusted: server.entry.trust === true }) ?? {};
     // The client loads with the first server (pages without one never fetch it).
     server.settled = import('./mcp-tools.ts')
       .then(({ connectMcp }) =>
         connectMcp(url, registry, {
+          ...handlers,
           ...connectOptions,
           ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
           heartbeatMs: this.options.heartbeatMs ?? 15_000,

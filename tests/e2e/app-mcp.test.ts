@@ -24,19 +24,22 @@ describe('MCP servers on the chat page', () => {
   let direct: TestMcpServer;
   /** Allowed by the page's connect policy but sends no CORS headers, and not relayed. */
   let refused: TestMcpServer;
+  /** Asks things of the client (issue 42): a form, a completion, progress, log lines; offers a resource and a prompt. */
+  let features: TestMcpServer;
   const relayBodies: string[] = [];
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
     [harness, browser] = await Promise.all([startHarness(), launchChromium({ webgpu: false })]);
     const origin = new URL(harness.origin).origin;
-    [relayed, direct, refused] = await Promise.all([
+    [relayed, direct, refused, features] = await Promise.all([
       startMcpServer({ REQUIRE_TOKEN: 'relay-secret' }),
       startMcpServer({ CORS_ORIGIN: origin, SERVER_NAME: 'direct', TOOL_PREFIX: 'direct_' }),
       startMcpServer({ SERVER_NAME: 'nocors', TOOL_PREFIX: 'nocors_' }),
+      startMcpServer({ CORS_ORIGIN: origin, SERVER_NAME: 'features', TOOL_PREFIX: 'features_', CLIENT_FEATURES: '1' }),
     ]);
     harness.route(createMcpRelay({ servers: [{ name: 'notes', url: relayed.url, headers: { Authorization: 'Bearer relay-secret' }, label: 'Team notes' }] }));
-    harness.allowConnect([`http://127.0.0.1:${direct.port}`, `http://127.0.0.1:${refused.port}`]);
+    harness.allowConnect([`http://127.0.0.1:${direct.port}`, `http://127.0.0.1:${refused.port}`, `http://127.0.0.1:${features.port}`]);
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('response', async (response) => {
@@ -49,7 +52,7 @@ describe('MCP servers on the chat page', () => {
   afterAll(async () => {
     await browser?.close();
     await harness?.close();
-    await Promise.all([relayed?.kill(), direct?.kill(), refused?.kill()]);
+    await Promise.all([relayed?.kill(), direct?.kill(), refused?.kill(), features?.kill()]);
   });
 
   const serverRow = (url: string) => page.locator(`[data-testid="mcp-server"][data-url="${url}"]`);
@@ -165,6 +168,104 @@ describe('MCP servers on the chat page', () => {
     await serverRow(direct.url).getByTestId('mcp-remove').click();
     await expect.poll(() => serverRow(direct.url).count()).toBe(0);
     expect(await page.getByTestId('tools').textContent()).not.toContain('direct_add_numbers');
+    expect(pageErrors).toEqual([]);
+  });
+
+  // Issue 42: what a server asks of the client, answered on the page by the user.
+  it('a server that asks for a form gets what the user filled in (its defaults shown); the tool row shows its progress', async () => {
+    await page.getByTestId('mcp-url').fill(features.url);
+    await page.getByTestId('mcp-add').click();
+    await expect.poll(() => serverRow(features.url).getAttribute('data-phase'), { timeout: 15_000 }).toBe('connected');
+    await page.getByTestId('close-drawer').click();
+
+    await sendMessage(page, QUESTIONS.mcpAskName);
+    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approve').click();
+    const form = page.getByTestId('mcp-request');
+    await form.getByTestId('mcp-form').waitFor({ timeout: 10_000 });
+    expect(await form.getByTestId('mcp-request-server').textContent()).toBe('features');
+    expect(await form.getByTestId('mcp-request-message').textContent()).toBe('Who are you?');
+    expect(await form.locator('input[name="name"]').inputValue()).toBe('Ada');
+    expect(await form.locator('input[name="age"]').inputValue()).toBe('36');
+    await form.locator('input[name="name"]').fill('Grace');
+    await form.getByTestId('mcp-accept').click();
+    await waitIdle(page);
+    let answer = lastAnswer(page);
+    expect(await answer.getByTestId('tool-row').locator('pre').textContent()).toContain('hello Grace (36)');
+    expect(await answer.locator('.markdown').textContent()).toContain('Nice to meet you.');
+
+    // A declined form: the server hears "decline", nothing the user did not send.
+    await sendMessage(page, QUESTIONS.mcpAskName);
+    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approve').click();
+    await page.getByTestId('mcp-form').waitFor({ timeout: 10_000 });
+    await page.getByTestId('mcp-decline').click();
+    await waitIdle(page);
+    expect(await lastAnswer(page).getByTestId('tool-row').locator('pre').textContent()).toContain('decline');
+    expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('You chose not to say');
+
+    // Progress: the running tool's row says what the server last reported.
+    await sendMessage(page, QUESTIONS.mcpCount);
+    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approve').click();
+    await expect
+      .poll(
+        () =>
+          lastAnswer(page)
+            .getByTestId('tool-progress')
+            .textContent()
+            .catch(() => ''),
+        { timeout: 10_000, interval: 50 },
+      )
+      .toMatch(/^[123] of 3: step [123]$/);
+    await waitIdle(page);
+    answer = lastAnswer(page);
+    expect(await answer.locator('[data-status="running"]').count()).toBe(0);
+    expect(await answer.locator('.markdown').textContent()).toContain('Counted to three.');
+  });
+
+  it('a server that asks the model for a completion: the user sees the messages and allows it; the model in the tab answers', async () => {
+    await sendMessage(page, QUESTIONS.mcpSummarize);
+    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approve').click();
+    const dialog = page.getByTestId('mcp-request');
+    await dialog.getByTestId('mcp-sample-messages').waitFor({ timeout: 10_000 });
+    expect(await dialog.getByTestId('mcp-sample-messages').textContent()).toContain('Summarize: a long day');
+    expect(await dialog.textContent()).toContain('up to 40 tokens');
+    await screenshot(page, 'mcp-sampling-dialog');
+    await dialog.getByTestId('mcp-allow').click();
+    await waitIdle(page);
+    const answer = lastAnswer(page);
+    expect(await answer.getByTestId('tool-row').locator('pre').textContent()).toContain('summary: A long day at work. (by scripted-qwen3, endTurn)');
+    expect(await answer.locator('.markdown').textContent()).toContain('The server summed it up.');
+  });
+
+  it('the server’s log lines at the level chosen, its resource attached to a message as fenced data, and its prompt as a starter', async () => {
+    await page.getByTestId('open-tools').click();
+    const row = serverRow(features.url);
+    // count_up logged "counted 1..3" at info, info, warning: the page asked for warning and above.
+    await row.getByTestId('mcp-log').locator('summary').click();
+    expect(await row.getByTestId('mcp-log').textContent()).toMatch(/warning\s*counter: counted 3/);
+    expect(await row.getByTestId('mcp-log').textContent()).not.toContain('counted 1');
+    await row.getByTestId('mcp-resources').locator('summary').click();
+    await row.getByTestId('mcp-attach').click();
+    await page.getByTestId('close-drawer').click();
+    await expect.poll(() => page.getByTestId('attachment').textContent()).toContain('note');
+
+    // The prompt as a starter: its argument asked in a form, its text put in the box, not sent.
+    expect(await page.getByTestId('prompt-starters').textContent()).toContain('greet');
+    await page.getByTestId('prompt-starter').click();
+    await page.getByTestId('mcp-form').waitFor({ timeout: 10_000 });
+    await page.getByTestId('mcp-request').locator('input[name="name"]').fill('Bob');
+    await page.getByTestId('mcp-accept').click();
+    await expect.poll(() => page.getByTestId('prompt').inputValue()).toBe('Say hello to Bob.');
+
+    await page.getByTestId('prompt').fill(QUESTIONS.mcpAttached);
+    await page.getByTestId('send').click();
+    await waitIdle(page);
+    expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('The note says to buy milk and eggs.');
+    expect(await page.getByTestId('message-attachments').last().textContent()).toContain('note');
+    expect(await page.getByTestId('attachments').count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
 import { AppStore } from '../../../src/app/app-store.ts';
 import type { ModelOpener } from '../../../src/app/model-loader.ts';
 import { indexedDbPersistence } from '../../../src/app/persistence.ts';
+import { browserSignIn } from '../../../src/app/mcp-sign-in.ts';
 import { browserTabSync } from '../../../src/app/tab-sync.ts';
 import { createResearch } from '../../../src/app/web-research.ts';
 import '../../../src/app/nexus-app.ts';
@@ -21,6 +22,9 @@ const gate = when.gate() as MatchFn;
 
 /** How every free generation's prompt ends (Qwen3 ChatML, thinking off). */
 const GENERATION = '<|im_start|>assistant\n<think>\n\n</think>\n\n';
+
+/** The prompt's last user turn, from its header on. */
+const lastUserTurn = (prompt: string) => prompt.slice(prompt.lastIndexOf('<|im_start|>user\n'));
 
 /**
  * A free generation right after tool results whose text contains `text`. Qwen3 renders results as
@@ -101,6 +105,29 @@ const SCRIPT: ScriptedOutput[] = [
   { when: when.userAsked(QUESTIONS.mcpDelete), output: call('delete_note', { id: 7 }), repeat: true },
   { when: afterResult('Note 7 deleted'), output: 'Note 7 is gone.', repeat: true },
   { when: when.userAsked(QUESTIONS.mcpSlow), output: call('slow_echo', { text: 'hello' }), repeat: true },
+  // What an MCP server asks of the page (issue 42): a form, the model in the tab, progress; a resource attached.
+  { when: when.userAsked(QUESTIONS.mcpAskName), output: call('ask_name', {}), repeat: true },
+  { when: afterResult('hello '), output: 'Nice to meet you.', repeat: true },
+  { when: afterResult('decline'), output: 'You chose not to say; that is fine.', repeat: true },
+  { when: when.userAsked(QUESTIONS.mcpSummarize), output: call('summarize', { text: 'a long day' }), repeat: true },
+  // The server's sampling request, rendered through the model's template as a conversation of its own.
+  {
+    when: (p) => p.endsWith(GENERATION) && lastUserTurn(p).startsWith('<|im_start|>user\nSummarize: a long day<|im_end|>'),
+    output: 'A long day at work.',
+    repeat: true,
+  },
+  { when: afterResult('summary: '), output: 'The server summed it up.', repeat: true },
+  { when: when.userAsked(QUESTIONS.mcpCount), output: call('count_up', {}), repeat: true },
+  { when: afterResult('counted to 3'), output: 'Counted to three.', repeat: true },
+  {
+    when: (p) =>
+      p.endsWith(GENERATION) &&
+      lastUserTurn(p).includes(QUESTIONS.mcpAttached) &&
+      lastUserTurn(p).includes('<<<ATTACHMENT-') &&
+      p.includes('Buy milk and eggs.'),
+    output: 'The note says to buy milk and eggs.',
+    repeat: true,
+  },
   // Research mode: search, read, answer with citations.
   {
     when: when.userAsked(QUESTIONS.research),
@@ -165,6 +192,7 @@ app.store = new AppStore({
   // As the real page: its Content-Security-Policy forbids eval.
   toolsEvaluate: 'module',
   mcpRelayUrl: new URL('/mcp-relay/', location.href).href,
+  mcpSignIn: browserSignIn(new URL('/mcp-oauth-callback.html', location.href).href),
   tabs: browserTabSync('nexus-harness'),
 });
 document.body.append(app);

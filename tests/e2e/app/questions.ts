@@ -9,6 +9,10 @@ export const QUESTIONS = {
   mcpDirect: 'Add 1000 and 234 with the direct server.',
   mcpDelete: 'Delete note 7 from my notes.',
   mcpSlow: 'Echo hello slowly.',
+  mcpAskName: 'Ask for my name with the features server.',
+  mcpSummarize: 'Summarize the day with the features server.',
+  mcpCount: 'Count to three with the features server.',
+  mcpAttached: 'What does the attached note say?',
   longLines: 'Show me the long link and the long code.',
   hostileMarkdown: 'Show me the markdown that freezes parsers.',
 } as const;
