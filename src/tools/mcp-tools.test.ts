@@ -431,6 +431,50 @@ describe('an MCP client servers can rely on (issue 42): what a server asks of th
     await expect.poll(() => features.output().split('SESSION CLOSED').length, { timeout: TIMEOUTS.networkTest }).toBeGreaterThan(before);
   });
 
+  it("signs in with OAuth where the server asks (the SDK's own authorization server): registration, PKCE, state, the code handed back, tokens kept", async () => {
+    const guarded = await startMcpServer({ OAUTH: '1' });
+    const kept = new Map<string, unknown>();
+    const asked: URL[] = [];
+    const oauth = {
+      redirectUrl: 'http://127.0.0.1:9/callback',
+      // What a sign-in window does: follow the authorization page to its redirect, and read the code.
+      authorize: async (page: URL) => {
+        asked.push(page);
+        const response = await fetch(page, { redirect: 'manual' });
+        const back = new URL(response.headers.get('location') ?? '');
+        expect(back.searchParams.get('state')).toBe(page.searchParams.get('state'));
+        return back.searchParams.get('code') ?? '';
+      },
+      store: {
+        get: (key: string) => kept.get(key),
+        set: (key: string, value: unknown) => void kept.set(key, value),
+        delete: (key: string) => void kept.delete(key),
+      },
+    };
+    try {
+      const registry = new ToolRegistry();
+      const connection = await connectMcp(guarded.url, registry, { trust: true, oauth });
+      expect(await registry.runTool('add_numbers', { a: 2, b: 3 })).toMatchObject({ ok: true, result: '5' });
+      await connection.close();
+      expect(asked).toHaveLength(1);
+      expect(asked[0]?.searchParams.get('code_challenge_method')).toBe('S256');
+      expect(asked[0]?.searchParams.get('state')).toMatch(/^[0-9a-f]{32}$/);
+      expect(asked[0]?.searchParams.get('scope')).toBe('mcp:tools');
+      // Signed in once: the kept token connects again without asking.
+      const again = await connectMcp(guarded.url, new ToolRegistry(), { trust: true, oauth });
+      await again.close();
+      expect(asked).toHaveLength(1);
+      // A sign-in the user refuses: named, nothing connected.
+      await expect(
+        connectMcp(guarded.url, new ToolRegistry(), {
+          oauth: { ...oauth, store: undefined, authorize: () => Promise.reject(new Error('the user closed the window')) },
+        }),
+      ).rejects.toThrow(/Signing in to the MCP server at .* did not finish: the user closed the window/);
+    } finally {
+      await guarded.kill();
+    }
+  });
+
   it('says a server asks for authorization, and how to give it, where it answers 401', async () => {
     const guarded = await startMcpServer({ REQUIRE_TOKEN: 'secret' });
     try {

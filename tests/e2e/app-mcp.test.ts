@@ -26,6 +26,8 @@ describe('MCP servers on the chat page', () => {
   let refused: TestMcpServer;
   /** Asks things of the client (issue 42): a form, a completion, progress, log lines; offers a resource and a prompt. */
   let features: TestMcpServer;
+  /** Wants an OAuth token of the authorization server it starts beside it (issue 42). */
+  let guarded: TestMcpServer;
   const relayBodies: string[] = [];
   const pageErrors: string[] = [];
 
@@ -38,8 +40,16 @@ describe('MCP servers on the chat page', () => {
       startMcpServer({ SERVER_NAME: 'nocors', TOOL_PREFIX: 'nocors_' }),
       startMcpServer({ CORS_ORIGIN: origin, SERVER_NAME: 'features', TOOL_PREFIX: 'features_', CLIENT_FEATURES: '1' }),
     ]);
+    guarded = await startMcpServer({ CORS_ORIGIN: origin, SERVER_NAME: 'private', TOOL_PREFIX: 'private_', OAUTH: '1' });
+    const authServer = /AUTH_SERVER (\S+)/.exec(guarded.output())?.[1] ?? '';
     harness.route(createMcpRelay({ servers: [{ name: 'notes', url: relayed.url, headers: { Authorization: 'Bearer relay-secret' }, label: 'Team notes' }] }));
-    harness.allowConnect([`http://127.0.0.1:${direct.port}`, `http://127.0.0.1:${refused.port}`, `http://127.0.0.1:${features.port}`]);
+    harness.allowConnect([
+      `http://127.0.0.1:${direct.port}`,
+      `http://127.0.0.1:${refused.port}`,
+      `http://127.0.0.1:${features.port}`,
+      `http://127.0.0.1:${guarded.port}`,
+      authServer,
+    ]);
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('response', async (response) => {
@@ -52,7 +62,7 @@ describe('MCP servers on the chat page', () => {
   afterAll(async () => {
     await browser?.close();
     await harness?.close();
-    await Promise.all([relayed?.kill(), direct?.kill(), refused?.kill(), features?.kill()]);
+    await Promise.all([relayed?.kill(), direct?.kill(), refused?.kill(), features?.kill(), guarded?.kill()]);
   });
 
   const serverRow = (url: string) => page.locator(`[data-testid="mcp-server"][data-url="${url}"]`);
@@ -266,6 +276,32 @@ describe('MCP servers on the chat page', () => {
     expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('The note says to buy milk and eggs.');
     expect(await page.getByTestId('message-attachments').last().textContent()).toContain('note');
     expect(await page.getByTestId('attachments').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a server that wants OAuth: the row asks the user to sign in, a sign-in window does it, and the server connects; a reload stays signed in', async () => {
+    await page.getByTestId('open-tools').click();
+    await page.getByTestId('mcp-url').fill(guarded.url);
+    await page.getByTestId('mcp-add').click();
+    const row = serverRow(guarded.url);
+    await row.getByTestId('mcp-sign-in-needed').waitFor({ timeout: 15_000 });
+    expect(await row.getByTestId('mcp-sign-in-needed').textContent()).toContain('asks you to sign in');
+    // The window opens from the click (no popup blocker), goes to the authorization server, and comes back to the callback page.
+    const signInWindow = page.context().waitForEvent('page');
+    await row.getByTestId('mcp-sign-in').click();
+    const opened = await signInWindow;
+    await expect.poll(() => serverRow(guarded.url).getAttribute('data-phase'), { timeout: 15_000 }).toBe('connected');
+    expect(await serverRow(guarded.url).textContent()).toMatch(/private\s*connected · 7 tools/);
+    expect(await page.getByTestId('tools').textContent()).toContain('private_add_numbers');
+    await opened.waitForEvent('close', { timeout: 10_000 }).catch(() => undefined);
+    // The code is spent: the callback page took it out of its address.
+    expect(opened.isClosed() || !opened.url().includes('code=')).toBe(true);
+
+    await page.reload();
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toBe('Ready: scripted on WASM q4');
+    await page.getByTestId('open-tools').click();
+    await expect.poll(() => serverRow(guarded.url).getAttribute('data-phase'), { timeout: 15_000 }).toBe('connected');
+    expect(await serverRow(guarded.url).getByTestId('mcp-sign-in-needed').count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 });

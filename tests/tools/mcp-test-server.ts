@@ -12,7 +12,8 @@
  * `ask_name` (elicitation), `summarize` (sampling), `list_roots` (roots), `count_up` (progress and log
  * messages), `weather_structured` (structured content repeated as text, and a part for the user only),
  * `find_note` (a resource link to `note://1`), the prompt `greet`, and a task-only tool; it prints
- * `SESSION CLOSED` when a client ends its session.
+ * `SESSION CLOSED` when a client ends its session. `OAUTH=1` wants a token of an authorization server it
+ * starts beside it (mcp-oauth-server.ts); `AUTH_SERVER <url>` is printed.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -20,6 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
+import { guardWithOAuth, startAuthServer } from './mcp-oauth-server.ts';
 
 function newServer(): McpServer {
   const server = new McpServer(
@@ -204,11 +206,13 @@ function paginateListing(server: McpServer): void {
 }
 
 const transports = new Map<string, StreamableHTTPServerTransport>();
+/** `OAUTH=1`: the endpoint wants a token of this authorization server (see mcp-oauth-server.ts). */
+const auth = process.env.OAUTH ? await startAuthServer() : undefined;
 const http = createServer(async (req, res) => {
   const allowed = process.env.CORS_ORIGIN;
   if (allowed && req.headers.origin === allowed) {
     res.setHeader('Access-Control-Allow-Origin', allowed);
-    res.setHeader('Access-Control-Expose-Headers', 'mcp-session-id, mcp-protocol-version');
+    res.setHeader('Access-Control-Expose-Headers', 'mcp-session-id, mcp-protocol-version, www-authenticate');
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
         'Access-Control-Allow-Methods': 'GET, POST, DELETE',
@@ -219,6 +223,7 @@ const http = createServer(async (req, res) => {
       return;
     }
   }
+  if (auth && (await guardWithOAuth(auth, req, res, (http.address() as AddressInfo).port))) return;
   const token = process.env.REQUIRE_TOKEN;
   if (token && req.method !== 'OPTIONS' && req.headers.authorization !== `Bearer ${token}`) {
     res.writeHead(401, { 'content-type': 'application/json' });
@@ -239,5 +244,8 @@ const http = createServer(async (req, res) => {
   }
   await transport.handleRequest(req, res);
 });
-http.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => console.log(`LISTENING ${(http.address() as AddressInfo).port}`));
+http.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  if (auth) console.log(`AUTH_SERVER ${auth.url}`);
+  console.log(`LISTENING ${(http.address() as AddressInfo).port}`);
+});
 process.on('SIGTERM', () => process.exit(0));
