@@ -24,7 +24,7 @@ import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.
 import { ToolRegistry, type ToolHandler, type ToolOptions, type ToolRunResult } from './tools/tool-registry.ts';
 import type { Embedder } from './tools/tool-index.ts';
 import type { McpConnectOptions, McpSamplingAnswer, McpSamplingRequest } from './tools/mcp-options.ts';
-import { answerSampling, type SamplingReport } from './tools/mcp-sampling.ts';
+import type { SamplingReport } from './tools/mcp-sampling.ts';
 import type { McpConnection } from './tools/mcp-tools.ts';
 import { McpServers } from './tools/mcp-servers.ts';
 import { ToolOffering, type ToolOfferingSettings } from './loop/tool-offering.ts';
@@ -552,6 +552,8 @@ export class NexusChat {
    */
   async sampleForMcp(request: McpSamplingRequest, options: { signal?: AbortSignal } = {}): Promise<McpSamplingAnswer & { report: SamplingReport }> {
     if (this.disposed) throw new ChatDisposedError('This chat was disposed. Load the model again to keep chatting.');
+    // Loaded with the first request: a page whose servers never ask does not carry it.
+    const { answerSampling } = await import('./tools/mcp-sampling.ts');
     return answerSampling(
       request,
       async (turn) => {

@@ -1,6 +1,6 @@
 import { isAbortError, type ChatAnswer, type ChatMessage, type ChatOptions, type NexusChat, type Strategy, type ToolCallRecord } from '../index.ts';
 import type { Activity, AppState, Attachment, DiagnosticEntry, Turn } from './app-state.ts';
-import { withAttachments } from './mcp-client.ts';
+import { withAttachments } from './attachment-fence.ts';
 import { newId, type ConversationStore } from './conversation-store.ts';
 import { branchAt, showVersion } from './conversation-versions.ts';
 import { deviceLabel, KV_CACHE_WORDS, threadWords, titleFrom } from './format.ts';

@@ -4,7 +4,7 @@ import { ConversationStore, newId, repairInterrupted } from './conversation-stor
 import { DEFAULT_EMBEDDING_MODEL, InvalidHistoryError, McpServers, ToolRegistry, loadTools, type ModelSource, type NexusChat } from '../index.ts';
 import { DEFAULT_SETTINGS, emptyConversation, type AppState, type Conversation, type Settings, type ToolInfo } from './app-state.ts';
 import type { ConversationFile } from './conversation-files.ts';
-import { McpClientPart } from './mcp-client.ts';
+import type { McpPageClient } from './mcp-page-client.ts';
 import { modelFromAddress } from './model-param.ts';
 import type { SavedMcpServer } from './persistence.ts';
 import type { StoreDeps } from './store-deps.ts';
@@ -30,8 +30,8 @@ export class AppStore {
   private readonly previewRegistry = new ToolRegistry();
   /** The MCP servers the page takes tools from; they outlive any one model. */
   private readonly mcp: McpServers;
-  /** What MCP servers ask of the user, and offer beside tools. */
-  private readonly mcpClient: McpClientPart;
+  /** What MCP servers ask of the user, and offer beside tools: loaded with the first server. */
+  private mcpPageClient: Promise<McpPageClient> | undefined;
   /** The servers the user added, as saved. */
   private savedServers: SavedMcpServer[] = [];
   /** Lets a waiting new version of the page take over. */
@@ -51,23 +51,13 @@ export class AppStore {
       mcpExtras: {},
       attachments: [],
     };
-    this.mcpClient = new McpClientPart(
-      {
-        state: () => this.current,
-        set: (change) => this.set(change),
-        notify: (text) => this.notify(text),
-        chat: () => this.model.chat,
-        progress: (tool, text) => this.answers.progress(tool, text),
-      },
-      deps.mcpSignIn,
-    );
     this.mcp = new McpServers(this.previewRegistry, {
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
-      client: (server) => this.mcpClient.handlers(server),
+      client: async (server) => (await this.mcpClient()).handlers(server),
       ...deps.mcpOptions,
     });
     this.mcp.subscribe((servers) => {
-      void this.mcpClient.refresh(this.mcp, servers);
+      if (servers.length || this.mcpPageClient) void this.mcpClient().then((client) => client.refresh(this.mcp, servers));
       const registry = this.model.chat?.tools ?? this.previewRegistry;
       const listed = this.current.tools.list !== undefined || registry.size > 0;
       this.set({ mcp: servers, tools: { ...this.current.tools, ...(listed ? { list: this.describeTools(registry) } : {}) } });
@@ -486,18 +476,18 @@ export class AppStore {
    * (`accept`), `decline` or `cancel`; for a completion by the model, `allow`, `allow-always` (this
    * server, until the page is closed) or `decline`.
    */
-  answerMcpRequest(id: number, answer: Parameters<McpClientPart['answer']>[1]): void {
-    this.mcpClient.answer(id, answer);
+  answerMcpRequest(id: number, answer: Parameters<McpPageClient['answer']>[1]): void {
+    void this.mcpClient().then((client) => client.answer(id, answer));
   }
 
   /** Attaches a server's resource to the next message (its text, fenced as data, goes after the message). */
-  attachMcpResource(url: string, uri: string): Promise<void> {
-    return this.mcpClient.attach(this.mcp, url, uri);
+  async attachMcpResource(url: string, uri: string): Promise<void> {
+    await (await this.mcpClient()).attach(this.mcp, url, uri);
   }
 
   /** Takes the attachment at `index` back out of the next message. */
   detachAttachment(index: number): void {
-    this.mcpClient.detach(index);
+    this.set({ attachments: this.current.attachments.filter((_, i) => i !== index) });
   }
 
   /**
@@ -505,8 +495,26 @@ export class AppStore {
    * arguments asks for them in a form first.
    */
   async useMcpPrompt(url: string, name: string): Promise<void> {
-    const text = await this.mcpClient.usePrompt(this.mcp, url, name);
+    const text = await (await this.mcpClient()).usePrompt(this.mcp, url, name);
     if (text) this.set({ returnedText: text });
+  }
+
+  /** The page's MCP client part, loaded when first needed (a page without servers never fetches it). */
+  private mcpClient(): Promise<McpPageClient> {
+    this.mcpPageClient ??= import('./mcp-page-client.ts').then(
+      ({ McpPageClient }) =>
+        new McpPageClient(
+          {
+            state: () => this.current,
+            set: (change) => this.set(change),
+            notify: (text) => this.notify(text),
+            chat: () => this.model.chat,
+            progress: (tool, text) => this.answers.progress(tool, text),
+          },
+          this.deps.mcpSignIn,
+        ),
+    );
+    return this.mcpPageClient;
   }
 
   private async saveServers(): Promise<void> {

@@ -1,5 +1,5 @@
 import { createStore, del, get, set } from 'idb-keyval';
-import type { McpSignInDeps } from './mcp-client.ts';
+import type { McpSignInDeps } from './mcp-page-client.ts';
 
 /** The channel the sign-in callback page (`public/mcp-oauth-callback.js`) answers on. */
 const CHANNEL = 'nexus-mcp-oauth';

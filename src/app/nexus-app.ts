@@ -10,7 +10,6 @@ import { browserTabSync } from './tab-sync.ts';
 import { registerPageWorker } from './page-updates.ts';
 import { controls, tokens } from './styles.ts';
 import { createResearch } from './web-research.ts';
-import './approval-dialog.ts';
 import type { PromptStarter } from './chat-composer.ts';
 import './chat-composer.ts';
 import './chat-thread.ts';
@@ -21,7 +20,8 @@ import './model-panel.ts';
 const PANELS = {
   tools: () => import('./tools-panel.ts'),
   settings: () => import('./settings-panel.ts'),
-  /** Not a drawer: the dialog of what an MCP server asks, loaded when a server first asks. */
+  /** Not drawers: the dialogs, each loaded when first needed (a `confirm` tool asks; a server asks). */
+  approval: () => import('./approval-dialog.ts'),
   mcpRequest: () => import('./mcp-request-dialog.ts'),
 } as const;
 
@@ -320,6 +320,7 @@ export class NexusApp extends LitElement {
     this.state = store.state;
     this.unsubscribe = store.subscribe((state) => {
       this.state = state;
+      if (state.approval) void PANELS.approval();
       if (state.mcpRequest) void PANELS.mcpRequest();
     });
     window.addEventListener('keydown', this.handleKeydown);

@@ -1,5 +1,5 @@
 import type { McpServers } from '../index.ts';
-import type { McpSignInDeps } from './mcp-client.ts';
+import type { McpSignInDeps } from './mcp-page-client.ts';
 import type { ModelOpener } from './model-loader.ts';
 import type { Persistence } from './persistence.ts';
 import type { TabSync } from './tab-sync.ts';

@@ -2,22 +2,29 @@
  * MCP sampling answered by the model in this tab: a server's `sampling/createMessage` request becomes
  * a plain model turn (no tools) through the model's own chat template, and its answer is what MCP expects.
  */
-import type { ChatMessage } from '../engine/chat-types.ts';
-import { NexusError, registerErrorClass } from '../shared/errors.ts';
+import { NexusError } from '../shared/errors.ts';
 import type { McpSamplingAnswer, McpSamplingRequest } from './mcp-options.ts';
 
 /** The most tokens one sampling answer may take, whatever a server asks (a small model's answer budget). */
 export const MAX_SAMPLING_TOKENS = 1024;
 
-/** A sampling request this client will not answer, with why (declined by the user, or asked for what cannot be given). */
+/**
+ * A sampling request this client will not answer, with why (a request without messages, a role MCP does
+ * not have). Not registered to cross the worker: sampling runs beside the page's chat, not in the worker.
+ */
 export class McpSamplingError extends NexusError {
   override readonly name = 'McpSamplingError';
 }
-registerErrorClass(McpSamplingError, 'McpSamplingError');
+
+/** One message of a sampling request as the chat template takes it (the conversation's user and assistant turns). */
+interface SamplingMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
 
 /** What a model turn for a sampling request is given. */
 export interface SamplingTurn {
-  messages: ChatMessage[];
+  messages: SamplingMessage[];
   /** The request's system prompt, if any. */
   instructions?: string;
   maxNewTokens: number;
@@ -101,7 +108,7 @@ export async function answerSampling(
 }
 
 /** The request's messages as the chat template takes them. */
-function samplingMessages(request: McpSamplingRequest): ChatMessage[] {
+function samplingMessages(request: McpSamplingRequest): SamplingMessage[] {
   if (!Array.isArray(request.messages) || request.messages.length === 0) {
     throw new McpSamplingError('The sampling request has no messages: give at least one user message.');
   }

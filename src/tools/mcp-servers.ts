@@ -39,7 +39,7 @@ export interface McpServersOptions {
    * What every connection answers the server with, by server (a page's dialogs for elicitation and
    * sampling, its progress and log lines, its sign-in window); an entry's own options win.
    */
-  client?: (server: McpClientServer) => McpClientHandlers;
+  client?: (server: McpClientServer) => McpClientHandlers | Promise<McpClientHandlers>;
   /** Timers (tests pass fake ones). */
   timers?: { setTimeout: (run: () => void, ms: number) => unknown; clearTimeout: (handle: unknown) => void };
 }
@@ -188,10 +188,13 @@ export class McpServers {
     this.update(server, { phase: 'connecting', retryInMs: undefined });
     const { url, label: _label, ...connectOptions } = server.entry;
     const registry = this.registry;
-    const handlers = this.options.client?.({ url, label: () => server.status.label, trusted: server.entry.trust === true }) ?? {};
+    const client = this.options.client;
     // The client loads with the first server (pages without one never fetch it).
-    server.settled = import('./mcp-tools.ts')
-      .then(({ connectMcp }) =>
+    server.settled = Promise.all([
+      import('./mcp-tools.ts'),
+      client ? client({ url, label: () => server.status.label, trusted: server.entry.trust === true }) : {},
+    ])
+      .then(([{ connectMcp }, handlers]) =>
         connectMcp(url, registry, {
           ...handlers,
           ...connectOptions,

@@ -559,8 +559,9 @@ describe('figures', () => {
     // The page proper: the HTML and the entry chunk with what it imports statically, without the
     // model worker (transformers.js + ORT), its wasm, and chunks only Node or the worker load.
     const heavy = /worker-entry|ort-wasm|load-engine|transformers|__vite-browser-external/;
-    // The MCP client (SDK and zod) loads only once a server is connected: measured on its own.
-    const mcpClient = /\/mcp-client-/;
+    // The MCP client (SDK and zod) and the page's part of it (what servers ask, sampling) load only once a
+    // server is connected: measured on their own.
+    const mcpClient = /\/mcp-(client|page-client|request-dialog|sampling)-/;
     let page = 0;
     let total = 0;
     let mcp = 0;

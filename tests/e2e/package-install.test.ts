@@ -383,6 +383,8 @@ describe('the package, installed in another project', () => {
     let origin: string;
     let hubPort: number;
     let spki: string;
+    /** The loopback hub's certificate authority, for Node (Chromium takes the key's hash). */
+    let hubCa: string;
     const hubRequests: string[] = [];
     /** The fenced block of README.md whose first line is `first`. */
     const block = (readme: string, first: string): string => {
@@ -409,6 +411,7 @@ describe('the package, installed in another project', () => {
       origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       // The hub, on loopback: the README's model id is the trained fixture here.
       const pki = makeTestPki(['huggingface.co']);
+      hubCa = pki.ca;
       spki = await new Promise<string>((done, fail) => {
         const child = execFile(
           'sh',
@@ -436,6 +439,58 @@ describe('the package, installed in another project', () => {
       await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
       await new Promise<void>((done) => (hub ? hub.close(() => done()) : done()));
     });
+
+    it(
+      "runs the README's AI SDK block verbatim in Node: generateText over the model the block names, checked for tools first",
+      async () => {
+        const readme = await readFile(join(root, 'README.md'), 'utf8');
+        const recipe = join(consumer, 'ai-sdk-recipe');
+        await mkdir(join(recipe, 'node_modules'), { recursive: true });
+        await writeFile(join(recipe, 'package.json'), JSON.stringify({ name: 'ai-sdk-recipe', private: true, type: 'module' }));
+        // The package, its dependencies and the peers the README names for the provider (`ai` beside it).
+        await cp(join(consumer, 'node_modules', 'browser-llm-nexus'), join(recipe, 'node_modules', 'browser-llm-nexus'), { recursive: true });
+        for (const dep of [...Object.keys(pkg.dependencies), 'ai', '@ai-sdk/provider']) {
+          const target = join(recipe, 'node_modules', dep);
+          await mkdir(dirname(target), { recursive: true });
+          await symlink(join(root, 'node_modules', dep), target, 'dir');
+        }
+        await writeFile(join(recipe, 'weather.mjs'), block(readme, "import { generateText, stepCountIs, tool, jsonSchema } from 'ai';"));
+        // Not the recipe: the machine's network. huggingface.co is the loopback hub (its CA trusted), every other
+        // host is refused before a connection, and transformers.js caches into a folder of this test.
+        await writeFile(join(recipe, 'ca.pem'), hubCa);
+        await writeFile(
+          join(recipe, 'loopback.mjs'),
+          [
+            "import tls from 'node:tls';",
+            "import net from 'node:net';",
+            "import { env } from '@huggingface/transformers';",
+            `env.cacheDir = ${JSON.stringify(join(recipe, '.cache'))};`,
+            'const connectTls = tls.connect;',
+            'tls.connect = (options, ...rest) => {',
+            "  if (options?.host === 'huggingface.co' || options?.servername === 'huggingface.co')",
+            `    return connectTls({ ...options, host: '127.0.0.1', port: ${hubPort}, servername: 'huggingface.co' }, ...rest);`,
+            "  throw new Error('the test allows no connection to ' + options?.host);",
+            '};',
+            'const connectNet = net.connect;',
+            'net.connect = (options, ...rest) => {',
+            "  const host = typeof options === 'object' ? options.host : rest[0];",
+            "  if (host && host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') throw new Error('the test allows no connection to ' + host);",
+            '  return connectNet(options, ...rest);',
+            '};',
+            '',
+          ].join('\n'),
+        );
+        const requestsBefore = hubRequests.length;
+        const { code, out } = await run(process.execPath, ['--import', './loopback.mjs', 'weather.mjs'], recipe, {
+          NODE_EXTRA_CA_CERTS: join(recipe, 'ca.pem'),
+        });
+        expect(code, out).toBe(0);
+        expect(out.trim().length, out).toBeGreaterThan(0);
+        console.info(`the AI SDK recipe printed: ${out.trim().slice(0, 300)}`);
+        expect(hubRequests.slice(requestsBefore).some((line) => line.endsWith('/config.json'))).toBe(true);
+      },
+      TIMEOUTS.consumerProject,
+    );
 
     it('loads the model the recipe names, checked for tools, through the worker file as the README writes it', async () => {
       const browser = await chromium.launch({

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ScriptedEngine } from '../engine/scripted-engine.ts';
 import { NexusChat, type McpClientServer, type McpSamplingRequest } from '../index.ts';
 import { DEFAULT_SETTINGS, emptyConversation, type AppState, type Attachment } from './app-state.ts';
-import { formFields, MAX_ATTACHMENT_CHARS, McpClientPart, withAttachments } from './mcp-client.ts';
+import { withAttachments } from './attachment-fence.ts';
+import { formFields, MAX_ATTACHMENT_CHARS, McpPageClient } from './mcp-page-client.ts';
 
 function setup(chat?: NexusChat) {
   let state = {
@@ -12,7 +13,7 @@ function setup(chat?: NexusChat) {
     conversation: emptyConversation('c'),
   } as unknown as AppState;
   const notices: string[] = [];
-  const part = new McpClientPart(
+  const part = new McpPageClient(
     {
       state: () => state,
       set: (change) => (state = { ...state, ...change }),
