@@ -43,6 +43,8 @@ export class AnswerSession {
   private stopController: AbortController | undefined;
   /** The turn the running answer writes into. */
   private answeringId: string | undefined;
+  /** What servers showed the user only, by tool, until that tool's row is added. */
+  private readonly shownToUser = new Map<string, string[]>();
   private pendingApproval: ((approved: boolean) => void) | undefined;
   /** Tools the user allowed for the rest of a conversation, by conversation id. */
   private readonly allowedTools = new Map<string, Set<string>>();
@@ -158,6 +160,17 @@ export class AnswerSession {
     const attached = [...this.host.state().attachments];
     if (attached.length) this.host.set({ attachments: [] });
     return attached;
+  }
+
+  /** Adds a line to the running answer's diagnostics (an MCP server's log message); none runs: nothing. */
+  diagnose(entry: DiagnosticEntry): void {
+    const id = this.answeringId;
+    if (id) this.host.conversations.updateTurn(id, (turn) => ({ diagnostics: [...(turn.diagnostics ?? []), entry].slice(-MAX_DIAGNOSTICS) }));
+  }
+
+  /** Parts of a tool's result its server meant for the user only: kept for that tool's row. */
+  userContent(tool: string, texts: string[]): void {
+    if (this.answeringId) this.shownToUser.set(tool, [...(this.shownToUser.get(tool) ?? []), ...texts]);
   }
 
   /** A tool of the running answer reported progress: shown on its row until its result comes. */
@@ -372,7 +385,11 @@ export class AnswerSession {
         update((turn) => ({ checking: false, ...(turn.text.trim() ? { text: '', drafts: [...(turn.drafts ?? []), turn.text.trim()] } : {}) }));
       }),
       chat.on('escalate', () => update(() => ({ checking: true }))),
-      chat.on('toolCall', (call) => update((turn) => ({ activity: addCall(turn.activity ?? [], call, web), running: undefined }))),
+      chat.on('toolCall', (call) => {
+        const shown = this.shownToUser.get(call.name);
+        this.shownToUser.delete(call.name);
+        update((turn) => ({ activity: addCall(turn.activity ?? [], call, web, shown), running: undefined }));
+      }),
       chat.on('raw', (raw, info) => diagnose({ kind: 'raw', round: info.round, strategy: info.strategy, text: raw.slice(0, MAX_DIAGNOSTIC_CHARS) })),
       chat.on('step', (which, raw, resolved) => diagnose({ kind: 'step', which, raw: raw.slice(0, MAX_DIAGNOSTIC_CHARS), resolved })),
       chat.on('forced', (event) => diagnose({ kind: 'forced', event: { ...event, raw: event.raw.slice(0, MAX_DIAGNOSTIC_CHARS) } })),
@@ -426,11 +443,20 @@ export class AnswerSession {
  * line before the loop reports the call; the call then only claims that line (marking how it was
  * made). A web call with no line of its own failed before reaching the proxy: it gets a failure line.
  */
-function addCall(activity: readonly Activity[], call: ToolCallRecord, web: boolean): Activity[] {
+function addCall(activity: readonly Activity[], call: ToolCallRecord, web: boolean, shown?: string[]): Activity[] {
   if (!web || !WEB_TOOL_NAMES.has(call.name)) {
     return [
       ...activity,
-      { kind: 'call', id: call.id, name: call.name, arguments: call.arguments, source: call.source, status: call.status, result: call.result },
+      {
+        kind: 'call',
+        id: call.id,
+        name: call.name,
+        arguments: call.arguments,
+        source: call.source,
+        status: call.status,
+        result: call.result,
+        ...(shown?.length ? { shown } : {}),
+      },
     ];
   }
   const at = activity.findLastIndex((a) => a.kind !== 'call' && !a.source);

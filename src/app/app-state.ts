@@ -106,6 +106,8 @@ export type Activity =
       status: CallStatus;
       /** What the model was shown. */
       result: string;
+      /** What the tool's server showed the user only (the model never read it). */
+      shown?: string[];
     }
   | (WebActivity & {
       /** How the loop got this web call when it had to force it (primed, stepwise). */
@@ -117,7 +119,9 @@ export type DiagnosticEntry =
   | { kind: 'raw'; round: number; strategy: string; text: string }
   | { kind: 'step'; which: string; raw: string; resolved: string }
   | { kind: 'forced'; event: ForcedCallEvent }
-  | { kind: 'round'; round: number; roundKind: 'tools' | 'answer' };
+  | { kind: 'round'; round: number; roundKind: 'tools' | 'answer' }
+  /** A log message an MCP server sent while the answer ran. */
+  | { kind: 'log'; server: string; level: string; text: string };
 
 /**
  * How a turn ended. `stopping`: Stop was pressed and the worker is finishing its step (nothing

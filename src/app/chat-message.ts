@@ -322,6 +322,10 @@ export class ChatMessage extends LitElement {
         margin-left: 0.35rem;
         vertical-align: 1px;
       }
+      .activity .for-you {
+        margin: 0.2rem 0 0;
+        font-size: 0.85rem;
+      }
       .activity details {
         margin-top: 0.25rem;
       }
@@ -549,6 +553,7 @@ export class ChatMessage extends LitElement {
           <summary>${failed ? 'what the model was told' : 'result'}</summary>
           <pre>${formatResult(a.result)}</pre>
         </details>
+        ${a.shown?.map((text) => html`<p class="for-you" data-testid="tool-shown">${text}</p>`)}
       </li>`;
     }
     if (a.kind === 'search') {
@@ -636,6 +641,8 @@ export class ChatMessage extends LitElement {
         return html`<li><span class="kind">Generation</span> <span class="muted">round ${d.round}, ${d.strategy}</span><pre>${d.text || '(empty)'}</pre></li>`;
       case 'step':
         return html`<li><span class="kind">Step ${d.which}</span> <span class="muted">→ ${d.resolved}</span><pre>${d.raw}</pre></li>`;
+      case 'log':
+        return html`<li data-testid="diagnostic-log"><span class="kind">Log of ${d.server}</span> <span class="muted">${d.level}</span> ${d.text}</li>`;
       case 'forced':
         return html`<li><span class="kind">Forced call discarded</span> <span class="muted">${d.event.strategy}${d.event.name ? `, wrote '${d.event.name}'` : ''}: ${d.event.reason}</span><pre>${d.event.raw}</pre></li>`;
     }

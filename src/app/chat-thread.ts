@@ -125,10 +125,18 @@ export class ChatThread extends LitElement {
       }
       .attached li {
         border: 1px solid var(--border);
-        border-radius: 999px;
+        border-radius: var(--radius);
         padding: 0.05rem 0.6rem;
         font-size: 0.78rem;
         color: var(--muted);
+        max-width: 100%;
+      }
+      .attached pre {
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+        max-height: 12rem;
+        overflow: auto;
+        color: var(--text);
       }
       .suggestions {
         display: flex;
@@ -252,7 +260,14 @@ export class ChatThread extends LitElement {
       ${
         turn.attachments?.length
           ? html`<ul class="attached" aria-label="Attached" data-testid="message-attachments">
-              ${turn.attachments.map((a) => html`<li title=${`From ${a.from}: ${a.chars.toLocaleString('en-US')} characters${a.cutFrom ? ` of ${a.cutFrom.toLocaleString('en-US')}, cut to fit` : ''}`}>${a.name}</li>`)}
+              ${turn.attachments.map(
+                (a) => html`<li>
+                  <details>
+                    <summary title=${`From ${a.from}: ${a.chars.toLocaleString('en-US')} characters${a.cutFrom ? ` of ${a.cutFrom.toLocaleString('en-US')}, cut to fit` : ''}`}>${a.name}</summary>
+                    <pre data-testid="attachment-text">${a.text}</pre>
+                  </details>
+                </li>`,
+              )}
             </ul>`
           : nothing
       }

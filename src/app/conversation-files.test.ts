@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversation } from './app-state.ts';
+import { withAttachments } from './attachment-fence.ts';
 import {
   ConversationFileError,
   conversationFromJson,
@@ -174,6 +175,37 @@ describe('conversation files', () => {
 
     it('keeps a history that shows only what the conversation shows', () => {
       expect(importConversationFile('x.json', conversationToJson(conversation).text, newId)).toEqual({ conversation, notes: [] });
+    });
+
+    it('keeps what MCP servers added (issue 42): an attachment the message shows, a part shown to the user only, a log line', () => {
+      const note = { name: 'note', from: 'MCP server notes', text: 'Buy milk.', chars: 9 };
+      const asked = withAttachments('What does it say?', [note], () => 'n1');
+      const withServerParts: Conversation = {
+        ...conversation,
+        turns: [
+          { id: 'u1', role: 'user', text: 'What does it say?', state: 'done', attachments: [note] },
+          {
+            id: 'a1',
+            role: 'assistant',
+            text: 'Buy milk.',
+            state: 'done',
+            activity: [{ kind: 'call', id: 'call_1', name: 'read', arguments: {}, source: 'inline', status: 'ok', result: 'r', shown: ['For you only.'] }],
+            diagnostics: [{ kind: 'log', server: 'notes', level: 'warning', text: 'db: slow' }],
+          },
+        ],
+        history: [
+          { role: 'user', content: asked },
+          { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read', arguments: {} } }] },
+          { role: 'tool', tool_call_id: 'call_1', content: 'r' },
+          { role: 'assistant', content: 'Buy milk.' },
+        ],
+      };
+      expect(importConversationFile('x.json', conversationToJson(withServerParts).text, newId)).toEqual({ conversation: withServerParts, notes: [] });
+      // An attachment's text the message does not hold is a hidden message: the history is rebuilt from the turns.
+      const tampered = JSON.parse(conversationToJson(withServerParts).text) as { conversation: { turns: { attachments?: { text: string }[] }[] } };
+      (tampered.conversation.turns[0]?.attachments ?? [])[0]!.text = 'Something else.';
+      const imported = importConversationFile('x.json', JSON.stringify(tampered), newId);
+      expect(imported.notes.join(' ')).toMatch(/does not show/);
     });
 
     it.each<[string, (c: Record<string, unknown>) => void, string]>([

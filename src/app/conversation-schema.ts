@@ -1,5 +1,6 @@
 import type { AnswerMetrics, ChatMessage } from '../index.ts';
 import type { Activity, Conversation, DiagnosticEntry, Turn, TurnState } from './app-state.ts';
+import { withAttachments } from './attachment-fence.ts';
 import { MAX_VERSIONS } from './conversation-versions.ts';
 
 /** Limits on an imported conversation: generous for real ones, small enough that a crafted file cannot stall the page. */
@@ -26,7 +27,7 @@ export class ConversationFileError extends Error {
 const STATES: readonly TurnState[] = ['done', 'stopped', 'failed', 'streaming', 'stopping'];
 const CALL_STATUSES = ['ok', 'duplicate', 'error', 'invalid', 'unknown', 'refused', 'aborted'];
 const CALL_SOURCES = ['inline', 'primed', 'stepwise', 'answer-round'];
-const DIAGNOSTIC_KINDS = ['raw', 'step', 'forced', 'round'];
+const DIAGNOSTIC_KINDS = ['raw', 'step', 'forced', 'round', 'log'];
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isString = (value: unknown, max: number = IMPORT_LIMITS.shortChars): value is string => typeof value === 'string' && value.length <= max;
@@ -52,6 +53,9 @@ function checkActivity(value: unknown, where: string): Activity {
       source: value.source as never,
       status: value.status as never,
       result: value.result,
+      ...(Array.isArray(value.shown) && value.shown.length <= 20 && value.shown.every((text) => isString(text, IMPORT_LIMITS.textChars))
+        ? { shown: value.shown as string[] }
+        : {}),
     };
   }
   const source = isString(value.source) && CALL_SOURCES.includes(value.source) ? { source: value.source as never } : {};
@@ -120,6 +124,8 @@ function checkDiagnostic(value: unknown, where: string): DiagnosticEntry {
     case 'round':
       if (value.roundKind !== 'tools' && value.roundKind !== 'answer') refuse(where, 'needs its roundKind: tools or answer');
       return { kind: 'round', round: round(), roundKind: value.roundKind };
+    case 'log':
+      return { kind: 'log', server: text(value, 'server'), level: text(value, 'level'), text: text(value, 'text') };
     default: {
       const event = value.event;
       if (!isObject(event) || (event.strategy !== 'primed' && event.strategy !== 'stepwise'))
@@ -184,6 +190,18 @@ function checkTurn(value: unknown, index: number, historyLength: number): Turn {
   if (value.web !== undefined) turn.web = value.web === true;
   if (value.model !== undefined) turn.model = isString(value.model) ? value.model : refuse(where, 'has a model label that is not a short text');
   if (value.note !== undefined) turn.note = isString(value.note) ? value.note : refuse(where, 'has a note that is not a short text');
+  const attachments = list(value.attachments, 20, `${where}, attachment`, (item, at) => {
+    if (!isObject(item) || !isString(item.name) || !isString(item.from) || !isString(item.text, IMPORT_LIMITS.textChars))
+      refuse(at, 'is not {name, from, text}');
+    return {
+      name: item.name,
+      from: item.from,
+      text: item.text,
+      chars: item.text.length,
+      ...(Number.isInteger(item.cutFrom) && (item.cutFrom as number) > item.text.length ? { cutFrom: item.cutFrom as number } : {}),
+    };
+  });
+  if (attachments) turn.attachments = attachments;
   // `checking` describes a live answer; an imported one is never mid-check.
   return turn;
 }
@@ -313,6 +331,16 @@ function memoryWithin(value: unknown, length: number): { memory?: { from: number
 function hiddenInHistory(conversation: Pick<Conversation, 'turns' | 'history'>): string | undefined {
   const shown = (text: unknown) => (typeof text === 'string' ? text.trim() : '');
   const userTexts = new Set(conversation.turns.filter((t) => t.role === 'user').map((t) => shown(t.text)));
+  // A message with attachments reached the model with them, fenced after it; the message shows each one's text.
+  const attached = conversation.turns.filter((t) => t.role === 'user' && t.attachments?.length);
+  const userSaw = (content: string) => {
+    if (userTexts.has(content)) return true;
+    const nonces = [...content.matchAll(/<<<ATTACHMENT-([0-9A-Za-z_-]+)\n/g)].map((m) => m[1] ?? '');
+    return attached.some((t) => {
+      let i = 0;
+      return shown(withAttachments(t.text.trim(), t.attachments ?? [], () => nonces[i++] ?? '')) === content;
+    });
+  };
   const answerTexts = new Set(conversation.turns.filter((t) => t.role === 'assistant').flatMap((t) => [shown(t.text), ...(t.drafts ?? []).map(shown)]));
   const calls = conversation.turns.flatMap((t) => (t.activity ?? []).filter((a): a is Extract<Activity, { kind: 'call' }> => a.kind === 'call'));
   const callKeys = new Set(calls.map((c) => `${c.name}\u0000${canonical(c.arguments)}`));
@@ -320,7 +348,7 @@ function hiddenInHistory(conversation: Pick<Conversation, 'turns' | 'history'>):
   for (const [i, message] of conversation.history.entries()) {
     const at = `message ${i + 1} (${message.role})`;
     const content = shown(message.content);
-    if (message.role === 'user' && !userTexts.has(content)) return `${at}: a user message the conversation does not show`;
+    if (message.role === 'user' && !userSaw(content)) return `${at}: a user message the conversation does not show`;
     if (message.role === 'assistant') {
       if (content !== '' && !answerTexts.has(content)) return `${at}: an answer the conversation does not show`;
       if (shown(message.reasoning_content) !== '') return `${at}: reasoning the conversation does not show`;

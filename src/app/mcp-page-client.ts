@@ -23,6 +23,10 @@ export interface McpPageClientHost {
   chat(): NexusChat | undefined;
   /** A tool of the running answer reported progress. */
   progress(tool: string, text: string): void;
+  /** A tool of the running answer returned parts meant for the user only. */
+  userContent(tool: string, texts: string[]): void;
+  /** A server sent a log message (shown in the running answer's diagnostics, if one runs). */
+  log(server: string, level: string, text: string): void;
 }
 
 /** Where the page's sign-in windows send the code back, and where tokens are kept. */
@@ -70,7 +74,8 @@ export class McpPageClient {
       elicit: (request) => this.elicit(server, request),
       sample: (request) => this.sample(server, request),
       onProgress: (tool, progress) => this.host.progress(tool, progressText(progress)),
-      ...(level === 'off' ? {} : { logLevel: level, onLog: (entry) => this.log(server.url, entry.level, entry.data, entry.logger) }),
+      onUserContent: (tool, texts) => this.host.userContent(tool, texts),
+      ...(level === 'off' ? {} : { logLevel: level, onLog: (entry) => this.log(server, entry.level, entry.data, entry.logger) }),
       ...(this.signIn
         ? {
             oauth: {
@@ -227,10 +232,11 @@ export class McpPageClient {
     }
   }
 
-  private log(url: string, level: McpLogLevel, data: unknown, logger: string | undefined): void {
+  private log(server: McpClientServer, level: McpLogLevel, data: unknown, logger: string | undefined): void {
     const text = `${logger ? `${logger}: ` : ''}${typeof data === 'string' ? data : JSON.stringify(data)}`.slice(0, 500);
-    const log = [...(this.host.state().mcpExtras[url]?.log ?? []), { level, text }].slice(-LOG_LINES);
-    this.patch(url, { log });
+    const log = [...(this.host.state().mcpExtras[server.url]?.log ?? []), { level, text }].slice(-LOG_LINES);
+    this.patch(server.url, { log });
+    this.host.log(server.label(), level, text);
   }
 
   private patch(url: string, change: Partial<McpServerExtras>): void {

@@ -42,6 +42,11 @@ export interface McpConnectOptions {
   roots?: readonly { uri: string; name?: string }[];
   /** Told of a call's progress as the server reports it; each report also renews the call's timeout. */
   onProgress?: (tool: string, progress: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * Told of the parts of a call's result the server meant for the user only (`audience: ["user"]`), as
+   * text: the model never reads them, so show them to the user beside the call.
+   */
+  onUserContent?: (tool: string, texts: string[]) => void;
   /** The least severe of the server's log messages to receive (MCP logging), where the server offers logging. */
   logLevel?: McpLogLevel;
   /** Told of each log message the server sends. */

@@ -52,7 +52,7 @@ export interface McpClientServer {
 }
 
 /** The options of a connection that answer the server's own requests and notifications. */
-export type McpClientHandlers = Pick<McpConnectOptions, 'elicit' | 'sample' | 'roots' | 'onProgress' | 'logLevel' | 'onLog' | 'oauth'>;
+export type McpClientHandlers = Pick<McpConnectOptions, 'elicit' | 'sample' | 'roots' | 'onProgress' | 'onUserContent' | 'logLevel' | 'onLog' | 'oauth'>;
 
 interface Server {
   entry: McpServerEntry;

@@ -407,9 +407,12 @@ describe('an MCP client servers can rely on (issue 42): what a server asks of th
 
   it('gives structured content once, keeps a part meant for the user from the model, skips a task-only tool by name, and reads resources and prompts', async () => {
     const registry = new ToolRegistry();
-    const connection = await connectMcp(features.url, registry, { trust: true });
+    const forUser: string[] = [];
+    const connection = await connectMcp(features.url, registry, { trust: true, onUserContent: (tool, texts) => forUser.push(`${tool}: ${texts.join(' | ')}`) });
     try {
       expect(await registry.runTool('weather_structured', {})).toMatchObject({ ok: true, result: '{"city":"Oslo","temperature_c":4}' });
+      // What the model does not read, the user is shown: handed to the caller with the tool's name.
+      expect(forUser).toEqual(['weather_structured: Shown to the user only.']);
       expect(connection.skipped).toContainEqual({ name: 'task_only', reason: 'it runs only as an MCP task, which this client does not run' });
       expect(connection.tools).not.toContain('task_only');
       // A resource link in a result is something the model can follow: the server has resources, so a reader is registered.

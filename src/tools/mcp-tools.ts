@@ -414,6 +414,12 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
       throw new Error(`The MCP server ${serverName} cannot be reached (${describeFailure(error)}); its tools are unavailable until it is back.`);
     }
     const text = mcpResultText(result);
+    const forUser = mcpUserParts(result);
+    if (forUser.length)
+      options.onUserContent?.(
+        tool.name,
+        forUser.map((part) => mcpResultText({ content: [{ ...part, annotations: {} }] })),
+      );
     if (result.isError) throw new Error(text || `${tool.name} failed on the server.`);
     return text;
   };

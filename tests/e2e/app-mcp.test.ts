@@ -232,6 +232,19 @@ describe('MCP servers on the chat page', () => {
     answer = lastAnswer(page);
     expect(await answer.locator('[data-status="running"]').count()).toBe(0);
     expect(await answer.locator('.markdown').textContent()).toContain('Counted to three.');
+    // The server's log line, at the level asked (warning), is in the answer's diagnostics; its info lines are not.
+    await answer.getByTestId('diagnostics-toggle').click();
+    expect(await answer.getByTestId('diagnostic-log').allTextContents()).toEqual([expect.stringMatching(/Log of features\s*warning\s*counter: counted 3/)]);
+
+    // A part the server meant for the user only is on the row, and the model never read it.
+    await sendMessage(page, QUESTIONS.mcpOslo);
+    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approve').click();
+    await waitIdle(page);
+    answer = lastAnswer(page);
+    expect(await answer.getByTestId('tool-shown').textContent()).toBe('Shown to the user only.');
+    expect(await answer.getByTestId('tool-row').locator('pre').textContent()).not.toContain('Shown to the user only.');
+    expect(await answer.locator('.markdown').textContent()).toContain('It is 4 °C in Oslo.');
   });
 
   it('a server that asks the model for a completion: the user sees the messages and allows it; the model in the tab answers', async () => {
@@ -274,7 +287,11 @@ describe('MCP servers on the chat page', () => {
     await page.getByTestId('send').click();
     await waitIdle(page);
     expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('The note says to buy milk and eggs.');
-    expect(await page.getByTestId('message-attachments').last().textContent()).toContain('note');
+    const chip = page.getByTestId('message-attachments').last();
+    expect(await chip.textContent()).toContain('note');
+    // What the model was given is what the message shows: the attachment's text opens from its chip.
+    await chip.locator('summary').click();
+    expect(await chip.getByTestId('attachment-text').textContent()).toContain('Buy milk and eggs.');
     expect(await page.getByTestId('attachments').count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });

@@ -119,6 +119,8 @@ const SCRIPT: ScriptedOutput[] = [
   { when: afterResult('summary: '), output: 'The server summed it up.', repeat: true },
   { when: when.userAsked(QUESTIONS.mcpCount), output: call('count_up', {}), repeat: true },
   { when: afterResult('counted to 3'), output: 'Counted to three.', repeat: true },
+  { when: when.userAsked(QUESTIONS.mcpOslo), output: call('weather_structured', {}), repeat: true },
+  { when: afterResult('temperature_c'), output: 'It is 4 °C in Oslo.', repeat: true },
   {
     when: (p) =>
       p.endsWith(GENERATION) &&
