@@ -23,15 +23,16 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // "engine (ladder only)": the ladder's code, and the engine's types.
   check: ['shared', 'loop', 'tools', 'engine:device-ladder.ts', 'engine:types'],
   web: ['shared', 'tools'],
-  // The page sees the public API, and this repository's Vite-bundled model worker.
-  // "The public API only": the package's entries — the root, and `./worker` for the app's own worker file.
-  app: ['index', 'worker:serve-model-worker.ts'],
+  // The page sees the package's entries — the root, through the internal entry that adds what only this
+  // repository's app, CLI and tests use (issue 43) — and `./worker` for the app's own worker file.
+  app: ['internal', 'worker:serve-model-worker.ts'],
   testing: ['shared', 'engine', 'loop', 'tools'],
   proxy: ['shared'],
   cli: ['shared', 'check', 'engine', 'nexus'],
   server: ['shared', 'proxy'],
   nexus: ['shared', 'toolcalls', 'tools', 'loop', 'engine', 'worker', 'check', 'web'],
   index: ['shared', 'toolcalls', 'tools', 'loop', 'engine', 'worker', 'check', 'web', 'nexus'],
+  internal: ['shared', 'toolcalls', 'tools', 'loop', 'engine', 'worker', 'check', 'web', 'nexus', 'index'],
   // "the facade's layers, not app": types from every layer the facade is built on, and the facade.
   'ai-sdk': ['shared', 'toolcalls', 'tools', 'loop', 'engine', 'worker', 'check', 'web', 'nexus', 'index'],
 };
@@ -175,6 +176,28 @@ describe('the layer table', () => {
     };
     for (const node of graph.keys()) if (!state.has(node)) walk(node, [node]);
     expect(circles).toEqual([]);
+  });
+
+  it('has a root entry that names what a library user needs: at most 60 runtime values, each by name (issue 43)', () => {
+    const file = join(SRC, 'index.ts');
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const runtime: string[] = [];
+    const wholesale: string[] = [];
+    for (const statement of source.statements) {
+      if (!ts.isExportDeclaration(statement)) continue;
+      const clause = statement.exportClause;
+      if (!clause || !ts.isNamedExports(clause)) {
+        wholesale.push(statement.getText());
+        continue;
+      }
+      if (statement.isTypeOnly) continue;
+      for (const element of clause.elements) if (!element.isTypeOnly) runtime.push(element.name.text);
+    }
+    expect(wholesale).toEqual([]);
+    expect(new Set(runtime).size).toBe(runtime.length);
+    expect(runtime.length, runtime.join(' ')).toBeLessThanOrEqual(60);
+    // The app, CLI and tests reach the rest through the internal entry, which holds the whole root.
+    expect(readFileSync(join(SRC, 'internal.ts'), 'utf8')).toContain("export * from './index.ts';");
   });
 
   it('keeps the core layers to their few npm packages', () => {

@@ -1,4 +1,4 @@
-import { isAbortError, type ChatAnswer, type ChatMessage, type ChatOptions, type NexusChat, type Strategy, type ToolCallRecord } from '../index.ts';
+import { isAbortError, type ChatAnswer, type ChatMessage, type ChatOptions, type NexusChat, type Strategy, type ToolCallRecord } from '../internal.ts';
 import type { Activity, AppState, Attachment, DiagnosticEntry, Turn } from './app-state.ts';
 import { withAttachments } from './attachment-fence.ts';
 import { newId, type ConversationStore } from './conversation-store.ts';

@@ -18,7 +18,7 @@ import {
   type ToolChoice,
   type ToolSchema,
   type ToolSearchStatus,
-} from '../index.ts';
+} from '../internal.ts';
 import type { Source, WebActivity, WebStatus } from './web-research.ts';
 
 /** Where loading the model stands. `checking` is the self-check that the model calls tools. */

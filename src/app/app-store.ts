@@ -1,7 +1,7 @@
 import { ModelSession } from './model-session.ts';
 import { AnswerSession, withoutSystemTurns } from './answer-session.ts';
 import { ConversationStore, newId, repairInterrupted } from './conversation-store.ts';
-import { DEFAULT_EMBEDDING_MODEL, InvalidHistoryError, McpServers, ToolRegistry, loadTools, type ModelSource, type NexusChat } from '../index.ts';
+import { DEFAULT_EMBEDDING_MODEL, InvalidHistoryError, McpServers, ToolRegistry, loadTools, type ModelSource, type NexusChat } from '../internal.ts';
 import { DEFAULT_SETTINGS, emptyConversation, type AppState, type Conversation, type Settings, type ToolInfo } from './app-state.ts';
 import type { ConversationFile } from './conversation-files.ts';
 import type { McpPageClient } from './mcp-page-client.ts';

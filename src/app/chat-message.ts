@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { AnswerMetrics } from '../index.ts';
+import type { AnswerMetrics } from '../internal.ts';
 import type { Activity, DiagnosticEntry, Turn } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
 import { formatArgs, formatResult } from './format.ts';

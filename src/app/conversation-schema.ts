@@ -1,4 +1,4 @@
-import type { AnswerMetrics, ChatMessage } from '../index.ts';
+import type { AnswerMetrics, ChatMessage } from '../internal.ts';
 import type { Activity, Conversation, DiagnosticEntry, Turn, TurnState } from './app-state.ts';
 import { withAttachments } from './attachment-fence.ts';
 import { MAX_VERSIONS } from './conversation-versions.ts';

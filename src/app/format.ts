@@ -1,6 +1,6 @@
 /** Small formatting helpers shared by the page's elements. */
 
-import type { KvCachePath } from '../index.ts';
+import type { KvCachePath } from '../internal.ts';
 
 /** "12 KB", "1.4 MB", "1.20 GB"; an ellipsis while the size is unknown. */
 export function formatBytes(bytes: number): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ScriptedEngine } from '../engine/scripted-engine.ts';
-import { NexusChat, type McpClientServer, type McpSamplingRequest } from '../index.ts';
+import { NexusChat, type McpClientServer, type McpSamplingRequest } from '../internal.ts';
 import { DEFAULT_SETTINGS, emptyConversation, type AppState, type Attachment } from './app-state.ts';
 import { withAttachments } from './attachment-fence.ts';
 import { formFields, MAX_ATTACHMENT_CHARS, McpPageClient } from './mcp-page-client.ts';

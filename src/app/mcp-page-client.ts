@@ -10,8 +10,8 @@ import type {
   McpServers,
   McpServerStatus,
   NexusChat,
-} from '../index.ts';
-import { samplingReport } from '../index.ts';
+} from '../internal.ts';
+import { samplingReport } from '../internal.ts';
 import type { AppState, Attachment, McpFormField, McpRequestState, McpServerExtras } from './app-state.ts';
 
 /** The page around the MCP client part: state, notices, the chat, the running answer. */

@@ -14,7 +14,7 @@ import {
   type ToolCallCheck,
   type ToolVerdict,
   type VerdictStore,
-} from '../index.ts';
+} from '../internal.ts';
 import type { Verdict } from './app-state.ts';
 import { deviceLabel } from './format.ts';
 

@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { DEFAULT_MODEL, MODEL_FAMILIES, describeRuntime, type ModelSource } from '../index.ts';
+import { DEFAULT_MODEL, MODEL_FAMILIES, describeRuntime, type ModelSource } from '../internal.ts';
 import type { AppState, FileProgress, ModelState } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
 import { deviceLabel, formatApproxBytes, formatBytes, formatPercent, formatRate, KV_CACHE_WORDS, threadWords } from './format.ts';

@@ -1,4 +1,4 @@
-import type { ModelSource } from '../index.ts';
+import type { ModelSource } from '../internal.ts';
 
 /**
  * Reads the model named in the page address (`?model=…`): a path or URL is a folder served over

@@ -1,4 +1,4 @@
-import { isAbortError, type ApprovalHandler, type LoadProgress, type ModelSource, type NexusChat } from '../index.ts';
+import { isAbortError, type ApprovalHandler, type LoadProgress, type ModelSource, type NexusChat } from '../internal.ts';
 import type { AppState, ModelState } from './app-state.ts';
 import { explainLoadError } from './model-loader.ts';
 import { linkedModelOrigin, modelAddress, modelLabel } from './model-sources.ts';

@@ -1,4 +1,4 @@
-import { describeSource, modelSourceFromZip, type FamilyId, type ModelFile, type ModelSource } from '../index.ts';
+import { describeSource, modelSourceFromZip, type FamilyId, type ModelFile, type ModelSource } from '../internal.ts';
 
 /** A model the picker offers by name. */
 export interface KnownModel {

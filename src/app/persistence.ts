@@ -1,4 +1,4 @@
-import type { ToolVerdict, VerdictStore } from '../index.ts';
+import type { ToolVerdict, VerdictStore } from '../internal.ts';
 import { upgradeSettings, type Conversation, type ConversationSummary, type Settings } from './app-state.ts';
 
 /** Where the page keeps what it remembers between visits. */

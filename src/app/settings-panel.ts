@@ -1,5 +1,5 @@
 import { LitElement, css, html } from 'lit';
-import { MCP_LOG_LEVELS, type Strategy, type ToolChoice } from '../index.ts';
+import { MCP_LOG_LEVELS, type Strategy, type ToolChoice } from '../internal.ts';
 import type { Settings, Theme } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
 import { controls } from './styles.ts';

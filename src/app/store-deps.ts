@@ -1,4 +1,4 @@
-import type { McpServers } from '../index.ts';
+import type { McpServers } from '../internal.ts';
 import type { McpSignInDeps } from './mcp-page-client.ts';
 import type { ModelOpener } from './model-loader.ts';
 import type { Persistence } from './persistence.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { NexusChat } from '../index.ts';
+import { NexusChat } from '../internal.ts';
 import { ScriptedEngine, type ScriptedOutput } from '../testing/index.ts';
 import { when } from '../testing/script-matchers.ts';
 import { DelegatingEngine } from '../testing/delegating-engine.ts';

@@ -1,4 +1,4 @@
-import type { ToolSearchStatus } from '../index.ts';
+import type { ToolSearchStatus } from '../internal.ts';
 import { formatApproxBytes, formatBytes } from './format.ts';
 
 /** The Tools panel's line about finding tools by meaning: what it does for the user, and why not when it failed. */

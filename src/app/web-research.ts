@@ -13,7 +13,7 @@ import {
   type Source,
   type WebActivity,
   type WebStatus,
-} from '../index.ts';
+} from '../internal.ts';
 
 export type { Source, WebActivity, WebStatus };
 

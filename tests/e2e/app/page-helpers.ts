@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
-import { describeSource, verdictKey, type ToolVerdict } from '../../../src/index.ts';
+import { describeSource, verdictKey, type ToolVerdict } from '../../../src/internal.ts';
 
 /** Where the test run saves screenshots and figures for a reviewer. */
 export const SCREENSHOTS_DIR = fileURLToPath(new URL('../screenshots/', import.meta.url));

@@ -4,7 +4,7 @@
  */
 import '../../../src/app/vite-worker.ts';
 import * as nexusAiSdk from '../../../src/ai-sdk/index.ts';
-import * as nexus from '../../../src/index.ts';
+import * as nexus from '../../../src/internal.ts';
 
 declare global {
   interface Window {
