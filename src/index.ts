@@ -9,7 +9,7 @@
  */
 
 // The chat and its answers.
-export { NexusChat, ChatBusyError, ChatDisposedError, InvalidHistoryError, type NexusChatOptions, type NexusLoadOptions } from './nexus.ts';
+export { NexusChat, ChatBusyError, ChatDisposedError, InvalidHistoryError, type NexusChatOptions, type NexusLoadOptions } from './nexus/index.ts';
 export { STRATEGIES, TOOL_CHOICES, ToolTemplateError, UnknownToolError } from './loop/answer-request.ts';
 export { ContextOverflowError, type MemoryView } from './loop/fit-context.ts';
 export { answerFromSteps, messagesOf, type RungId, type Step, type TokenUsage } from './loop/step-log.ts';

@@ -26,7 +26,7 @@ export const MODEL_TESTS = [
   'src/engine/token-transcript.test.ts',
   'src/engine/transformers-engine.test.ts',
   'src/loop/fit-context-model.test.ts',
-  'src/nexus.test.ts',
+  'src/nexus/nexus-chat.test.ts',
   'src/options.test.ts',
   'src/tools/many-tools-model.test.ts',
   'tests/fixtures/**/*.test.ts',

@@ -1,7 +1,7 @@
 import { NoSuchModelError, type ProviderV4 } from '@ai-sdk/provider';
 import { DEFAULT_MODEL, describeSource, type ModelSource } from '../engine/model-source.ts';
 import type { LoadProgress } from '../engine/transformers-engine.ts';
-import { NexusChat, type NexusLoadOptions } from '../nexus.ts';
+import { NexusChat, type NexusLoadOptions } from '../nexus/index.ts';
 import { NexusLanguageModel, type NexusModelSettings } from './nexus-language-model.ts';
 
 /** Settings of {@link createNexus}: how models load, and the per-model settings every model starts with. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedPrompts } from '../../tests/fixtures/prepare-models.ts';
 import { seededRandom } from '../../tests/fixtures/tools-model/gen-data.ts';
 import { freshToken, selfCheckQuestion } from '../check/check-questions.ts';
-import { NexusChat } from '../nexus.ts';
+import { NexusChat } from '../nexus/index.ts';
 import { createNexus } from './create-nexus.ts';
 import { NexusChatTransport, type NexusStatusData } from './nexus-chat-transport.ts';
 

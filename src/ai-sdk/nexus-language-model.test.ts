@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
 import { qwen3 } from '../loop/__fixtures__/qwen3-outputs.ts';
-import { NexusChat } from '../nexus.ts';
+import { NexusChat } from '../nexus/index.ts';
 import { when } from '../testing/script-matchers.ts';
 import { createNexus } from './create-nexus.ts';
 

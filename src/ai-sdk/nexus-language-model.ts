@@ -14,7 +14,7 @@ import type { ToolCallCheck } from '../check/self-check.ts';
 import type { LoadProgress } from '../engine/transformers-engine.ts';
 import type { HandedCall, Step } from '../loop/step-log.ts';
 import type { ChatOptions } from '../loop/types.ts';
-import type { ModelTurnOptions, ModelTurnResult, NexusChat } from '../nexus.ts';
+import type { ModelTurnOptions, ModelTurnResult, NexusChat } from '../nexus/index.ts';
 import { NexusError, registerErrorClass } from '../shared/errors.ts';
 import { thinkingOf } from '../toolcalls/strip-thinking.ts';
 import { convertPrompt } from './prompt-messages.ts';

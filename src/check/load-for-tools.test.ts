@@ -2,7 +2,7 @@ import { describeSource, SOURCE_FAILURES } from '../engine/model-source.ts';
 import { describe, expect, it, vi } from 'vitest';
 import type { LoadCandidate } from '../engine/device-ladder.ts';
 import { ScriptedEngine } from '../engine/scripted-engine.ts';
-import { NexusChat } from '../nexus.ts';
+import { NexusChat } from '../nexus/index.ts';
 import { loadForTools, NoToolCallingDtypeError, type ToolAttempt } from './load-for-tools.ts';
 import type { ToolCallCheck } from './self-check.ts';
 import { memoryVerdictStore } from './verdict-store.ts';

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedPrompts } from '../../tests/fixtures/prepare-models.ts';
 import { seededRandom } from '../../tests/fixtures/tools-model/gen-data.ts';
-import { NexusChat } from '../nexus.ts';
+import { NexusChat } from '../nexus/index.ts';
 import { familyById } from '../engine/families.ts';
 import { ToolRegistry } from '../tools/tool-registry.ts';
 import { freshToken, selfCheckQuestion } from './check-questions.ts';

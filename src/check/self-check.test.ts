@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
 import { when } from '../testing/script-matchers.ts';
-import { NexusChat } from '../nexus.ts';
+import { NexusChat } from '../nexus/index.ts';
 import { freshToken, selfCheckQuestion } from './check-questions.ts';
 import { runSelfCheck } from './self-check.ts';
 

@@ -17,7 +17,7 @@ import { checkOption } from '../shared/errors.ts';
 import type { FamilyId } from '../engine/model-family.ts';
 import { describeSource, type ModelSource } from '../engine/model-source.ts';
 import { freshSeed, seededRandom } from '../check/seeded-random.ts';
-import { NexusChat } from '../nexus.ts';
+import { NexusChat } from '../nexus/index.ts';
 
 const USAGE =
   'Usage: browser-llm-nexus test-models --models <hub id or local folder>[,…] [options]   (in this repository: npm run test:models -- --models …)\n' +

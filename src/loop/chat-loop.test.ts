@@ -4,7 +4,7 @@ import { emitStep } from './step-events.ts';
 import { CHAT_EVENT_NAMES } from './types.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
-import { NexusChat } from '../nexus.ts';
+import { NexusChat } from '../nexus/index.ts';
 import { qwen3 } from './__fixtures__/qwen3-outputs.ts';
 import { ANSWER_NOW_PROMPT } from './prompts.ts';
 import { QWEN3_PRIMED_PREFIX as PRIMED_PREFIX } from '../testing/script-matchers.ts';

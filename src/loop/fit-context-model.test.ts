@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../../tests/fixtures/prepare-models.ts';
 import { selfCheckQuestion } from '../check/check-questions.ts';
-import { NexusChat } from '../nexus.ts';
+import { NexusChat } from '../nexus/index.ts';
 import { TIMEOUTS } from '../../tests/timeouts.ts';
 
 const PARAGRAPH =

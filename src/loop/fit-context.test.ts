@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { contextBudget } from '../engine/context-budget.ts';
 import type { ChatMessage } from '../engine/engine.ts';
 import { ScriptedEngine } from '../engine/scripted-engine.ts';
-import { NexusChat } from '../nexus.ts';
+import { NexusChat } from '../nexus/index.ts';
 import { ContextOverflowError, FULL_MEMORY, historyInView, SHORTENED_RESULT_CHARS, shortenResult, smallerView, viewCounts } from './fit-context.ts';
 import { resultCharsFor } from './run-calls.ts';
 import type { MemoryTrim } from './types.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
-import { NexusChat } from '../nexus.ts';
+import { NexusChat } from '../nexus/index.ts';
 import { when } from '../testing/script-matchers.ts';
 import { qwen3 } from './__fixtures__/qwen3-outputs.ts';
 import { UnknownToolError } from './answer-request.ts';

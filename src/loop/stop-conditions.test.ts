@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ScriptedEngine } from '../engine/scripted-engine.ts';
-import { NexusChat } from '../nexus.ts';
+import { NexusChat } from '../nexus/index.ts';
 import type { AnswerView } from './answer-run.ts';
 import { callsOf, metricsOf, type Step } from './step-log.ts';
 import { fromStopRule, isStopRule } from './stop-conditions.ts';

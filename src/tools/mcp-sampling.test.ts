@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { contextBudget } from '../engine/context-budget.ts';
 import { ScriptedEngine } from '../engine/scripted-engine.ts';
 import { ContextOverflowError } from '../loop/fit-context.ts';
-import { NexusChat } from '../nexus.ts';
+import { NexusChat } from '../nexus/index.ts';
 import { answerSampling, MAX_SAMPLING_TOKENS, McpSamplingError, type SamplingTurn } from './mcp-sampling.ts';
 
 const ask = (text: string, more: Record<string, unknown> = {}) => ({

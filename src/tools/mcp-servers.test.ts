@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcpServer, type TestMcpServer } from '../../tests/tools/start-mcp-server.ts';
 import { ScriptedEngine } from '../engine/scripted-engine.ts';
-import { NexusChat } from '../nexus.ts';
+import { NexusChat } from '../nexus/index.ts';
 import { when } from '../testing/script-matchers.ts';
 import { ToolsFileError } from './errors.ts';
 import { McpServers } from './mcp-servers.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NexusChat } from '../nexus.ts';
+import { NexusChat } from '../nexus/index.ts';
 import { ScriptedEngine } from '../engine/scripted-engine.ts';
 import { when } from '../testing/script-matchers.ts';
 import { MANY_TOOLS, TOOL_GROUPS } from '../../tests/fixtures/many-tools/many-tools.ts';

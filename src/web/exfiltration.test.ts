@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newAnswer, post } from '../../tests/proxy/helpers/inject.ts';
 import { article, page, redirect, startTestWeb, type Handler, type TestWeb } from '../../tests/proxy/helpers/test-web.ts';
 import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
-import { NexusChat } from '../nexus.ts';
+import { NexusChat } from '../nexus/index.ts';
 import type { SearchBackend } from '../proxy/search-backend.ts';
 import { createProxy } from '../proxy/server.ts';
 import type { WebActivity } from './web-tools.ts';

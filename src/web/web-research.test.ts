@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedEngine, type ScriptedOutput } from '../engine/scripted-engine.ts';
 import { when } from '../testing/script-matchers.ts';
-import { NexusChat } from '../nexus.ts';
+import { NexusChat } from '../nexus/index.ts';
 import { createProxy } from '../proxy/server.ts';
 import type { SearchBackend } from '../proxy/search-backend.ts';
 import { SearchFailedError } from '../proxy/errors.ts';

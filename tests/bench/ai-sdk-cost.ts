@@ -10,7 +10,7 @@
 import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
 import { createNexus } from '../../src/ai-sdk/create-nexus.ts';
 import { freshToken, modelCheckQuestions, selfCheckQuestion } from '../../src/check/check-questions.ts';
-import { NexusChat } from '../../src/nexus.ts';
+import { NexusChat } from '../../src/nexus/index.ts';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedPrompts } from '../fixtures/prepare-models.ts';
 import { seededRandom } from '../fixtures/tools-model/gen-data.ts';
 

@@ -13,7 +13,7 @@ import { Session } from 'node:inspector/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ScriptedEngine } from '../../src/engine/scripted-engine.ts';
-import { NexusChat } from '../../src/nexus.ts';
+import { NexusChat } from '../../src/nexus/index.ts';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Chennai"}}\n</tool_call>';

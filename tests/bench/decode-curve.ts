@@ -15,7 +15,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { AutoTokenizer } from '@huggingface/transformers';
-import { NexusChat } from '../../src/nexus.ts';
+import { NexusChat } from '../../src/nexus/index.ts';
 import { CHROMIUM_PATH, launchChromium } from '../e2e/chromium.ts';
 import { ensureChromium } from '../setup/ensure-chromium.ts';
 import { FIXTURE_MODELS_DIR, TINY_QWEN3 } from '../fixtures/prepare-models.ts';

@@ -7,7 +7,7 @@
  */
 import type { Engine, GenerateOptions, GenerateResult } from '../../src/engine/engine.ts';
 import { loadEngine } from '../../src/engine/load-engine.ts';
-import { NexusChat } from '../../src/nexus.ts';
+import { NexusChat } from '../../src/nexus/index.ts';
 import { DelegatingEngine } from '../../src/testing/delegating-engine.ts';
 import { parseToolCalls } from '../../src/toolcalls/index.ts';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../fixtures/prepare-models.ts';

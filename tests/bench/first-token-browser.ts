@@ -90,7 +90,7 @@ try {
   const ask = (text: string, reset = false) =>
     page.evaluate(
       async ({ text, reset }) => {
-        const chat = (window as unknown as { benchChat: import('../../src/nexus.ts').NexusChat }).benchChat;
+        const chat = (window as unknown as { benchChat: import('../../src/nexus/index.ts').NexusChat }).benchChat;
         if (reset) chat.reset();
         const started = performance.now();
         let first: number | undefined;
@@ -122,7 +122,7 @@ try {
   console.log(`second conversation, same tools: ${show(second)}; ratio to the first ${(second.firstTokenMs / cold.firstTokenMs).toFixed(2)}`);
 
   if (!process.argv.includes('--no-trim')) {
-    await page.evaluate(() => (window as unknown as { benchChat: import('../../src/nexus.ts').NexusChat }).benchChat.reset());
+    await page.evaluate(() => (window as unknown as { benchChat: import('../../src/nexus/index.ts').NexusChat }).benchChat.reset());
     const paragraph = 'The river rises in the northern hills, runs past three market towns and a ruined abbey, and meets the sea at a wide estuary. '.repeat(8);
     const rows: Awaited<ReturnType<typeof ask>>[] = [];
     for (let turn = 1; turn <= 60 && rows.filter((r) => r.trimmed).length < 2; turn++)
@@ -140,7 +140,7 @@ try {
     const stopSampling = samplePeak();
     const result = await page.evaluate(
       async ({ words }) => {
-        const chat = (window as unknown as { benchChat: import('../../src/nexus.ts').NexusChat }).benchChat;
+        const chat = (window as unknown as { benchChat: import('../../src/nexus/index.ts').NexusChat }).benchChat;
         const started = performance.now();
         try {
           const answer = await chat.chat('word '.repeat(words), { maxNewTokens: 2, toolChoice: 'none', isolated: true });
@@ -158,7 +158,7 @@ try {
         : `context ~${tokens} tokens: refused before generation (${result.message.slice(0, 160)}…); peak RSS renderer ${gib(peak.largest)}`,
     );
   }
-  await page.evaluate(() => (window as unknown as { benchChat: import('../../src/nexus.ts').NexusChat }).benchChat.dispose());
+  await page.evaluate(() => (window as unknown as { benchChat: import('../../src/nexus/index.ts').NexusChat }).benchChat.dispose());
 } finally {
   await browser.close();
   await harness.close();

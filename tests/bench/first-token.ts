@@ -15,7 +15,7 @@ import { selfCheckQuestion } from '../../src/check/check-questions.ts';
 import { loadEngine } from '../../src/engine/load-engine.ts';
 import type { GenerateOptions, GenerateResult } from '../../src/engine/engine.ts';
 import { PARSER_MARKERS } from '../../src/loop/answer-runner.ts';
-import { NexusChat } from '../../src/nexus.ts';
+import { NexusChat } from '../../src/nexus/index.ts';
 import { DelegatingEngine } from '../../src/testing/delegating-engine.ts';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../fixtures/prepare-models.ts';
 

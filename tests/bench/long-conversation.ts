@@ -10,7 +10,7 @@
  */
 import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../fixtures/prepare-models.ts';
 import { selfCheckQuestion } from '../../src/check/check-questions.ts';
-import { NexusChat } from '../../src/nexus.ts';
+import { NexusChat } from '../../src/nexus/index.ts';
 
 const turnsArg = process.argv.indexOf('--turns');
 const TURNS = turnsArg > 0 ? Number(process.argv[turnsArg + 1]) : 30;

@@ -2,7 +2,7 @@ import { ScriptedEngine, type ScriptedOutput } from '../../src/engine/scripted-e
 import { commonPrefixLength } from '../../src/engine/token-transcript.ts';
 import { qwen3 } from '../../src/loop/__fixtures__/qwen3-outputs.ts';
 import { when } from '../../src/testing/script-matchers.ts';
-import { NexusChat } from '../../src/nexus.ts';
+import { NexusChat } from '../../src/nexus/index.ts';
 
 /** One scenario's cost. */
 export interface LoopScenarioFigures {

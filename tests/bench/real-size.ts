@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NexusChat } from '../../src/nexus.ts';
+import { NexusChat } from '../../src/nexus/index.ts';
 import type { KvLayout } from '../../src/engine/appended-kv-session.ts';
 import { TransformersEngine } from '../../src/engine/transformers-engine.ts';
 import { useSource } from '../../src/engine/use-source.ts';

@@ -1,9 +1,9 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FIXTURE_MODELS_DIR, TINY_QWEN3, prepareFixtureModels } from '../tests/fixtures/prepare-models.ts';
-import { ScriptedEngine } from './engine/scripted-engine.ts';
-import { ToolTemplateError } from './loop/answer-request.ts';
-import { NexusChat } from './nexus.ts';
-import { ToolRegistry } from './tools/tool-registry.ts';
+import { FIXTURE_MODELS_DIR, TINY_QWEN3, prepareFixtureModels } from '../../tests/fixtures/prepare-models.ts';
+import { ScriptedEngine } from '../engine/scripted-engine.ts';
+import { ToolTemplateError } from '../loop/answer-request.ts';
+import { NexusChat } from './index.ts';
+import { ToolRegistry } from '../tools/tool-registry.ts';
 
 describe('NexusChat.load in Node, over the real engine on the tiny fixture', () => {
   // Each test gets its own chat over its own engine.

@@ -1,84 +1,43 @@
-import type { ChatMessage, Engine, EngineInfo } from './engine/engine.ts';
-import { isAbortError, throwIfAborted } from './shared/abort.ts';
-import { NexusError, registerErrorClass } from './shared/errors.ts';
-import { checkLoadOptions } from './engine/load-options.ts';
-import { DEFAULT_MODEL, describeSource, SOURCE_FAILURES, type ModelSource } from './engine/model-source.ts';
-import { startWorkerRunner, type WorkerLoadOptions } from './worker/worker-client.ts';
-import { runSelfCheck, type ToolCallCheck } from './check/self-check.ts';
-import { loadForTools, type LoadForToolsOptions } from './check/load-for-tools.ts';
-import { indexedDbVerdictStore, type ToolVerdict } from './check/verdict-store.ts';
-import { detectBrowserCapabilities, type RuntimeCapabilities } from './engine/device-ladder.ts';
-import { probeDtypes } from './engine/probe-dtypes.ts';
-import { emptyMetrics } from './loop/answer-run.ts';
-import type { AnswerRunner, RunnerServices } from './loop/answer-runner.ts';
-import { Emitter, type Listener } from './loop/emitter.ts';
-import { emitStep } from './loop/step-events.ts';
-import { memoryOf, messagesOf, type HandedCall, type Step, type TokenUsage } from './loop/step-log.ts';
-import { FULL_MEMORY, type MemoryView } from './loop/fit-context.ts';
-import type { ContextBudget } from './engine/context-budget.ts';
-import { familyById, TOOL_FAMILIES } from './engine/families.ts';
-import { isStopRule, type StopCondition, type StopRule } from './loop/stop-conditions.ts';
-import type { ToolEffects, ToolRunOptions, ToolRunOutcome } from './loop/toolbox.ts';
-import type { AnswerMetrics, ApprovalHandler, ChatAnswer, ChatEvents, ChatOptions } from './loop/types.ts';
-import { evalTools, loadTools, type LoadToolsOptions } from './tools/load-tools.ts';
-import { ToolRegistry, type ToolHandler, type ToolOptions, type ToolRunResult } from './tools/tool-registry.ts';
-import type { Embedder } from './tools/tool-index.ts';
-import type { McpConnectOptions, McpSamplingAnswer, McpSamplingRequest } from './tools/mcp-options.ts';
-import type { SamplingReport } from './tools/mcp-sampling.ts';
-import type { McpConnection } from './tools/mcp-tools.ts';
-import { McpServers } from './tools/mcp-servers.ts';
-import { ToolOffering, type ToolOfferingSettings } from './loop/tool-offering.ts';
-import { answerMessages, answerSettings, CHAT_DEFAULTS, type AnswerPromptParts } from './loop/answer-request.ts';
-import { DEFAULT_TOOL_SELECTION, type ToolSelection, type ToolSelectionSettings } from './tools/tool-selection.ts';
-import { assertEmbeddingModel, DEFAULT_EMBEDDING_MODEL, embeddingModelKey, type ToolSearchStatus } from './engine/embedding-model.ts';
-import type { ToolVectorStore } from './tools/tool-vectors.ts';
-import type { ArgsOf, ParameterNames, ParametersInput, ToolSchema } from './tools/tool-schema.ts';
-
-/** Thrown when `chat()` is called while another answer is still running on the same chat. */
-export class ChatBusyError extends NexusError {
-  override readonly name = 'ChatBusyError';
-}
-
-registerErrorClass(ChatBusyError, 'ChatBusyError');
-
-/** Thrown by `setHistory` for messages that do not form a consistent conversation. */
-export class InvalidHistoryError extends NexusError {
-  override readonly name = 'InvalidHistoryError';
-}
-
-registerErrorClass(InvalidHistoryError, 'InvalidHistoryError');
-
-/** Thrown when a disposed chat is used. */
-export class ChatDisposedError extends NexusError {
-  override readonly name = 'ChatDisposedError';
-}
-
-registerErrorClass(ChatDisposedError, 'ChatDisposedError');
+import type { ChatMessage, Engine, EngineInfo } from '../engine/engine.ts';
+import { isAbortError } from '../shared/abort.ts';
+import { checkLoadOptions } from '../engine/load-options.ts';
+import { DEFAULT_MODEL, describeSource, type ModelSource } from '../engine/model-source.ts';
+import type { WorkerLoadOptions } from '../worker/worker-client.ts';
+import { runSelfCheck, type ToolCallCheck } from '../check/self-check.ts';
+import { loadForTools, type LoadForToolsOptions } from '../check/load-for-tools.ts';
+import type { ToolVerdict } from '../check/verdict-store.ts';
+import { emptyMetrics } from '../loop/answer-run.ts';
+import type { AnswerRunner } from '../loop/answer-runner.ts';
+import { Emitter, type Listener } from '../loop/emitter.ts';
+import { emitStep } from '../loop/step-events.ts';
+import { memoryOf, messagesOf, type Step } from '../loop/step-log.ts';
+import { FULL_MEMORY, type MemoryView } from '../loop/fit-context.ts';
+import type { ContextBudget } from '../engine/context-budget.ts';
+import { isStopRule, type StopCondition, type StopRule } from '../loop/stop-conditions.ts';
+import type { ToolEffects, ToolRunOptions, ToolRunOutcome } from '../loop/toolbox.ts';
+import type { AnswerMetrics, ApprovalHandler, ChatAnswer, ChatEvents, ChatOptions } from '../loop/types.ts';
+import { evalTools, loadTools, type LoadToolsOptions } from '../tools/load-tools.ts';
+import { ToolRegistry, type ToolHandler, type ToolOptions, type ToolRunResult } from '../tools/tool-registry.ts';
+import type { Embedder } from '../tools/tool-index.ts';
+import type { McpConnectOptions, McpSamplingAnswer, McpSamplingRequest } from '../tools/mcp-options.ts';
+import type { SamplingReport } from '../tools/mcp-sampling.ts';
+import type { McpConnection } from '../tools/mcp-tools.ts';
+import { McpServers } from '../tools/mcp-servers.ts';
+import { ToolOffering, type ToolOfferingSettings } from '../loop/tool-offering.ts';
+import { CHAT_DEFAULTS } from '../loop/answer-request.ts';
+import { DEFAULT_TOOL_SELECTION, type ToolSelection, type ToolSelectionSettings } from '../tools/tool-selection.ts';
+import { assertEmbeddingModel, DEFAULT_EMBEDDING_MODEL, embeddingModelKey, type ToolSearchStatus } from '../engine/embedding-model.ts';
+import type { ToolVectorStore } from '../tools/tool-vectors.ts';
+import type { ArgsOf, ParameterNames, ParametersInput, ToolSchema } from '../tools/tool-schema.ts';
+import { isNode } from './environment.ts';
+import { ChatBusyError, ChatDisposedError, InvalidHistoryError } from './errors.ts';
+import { inRealmRunner } from './in-realm-runner.ts';
+import { loadChatForTools, loadModelRunner } from './loading.ts';
+import { runModelTurn, type ModelTurnOptions, type ModelTurnResult } from './model-turn.ts';
+import { buildRequest } from './request-setup.ts';
 
 /** Options of {@link NexusChat.load}. */
 export interface NexusLoadOptions extends NexusChatOptions, WorkerLoadOptions {}
-
-/**
- * The loop in this realm, imported on the first answer. A page whose model runs in a worker (the
- * usual case) never downloads the loop and the call parsers: they run in the worker's own bundle.
- */
-function inRealmRunner(engine: Engine, services: RunnerServices = {}): AnswerRunner {
-  let runner: Promise<AnswerRunner> | undefined;
-  const loaded = () => (runner ??= import('./loop/answer-runner.ts').then(({ engineRunner }) => engineRunner(engine, services)));
-  return {
-    get info() {
-      return engine.info;
-    },
-    run: async (request, bridge) => (await loaded()).run(request, bridge),
-    choose: async (request, signal) => (await loaded()).choose!(request, signal),
-    ...(services.embed ? { embed: services.embed } : {}),
-    dispose: async () => {
-      if (runner) return (await runner).dispose();
-      await services.dispose?.().catch(() => undefined);
-      await engine.dispose();
-    },
-  };
-}
 
 /** Options of {@link NexusChat.withEngine}. */
 export interface NexusChatOptions {
@@ -207,30 +166,11 @@ export class NexusChat {
       ...(embedder ? { embedder } : {}),
       ...(toolVectors !== undefined ? { toolVectors } : {}),
     };
-    const chat = await NexusChat.loadRunner(source, loadOptions, chatOptions);
+    const chat = new NexusChat(await loadModelRunner(source, loadOptions), chatOptions);
     // A loaded model can run the default tool-search model beside it (fetched on first need).
     if (!embedder) chat.toolSelection.semantic = { ...DEFAULT_EMBEDDING_MODEL };
     chat.offering.hubUrl = loadOptions.hubUrl;
     return chat;
-  }
-
-  private static async loadRunner(source: ModelSource, loadOptions: WorkerLoadOptions, chatOptions: NexusChatOptions): Promise<NexusChat> {
-    if (isNode()) {
-      // Dynamic imports for the Node path, so transformers.js and the loop stay in chunks the page never loads.
-      const [{ loadEngine, embedderHost }, { PARSER_MARKERS }] = await Promise.all([import('./engine/load-engine.ts'), import('./loop/answer-runner.ts')]);
-      throwIfAborted(loadOptions.signal);
-      // The engine keeps in generated text every special token the parser reads.
-      const { engine } = await loadEngine(source, { runtime: 'node', webgpu: false, shaderF16: false }, { ...loadOptions, keepMarkers: PARSER_MARKERS });
-      // In-process the load cannot be cut short; a cancelled one is freed as soon as it is done.
-      if (loadOptions.signal?.aborted) {
-        await engine.dispose();
-        throwIfAborted(loadOptions.signal);
-      }
-      const embedders = embedderHost('cpu');
-      const services: RunnerServices = { embed: (request, onProgress) => embedders.embed(request, onProgress), dispose: () => embedders.dispose() };
-      return new NexusChat(inRealmRunner(engine, services), chatOptions);
-    }
-    return new NexusChat(await startWorkerRunner(source, loadOptions), chatOptions);
   }
 
   /**
@@ -241,30 +181,7 @@ export class NexusChat {
    * const chat = await NexusChat.loadForTools({ hub: 'onnx-community/Qwen3-0.6B-ONNX' }, { onAttempt: (a) => console.log(a) });
    */
   static async loadForTools(source: ModelSource = DEFAULT_MODEL, options: LoadForToolsOptions & Omit<NexusLoadOptions, 'onAttempt'> = {}): Promise<NexusChat> {
-    const { dtypes, dtype, allowForcing, onAttempt, verdicts, pick, fullPrecision, device: _device, ...loadOptions } = options;
-    const caps: RuntimeCapabilities = isNode()
-      ? { runtime: 'node', webgpu: false, shaderF16: false }
-      : await detectBrowserCapabilities(undefined, { allowFallbackAdapter: Boolean(options.allowFallbackAdapter) });
-    const store = verdicts === undefined ? (isNode() ? null : await indexedDbVerdictStore().catch(() => null)) : verdicts;
-    return loadForTools(
-      source,
-      {
-        ...(dtypes ? { dtypes } : {}),
-        ...(dtype ? { dtype } : {}),
-        ...(allowForcing === undefined ? {} : { allowForcing }),
-        ...(onAttempt ? { onAttempt } : {}),
-        ...(pick ? { pick } : {}),
-        ...(fullPrecision ? { fullPrecision } : {}),
-      },
-      {
-        caps,
-        available: await probeDtypes(source, undefined, options.hubUrl),
-        verdicts: store,
-        load: (s, candidate) => NexusChat.load(s, { ...loadOptions, dtype: candidate.dtype, device: candidate.device }),
-        describe: describeSource,
-        isSourceFailure: (error) => error instanceof Error && SOURCE_FAILURES.has(error.name),
-      },
-    );
+    return loadChatForTools(source, options, (s, loadOptions: Omit<NexusLoadOptions, 'onAttempt'>) => NexusChat.load(s, loadOptions));
   }
 
   /** A chat over any {@link AnswerRunner} (in-process, or a worker). */
@@ -445,15 +362,20 @@ export class NexusChat {
     });
     const options = selected.options;
     const registry = selected.registry;
-    const settings = {
-      ...answerSettings(options, registry, this, this.runner.info.context),
-      ...(selected.selection ? { acceptUnoffered: true } : {}),
-      ...(options.isolated ? {} : { memory: this.memoryView }),
-    };
     // A side conversation talks to nobody: its events go to a listener-less emitter.
     const events = options.isolated ? new Emitter<ChatEvents>() : this.events;
     const history = options.isolated ? [] : this.conversation;
-    const messages = this.promptMessages(settings, registry, history, prompt, options.instructions);
+    const request = buildRequest({
+      defaults: this,
+      info: this.runner.info,
+      registry,
+      options,
+      history,
+      prompt,
+      instructions: options.instructions,
+      extra: { ...(selected.selection ? { acceptUnoffered: true } : {}), ...(options.isolated ? {} : { memory: this.memoryView }) },
+    });
+    const messages = request.messages;
     /** The answer as it happens: its steps (every event but `token` is their projection), and the visible text of the round in progress. */
     const steps: Step[] = [];
     let visibleTextOfRound = '';
@@ -463,10 +385,7 @@ export class NexusChat {
     try {
       const outcome = await this.runner.run(
         {
-          messages,
-          settings,
-          schemas: registry.schemas,
-          firstCallNumber: countToolCalls(history) + 1,
+          ...request,
           asksAnswerNow: Boolean(options.answerNow),
           asksPrepareStep: Boolean(prepareStep),
           ...(this.stopWhen.some(isStopRule) ? { stopRules: this.stopWhen.filter(isStopRule) } : {}),
@@ -553,7 +472,7 @@ export class NexusChat {
   async sampleForMcp(request: McpSamplingRequest, options: { signal?: AbortSignal } = {}): Promise<McpSamplingAnswer & { report: SamplingReport }> {
     if (this.disposed) throw new ChatDisposedError('This chat was disposed. Load the model again to keep chatting.');
     // Loaded with the first request: a page whose servers never ask does not carry it.
-    const { answerSampling } = await import('./tools/mcp-sampling.ts');
+    const { answerSampling } = await import('../tools/mcp-sampling.ts');
     return answerSampling(
       request,
       async (turn) => {
@@ -574,69 +493,8 @@ export class NexusChat {
   }
 
   /** One model turn (see {@link modelTurn}), whether or not an answer is running. */
-  private async turn(messages: readonly ChatMessage[], options: ModelTurnOptions): Promise<ModelTurnResult> {
-    const registry = new ToolRegistry();
-    for (const tool of options.tools) {
-      registry.tool(tool.name, tool.description ?? '', tool.parameters as ParametersInput, () => {
-        throw new Error(`${tool.name} is run by the caller of modelTurn, not here.`);
-      });
-    }
-    const {
-      tools: _tools,
-      instructions: _instructions,
-      signal: _signal,
-      onToken: _onToken,
-      onReasoning: _onReasoning,
-      onStep: _onStep,
-      ...chatOptions
-    } = options;
-    const settings = { ...answerSettings(chatOptions, registry, this, this.runner.info.context), callsOnly: true };
-    const request = this.promptMessages(settings, registry, messages, undefined, options.instructions);
-    const steps: Step[] = [];
-    const outcome = await this.runner.run(
-      { messages: request, settings, schemas: registry.schemas, firstCallNumber: countToolCalls(messages) + 1, asksAnswerNow: false, asksPrepareStep: false },
-      {
-        ...(options.signal ? { signal: options.signal } : {}),
-        runTool: async (name) => ({ ok: false, kind: 'error', message: `${name} is run by the caller of modelTurn.` }),
-        onStep: (step) => {
-          steps.push(step);
-          options.onStep?.(step);
-        },
-        onToken: (text) => options.onToken?.(text),
-        ...(options.onReasoning ? { onReasoning: options.onReasoning } : {}),
-      },
-    );
-    if (!outcome.ok) throw outcome.error;
-    const handover = steps.find((step) => step.kind === 'handover');
-    return {
-      text: outcome.answer.text,
-      calls: handover?.kind === 'handover' ? handover.calls : [],
-      dropped: handover?.kind === 'handover' ? handover.dropped : [],
-      steps,
-      metrics: outcome.answer.metrics,
-      usage: outcome.answer.totalUsage,
-    };
-  }
-
-  /** The messages an answer starts from, as this model's family takes them (see `answerMessages`). */
-  private promptMessages(
-    settings: AnswerPromptParts['settings'],
-    registry: ToolRegistry,
-    history: readonly ChatMessage[],
-    prompt: string | undefined,
-    instructions: string | undefined,
-  ): ChatMessage[] {
-    return answerMessages({
-      defaults: this,
-      settings,
-      schemas: registry.schemas,
-      info: this.runner.info,
-      family: familyById(this.runner.info.family?.id),
-      supportedFamilies: TOOL_FAMILIES,
-      history,
-      prompt,
-      instructions,
-    });
+  private turn(messages: readonly ChatMessage[], options: ModelTurnOptions): Promise<ModelTurnResult> {
+    return runModelTurn(this.runner, this, messages, options);
   }
 
   /**
@@ -648,7 +506,7 @@ export class NexusChat {
    * @throws McpConnectError naming the address when it is not an MCP server or does not answer in time.
    */
   async connect(url: string, options: McpConnectOptions = {}): Promise<McpConnection> {
-    const { connectMcp } = await import('./tools/mcp-tools.ts');
+    const { connectMcp } = await import('../tools/mcp-tools.ts');
     return connectMcp(url, this.tools, { ...(this.fetchForTools ? { fetch: this.fetchForTools } : {}), ...options });
   }
 
@@ -711,47 +569,9 @@ export class NexusChat {
   }
 }
 
-/** What {@link NexusChat.modelTurn} offers and how. */
-export interface ModelTurnOptions extends Pick<ChatOptions, 'toolChoice' | 'strategy' | 'maxNewTokens' | 'sampling' | 'repetitionPenalty' | 'enableThinking'> {
-  /** The tools the model may call this turn: a name, a description and a JSON Schema of the arguments each. */
-  tools: readonly { name: string; description?: string | undefined; parameters: Readonly<Record<string, unknown>> }[];
-  /** The caller's own system message, said after the project's system prompt. */
-  instructions?: string | undefined;
-  /** Stops the turn; it rejects with an `AbortError`. */
-  signal?: AbortSignal | undefined;
-  /** Visible text as it is produced (never call markup or thinking). */
-  onToken?: (text: string) => void;
-  /** The model's reasoning as it is written (thinking on), apart from the answer text. */
-  onReasoning?: (text: string) => void;
-  /** Each step of the turn as it is appended (generations, rungs, the hand-over). */
-  onStep?: (step: Step) => void;
-}
-
-/** One model turn: its text, the calls it hands over unrun, and what it cost. */
-export interface ModelTurnResult {
-  /** Visible text beside the calls, or the whole answer when there are none. */
-  text: string;
-  /** Calls to the given tools, arguments validated and coerced, ids fresh. */
-  calls: readonly HandedCall[];
-  /** Calls whose arguments never validated, with the reason: not handed over. */
-  dropped: readonly { name: string; message: string }[];
-  steps: readonly Step[];
-  metrics: AnswerMetrics;
-  /** Tokens over every generation of the turn (rungs included). */
-  usage: TokenUsage;
-}
-
 /** A memory view handed to `setHistory`, kept inside the history it indexes (none: the whole history). */
 function memoryWithin(view: MemoryView | undefined, length: number): MemoryView {
   if (!view) return FULL_MEMORY;
   const clamp = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) ? Math.min(Math.max(n, 0), length) : 0);
   return { from: clamp(view.from), shortenBefore: clamp(view.shortenBefore) };
-}
-
-function countToolCalls(messages: readonly ChatMessage[]): number {
-  return messages.reduce((n, m) => n + (m.role === 'assistant' ? (m.tool_calls?.length ?? 0) : 0), 0);
-}
-
-function isNode(): boolean {
-  return typeof process !== 'undefined' && Boolean(process.versions?.node) && typeof window === 'undefined' && typeof self === 'undefined';
 }
