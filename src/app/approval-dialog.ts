@@ -1,8 +1,7 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, html, nothing } from 'lit';
 import type { ApprovalState } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
-import { dialogStyles } from './dialog-styles.ts';
-import { controls } from './styles.ts';
+import { approvalDialogStyles } from './approval-dialog-styles.ts';
 
 /**
  * Asks the user before a `confirm` tool runs, showing the tool and the exact arguments it would
@@ -19,38 +18,7 @@ export class ApprovalDialog extends LitElement {
   /** The pending request, or undefined when nothing waits. */
   declare approval: ApprovalState | undefined;
 
-  static override styles = [
-    controls,
-    dialogStyles,
-    css`
-      table {
-        width: 100%;
-        border-collapse: collapse;
-        font-size: 0.88rem;
-        margin-bottom: 0.9rem;
-      }
-      th {
-        text-align: left;
-        vertical-align: top;
-        padding: 0.35rem 0.75rem 0.35rem 0;
-        color: var(--muted);
-        font-weight: 600;
-        white-space: nowrap;
-        width: 1%;
-      }
-      td {
-        padding: 0.35rem 0;
-        white-space: pre-wrap;
-        overflow-wrap: anywhere;
-        font-family: var(--mono);
-        font-size: 0.84rem;
-      }
-      tr + tr th,
-      tr + tr td {
-        border-top: 1px solid var(--border);
-      }
-    `,
-  ];
+  static override styles = approvalDialogStyles;
 
   override render() {
     const a = this.approval;

@@ -1,8 +1,7 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, html, nothing } from 'lit';
 import type { McpFormField, McpRequestState } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
-import { dialogStyles } from './dialog-styles.ts';
-import { controls } from './styles.ts';
+import { mcpRequestDialogStyles } from './mcp-request-dialog-styles.ts';
 
 /**
  * What an MCP server asks of the user, one request at a time: a form to fill in (its defaults filled),
@@ -20,43 +19,7 @@ export class McpRequestDialog extends LitElement {
   /** The request shown, or undefined when nothing waits. */
   declare request: McpRequestState | undefined;
 
-  static override styles = [
-    controls,
-    dialogStyles,
-    css`
-      label {
-        display: grid;
-        gap: 0.2rem;
-        margin-bottom: 0.7rem;
-        font-size: 0.88rem;
-      }
-      label.check {
-        display: flex;
-        align-items: center;
-        gap: 0.5rem;
-      }
-      .hint {
-        color: var(--muted);
-        font-size: 0.8rem;
-      }
-      .messages {
-        max-height: 14rem;
-        overflow: auto;
-        border: 1px solid var(--border);
-        border-radius: var(--radius);
-        padding: 0.5rem 0.7rem;
-        margin-bottom: 0.8rem;
-        font-size: 0.86rem;
-        white-space: pre-wrap;
-        overflow-wrap: anywhere;
-      }
-      .address {
-        font-family: var(--mono);
-        font-size: 0.84rem;
-        overflow-wrap: anywhere;
-      }
-    `,
-  ];
+  static override styles = mcpRequestDialogStyles;
 
   override render() {
     const r = this.request;

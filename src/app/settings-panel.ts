@@ -1,8 +1,8 @@
-import { LitElement, css, html } from 'lit';
+import { LitElement, html } from 'lit';
 import { MCP_LOG_LEVELS, type Strategy, type ToolChoice } from '../internal.ts';
 import type { Settings, Theme } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
-import { controls } from './styles.ts';
+import { settingsPanelStyles } from './settings-panel-styles.ts';
 
 /** The loop's settings for the next answers: prompts, strategy, tool choice, limits, thinking. */
 export class SettingsPanel extends LitElement {
@@ -22,62 +22,7 @@ export class SettingsPanel extends LitElement {
   /** The open conversation's own instructions, from the store. */
   declare instructions: string | undefined;
 
-  static override styles = [
-    controls,
-    css`
-      :host {
-        display: block;
-      }
-      form {
-        display: grid;
-        gap: 0.9rem;
-      }
-      label {
-        display: grid;
-        gap: 0.3rem;
-        font-weight: 600;
-        font-size: 0.88rem;
-      }
-      .help {
-        font-weight: 400;
-        color: var(--muted);
-        font-size: 0.8rem;
-      }
-      label textarea,
-      label select,
-      label input {
-        font-weight: 400;
-      }
-      textarea {
-        min-height: 7rem;
-        resize: vertical;
-        font-size: 0.84rem;
-        line-height: 1.45;
-      }
-      .row {
-        display: grid;
-        /* Two columns where each keeps room for its longest choice, one where it would not. */
-        grid-template-columns: repeat(auto-fit, minmax(13.5rem, 1fr));
-        gap: 0.75rem;
-      }
-      .check {
-        display: flex;
-        align-items: center;
-        gap: 0.5rem;
-        font-weight: 600;
-      }
-      .check input {
-        accent-color: var(--accent);
-        width: 1rem;
-        height: 1rem;
-      }
-      .actions {
-        display: flex;
-        justify-content: space-between;
-        align-items: center;
-      }
-    `,
-  ];
+  static override styles = settingsPanelStyles;
 
   override render() {
     const s = this.settings;

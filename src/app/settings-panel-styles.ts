@@ -1,0 +1,60 @@
+import { css } from 'lit';
+import { controls } from './styles.ts';
+
+/** The look of `<nexus-settings-panel>` (settings-panel.ts): the shared controls, then its own rules. */
+export const settingsPanelStyles = [
+  controls,
+  css`
+    :host {
+      display: block;
+    }
+    form {
+      display: grid;
+      gap: 0.9rem;
+    }
+    label {
+      display: grid;
+      gap: 0.3rem;
+      font-weight: 600;
+      font-size: 0.88rem;
+    }
+    .help {
+      font-weight: 400;
+      color: var(--muted);
+      font-size: 0.8rem;
+    }
+    label textarea,
+    label select,
+    label input {
+      font-weight: 400;
+    }
+    textarea {
+      min-height: 7rem;
+      resize: vertical;
+      font-size: 0.84rem;
+      line-height: 1.45;
+    }
+    .row {
+      display: grid;
+      /* Two columns where each keeps room for its longest choice, one where it would not. */
+      grid-template-columns: repeat(auto-fit, minmax(13.5rem, 1fr));
+      gap: 0.75rem;
+    }
+    .check {
+      display: flex;
+      align-items: center;
+      gap: 0.5rem;
+      font-weight: 600;
+    }
+    .check input {
+      accent-color: var(--accent);
+      width: 1rem;
+      height: 1rem;
+    }
+    .actions {
+      display: flex;
+      justify-content: space-between;
+      align-items: center;
+    }
+  `,
+];
