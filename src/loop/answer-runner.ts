@@ -24,6 +24,11 @@ export interface AnswerRequest {
   asksPrepareStep?: boolean;
   /** Extra stop conditions as data: they cross the worker boundary with the request. */
   stopRules?: StopRule[];
+  /**
+   * Steps the host took before the loop's first (the `started` record, the tool selection's group
+   * choice): the answer's log begins with them, so the answer is its steps from the first.
+   */
+  preamble?: readonly Step[];
 }
 
 /**
@@ -130,6 +135,7 @@ export function engineRunner(engine: Engine, services: RunnerServices = {}): Ans
         reasoning: (text: string) => bridge.onReasoning?.(text),
       };
       const run = new AnswerRun(engine, toolbox, sink, settings, request.messages);
+      for (const step of request.preamble ?? []) run.record({ ...step });
       let next = request.firstCallNumber;
       const hooks: AnswerHooks = {
         newCallId: () => `call_${next++}`,

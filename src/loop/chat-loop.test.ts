@@ -69,14 +69,34 @@ describe('the tool loop on a scripted Qwen3', () => {
   });
 
   it('returns the answer as its steps: frozen records from which text, calls, metrics and usage are read back (issue 24)', async () => {
-    const { chat, events } = setup([
+    const { chat, events, engine } = setup([
       { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
       { when: when.promptContains('"temperature_c":31.2'), output: qwen3.answerChennai },
     ]);
     const finished: Step[] = [];
     const answer = await chat.chat('Weather in Chennai?', { onStepFinish: (step) => finished.push(step) });
     expect(finished).toEqual(answer.steps);
-    expect(answer.steps.map((s) => s.kind)).toEqual(['round', 'generation', 'verdict', 'call', 'turn', 'round', 'generation', 'verdict', 'finished']);
+    expect(answer.steps.map((s) => s.kind)).toEqual([
+      'started',
+      'round',
+      'generation',
+      'verdict',
+      'call',
+      'turn',
+      'round',
+      'generation',
+      'verdict',
+      'finished',
+    ]);
+    // The first step records what the answer ran with (issue 43): the system message the model read, the settings, the tools offered.
+    const started = answer.steps[0];
+    expect(started).toMatchObject({
+      kind: 'started',
+      settings: { toolChoice: 'auto', strategy: 'auto', maxRounds: 4, maxNewTokens: 512, repetitionPenalty: 1.1, enableThinking: false },
+      offered: ['get_weather'],
+    });
+    expect(started?.kind === 'started' && started.systemPrompt).toMatch(/\S/);
+    expect(engine.generations[0]?.prompt).toContain(started?.kind === 'started' ? started.systemPrompt : 'none');
     expect(answer.steps.filter((s) => s.kind === 'generation').map((s) => s.text)).toEqual([qwen3.callWeatherChennai, qwen3.answerChennai]);
     for (const step of answer.steps) expect(Object.isFrozen(step)).toBe(true);
     // The events are the same records, as they were appended.

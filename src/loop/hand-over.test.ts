@@ -26,7 +26,8 @@ describe('one model turn with its calls handed over unrun (the AI SDK step)', ()
     const turn = await chat.modelTurn([{ role: 'user', content: 'Weather in Chennai for 2 days?' }], { tools: [WEATHER] });
     expect(turn.calls).toEqual([{ id: 'call_1', name: 'get_weather', arguments: { city: 'Chennai', days: 2 }, source: 'inline' }]);
     expect(turn.text).toBe('');
-    expect(turn.steps.map((s) => s.kind)).toEqual(['round', 'generation', 'verdict', 'handover', 'finished']);
+    expect(turn.steps.map((s) => s.kind)).toEqual(['started', 'round', 'generation', 'verdict', 'handover', 'finished']);
+    expect(turn.steps[0]).toMatchObject({ kind: 'started', settings: { callsOnly: true }, offered: ['get_weather'] });
     expect(engine.generations).toHaveLength(1);
     // The chat's own conversation is not touched.
     expect(chat.history).toEqual([]);

@@ -21,6 +21,13 @@ export type RungVerdict = { kind: 'use'; attempt: Attempt } | { kind: 'next'; fa
  * event but `token` are derived from it, never kept beside it.
  */
 export type Step =
+  /**
+   * The first step of every answer: what it ran with — the system message the model read first, the
+   * settings (the options with the chat's defaults filled in), the tools offered and, where only some
+   * were, why each (the selection; a group the chat model picked is the `group` generation and choice
+   * that follow this step, its tokens counted with the answer's).
+   */
+  | { kind: 'started'; systemPrompt: string; settings: StartedSettings; offered: readonly string[]; selection?: StartedSelection }
   | { kind: 'round'; round: number; phase: 'tools' | 'answer' }
   /** What `prepareStep` changed for this round: the tools it may call, and whether it must call one. */
   | { kind: 'prepared'; round: number; activeTools?: readonly string[]; toolChoice?: ToolChoice }
@@ -73,6 +80,31 @@ export type Step =
    */
   | { kind: 'handover'; round: number; text: string; calls: readonly HandedCall[]; dropped: readonly { name: string; message: string }[] }
   | { kind: 'finished'; ms: number; text: string };
+
+/** The settings an answer ran with, as its `started` step records them (data only: it crosses the worker and is saved). */
+export interface StartedSettings {
+  toolChoice: ToolChoice;
+  strategy: string;
+  maxRounds: number;
+  maxNewTokens: number;
+  maxResultChars: number;
+  repetitionPenalty: number;
+  enableThinking: boolean;
+  sampling?: { temperature: number; topP?: number };
+  /** Tokens a prompt may take (the context budget less `maxNewTokens`); none: no limit. */
+  promptBudget?: number;
+  /** The turn hands its calls over unrun (the AI SDK's step). */
+  callsOnly?: boolean;
+  /** The tool rounds' extra stop conditions given as data (functions are not recorded). */
+  stopRules?: readonly unknown[];
+}
+
+/** Why an answer offered only some tools: each offered tool's reason, how sure the rankings were, a group the model picked. */
+export interface StartedSelection {
+  reasons: Readonly<Record<string, string>>;
+  ranking: { lexicalTop: number; semanticTop?: number; semanticError?: string; confident: boolean };
+  group?: { chosen: string; among: number };
+}
 
 /** A call handed over unrun: its id, registered name, validated arguments and the rung that wrote it. */
 export interface HandedCall {

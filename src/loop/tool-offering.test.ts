@@ -17,7 +17,6 @@ function offering() {
     runner: {},
     persistentVectors: false,
     onStatus: (status) => statuses.push(status.state),
-    onGroup: () => undefined,
     describeModel: () => 'model',
     embeddingModels: { check: assertEmbeddingModel, key: embeddingModelKey },
   });

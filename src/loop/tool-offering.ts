@@ -44,8 +44,6 @@ export interface ToolOfferingParts {
   persistentVectors: boolean;
   /** The search status changed (the chat's `toolSearch` event). */
   onStatus(status: ToolSearchStatus): void;
-  /** The chat model picked a group (the chat's `step` event). */
-  onGroup(chosen: string): void;
   /** How the status names an embedding model (its source, as messages write it). */
   describeModel(model: EmbeddingModel): string;
   /**
@@ -127,11 +125,8 @@ export class ToolOffering {
     const { index } = indexed;
     const history = side ? [] : request.history;
     const selection = await selectTools(index, registry, prompt, history, settings, this.groupChooser(indexed, prompt, options.signal));
-    // A side conversation talks to nobody: no search status, no step to the chat's listeners.
-    if (!side) {
-      this.refreshVectorCounts();
-      if (selection.group) this.parts.onGroup(selection.group.chosen);
-    }
+    // A side conversation talks to nobody: no search status (its group choice is in its own steps).
+    if (!side) this.refreshVectorCounts();
     const offeredNow = new Set(selection.offered);
     const withFinder = new ToolRegistry();
     withFinder.restore(registry.snapshot());

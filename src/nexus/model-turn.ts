@@ -9,7 +9,7 @@ import type { HandedCall, Step, TokenUsage } from '../loop/step-log.ts';
 import type { AnswerMetrics, ChatOptions } from '../loop/types.ts';
 import { ToolRegistry } from '../tools/tool-registry.ts';
 import type { ParametersInput } from '../tools/tool-schema.ts';
-import { buildRequest } from './request-setup.ts';
+import { buildRequest, preambleOf } from './request-setup.ts';
 
 /** What {@link NexusChat.modelTurn} offers and how. */
 export interface ModelTurnOptions extends Pick<ChatOptions, 'toolChoice' | 'strategy' | 'maxNewTokens' | 'sampling' | 'repetitionPenalty' | 'enableThinking'> {
@@ -74,7 +74,7 @@ export async function runModelTurn(
   });
   const steps: Step[] = [];
   const outcome = await runner.run(
-    { ...request, asksAnswerNow: false, asksPrepareStep: false },
+    { ...request, preamble: preambleOf(request, undefined), asksAnswerNow: false, asksPrepareStep: false },
     {
       ...(options.signal ? { signal: options.signal } : {}),
       runTool: async (name) => ({ ok: false, kind: 'error', message: `${name} is run by the caller of modelTurn.` }),

@@ -34,7 +34,7 @@ import { ChatBusyError, ChatDisposedError, InvalidHistoryError } from './errors.
 import { inRealmRunner } from './in-realm-runner.ts';
 import { loadChatForTools, loadModelRunner } from './loading.ts';
 import { runModelTurn, type ModelTurnOptions, type ModelTurnResult } from './model-turn.ts';
-import { buildRequest } from './request-setup.ts';
+import { buildRequest, preambleOf } from './request-setup.ts';
 
 /** Options of {@link NexusChat.load}. */
 export interface NexusLoadOptions extends NexusChatOptions, WorkerLoadOptions {}
@@ -138,7 +138,6 @@ export class NexusChat {
       vectorStore: options.toolVectors,
       persistentVectors: !isNode(),
       onStatus: (status) => this.events.emit('toolSearch', status),
-      onGroup: (chosen) => this.events.emit('step', 'group', chosen, chosen),
       describeModel: (model) => describeSource(model.source),
       embeddingModels: { check: assertEmbeddingModel, key: embeddingModelKey },
     });
@@ -386,6 +385,7 @@ export class NexusChat {
       const outcome = await this.runner.run(
         {
           ...request,
+          preamble: preambleOf(request, selected.selection, this.stopWhen.filter(isStopRule)),
           asksAnswerNow: Boolean(options.answerNow),
           asksPrepareStep: Boolean(prepareStep),
           ...(this.stopWhen.some(isStopRule) ? { stopRules: this.stopWhen.filter(isStopRule) } : {}),

@@ -7,6 +7,9 @@ import type { ChatMessage, EngineInfo } from '../engine/engine.ts';
 import { familyById, TOOL_FAMILIES } from '../engine/families.ts';
 import { answerMessages, answerSettings, type ChatDefaults } from '../loop/answer-request.ts';
 import type { AnswerRequest } from '../loop/answer-runner.ts';
+import type { StartedSettings, Step } from '../loop/step-log.ts';
+import type { StopRule } from '../loop/stop-conditions.ts';
+import type { ToolSelection } from '../tools/tool-selection.ts';
 import type { ChatOptions } from '../loop/types.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 
@@ -47,6 +50,52 @@ export function buildRequest(parts: RequestParts): BuiltRequest {
     instructions: parts.instructions,
   });
   return { messages, settings, schemas: parts.registry.schemas, firstCallNumber: countToolCalls(parts.history) + 1 };
+}
+
+/**
+ * The steps an answer's log begins with: `started` (the system message as rendered, the settings, the tools
+ * offered and why), then, where the rankings were unsure and the chat model picked a group of tools, that
+ * generation (its tokens count with the answer's) and its choice.
+ */
+export function preambleOf(request: BuiltRequest, selection: ToolSelection | undefined, stopRules: readonly StopRule[] = []): Step[] {
+  const s = request.settings;
+  const settings: StartedSettings = {
+    toolChoice: s.toolChoice,
+    strategy: s.strategy,
+    maxRounds: s.maxRounds,
+    maxNewTokens: s.maxNewTokens,
+    maxResultChars: s.maxResultChars,
+    repetitionPenalty: s.repetitionPenalty,
+    enableThinking: s.enableThinking,
+    ...(s.sampling ? { sampling: { ...s.sampling } } : {}),
+    ...(s.promptBudget === undefined ? {} : { promptBudget: s.promptBudget }),
+    ...(s.callsOnly ? { callsOnly: true } : {}),
+    ...(stopRules.length ? { stopRules: structuredClone([...stopRules]) } : {}),
+  };
+  const offered = s.toolChoice === 'none' ? [] : [...(s.tools ?? request.schemas.map((schema) => schema.function.name))];
+  const system = request.messages[0]?.role === 'system' ? request.messages[0].content : '';
+  const group = selection?.group;
+  const started: Step = {
+    kind: 'started',
+    systemPrompt: system,
+    settings,
+    offered,
+    ...(selection
+      ? {
+          selection: {
+            reasons: { ...selection.reasons },
+            ranking: { ...selection.ranking },
+            ...(group ? { group: { chosen: group.chosen, among: group.among } } : {}),
+          },
+        }
+      : {}),
+  };
+  if (!group) return [started];
+  return [
+    started,
+    { kind: 'generation', round: 0, strategy: 'group', promptTokens: group.promptTokens, cachedTokens: 0, newTokens: group.newTokens, ms: group.ms, text: group.chosen },
+    { kind: 'choice', round: 0, which: 'group', raw: group.chosen, resolved: group.chosen },
+  ];
 }
 
 /** Tool calls the conversation already holds, so a new call's number follows them. */

@@ -6,6 +6,10 @@ import { MANY_TOOLS, TOOL_GROUPS } from '../../tests/fixtures/many-tools/many-to
 import { ToolIndex } from './tool-index.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import { FIND_TOOLS, selectTools } from './tool-selection.ts';
+import { Emitter } from '../loop/emitter.ts';
+import { emitStep } from '../loop/step-events.ts';
+import type { Step } from '../loop/step-log.ts';
+import { CHAT_EVENT_NAMES, type ChatEvents } from '../loop/types.ts';
 
 const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
 
@@ -118,6 +122,7 @@ describe('many tools in an answer (issue 17)', () => {
     );
     const steps: string[][] = [];
     chat.on('step', (which, raw, resolved) => steps.push([which, raw, resolved]));
+    const heard = listenToAll(chat);
     const answer = await chat.chat('The floor is covered in crumbs');
     const question = engine.generations[0]!;
     expect(question.options.choices).toEqual([
@@ -145,6 +150,21 @@ describe('many tools in an answer (issue 17)', () => {
     expect(answer.calls.map((c) => c.name)).toEqual(['vacuum_start']);
     expect(answer.metrics.unofferedCalls).toBe(0);
     expect(steps).toContainEqual(['group', 'smart home', 'smart home']);
+    // The group choice is in the answer's steps, its tokens counted (issue 43): the first step records why each tool was offered.
+    expect(answer.steps.slice(0, 3).map((step) => step.kind)).toEqual(['started', 'generation', 'choice']);
+    expect(answer.steps[0]).toMatchObject({ kind: 'started', selection: { group: { chosen: 'smart home', among: 14 }, reasons: { vacuum_start: 'group' } } });
+    expect(answer.metrics.generations).toBe(engine.generations.length);
+    const group = answer.steps[1];
+    expect(group?.kind === 'generation' && group.strategy === 'group' && group.promptTokens).toBeGreaterThan(0);
+    expect(answer.totalUsage.promptTokens).toBe(answer.steps.reduce((n, step) => n + (step.kind === 'generation' ? step.promptTokens : 0), 0));
+    // Every event but `token` is a projection of a step: the saved steps, replayed, say the same things in the same order.
+    const replay = new Emitter<ChatEvents>();
+    const replayed = listenToAll(replay);
+    for (const step of JSON.parse(JSON.stringify(answer.steps)) as Step[]) emitStep(replay, step);
+    expect(replayed.filter(([name]) => name !== 'toolSearch')).toEqual(
+      JSON.parse(JSON.stringify(heard.filter(([name]) => name !== 'token' && name !== 'toolSearch'))),
+    );
+    expect(heard.some(([name]) => name === 'step')).toBe(true);
   });
 
   it('does not ask for a group when a ranking is sure, or when asked not to', async () => {
@@ -220,3 +240,12 @@ describe('many tools in an answer (issue 17)', () => {
     expect(offeredIn(engine.generations[0]?.prompt ?? '')).toHaveLength(60);
   });
 });
+
+/** Every event `source` emits, in order, as [name, ...arguments]. */
+function listenToAll(source: { on: NexusChat['on'] }): unknown[][] {
+  const heard: unknown[][] = [];
+  for (const name of CHAT_EVENT_NAMES) {
+    source.on(name, ((...args: unknown[]) => heard.push([name, ...args])) as never);
+  }
+  return heard;
+}
