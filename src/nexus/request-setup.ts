@@ -93,7 +93,16 @@ export function preambleOf(request: BuiltRequest, selection: ToolSelection | und
   if (!group) return [started];
   return [
     started,
-    { kind: 'generation', round: 0, strategy: 'group', promptTokens: group.promptTokens, cachedTokens: 0, newTokens: group.newTokens, ms: group.ms, text: group.chosen },
+    {
+      kind: 'generation',
+      round: 0,
+      strategy: 'group',
+      promptTokens: group.promptTokens,
+      cachedTokens: 0,
+      newTokens: group.newTokens,
+      ms: group.ms,
+      text: group.chosen,
+    },
     { kind: 'choice', round: 0, which: 'group', raw: group.chosen, resolved: group.chosen },
   ];
 }
