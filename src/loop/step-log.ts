@@ -100,7 +100,7 @@ export interface StartedSettings {
 }
 
 /** Why an answer offered only some tools: each offered tool's reason, how sure the rankings were, a group the model picked. */
-export interface StartedSelection {
+interface StartedSelection {
   reasons: Readonly<Record<string, string>>;
   ranking: { lexicalTop: number; semanticTop?: number; semanticError?: string; confident: boolean };
   group?: { chosen: string; among: number };
