@@ -2,7 +2,7 @@ import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedPrompts } from '../../tests/fixtures/prepare-models.ts';
+import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedChatPrompts } from '../../tests/fixtures/prepare-models.ts';
 import { seededRandom } from '../../tests/fixtures/tools-model/gen-data.ts';
 import { argumentsMatch, freshToken, selfCheckQuestion } from '../check/check-questions.ts';
 import { NexusChat } from '../nexus/index.ts';
@@ -17,10 +17,7 @@ for (const model of TRAINED) {
     let chat: NexusChat;
     beforeAll(async () => {
       prepareFixtureModels();
-      chat = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}${model}` });
-      const prompts = trainedPrompts(model);
-      chat.systemPrompt = prompts.systemPrompt;
-      chat.answerPrompt = prompts.answerPrompt;
+      chat = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}${model}` }, trainedChatPrompts(model));
     });
     afterAll(() => chat?.dispose());
 
@@ -143,10 +140,7 @@ for (const model of ALL_TRAINED) {
     let chat: NexusChat;
     beforeAll(async () => {
       prepareFixtureModels();
-      chat = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}${model}` });
-      const prompts = trainedPrompts(model);
-      chat.systemPrompt = prompts.systemPrompt;
-      chat.answerPrompt = prompts.answerPrompt;
+      chat = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}${model}` }, trainedChatPrompts(model));
     }, TIMEOUTS.modelLoad);
     afterAll(() => chat?.dispose());
 

@@ -58,7 +58,6 @@ export function createNexus(settings: NexusProviderSettings = {}): NexusProvider
         listeners.add(onProgress);
         void loading?.finally(() => listeners.delete(onProgress));
       }
-      const prompts = { ...providerModel, ...modelSettings };
       loading ??= (
         chat
           ? Promise.resolve(chat)
@@ -70,11 +69,7 @@ export function createNexus(settings: NexusProviderSettings = {}): NexusProvider
               },
             })
       )
-        .then((loadedChat) => {
-          if (prompts.systemPrompt !== undefined) loadedChat.systemPrompt = prompts.systemPrompt;
-          if (prompts.answerPrompt !== undefined) loadedChat.answerPrompt = prompts.answerPrompt;
-          return loadedChat;
-        })
+        // The prompts of the provider's settings go with each turn (see NexusLanguageModel), a given chat's own untouched.
         .finally(() => listeners.clear());
       return loading;
     };

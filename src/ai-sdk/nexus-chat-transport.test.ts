@@ -1,6 +1,6 @@
 import { AbstractChat, type ChatInit, type ChatState, type ChatStatus, jsonSchema, stepCountIs, tool, type UIMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedPrompts } from '../../tests/fixtures/prepare-models.ts';
+import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedChatPrompts } from '../../tests/fixtures/prepare-models.ts';
 import { seededRandom } from '../../tests/fixtures/tools-model/gen-data.ts';
 import { freshToken, selfCheckQuestion } from '../check/check-questions.ts';
 import { NexusChat } from '../nexus/index.ts';
@@ -33,10 +33,7 @@ describe('useChat without a server: the AI SDK chat over NexusChatTransport, in-
   let chat: NexusChat;
   beforeAll(async () => {
     prepareFixtureModels();
-    chat = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}tiny-tools-qwen3` });
-    const prompts = trainedPrompts('tiny-tools-qwen3');
-    chat.systemPrompt = prompts.systemPrompt;
-    chat.answerPrompt = prompts.answerPrompt;
+    chat = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}tiny-tools-qwen3` }, trainedChatPrompts('tiny-tools-qwen3'));
   });
   afterAll(() => chat?.dispose());
 

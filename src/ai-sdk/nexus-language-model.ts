@@ -272,6 +272,8 @@ export class NexusLanguageModel implements LanguageModelV4 {
           ? { sampling: { temperature: options.temperature, ...(options.topP !== undefined ? { topP: options.topP } : {}) } }
           : {}),
         ...(this.#settings.strategy ? { strategy: this.#settings.strategy } : {}),
+        ...(this.#settings.systemPrompt !== undefined ? { systemPrompt: this.#settings.systemPrompt } : {}),
+        ...(this.#settings.answerPrompt !== undefined ? { answerPrompt: this.#settings.answerPrompt } : {}),
         enableThinking: thinking,
         ...(instructions ? { instructions } : {}),
         ...(options.abortSignal ? { signal: options.abortSignal } : {}),

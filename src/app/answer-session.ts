@@ -26,8 +26,8 @@ export interface AnswerHost {
   skipCheck(): void;
   /** The load or re-check in progress, if one is. */
   loading(): Promise<void> | undefined;
-  /** Hands the page's tool settings to the chat before an answer. */
-  applyToolSettings(chat: NexusChat): void;
+  /** The page's tool-selection settings, for each answer. */
+  toolSelection(): ChatOptions['toolSelection'];
   /** The other tabs: one at a time answers in a conversation. */
   tabs?: TabSync;
   /** The MCP server a tool comes from (its label), for the approval dialog. */
@@ -277,10 +277,6 @@ export class AnswerSession {
 
   private async runAnswer(chat: NexusChat, prompt: string, answerId: string): Promise<void> {
     const { settings, web, conversation } = this.host.state();
-    chat.systemPrompt = settings.systemPrompt;
-    chat.answerPrompt = settings.answerPrompt;
-    chat.maxRounds = settings.maxRounds;
-    this.host.applyToolSettings(chat);
     const controller = new AbortController();
     this.stopController = controller;
     this.answeringId = answerId;
@@ -292,6 +288,10 @@ export class AnswerSession {
     const stopListening = this.listen(chat, update, web.enabled);
     const options: ChatOptions = {
       signal: controller.signal,
+      systemPrompt: settings.systemPrompt,
+      answerPrompt: settings.answerPrompt,
+      toolSelection: this.host.toolSelection(),
+      approve: (request) => this.requestApproval(request.name, request.arguments),
       strategy: toolPolicy(this.host.state().model.verdict, settings.strategy),
       repetitionPenalty: settings.repetitionPenalty,
       enableThinking: settings.enableThinking,

@@ -1,7 +1,16 @@
 import { ModelSession } from './model-session.ts';
 import { AnswerSession, withoutSystemTurns } from './answer-session.ts';
 import { ConversationStore, newId, repairInterrupted } from './conversation-store.ts';
-import { DEFAULT_EMBEDDING_MODEL, InvalidHistoryError, McpServers, ToolRegistry, loadTools, type ModelSource, type NexusChat } from '../internal.ts';
+import {
+  DEFAULT_EMBEDDING_MODEL,
+  InvalidHistoryError,
+  McpServers,
+  ToolRegistry,
+  loadTools,
+  type ChatOptions,
+  type ModelSource,
+  type NexusChat,
+} from '../internal.ts';
 import { DEFAULT_SETTINGS, emptyConversation, type AppState, type Conversation, type Settings, type ToolInfo } from './app-state.ts';
 import type { ConversationFile } from './conversation-files.ts';
 import type { McpPageClient } from './mcp-page-client.ts';
@@ -82,7 +91,7 @@ export class AppStore {
       research: () => this.model.research,
       skipCheck: () => this.model.skipCheck(),
       loading: () => this.model.loading,
-      applyToolSettings: (chat) => this.applyToolSettings(chat),
+      toolSelection: () => this.toolSelection(),
       serverOf: (name) => this.mcp.serverOf(name)?.label,
       ...(deps.tabs ? { tabs: deps.tabs } : {}),
     });
@@ -92,7 +101,6 @@ export class AppStore {
         set: (change) => this.set(change),
         notify: (text) => this.notify(text),
         stopAnswer: () => this.answers.stop(),
-        approve: (request) => this.answers.requestApproval(request.name, request.arguments),
         attached: async (chat) => {
           chat.on('toolSearch', (search) => this.set({ tools: { ...this.current.tools, search } }));
           chat.useMcpServers(this.mcp);
@@ -399,15 +407,13 @@ export class AppStore {
       });
     }
     // Many tools: the tool-search model loads and the tools are embedded now, not at the first answer.
-    this.applyToolSettings(chat);
-    void chat.prepareTools();
+    void chat.prepareTools(this.toolSelection());
   }
 
-  /** The tool-selection settings onto the chat. The same model spec keeps the same index: toggling re-embeds nothing. */
-  private applyToolSettings(chat: NexusChat): void {
+  /** The page's tool-selection settings, as every answer gives them. The same model spec keeps the same index: toggling re-embeds nothing. */
+  private toolSelection(): NonNullable<ChatOptions['toolSelection']> {
     const { semanticToolSearch, toolSelectionThreshold } = this.current.settings;
-    chat.toolSelection.semantic = semanticToolSearch ? { ...DEFAULT_EMBEDDING_MODEL } : false;
-    chat.toolSelection.threshold = toolSelectionThreshold;
+    return { semantic: semanticToolSearch ? { ...DEFAULT_EMBEDDING_MODEL } : false, threshold: toolSelectionThreshold };
   }
 
   private toolsOptions(): { evaluate?: 'function' | 'module' } {

@@ -1,4 +1,4 @@
-import { isAbortError, type ApprovalHandler, type LoadProgress, type ModelSource, type NexusChat } from '../internal.ts';
+import { isAbortError, type LoadProgress, type ModelSource, type NexusChat } from '../internal.ts';
 import type { AppState, ModelState } from './app-state.ts';
 import { explainLoadError } from './model-loader.ts';
 import { linkedModelOrigin, modelAddress, modelLabel } from './model-sources.ts';
@@ -13,8 +13,6 @@ export interface ModelHost {
   notify(text: string): void;
   /** Stops the answer that is running (a new model replaces the one it runs on). */
   stopAnswer(): void;
-  /** Asks the user before a `confirm` tool runs. */
-  approve: ApprovalHandler;
   /** The chat is the page's now: load its tools and hand it the open conversation. */
   attached(chat: NexusChat): Promise<void>;
 }
@@ -254,7 +252,6 @@ export class ModelSession {
 
   /** Makes a loaded model the chat's: approvals, tool search status, research, tools and history. */
   private async attachChat(chat: NexusChat): Promise<void> {
-    chat.approve = this.host.approve;
     this.chat = chat;
     this.research = this.deps.research(chat);
     await this.host.attached(chat);

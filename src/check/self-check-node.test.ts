@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedPrompts } from '../../tests/fixtures/prepare-models.ts';
+import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedChatPrompts } from '../../tests/fixtures/prepare-models.ts';
 import { seededRandom } from '../../tests/fixtures/tools-model/gen-data.ts';
 import { NexusChat } from '../nexus/index.ts';
 import { familyById } from '../engine/families.ts';
@@ -24,11 +24,8 @@ for (const { model, family } of TRAINED) {
       prepareFixtureModels();
     });
     beforeEach(async () => {
-      chat = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}${model}` });
       // Asked in the words it was trained on, so the product's prompts may change without retraining it.
-      const prompts = trainedPrompts(model);
-      chat.systemPrompt = prompts.systemPrompt;
-      chat.answerPrompt = prompts.answerPrompt;
+      chat = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}${model}` }, trainedChatPrompts(model));
     });
     afterEach(() => chat?.dispose());
 

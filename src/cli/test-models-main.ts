@@ -98,9 +98,13 @@ async function checkDtype(
   const started = performance.now();
   let chat: NexusChat | undefined;
   try {
-    chat = await NexusChat.load(source, { dtype, device, ...(family ? { family } : {}) });
-    if (prompts.systemPrompt !== undefined) chat.systemPrompt = prompts.systemPrompt;
-    if (prompts.answerPrompt !== undefined) chat.answerPrompt = prompts.answerPrompt;
+    chat = await NexusChat.load(source, {
+      dtype,
+      device,
+      ...(family ? { family } : {}),
+      ...(prompts.systemPrompt !== undefined ? { systemPrompt: prompts.systemPrompt } : {}),
+      ...(prompts.answerPrompt !== undefined ? { answerPrompt: prompts.answerPrompt } : {}),
+    });
     const profile = chat.info.family;
     // The same seed for every model and dtype: their verdicts answer the same questions.
     const scores = await askModelQuestions(chat, seededRandom(seed));

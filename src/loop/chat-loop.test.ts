@@ -300,8 +300,8 @@ describe('the tool loop on a scripted Qwen3', () => {
       { when: when.answerNow(), output: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>' },
       { when: when.answerNow(), output: 'Chennai is 31.2°C, Paris 12°C and Oslo is cold.' },
     ]);
-    const chat = NexusChat.withEngine(engine).tool('get_weather', 'weather', { city: 'string' }, weather);
-    chat.maxRounds = 2;
+    // Two tool rounds for every answer of this chat: a default given at construction.
+    const chat = NexusChat.withEngine(engine, { maxRounds: 2 }).tool('get_weather', 'weather', { city: 'string' }, weather);
     const rounds: string[] = [];
     chat.on('round', (r) => rounds.push(r.kind));
     const answer = await chat.chat('Weather everywhere?');
@@ -326,8 +326,8 @@ describe('the tool loop on a scripted Qwen3', () => {
       { when: when.answerNow(), output: '' },
     ]);
     const chat = NexusChat.withEngine(engine).tool('get_weather', 'weather', { city: 'string' }, ({ city }) => weatherOf(city));
-    chat.maxRounds = 2;
-    const answer = await chat.chat('Weather?');
+    // Two tool rounds for this answer only: an answer's option.
+    const answer = await chat.chat('Weather?', { maxRounds: 2 });
     expect(answer.text).toMatch(/^I ran out of steps before writing an answer\. The tools returned:\n- get_weather: /);
     expect(answer.text).toContain('Oslo');
     expect(chat.history.at(-1)).toEqual({ role: 'assistant', content: answer.text });
@@ -372,11 +372,8 @@ describe('the tool loop on a scripted Qwen3', () => {
     it('runs after the user approves, with the arguments shown to them', async () => {
       const remove = vi.fn(() => 'deleted');
       const approve = vi.fn(async () => true);
-      const { chat } = setup(script(qwen3.deleted), (c) => {
-        withDelete(remove)(c);
-        c.approve = approve;
-      });
-      const answer = await chat.chat('Delete note 7');
+      const { chat } = setup(script(qwen3.deleted), withDelete(remove));
+      const answer = await chat.chat('Delete note 7', { approve });
       expect(approve).toHaveBeenCalledExactlyOnceWith({ name: 'delete_note', arguments: { id: 7 } });
       expect(remove).toHaveBeenCalledOnce();
       expect(answer.calls[0]?.status).toBe('ok');
@@ -385,11 +382,8 @@ describe('the tool loop on a scripted Qwen3', () => {
     it('does not run when the user refuses, or when nobody can be asked', async () => {
       for (const approve of [async () => false, undefined]) {
         const remove = vi.fn(() => 'deleted');
-        const { chat } = setup(script(qwen3.notDeleted), (c) => {
-          withDelete(remove)(c);
-          c.approve = approve;
-        });
-        const answer = await chat.chat('Delete note 7');
+        const { chat } = setup(script(qwen3.notDeleted), withDelete(remove));
+        const answer = await chat.chat('Delete note 7', approve ? { approve } : {});
         expect(remove).not.toHaveBeenCalled();
         expect(answer.calls[0]?.status).toBe('refused');
         expect(answer.text).toBe(qwen3.notDeleted);
@@ -532,10 +526,9 @@ describe('the tool loop on a scripted Qwen3', () => {
       (c) => {
         c.tools.unregister('get_weather');
         c.tool('get_weather', 'weather', { city: 'string' }, () => 'x'.repeat(1_000_000));
-        c.maxResultChars = 2000;
       },
     );
-    const answer = await chat.chat('Weather in Chennai?');
+    const answer = await chat.chat('Weather in Chennai?', { maxResultChars: 2000 });
     expect(answer.calls[0]?.result).toHaveLength(2000 + '\n[Result cut: showing 2,000 of 1,000,000 characters.]'.length);
     expect(answer.calls[0]?.result.endsWith('[Result cut: showing 2,000 of 1,000,000 characters.]')).toBe(true);
   });
@@ -553,10 +546,9 @@ describe('the tool loop on a scripted Qwen3', () => {
           told = context.maxResultChars;
           return 'sunny';
         });
-        c.maxResultChars = 2500;
       },
     );
-    await chat.chat('Weather in Chennai?');
+    await chat.chat('Weather in Chennai?', { maxResultChars: 2500 });
     expect(told).toBe(2500);
   });
 
@@ -638,8 +630,10 @@ describe('the tool loop on a scripted Qwen3', () => {
         { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
         { when: when.promptContains('Sources: [1] example'), output: 'Chennai is warm [1].' },
       ]);
-      chat.toolEffects.set('get_weather', () => ({ withdraw: ['get_weather'], endToolRounds: true }));
-      const answer = await chat.chat('Weather in Chennai?', { answerNow: () => 'Sources: [1] example. Write the answer now. Do not call a tool.' });
+      const answer = await chat.chat('Weather in Chennai?', {
+        toolEffects: { get_weather: () => ({ withdraw: ['get_weather'], endToolRounds: true }) },
+        answerNow: () => 'Sources: [1] example. Write the answer now. Do not call a tool.',
+      });
       expect(answer.text).toBe('Chennai is warm [1].');
       expect(answer.metrics).toMatchObject({ rounds: 1, answerRounds: 1 });
       expect(engine.generations[1]?.prompt).not.toContain('# Tools');

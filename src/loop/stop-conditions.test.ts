@@ -49,8 +49,12 @@ describe('stop rules as data', () => {
         ...Array.from({ length: 8 }, () => ({ when: withoutTools, output: 'It is noon.' })),
         ...Array.from({ length: 8 }, () => ({ when: withTools, output: call })),
       ]);
-      const chat = NexusChat.withEngine(engine).tool('get_time', 'Current time', {}, () => '12:00');
-      if (rules) chat.stopWhen = [{ kind: 'tool-calls', atLeast: 1 }];
+      const chat = NexusChat.withEngine(engine, rules ? { stopWhen: [{ kind: 'tool-calls', atLeast: 1 }] } : {}).tool(
+        'get_time',
+        'Current time',
+        {},
+        () => '12:00',
+      );
       return chat.chat('What time is it?', { strategy: 'inline' });
     };
     const stopped = await answerOf(true);

@@ -8,18 +8,9 @@ import { cachedEncoder, indexedDbToolVectorStore, memoryToolVectorStore, type Se
 import type { ChatMessage } from '../engine/engine.ts';
 import type { AnswerRunner } from './answer-runner.ts';
 import type { ToolEffects } from './toolbox.ts';
-import type { ChatOptions } from './types.ts';
+import type { ChatOptions, ToolOfferingSettings } from './types.ts';
 
-/** `NexusChat.toolSelection`: when an answer offers only some tools, and the semantic ranking's model. */
-export type ToolOfferingSettings = ToolSelectionSettings & {
-  /**
-   * The sentence-embedding model of the semantic ranking, loaded beside the chat model the first
-   * time an answer has more tools than `threshold`; `false` ranks by words alone. Default for
-   * `NexusChat.load`: `DEFAULT_EMBEDDING_MODEL` (from the same hub); for `withEngine`: off unless an
-   * `embedder` is given.
-   */
-  semantic?: EmbeddingModel | false;
-};
+export type { ToolOfferingSettings } from './types.ts';
 
 /** A tool set's index, built once per set of tools (and semantic setting), with what is derived from the same tools. */
 interface IndexedTools {

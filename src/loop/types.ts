@@ -1,4 +1,6 @@
-import type { ToolSearchStatus } from '../engine/embedding-model.ts';
+import type { EmbeddingModel, ToolSearchStatus } from '../engine/embedding-model.ts';
+import type { ToolSelectionSettings } from '../tools/tool-selection.ts';
+import type { StopCondition, StopRule } from './stop-conditions.ts';
 import type { Sampling } from '../engine/engine.ts';
 import type { ApprovalRequest } from '../tools/tool-context.ts';
 import type { ToolRegistry, ToolRunResult } from '../tools/tool-registry.ts';
@@ -48,6 +50,17 @@ export interface ChatAnswer {
   totalUsage: TokenUsage;
 }
 
+/** When an answer offers only some tools, and the semantic ranking's model (`NexusChatOptions.toolSelection`, `ChatOptions.toolSelection`). */
+export type ToolOfferingSettings = ToolSelectionSettings & {
+  /**
+   * The sentence-embedding model of the semantic ranking, loaded beside the chat model the first
+   * time an answer has more tools than `threshold`; `false` ranks by words alone. Default for
+   * `NexusChat.load`: `DEFAULT_EMBEDDING_MODEL` (from the same hub); for `withEngine`: off unless an
+   * `embedder` is given.
+   */
+  semantic?: EmbeddingModel | false;
+};
+
 /** Asked before a `confirm` tool runs; resolve true to run it. The model has no say. */
 export type ApprovalHandler = (request: ApprovalRequest) => boolean | Promise<boolean>;
 
@@ -55,8 +68,28 @@ export type ApprovalHandler = (request: ApprovalRequest) => boolean | Promise<bo
 export interface ChatOptions {
   toolChoice?: ToolChoice;
   strategy?: Strategy;
-  /** Tool rounds before the answer rounds; default `chat.maxRounds` (4). */
+  /** Tool rounds before the answer rounds; default the chat's (4). */
   maxRounds?: number;
+  /**
+   * The system prompt when tools are offered (default the chat's); `{tool_call_example}` becomes a real call
+   * to an offered tool (`WORKED_EXAMPLE_SYSTEM_PROMPT` is such a prompt).
+   */
+  systemPrompt?: string;
+  /** How to answer from results, said after the system prompt whenever tools are offered (default the chat's); `''` leaves it out. */
+  answerPrompt?: string;
+  /** Cap on the characters of one tool result the model reads (default the chat's: 16,000). */
+  maxResultChars?: number;
+  /** When this answer offers only the best-matching tools, and how many: over the chat's (see `ToolSelectionSettings`). */
+  toolSelection?: Partial<ToolOfferingSettings>;
+  /**
+   * Extra conditions that end the tool rounds early, after the chat's: `StopRule` data (works in the model
+   * worker too) or functions (in-process engines only; a worker answer fails saying so).
+   */
+  stopWhen?: ReadonlyArray<StopCondition | StopRule>;
+  /** What a tool's results do to the rest of the answer (withdraw or offer tools, end the tool rounds), by tool name, over the chat's. */
+  toolEffects?: Readonly<Record<string, (outcome: ToolRunResult) => ToolEffects | undefined>>;
+  /** Asked before a `confirm` tool runs (default the chat's); without one such tools are refused. */
+  approve?: ApprovalHandler;
   /** Applied to every generation; default 1.1. */
   repetitionPenalty?: number;
   /**

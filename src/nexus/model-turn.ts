@@ -12,7 +12,11 @@ import type { ParametersInput } from '../tools/tool-schema.ts';
 import { buildRequest, preambleOf } from './request-setup.ts';
 
 /** What {@link NexusChat.modelTurn} offers and how. */
-export interface ModelTurnOptions extends Pick<ChatOptions, 'toolChoice' | 'strategy' | 'maxNewTokens' | 'sampling' | 'repetitionPenalty' | 'enableThinking'> {
+export interface ModelTurnOptions
+  extends Pick<
+    ChatOptions,
+    'toolChoice' | 'strategy' | 'maxNewTokens' | 'sampling' | 'repetitionPenalty' | 'enableThinking' | 'systemPrompt' | 'answerPrompt'
+  > {
   /** The tools the model may call this turn: a name, a description and a JSON Schema of the arguments each. */
   tools: readonly { name: string; description?: string | undefined; parameters: Readonly<Record<string, unknown>> }[];
   /** The caller's own system message, said after the project's system prompt. */

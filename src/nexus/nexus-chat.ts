@@ -24,7 +24,7 @@ import type { SamplingReport } from '../tools/mcp-sampling.ts';
 import type { McpConnection } from '../tools/mcp-tools.ts';
 import { McpServers } from '../tools/mcp-servers.ts';
 import { ToolOffering, type ToolOfferingSettings } from '../loop/tool-offering.ts';
-import { CHAT_DEFAULTS } from '../loop/answer-request.ts';
+import { CHAT_DEFAULTS, type ChatDefaults } from '../loop/answer-request.ts';
 import { DEFAULT_TOOL_SELECTION, type ToolSelection, type ToolSelectionSettings } from '../tools/tool-selection.ts';
 import { assertEmbeddingModel, DEFAULT_EMBEDDING_MODEL, embeddingModelKey, type ToolSearchStatus } from '../engine/embedding-model.ts';
 import type { ToolVectorStore } from '../tools/tool-vectors.ts';
@@ -39,12 +39,14 @@ import { buildRequest, preambleOf } from './request-setup.ts';
 /** Options of {@link NexusChat.load}. */
 export interface NexusLoadOptions extends NexusChatOptions, WorkerLoadOptions {}
 
-/** Options of {@link NexusChat.withEngine}. */
-export interface NexusChatOptions {
+/**
+ * Options of {@link NexusChat.withEngine} and {@link NexusChat.load}: what the chat is built with, and the
+ * defaults of every answer (each answer's {@link ChatOptions} may say otherwise for that answer).
+ */
+export interface NexusChatOptions
+  extends Pick<ChatOptions, 'systemPrompt' | 'answerPrompt' | 'maxRounds' | 'maxResultChars' | 'toolSelection' | 'stopWhen' | 'toolEffects' | 'approve'> {
   /** The fetch handed to tool handlers (`context.fetch`); default `globalThis.fetch`. */
   fetch?: typeof globalThis.fetch;
-  /** Asked before a `confirm` tool runs. Without one, such tools are refused. */
-  approve?: ApprovalHandler;
   /**
    * Your own sentence embedder for the tool index's semantic ranking (instead of loading
    * `toolSelection.semantic` beside the chat model). Vectors should be normalised or comparable by cosine.
@@ -69,23 +71,34 @@ export interface NexusChatOptions {
  * const { text } = await chat.chat('Weather in Chennai?');
  */
 export class NexusChat {
-  /**
-   * The system prompt when tools are offered; `{tool_call_example}` becomes a real call to an offered
-   * tool (`WORKED_EXAMPLE_SYSTEM_PROMPT` is such a prompt).
-   */
-  systemPrompt = CHAT_DEFAULTS.systemPrompt;
-  /**
-   * How to answer from results, said once after the system prompt whenever tools are offered (never as
-   * a turn of its own after the results, a shape templates' own conversations never have); `''` leaves it out.
-   */
-  answerPrompt = CHAT_DEFAULTS.answerPrompt;
-  /** Tool rounds per answer before the answer rounds. */
-  maxRounds = CHAT_DEFAULTS.maxRounds;
-  /** Cap on the characters of one tool result the model reads. */
-  maxResultChars = CHAT_DEFAULTS.maxResultChars;
-  /** When each answer offers only the best-matching tools, and how many (see {@link ToolSelectionSettings}). */
-  toolSelection: ToolOfferingSettings = { ...DEFAULT_TOOL_SELECTION };
+  /** Every answer's defaults, as the chat was built with them (an answer's options may override each). */
+  private readonly defaults: AnswerDefaults;
   private readonly offering: ToolOffering;
+
+  /** The system prompt answers use unless their options give one. */
+  get systemPrompt(): string {
+    return this.defaults.systemPrompt;
+  }
+
+  /** How to answer from results, said after the system prompt, unless an answer's options say otherwise. */
+  get answerPrompt(): string {
+    return this.defaults.answerPrompt;
+  }
+
+  /** Tool rounds per answer before the answer rounds, unless an answer's options say otherwise. */
+  get maxRounds(): number {
+    return this.defaults.maxRounds;
+  }
+
+  /** Cap on the characters of one tool result the model reads, unless an answer's options say otherwise. */
+  get maxResultChars(): number {
+    return this.defaults.maxResultChars;
+  }
+
+  /** When answers offer only the best-matching tools, and how many (a copy: give an answer's own in its options). */
+  get toolSelection(): Readonly<ToolOfferingSettings> {
+    return { ...this.defaults.toolSelection };
+  }
 
   /** Where the semantic tool search stands (the `toolSearch` event says when it changes). */
   get toolSearch(): ToolSearchStatus {
@@ -96,18 +109,6 @@ export class NexusChat {
   get lastToolSelection(): ToolSelection | undefined {
     return this.offering.lastSelection;
   }
-  /** Asked before a `confirm` tool runs; without one such tools are refused. */
-  approve: ApprovalHandler | undefined;
-  /**
-   * Extra conditions that end an answer's tool rounds early: {@link StopRule} data (works in the
-   * model worker too) or functions (in-process engines only; a worker answer fails saying so).
-   */
-  stopWhen: Array<StopCondition | StopRule> = [];
-  /**
-   * What a tool's results do to the rest of an answer (withdraw or offer tools, end the tool
-   * rounds), by tool name. The web tools use it for their budgets.
-   */
-  readonly toolEffects = new Map<string, (outcome: ToolRunResult) => ToolEffects | undefined>();
   /** The last self-check of this model, or the verdict remembered from an earlier visit. */
   toolCheck: ToolCallCheck | ToolVerdict | undefined;
 
@@ -131,7 +132,16 @@ export class NexusChat {
     options: NexusChatOptions = {},
   ) {
     this.fetchForTools = options.fetch;
-    this.approve = options.approve;
+    this.defaults = {
+      systemPrompt: options.systemPrompt ?? CHAT_DEFAULTS.systemPrompt,
+      answerPrompt: options.answerPrompt ?? CHAT_DEFAULTS.answerPrompt,
+      maxRounds: options.maxRounds ?? CHAT_DEFAULTS.maxRounds,
+      maxResultChars: options.maxResultChars ?? CHAT_DEFAULTS.maxResultChars,
+      toolSelection: { ...DEFAULT_TOOL_SELECTION, ...options.toolSelection },
+      stopWhen: [...(options.stopWhen ?? [])],
+      toolEffects: { ...options.toolEffects },
+      ...(options.approve ? { approve: options.approve } : {}),
+    };
     this.offering = new ToolOffering({
       runner,
       embedder: options.embedder,
@@ -158,16 +168,35 @@ export class NexusChat {
    */
   static async load(source: ModelSource = DEFAULT_MODEL, options: NexusLoadOptions = {}): Promise<NexusChat> {
     checkLoadOptions(options);
-    const { fetch, approve, embedder, toolVectors, ...loadOptions } = options;
+    const {
+      fetch,
+      approve,
+      embedder,
+      toolVectors,
+      systemPrompt,
+      answerPrompt,
+      maxRounds,
+      maxResultChars,
+      toolSelection,
+      stopWhen,
+      toolEffects,
+      ...loadOptions
+    } = options;
     const chatOptions: NexusChatOptions = {
       ...(fetch ? { fetch } : {}),
       ...(approve ? { approve } : {}),
       ...(embedder ? { embedder } : {}),
       ...(toolVectors !== undefined ? { toolVectors } : {}),
+      ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+      ...(answerPrompt !== undefined ? { answerPrompt } : {}),
+      ...(maxRounds !== undefined ? { maxRounds } : {}),
+      ...(maxResultChars !== undefined ? { maxResultChars } : {}),
+      ...(stopWhen ? { stopWhen } : {}),
+      ...(toolEffects ? { toolEffects } : {}),
+      // A loaded model can run the default tool-search model beside it (fetched on first need).
+      toolSelection: { ...(embedder ? {} : { semantic: { ...DEFAULT_EMBEDDING_MODEL } }), ...toolSelection },
     };
     const chat = new NexusChat(await loadModelRunner(source, loadOptions), chatOptions);
-    // A loaded model can run the default tool-search model beside it (fetched on first need).
-    if (!embedder) chat.toolSelection.semantic = { ...DEFAULT_EMBEDDING_MODEL };
     chat.offering.hubUrl = loadOptions.hubUrl;
     return chat;
   }
@@ -291,9 +320,10 @@ export class NexusChat {
    * `toolSelection.threshold` and a semantic ranking, loads its model (fetched on the first visit)
    * and embeds the tools (or reads their stored vectors). Call it after loading a `tools.js`.
    * Never throws: a failure is in the returned status, and answers then rank by words.
+   * @param toolSelection - the selection the answers will give, over the chat's (the index it prepares is theirs).
    */
-  prepareTools(): Promise<ToolSearchStatus> {
-    return this.offering.prepare(this.tools, this.toolSelection);
+  prepareTools(toolSelection: Partial<ToolOfferingSettings> = {}): Promise<ToolSearchStatus> {
+    return this.offering.prepare(this.tools, { ...this.defaults.toolSelection, ...toolSelection });
   }
 
   /** Subscribes to an event; returns the unsubscribe function. */
@@ -357,7 +387,7 @@ export class NexusChat {
       options: givenOptions,
       registry: this.answerTools(givenOptions),
       history: this.conversation,
-      settings: this.toolSelection,
+      settings: { ...this.defaults.toolSelection, ...givenOptions.toolSelection },
     });
     const options = selected.options;
     const registry = selected.registry;
@@ -365,7 +395,7 @@ export class NexusChat {
     const events = options.isolated ? new Emitter<ChatEvents>() : this.events;
     const history = options.isolated ? [] : this.conversation;
     const request = buildRequest({
-      defaults: this,
+      defaults: this.answerDefaults(options),
       info: this.runner.info,
       registry,
       options,
@@ -380,26 +410,22 @@ export class NexusChat {
     let visibleTextOfRound = '';
     const stopListening = options.onStepFinish ? events.on('stepFinish', options.onStepFinish) : undefined;
     const prepareStep = options.prepareStep;
-    const effects = { ...selected.effects, ...options.toolkit?.effects };
+    const effects = { ...this.defaults.toolEffects, ...options.toolEffects, ...selected.effects, ...options.toolkit?.effects };
+    const stopWhen = [...this.defaults.stopWhen, ...(options.stopWhen ?? [])];
+    const approve = options.approve ?? this.defaults.approve;
     try {
       const outcome = await this.runner.run(
         {
           ...request,
-          preamble: preambleOf(request, selected.selection, this.stopWhen.filter(isStopRule)),
+          preamble: preambleOf(request, selected.selection, stopWhen.filter(isStopRule)),
           asksAnswerNow: Boolean(options.answerNow),
           asksPrepareStep: Boolean(prepareStep),
-          ...(this.stopWhen.some(isStopRule) ? { stopRules: this.stopWhen.filter(isStopRule) } : {}),
+          ...(stopWhen.some(isStopRule) ? { stopRules: stopWhen.filter(isStopRule) } : {}),
         },
         {
           ...(options.signal ? { signal: options.signal } : {}),
           runTool: (name, args, limits) =>
-            this.runTool(
-              registry,
-              name,
-              args,
-              { signal: options.signal, maxResultChars: limits?.maxResultChars },
-              effects?.[name] ?? this.toolEffects.get(name),
-            ),
+            this.runTool(registry, name, args, { signal: options.signal, maxResultChars: limits?.maxResultChars }, effects[name], approve),
           onStep: (step) => {
             steps.push(step);
             if (step.kind === 'round') visibleTextOfRound = '';
@@ -409,7 +435,7 @@ export class NexusChat {
             visibleTextOfRound += text;
             events.emit('token', text);
           },
-          stopWhen: this.stopWhen.filter((c): c is StopCondition => !isStopRule(c)),
+          stopWhen: stopWhen.filter((c): c is StopCondition => !isStopRule(c)),
           ...(options.answerNow ? { answerNowPrompt: async () => options.answerNow?.() } : {}),
           ...(prepareStep ? { prepareStep: async (round) => prepareStep({ round, steps: [...steps], messages: [...messages, ...messagesOf(steps)] }) } : {}),
         },
@@ -494,7 +520,7 @@ export class NexusChat {
 
   /** One model turn (see {@link modelTurn}), whether or not an answer is running. */
   private turn(messages: readonly ChatMessage[], options: ModelTurnOptions): Promise<ModelTurnResult> {
-    return runModelTurn(this.runner, this, messages, options);
+    return runModelTurn(this.runner, this.answerDefaults(options), messages, options);
   }
 
   /**
@@ -548,15 +574,25 @@ export class NexusChat {
     if (this.busy) throw new ChatBusyError('An answer is still running on this chat. Wait for it, or abort it with the signal you passed to chat().');
   }
 
+  /** The prompts and limits of one answer: its options over the chat's defaults. */
+  private answerDefaults(options: Pick<ChatOptions, 'systemPrompt' | 'answerPrompt' | 'maxRounds' | 'maxResultChars'>): ChatDefaults {
+    return {
+      systemPrompt: options.systemPrompt ?? this.defaults.systemPrompt,
+      answerPrompt: options.answerPrompt ?? this.defaults.answerPrompt,
+      maxRounds: options.maxRounds ?? this.defaults.maxRounds,
+      maxResultChars: options.maxResultChars ?? this.defaults.maxResultChars,
+    };
+  }
+
   private async runTool(
     registry: ToolRegistry,
     name: string,
     args: Record<string, unknown>,
     { signal, maxResultChars }: ToolRunOptions,
     effectOf: ((outcome: ToolRunResult) => ToolEffects | undefined) | undefined,
+    approve: ApprovalHandler | undefined,
   ): Promise<ToolRunOutcome> {
     const fetch = this.fetchForTools;
-    const approve = this.approve;
     const outcome = await registry.runTool(name, args, {
       ...(fetch ? { fetch } : {}),
       ...(signal ? { signal } : {}),
@@ -567,6 +603,14 @@ export class NexusChat {
     if (outcome.ok) return { ok: true, value: outcome.result, ...(effects ? { effects } : {}) };
     return { ok: false, kind: outcome.failure, message: outcome.error, ...(effects ? { effects } : {}) };
   }
+}
+
+/** What every answer of a chat starts from: its prompts and limits, tool selection, stop conditions, tool effects and approver. */
+interface AnswerDefaults extends ChatDefaults {
+  toolSelection: ToolOfferingSettings;
+  stopWhen: ReadonlyArray<StopCondition | StopRule>;
+  toolEffects: Readonly<Record<string, (outcome: ToolRunResult) => ToolEffects | undefined>>;
+  approve?: ApprovalHandler;
 }
 
 /** A memory view handed to `setHistory`, kept inside the history it indexes (none: the whole history). */

@@ -20,9 +20,8 @@ describe('many tools on the real engine (tiny Qwen3 fixture, real tokenizer and 
   const chats: NexusChat[] = [];
   /** A chat over the tiny model with these selection settings and the sixty tools (`grouped`: with their groups; `none`: none yet). */
   const load = async (selection: Partial<NexusChat['toolSelection']>, tools: 'plain' | 'grouped' | 'none' = 'plain') => {
-    const chat = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}${TINY_QWEN3}` }, { toolVectors: store });
+    const chat = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}${TINY_QWEN3}` }, { toolVectors: store, toolSelection: selection });
     chats.push(chat);
-    Object.assign(chat.toolSelection, selection);
     if (tools !== 'none') register(chat, tools === 'grouped');
     return chat;
   };
@@ -39,9 +38,8 @@ describe('many tools on the real engine (tiny Qwen3 fixture, real tokenizer and 
     const chat = await load({ semantic: false, askGroup: false });
     const tokens: number[] = [];
     for (const threshold of [0, 12]) {
-      chat.toolSelection.threshold = threshold;
       chat.reset();
-      await chat.chat('Turn off the lights in the bedroom', { strategy: 'inline', maxRounds: 1, maxNewTokens: 4 });
+      await chat.chat('Turn off the lights in the bedroom', { strategy: 'inline', maxRounds: 1, maxNewTokens: 4, toolSelection: { threshold } });
       tokens.push(chat.metrics.promptTokens / Math.max(1, chat.metrics.generations));
     }
     const [all, selected] = tokens as [number, number];

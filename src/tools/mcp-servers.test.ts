@@ -91,8 +91,7 @@ describe('many tools', () => {
         { when: when.userAsked('Add the numbers 4 and 5'), output: call('add_numbers', { a: 4, b: 5 }) },
         { when: when.afterResults(), output: 'It is 9.' },
       ]);
-      const chat = NexusChat.withEngine(engine).tool('local_time', 'Get the local time.', {}, () => 'noon');
-      chat.toolSelection.semantic = false;
+      const chat = NexusChat.withEngine(engine, { toolSelection: { semantic: false } }).tool('local_time', 'Get the local time.', {}, () => 'noon');
       try {
         chat.mcp.declare('settings', [{ url: big.url, trust: true }]);
         await chat.mcp.ready();

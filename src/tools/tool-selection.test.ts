@@ -70,8 +70,7 @@ describe('many tools in an answer (issue 17)', () => {
     const selected = manyToolChat(script);
     await selected.chat.chat('Turn off the lights in the bedroom');
     const all = manyToolChat(script);
-    all.chat.toolSelection = { threshold: 0, topK: 5 };
-    await all.chat.chat('Turn off the lights in the bedroom');
+    await all.chat.chat('Turn off the lights in the bedroom', { toolSelection: { threshold: 0, topK: 5 } });
     const firstPrompt = (e: ScriptedEngine) => e.generations[0]?.prompt ?? '';
     const tokensSelected = selected.engine.generations[0]?.result.promptTokens ?? 0;
     const tokensAll = all.engine.generations[0]?.result.promptTokens ?? 0;
@@ -176,8 +175,7 @@ describe('many tools in an answer (issue 17)', () => {
     expect(sure.engine.generations.some((g) => g.prompt.includes('Which kind of tool'))).toBe(false);
     expect(sure.chat.lastToolSelection?.ranking.confident).toBe(true);
     const off = manyToolChat([{ when: () => true, output: 'Sorry?', repeat: true }]);
-    off.chat.toolSelection.askGroup = false;
-    await off.chat.chat('The floor is covered in crumbs', { strategy: 'inline' });
+    await off.chat.chat('The floor is covered in crumbs', { strategy: 'inline', toolSelection: { askGroup: false } });
     expect(off.engine.generations.some((g) => g.prompt.includes('Which kind of tool'))).toBe(false);
     expect(off.chat.lastToolSelection?.group).toBeUndefined();
   });
@@ -203,8 +201,7 @@ describe('many tools in an answer (issue 17)', () => {
 
   it('refuses a semantic setting that is not an embedding model, saying what one looks like, before the answer starts', async () => {
     const { chat } = manyToolChat([{ when: () => true, output: 'Hi.', repeat: true }]);
-    (chat.toolSelection as { semantic: unknown }).semantic = 'Xenova/all-MiniLM-L6-v2';
-    await expect(chat.chat('Turn off the lights')).rejects.toThrow(
+    await expect(chat.chat('Turn off the lights', { toolSelection: { semantic: 'Xenova/all-MiniLM-L6-v2' as never } })).rejects.toThrow(
       /toolSelection\.semantic must be false or an embedding model such as \{ source: \{ hub: 'Xenova\/all-MiniLM-L6-v2' \}, dtype: 'q8' \}, got the string "Xenova\/all-MiniLM-L6-v2"/,
     );
     expect(chat.history).toEqual([]);

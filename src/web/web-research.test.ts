@@ -103,7 +103,6 @@ describe('research mode through the real proxy (loopback, fake search backend)',
     expect(chat.tools.names).toEqual(['get_weather']);
     await web.ask('Find senior Rust jobs');
     expect(chat.tools.names).toEqual(['get_time']);
-    expect(chat.toolEffects.size).toBe(0);
   });
 
   it('refuses to read an address this answer has not seen, and tells the model it did not read it', async () => {

@@ -16,10 +16,8 @@ import { seededRandom } from '../fixtures/tools-model/gen-data.ts';
 
 prepareFixtureModels();
 for (const model of ['tiny-tools-qwen3', 'tiny-tools-lfm2']) {
-  const chat = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}${model}` });
-  const prompts = trainedPrompts(model);
-  chat.systemPrompt = prompts.systemPrompt;
-  chat.answerPrompt = prompts.answerPrompt;
+  const { systemPrompt, answerPrompt } = trainedPrompts(model);
+  const chat = await NexusChat.load({ path: `${FIXTURE_MODELS_DIR}${model}` }, { systemPrompt, answerPrompt });
   for (const offered of [1, 2]) {
     const rows: { how: string; steps: number; generations: number; prompt: number; cached: number; grounded: boolean }[] = [];
     for (let run = 0; run < 3; run++) {

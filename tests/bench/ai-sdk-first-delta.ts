@@ -23,9 +23,7 @@ try {
   // No inner named functions in page code: tsx would wrap them in a helper the page does not have.
   const figures = await page.evaluate(
     async ({ url, prompts }) => {
-      const chat = await window.nexus.NexusChat.load({ url }, { device: 'wasm' });
-      chat.systemPrompt = prompts.systemPrompt;
-      chat.answerPrompt = prompts.answerPrompt;
+      const chat = await window.nexus.NexusChat.load({ url }, { device: 'wasm', systemPrompt: prompts.systemPrompt, answerPrompt: prompts.answerPrompt });
       const { createNexus, NexusChatTransport } = window.nexusAiSdk;
       const transport = new NexusChatTransport({ model: createNexus()(undefined, { chat }), maxOutputTokens: 32 });
       const direct: number[] = [];

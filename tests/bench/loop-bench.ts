@@ -82,12 +82,16 @@ export async function benchLoopScenarios(): Promise<LoopScenarioFigures[]> {
   const figures: LoopScenarioFigures[] = [];
   for (const [scenario, { prompt, script, maxRounds }] of Object.entries(SCENARIOS)) {
     const engine = new ScriptedEngine(script);
-    const chat = NexusChat.withEngine(engine).tool('get_weather', 'Get current weather for a city', { city: 'string' }, ({ city }) => ({
-      city,
-      temperature_c: 20,
-    }));
+    const chat = NexusChat.withEngine(engine, maxRounds ? { maxRounds } : {}).tool(
+      'get_weather',
+      'Get current weather for a city',
+      { city: 'string' },
+      ({ city }) => ({
+        city,
+        temperature_c: 20,
+      }),
+    );
     chat.tool('current_datetime', 'Current date and time', { time_zone: 'string' }, () => '2026-11-29T14:00:00Z');
-    if (maxRounds) chat.maxRounds = maxRounds;
     const roundPrompts: string[] = [];
     let round = 0;
     chat.on('round', (r) => {

@@ -9,9 +9,10 @@ import { TIMEOUTS } from '../timeouts.ts';
 async function answerWithToolSearch(page: Page, message: string) {
   return page.evaluate(
     async ({ chatModel, embedModel, tools, message }) => {
-      const chat = await window.nexus.NexusChat.load({ url: chatModel }, { dtype: 'q4' });
-      chat.toolSelection.semantic = { source: { url: embedModel }, dtype: 'q8' };
-      chat.toolSelection.askGroup = false;
+      const chat = await window.nexus.NexusChat.load(
+        { url: chatModel },
+        { dtype: 'q4', toolSelection: { semantic: { source: { url: embedModel }, dtype: 'q8' }, askGroup: false } },
+      );
       for (const t of tools) chat.tool(t.function.name, t.function.description, t.function.parameters as never, () => ({ ok: true }));
       const states: string[] = [];
       chat.on('toolSearch', (s) => states.push(s.state));
