@@ -3,7 +3,7 @@ import { errorMessage } from '../shared/errors.ts';
 import { groupChoices, groupQuestion, toolGroups, type ToolGroup } from '../tools/tool-groups.ts';
 import { ToolIndex, type Embedder } from '../tools/tool-index.ts';
 import { ToolRegistry, type RegisteredTool } from '../tools/tool-registry.ts';
-import { addFindTools, FIND_TOOLS, selectTools, type GroupChooser, type ToolSelection, type ToolSelectionSettings } from '../tools/tool-selection.ts';
+import { addFindTools, FIND_TOOLS, selectTools, type GroupChooser, type ToolSelection } from '../tools/tool-selection.ts';
 import { cachedEncoder, indexedDbToolVectorStore, memoryToolVectorStore, type SemanticEncoder, type ToolVectorStore } from '../tools/tool-vectors.ts';
 import type { ChatMessage } from '../engine/engine.ts';
 import type { AnswerRunner } from './answer-runner.ts';

@@ -25,7 +25,7 @@ import type { McpConnection } from '../tools/mcp-tools.ts';
 import { McpServers } from '../tools/mcp-servers.ts';
 import { ToolOffering, type ToolOfferingSettings } from '../loop/tool-offering.ts';
 import { CHAT_DEFAULTS, type ChatDefaults } from '../loop/answer-request.ts';
-import { DEFAULT_TOOL_SELECTION, type ToolSelection, type ToolSelectionSettings } from '../tools/tool-selection.ts';
+import { DEFAULT_TOOL_SELECTION, type ToolSelection } from '../tools/tool-selection.ts';
 import { assertEmbeddingModel, DEFAULT_EMBEDDING_MODEL, embeddingModelKey, type ToolSearchStatus } from '../engine/embedding-model.ts';
 import type { ToolVectorStore } from '../tools/tool-vectors.ts';
 import type { ArgsOf, ParameterNames, ParametersInput, ToolSchema } from '../tools/tool-schema.ts';
