@@ -11,6 +11,7 @@ import { OFFLINE_ROUTES } from './src/server/offline-routes.ts';
 import { connectOriginsFromEnv, pageSecurityHeaders } from './src/server/page-policy.ts';
 import { BROWSER_TESTS, MODEL_TESTS, NETWORK_TESTS } from './tests/tiers.ts';
 import { TIMEOUTS } from './tests/timeouts.ts';
+import { minifyLitCss } from './src/server/minify-lit-css.ts';
 
 const toolsFile = new URL('./tools.js', import.meta.url);
 
@@ -41,6 +42,17 @@ function serveToolsFile(): Plugin {
  * (`mcp-servers.json`, `MCP_SERVERS_FILE`, `.env*`) is never served, and `tools.js` only to the page's
  * own origin (src/server/dev-file-guard.ts).
  */
+/** The production build squeezes the page's lit `css` templates (see src/server/minify-lit-css.ts). */
+function minifyStyles(): Plugin {
+  return {
+    name: 'nexus-minify-lit-css',
+    apply: 'build',
+    transform(code, id) {
+      return /[\\/]src[\\/]app[\\/](?:[\w-]+-)?styles\.ts$/.test(id) ? { code: minifyLitCss(code), map: null } : undefined;
+    },
+  };
+}
+
 function guardServerFiles(): Plugin {
   const attach = (server: ViteDevServer | PreviewServer) => {
     server.middlewares.use(devFileGuard(['mcp-servers.json', ...(process.env.MCP_SERVERS_FILE ? [process.env.MCP_SERVERS_FILE] : [])]));
@@ -130,7 +142,7 @@ export default defineConfig({
     format: 'es',
   },
   // `npm run dev` serves the companion proxy and the MCP relay on the same origin, as `npm start` does.
-  plugins: [guardServerFiles(), serveToolsFile(), serveMcpRelay(), proxyVitePlugin(), installableOffline()],
+  plugins: [guardServerFiles(), serveToolsFile(), serveMcpRelay(), proxyVitePlugin(), installableOffline(), minifyStyles()],
   test: {
     // One closing line a CI log reader understands, after vitest's own summary.
     reporters: ['default', './tests/summary-reporter.ts'],

@@ -137,7 +137,7 @@ describe('the package, installed in another project', () => {
       expect(paths).toContain(entry.replace(/\.js$/, '.d.ts'));
     }
     // A bound that catches a stray folder (sources, node_modules), not a budget: one .js and one .d.ts per module.
-    expect(packed.entryCount).toBeLessThan(400);
+    expect(packed.entryCount).toBeLessThan(450);
     // (407 KiB packed after issue 40's families, the token guard and the Qwen3.5 layout: the bound leaves room.)
     expect(packed.size).toBeLessThan(450 * 1024);
     console.info(`tarball: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(0)} KB packed, ${(packed.unpackedSize / 1024).toFixed(0)} KB unpacked`);
