@@ -68,6 +68,8 @@ export { memoryVerdictStore, type ToolVerdict, type VerdictStore } from './check
 // Tools, and MCP servers.
 export {
   ToolRegistry,
+  withDetails,
+  ToolReturn,
   loadTools,
   evalTools,
   ToolArgumentsError,

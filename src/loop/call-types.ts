@@ -34,6 +34,8 @@ export interface ToolCallRecord {
   result: string;
   /** The handler's own return value when it ran (not capped); undefined otherwise. */
   value?: unknown;
+  /** What the handler gave the page beside its result (a web search's findings, parts meant for the user): never shown to the model. */
+  details?: Readonly<Record<string, unknown>>;
   ms: number;
 }
 

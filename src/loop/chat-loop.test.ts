@@ -10,6 +10,7 @@ import { ANSWER_NOW_PROMPT } from './prompts.ts';
 import { QWEN3_PRIMED_PREFIX as PRIMED_PREFIX } from '../testing/script-matchers.ts';
 import { when } from '../testing/script-matchers.ts';
 import type { ChatEvents } from './types.ts';
+import { withDetails } from '../tools/tool-return.ts';
 
 const weatherOf = (city: string) => ({ city, temperature_c: city === 'Paris' ? 12 : 31.2, conditions: city === 'Paris' ? 'rain' : 'partly cloudy' });
 
@@ -66,6 +67,23 @@ describe('the tool loop on a scripted Qwen3', () => {
     // The next round's prompt repeats the first prompt and what the model wrote byte for byte (the
     // empty think block included), so a KV cache of the first round stays valid.
     expect(second?.prompt.startsWith(`${first?.prompt}${qwen3.callWeatherChennai}<|im_end|>\n<|im_start|>user\n<tool_response>\n{"city":"Chennai"`)).toBe(true);
+  });
+
+  it("keeps a handler's details with its call, for the page, and never shows them to the model (issue 43)", async () => {
+    const { chat, engine } = setup(
+      [
+        { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
+        { when: when.afterResults(), output: qwen3.answerChennai },
+      ],
+      (c) => {
+        c.tools.unregister('get_weather');
+        c.tool('get_weather', 'weather', { city: 'string' }, ({ city }) => withDetails(`${city}: 31.2 °C`, { chart: 'sunny-icon', sources: [1] }));
+      },
+    );
+    const answer = await chat.chat('Weather in Chennai?');
+    expect(answer.calls[0]).toMatchObject({ result: 'Chennai: 31.2 °C', value: 'Chennai: 31.2 °C', details: { chart: 'sunny-icon', sources: [1] } });
+    expect(engine.generations[1]?.prompt).toContain('Chennai: 31.2 °C');
+    expect(engine.generations[1]?.prompt).not.toContain('sunny-icon');
   });
 
   it('returns the answer as its steps: frozen records from which text, calls, metrics and usage are read back (issue 24)', async () => {

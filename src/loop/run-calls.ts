@@ -36,7 +36,12 @@ export function resultCharsFor(settings: Pick<AnswerRun['settings'], 'maxResultC
   return Math.min(settings.maxResultChars, Math.max(share, 64) * MIN_CHARS_PER_TOKEN);
 }
 
-async function runOne(run: AnswerRun, call: ToolCall, known: boolean, maxChars: number): Promise<{ status: CallStatus; result: string; value?: unknown }> {
+async function runOne(
+  run: AnswerRun,
+  call: ToolCall,
+  known: boolean,
+  maxChars: number,
+): Promise<{ status: CallStatus; result: string; value?: unknown; details?: Readonly<Record<string, unknown>> }> {
   if (!known) {
     return {
       status: 'unknown',
@@ -53,7 +58,8 @@ async function runOne(run: AnswerRun, call: ToolCall, known: boolean, maxChars: 
   const outcome = await run.toolbox.run(call.name, call.arguments, { signal: run.settings.signal, maxResultChars: maxChars });
   throwIfAborted(run.settings.signal);
   if (outcome.effects) run.record({ kind: 'effects', round: run.round, effects: outcome.effects });
-  if (outcome.ok) return { status: 'ok', result: formatToolResult(outcome.value, maxChars), value: outcome.value };
+  if (outcome.ok)
+    return { status: 'ok', result: formatToolResult(outcome.value, maxChars), value: outcome.value, ...(outcome.details ? { details: outcome.details } : {}) };
   const status: CallStatus = outcome.kind;
   return { status, result: formatToolResult(`Error: ${outcome.message}`, maxChars) };
 }
@@ -70,7 +76,7 @@ export async function runCalls(run: AnswerRun, attempt: Attempt, newCallId: () =
   const records: ToolCallRecord[] = [];
   for (const { call, known } of ordered) {
     const started = performance.now();
-    const { status, result, value } = await runOne(run, call, known, resultCharsFor(run.settings, ordered.length));
+    const { status, result, value, details } = await runOne(run, call, known, resultCharsFor(run.settings, ordered.length));
     const record: ToolCallRecord = {
       id: newCallId(),
       name: call.name,
@@ -80,6 +86,7 @@ export async function runCalls(run: AnswerRun, attempt: Attempt, newCallId: () =
       status,
       result,
       ...(value === undefined ? {} : { value }),
+      ...(details ? { details } : {}),
       ms: performance.now() - started,
     };
     records.push(record);

@@ -25,7 +25,9 @@ export interface ToolRunOptions {
 }
 
 /** The outcome of running one validated call. */
-export type ToolRunOutcome = { ok: true; value: unknown; effects?: ToolEffects } | { ok: false; kind: ToolRunFailure; message: string; effects?: ToolEffects };
+export type ToolRunOutcome =
+  | { ok: true; value: unknown; details?: Readonly<Record<string, unknown>>; effects?: ToolEffects }
+  | { ok: false; kind: ToolRunFailure; message: string; effects?: ToolEffects };
 
 /**
  * What the loop needs from a tool registry: the offered schemas, exact-or-case-insensitive name

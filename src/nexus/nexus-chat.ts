@@ -600,7 +600,7 @@ export class NexusChat {
       ...(maxResultChars ? { maxResultChars } : {}),
     });
     const effects = effectOf?.(outcome);
-    if (outcome.ok) return { ok: true, value: outcome.result, ...(effects ? { effects } : {}) };
+    if (outcome.ok) return { ok: true, value: outcome.result, ...(outcome.details ? { details: outcome.details } : {}), ...(effects ? { effects } : {}) };
     return { ok: false, kind: outcome.failure, message: outcome.error, ...(effects ? { effects } : {}) };
   }
 }

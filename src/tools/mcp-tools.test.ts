@@ -410,7 +410,12 @@ describe('an MCP client servers can rely on (issue 42): what a server asks of th
     const forUser: string[] = [];
     const connection = await connectMcp(features.url, registry, { trust: true, onUserContent: (tool, texts) => forUser.push(`${tool}: ${texts.join(' | ')}`) });
     try {
-      expect(await registry.runTool('weather_structured', {})).toMatchObject({ ok: true, result: '{"city":"Oslo","temperature_c":4}' });
+      expect(await registry.runTool('weather_structured', {})).toMatchObject({
+        ok: true,
+        result: '{"city":"Oslo","temperature_c":4}',
+        // Kept with the call for the page (the answer's steps), never for the model.
+        details: { shown: ['Shown to the user only.'] },
+      });
       // What the model does not read, the user is shown: handed to the caller with the tool's name.
       expect(forUser).toEqual(['weather_structured: Shown to the user only.']);
       expect(connection.skipped).toContainEqual({ name: 'task_only', reason: 'it runs only as an MCP task, which this client does not run' });

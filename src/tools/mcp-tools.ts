@@ -2,6 +2,7 @@ import { NexusError, registerErrorClass } from '../shared/errors.ts';
 import { mcpOAuthProvider } from './mcp-oauth.ts';
 import type { McpConnectOptions, McpElicitation, McpSamplingRequest } from './mcp-options.ts';
 import type { ToolHandler, ToolRegistry } from './tool-registry.ts';
+import { type ToolReturn, withDetails } from './tool-return.ts';
 
 /** An MCP server that could not be connected to or listed: the message names the address and what happened. */
 export class McpConnectError extends NexusError {
@@ -390,7 +391,7 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
     return tools;
   };
 
-  const callTool = async (tool: ListedTool, args: Record<string, unknown>, signal: AbortSignal | undefined): Promise<string> => {
+  const callTool = async (tool: ListedTool, args: Record<string, unknown>, signal: AbortSignal | undefined): Promise<string | ToolReturn> => {
     let result: { content?: ResultPart[]; structuredContent?: unknown; isError?: boolean };
     const call = () =>
       client.callTool({ name: tool.name, arguments: args }, undefined, {
@@ -414,14 +415,11 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
       throw new Error(`The MCP server ${serverName} cannot be reached (${describeFailure(error)}); its tools are unavailable until it is back.`);
     }
     const text = mcpResultText(result);
-    const forUser = mcpUserParts(result);
-    if (forUser.length)
-      options.onUserContent?.(
-        tool.name,
-        forUser.map((part) => mcpResultText({ content: [{ ...part, annotations: {} }] })),
-      );
+    const forUser = mcpUserParts(result).map((part) => mcpResultText({ content: [{ ...part, annotations: {} }] }));
+    if (forUser.length) options.onUserContent?.(tool.name, forUser);
     if (result.isError) throw new Error(text || `${tool.name} failed on the server.`);
-    return text;
+    // What the server meant for the user only goes with the call, for the page to show beside it.
+    return forUser.length ? withDetails(text, { shown: forUser }) : text;
   };
 
   const offersResources = Boolean(client.getServerCapabilities()?.resources);

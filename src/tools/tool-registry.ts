@@ -15,6 +15,7 @@ import {
   type ToolSchema,
 } from './tool-schema.ts';
 import { validateArguments } from './validate-arguments.ts';
+import { ToolReturn } from './tool-return.ts';
 
 /**
  * A tool's implementation. It receives validated, coerced arguments and a {@link ToolContext};
@@ -89,6 +90,8 @@ export type ToolRunResult =
       /** The arguments the handler received, after coercion. */
       readonly arguments: Record<string, unknown>;
       readonly result: unknown;
+      /** What the handler gave the page beside its result (`withDetails`): never shown to the model. */
+      readonly details?: Readonly<Record<string, unknown>>;
     }
   | {
       readonly ok: false;
@@ -270,8 +273,9 @@ export class ToolRegistry {
     }
 
     try {
-      const result: unknown = await tool.handler(args, fullContext);
-      return { ok: true, name: tool.name, arguments: args, result };
+      const returned: unknown = await tool.handler(args, fullContext);
+      if (returned instanceof ToolReturn) return { ok: true, name: tool.name, arguments: args, result: returned.result, details: returned.details };
+      return { ok: true, name: tool.name, arguments: args, result: returned };
     } catch (error) {
       if (isAborted()) return aborted();
       const message = error instanceof Error ? error.message : String(error);

@@ -75,6 +75,8 @@ describe('research mode through the real proxy (loopback, fake search backend)',
       { n: 2, url: 'https://careers.example/rust', title: 'Rust careers' },
     ]);
     expect(activity).toEqual([{ kind: 'search', queries: ['rust jobs', 'remote rust jobs'], ok: true, results: 2 }]);
+    // The same activity goes with the call in the answer's steps (issue 43): the page reads it there.
+    expect(answer.calls.map((call) => call.details)).toEqual([{ web: activity[0] }]);
     const [first, second] = engine.generations;
     expect(first?.prompt).toContain(RESEARCH_INSTRUCTIONS);
     expect(first?.prompt).toContain('"name": "web_search"');

@@ -1,5 +1,6 @@
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { ProxyClient, ToolReply } from './proxy-client.ts';
+import { withDetails } from '../tools/tool-return.ts';
 
 /** What a web tool did, for the page's "searched: …" and "read: …" lines. */
 export type WebActivity =
@@ -47,8 +48,16 @@ export function registerWebTools(registry: ToolRegistry, client: ProxyClient, st
       );
       state.last.set(WEB_SEARCH, reply);
       const results = Array.isArray(reply.results) ? reply.results.length : 0;
-      state.onActivity?.({ kind: 'search', queries, ok: reply.ok, results, ...(reply.ok ? {} : { detail: String(reply.reason ?? reply.code ?? 'failed') }) });
-      return reply.text;
+      const activity: WebActivity = {
+        kind: 'search',
+        queries,
+        ok: reply.ok,
+        results,
+        ...(reply.ok ? {} : { detail: String(reply.reason ?? reply.code ?? 'failed') }),
+      };
+      state.onActivity?.(activity);
+      // What the search found goes with the call, for the page to show: the model reads the reply's text.
+      return withDetails(reply.text, { web: activity });
     },
     { required: ['query'], readOnly: true },
   );
@@ -64,8 +73,9 @@ export function registerWebTools(registry: ToolRegistry, client: ProxyClient, st
       const pages = Array.isArray(reply.pages)
         ? (reply.pages as { url: string; finalUrl?: string; title?: string }[]).map((p) => ({ url: p.finalUrl ?? p.url, title: p.title || p.url }))
         : [];
-      state.onActivity?.({ kind: 'read', url, pages, ok: reply.ok, ...(reply.ok ? {} : { detail: String(reply.reason ?? reply.code ?? 'failed') }) });
-      return reply.text;
+      const activity: WebActivity = { kind: 'read', url, pages, ok: reply.ok, ...(reply.ok ? {} : { detail: String(reply.reason ?? reply.code ?? 'failed') }) };
+      state.onActivity?.(activity);
+      return withDetails(reply.text, { web: activity });
     },
     { readOnly: true },
   );
