@@ -1,14 +1,14 @@
-import { isAbortError, type ChatAnswer, type ChatMessage, type ChatOptions, type NexusChat, type Strategy, type ToolCallRecord } from '../internal.ts';
-import type { Activity, AppState, Attachment, DiagnosticEntry, Turn } from './app-state.ts';
+import { isAbortError, type ChatAnswer, type ChatMessage, type ChatOptions, type NexusChat, type Strategy } from '../internal.ts';
+import type { AppState, Attachment, DiagnosticEntry, Turn } from './app-state.ts';
 import { withAttachments } from './attachment-fence.ts';
+import { keptStep } from './answer-view.ts';
 import { newId, type ConversationStore } from './conversation-store.ts';
 import { branchAt, showVersion } from './conversation-versions.ts';
 import { deviceLabel, KV_CACHE_WORDS, threadWords, titleFrom } from './format.ts';
-import { READ_PAGE, WEB_TOOL_NAMES, type Research, type Source, type WebActivity } from './web-research.ts';
+import type { Research, Source } from './web-research.ts';
 import type { TabSync } from './tab-sync.ts';
 
 /** Diagnostics are for reading, not archiving: one entry's text and the entries per answer are capped. */
-const MAX_DIAGNOSTIC_CHARS = 6000;
 const MAX_DIAGNOSTICS = 200;
 
 /** What the answer session needs of the page's store. */
@@ -43,8 +43,6 @@ export class AnswerSession {
   private stopController: AbortController | undefined;
   /** The turn the running answer writes into. */
   private answeringId: string | undefined;
-  /** What servers showed the user only, by tool, until that tool's row is added. */
-  private readonly shownToUser = new Map<string, string[]>();
   private pendingApproval: ((approved: boolean) => void) | undefined;
   /** Tools the user allowed for the rest of a conversation, by conversation id. */
   private readonly allowedTools = new Map<string, Set<string>>();
@@ -129,9 +127,8 @@ export class AnswerSession {
       role: 'assistant',
       text: '',
       state: 'streaming',
-      activity: [],
+      steps: [],
       sources: [],
-      diagnostics: [],
       web: this.host.state().web.enabled,
       ...(label
         ? {
@@ -166,11 +163,6 @@ export class AnswerSession {
   diagnose(entry: DiagnosticEntry): void {
     const id = this.answeringId;
     if (id) this.host.conversations.updateTurn(id, (turn) => ({ diagnostics: [...(turn.diagnostics ?? []), entry].slice(-MAX_DIAGNOSTICS) }));
-  }
-
-  /** Parts of a tool's result its server meant for the user only: kept for that tool's row. */
-  userContent(tool: string, texts: string[]): void {
-    if (this.answeringId) this.shownToUser.set(tool, [...(this.shownToUser.get(tool) ?? []), ...texts]);
   }
 
   /** A tool of the running answer reported progress: shown on its row until its result comes. */
@@ -285,7 +277,7 @@ export class AnswerSession {
     const update = (change: (turn: Turn) => Partial<Turn>) =>
       this.host.conversations.updateTurn(answerId, (turn) => (controller.signal.aborted ? {} : change(turn)));
     const settle = (change: (turn: Turn) => Partial<Turn>) => this.host.conversations.updateTurn(answerId, change);
-    const stopListening = this.listen(chat, update, web.enabled);
+    const stopListening = this.listen(chat, update);
     const options: ChatOptions = {
       signal: controller.signal,
       systemPrompt: settings.systemPrompt,
@@ -306,25 +298,24 @@ export class AnswerSession {
         // Research mode sets its own tool choice and round limit (a hunt needs more than four).
         result = await research.ask(prompt, {
           ...options,
-          onActivity: (activity) => update((turn) => ({ activity: [...(turn.activity ?? []), activity] })),
         });
       } else {
         result = await chat.chat(prompt, { ...options, toolChoice: settings.toolChoice, maxRounds: settings.maxRounds });
       }
       // An answer that finished while Stop was on its way still stops where the user saw it stop.
-      if (controller.signal.aborted) settle(() => ({ state: 'stopped', note: 'Stopped.', checking: false, running: undefined }));
+      if (controller.signal.aborted) settle(() => ({ state: 'stopped', note: 'Stopped.', running: undefined }));
       else
         settle((turn) => ({
           running: undefined,
+          // The answer is its steps: the record the loop returned stands (the events brought the same, as they came).
+          steps: result.steps.length ? result.steps.map(keptStep) : (turn.steps ?? []),
           text: result.text,
           state: 'done',
-          metrics: result.metrics,
           sources: result.sources ?? [],
-          checking: false,
           drafts: draftsBesides([...(turn.drafts ?? []), ...droppedFromView(turn.text, result.text)], result.text),
         }));
     } catch (error) {
-      if (isAbortError(error) || controller.signal.aborted) settle(() => ({ state: 'stopped', note: 'Stopped.', checking: false, running: undefined }));
+      if (isAbortError(error) || controller.signal.aborted) settle(() => ({ state: 'stopped', note: 'Stopped.', running: undefined }));
       else
         settle(() => ({
           state: 'failed',
@@ -374,25 +365,20 @@ export class AnswerSession {
   }
 
   /** Subscribes the answer's turn to the chat's events; returns the unsubscribe function. */
-  private listen(chat: NexusChat, update: (change: (turn: Turn) => Partial<Turn>) => void, web: boolean): () => void {
-    const diagnose = (entry: DiagnosticEntry) => update((turn) => ({ diagnostics: [...(turn.diagnostics ?? []), entry].slice(-MAX_DIAGNOSTICS) }));
+  private listen(chat: NexusChat, update: (change: (turn: Turn) => Partial<Turn>) => void): () => void {
+    const _diagnose = (entry: DiagnosticEntry) => update((turn) => ({ diagnostics: [...(turn.diagnostics ?? []), entry].slice(-MAX_DIAGNOSTICS) }));
     const offs = [
-      chat.on('token', (text) => update((turn) => ({ text: turn.text + text, checking: false }))),
-      chat.on('round', (info) => {
-        diagnose({ kind: 'round', round: info.round, roundKind: info.kind });
-        // Text streamed in a round that ended in calls was a draft or a preamble; the answer comes
-        // after. It stays on the page, folded, so nothing the user read disappears.
-        update((turn) => ({ checking: false, ...(turn.text.trim() ? { text: '', drafts: [...(turn.drafts ?? []), turn.text.trim()] } : {}) }));
-      }),
-      chat.on('escalate', () => update(() => ({ checking: true }))),
-      chat.on('toolCall', (call) => {
-        const shown = this.shownToUser.get(call.name);
-        this.shownToUser.delete(call.name);
-        update((turn) => ({ activity: addCall(turn.activity ?? [], call, web, shown), running: undefined }));
-      }),
-      chat.on('raw', (raw, info) => diagnose({ kind: 'raw', round: info.round, strategy: info.strategy, text: raw.slice(0, MAX_DIAGNOSTIC_CHARS) })),
-      chat.on('step', (which, raw, resolved) => diagnose({ kind: 'step', which, raw: raw.slice(0, MAX_DIAGNOSTIC_CHARS), resolved })),
-      chat.on('forced', (event) => diagnose({ kind: 'forced', event: { ...event, raw: event.raw.slice(0, MAX_DIAGNOSTIC_CHARS) } })),
+      chat.on('token', (text) => update((turn) => ({ text: turn.text + text }))),
+      // The answer's record is its steps: tool lines, diagnostics, metrics and the checking state are views of them.
+      chat.on('stepFinish', (step) =>
+        update((turn) => ({
+          steps: [...(turn.steps ?? []), keptStep(step)],
+          ...(step.kind === 'call' ? { running: undefined } : {}),
+          // Text streamed in a round that ended in calls was a draft or a preamble; the answer comes
+          // after. It stays on the page, folded, so nothing the user read disappears.
+          ...(step.kind === 'round' && turn.text.trim() ? { text: '', drafts: [...(turn.drafts ?? []), turn.text.trim()] } : {}),
+        })),
+      ),
     ];
     return () => {
       for (const off of offs) off();
@@ -436,44 +422,6 @@ export class AnswerSession {
     if (this.host.state().approval) this.host.set({ approval: undefined });
     resolve?.(approved);
   }
-}
-
-/**
- * Adds a handled call to an answer's tool lines. A web tool reports its own "searched:"/"read:"
- * line before the loop reports the call; the call then only claims that line (marking how it was
- * made). A web call with no line of its own failed before reaching the proxy: it gets a failure line.
- */
-function addCall(activity: readonly Activity[], call: ToolCallRecord, web: boolean, shown?: string[]): Activity[] {
-  if (!web || !WEB_TOOL_NAMES.has(call.name)) {
-    return [
-      ...activity,
-      {
-        kind: 'call',
-        id: call.id,
-        name: call.name,
-        arguments: call.arguments,
-        source: call.source,
-        status: call.status,
-        result: call.result,
-        ...(shown?.length ? { shown } : {}),
-      },
-    ];
-  }
-  const at = activity.findLastIndex((a) => a.kind !== 'call' && !a.source);
-  if (at >= 0) return activity.map((a, i) => (i === at ? ({ ...(a as WebActivity), source: call.source } as Activity) : a));
-  const args = call.arguments;
-  const failed: Activity =
-    call.name === READ_PAGE
-      ? { kind: 'read', url: String(args.url ?? ''), pages: [], ok: false, detail: call.result, source: call.source }
-      : {
-          kind: 'search',
-          queries: [args.query, ...(Array.isArray(args.queries) ? args.queries : [])].map(String),
-          ok: false,
-          results: 0,
-          detail: call.result,
-          source: call.source,
-        };
-  return [...activity, failed];
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   type KvCachePath,
   type McpLogLevel,
   type McpServerStatus,
+  type Step,
   type MemoryView,
   type Strategy,
   type ToolChoice,
@@ -137,7 +138,13 @@ export interface Turn {
   state: TurnState;
   /** For a user turn: the length of the chat history before it, so regenerate can cut back exactly. */
   historyIndex?: number;
-  /** Assistant turns: tool uses, sources cited, what the loop did, the metrics. */
+  /**
+   * Assistant turns: the answer's steps, as the loop recorded them (generations' raw text capped, calls
+   * without their raw return values) — its tool lines, diagnostics, metrics, drafts and checking state are
+   * a view of them (`answer-view.ts`). Answers saved before keep the fields below instead.
+   */
+  steps?: Step[];
+  /** Tool uses, for an answer saved without its steps. */
   activity?: Activity[];
   sources?: Source[];
   diagnostics?: DiagnosticEntry[];

@@ -13,6 +13,8 @@ import { DelegatingEngine } from '../testing/delegating-engine.ts';
 import type { GenerateOptions, GenerateResult } from '../engine/engine.ts';
 import { abortError } from '../shared/abort.ts';
 import type { Research } from './web-research.ts';
+import { answerView } from './answer-view.ts';
+import type { Turn } from './app-state.ts';
 
 const TOOLS = `data:text/javascript,${encodeURIComponent(
   "tool('get_weather', 'Get the weather for a city', { city: 'string' }, ({ city }) => ({ city, temperature_c: 31 }), { readOnly: true });",
@@ -155,7 +157,7 @@ describe('AppStore', () => {
     await store.send('Send hi');
     await store.send('Send bye');
     expect(asked).toBe(1);
-    const rows = store.state.conversation.turns.flatMap((t) => t.activity ?? []).filter((a) => a.kind === 'call');
+    const rows = store.state.conversation.turns.flatMap((t) => answerView(t).activity).filter((a) => a.kind === 'call');
     expect(rows.map((a) => a.kind === 'call' && a.status)).toEqual(['ok', 'ok']);
     // Another conversation asks again.
     store.newConversation();
@@ -374,7 +376,7 @@ describe('AppStore', () => {
     const seen: { text: string; drafts: string[]; checking: boolean }[] = [];
     store.subscribe((state) => {
       const turn = state.conversation.turns.at(-1);
-      if (turn?.role === 'assistant') seen.push({ text: turn.text, drafts: turn.drafts ?? [], checking: turn.checking ?? false });
+      if (turn?.role === 'assistant') seen.push({ text: turn.text, drafts: answerView(turn).drafts, checking: answerView(turn).checking });
     });
     await store.send('Weather in Chennai?');
     // From the moment the whole draft was on screen, it never left it: as the text, or folded above the answer.
@@ -382,7 +384,8 @@ describe('AppStore', () => {
     expect(shown).toBeGreaterThanOrEqual(0);
     expect(seen.slice(shown).every((s) => s.text === draft || s.drafts.includes(draft))).toBe(true);
     expect(seen.some((s) => s.checking && s.text === draft)).toBe(true);
-    expect(store.state.conversation.turns.at(-1)).toMatchObject({ state: 'done', text: 'It is 31 °C.', drafts: [draft], checking: false });
+    expect(store.state.conversation.turns.at(-1)).toMatchObject({ state: 'done', text: 'It is 31 °C.', drafts: [draft] });
+    expect(answerView(store.state.conversation.turns.at(-1) as Turn).checking).toBe(false);
   });
 
   it('keeps no draft when the loop checked with a tool and the first answer stood', async () => {
@@ -394,7 +397,8 @@ describe('AppStore', () => {
     ]);
     await store.loadModel({ url: 'http://localhost/models/x' });
     await store.send('Hi there');
-    expect(store.state.conversation.turns.at(-1)).toMatchObject({ state: 'done', text: answer, drafts: [], checking: false });
+    expect(store.state.conversation.turns.at(-1)).toMatchObject({ state: 'done', text: answer, drafts: [] });
+    expect(answerView(store.state.conversation.turns.at(-1) as Turn).checking).toBe(false);
   });
 
   describe('conversations (issue 13, should work)', () => {
@@ -596,7 +600,7 @@ describe('AppStore', () => {
     await store.send('Write a short essay on rain.');
     const answer = store.state.conversation.turns.at(-1);
     expect(answer).toMatchObject({ state: 'done', text: 'Rain is water falling from clouds.' });
-    expect(answer?.metrics).toMatchObject({ generations: 1, toolCalls: 0, forcedCalls: 0 });
+    expect(answer && answerView(answer).metrics).toMatchObject({ generations: 1, toolCalls: 0, forcedCalls: 0 });
   });
 
   it('loads a model, answers with a tool line, and saves the conversation with a consistent history', async () => {
@@ -612,11 +616,13 @@ describe('AppStore', () => {
     const [user, answer] = store.state.conversation.turns;
     expect(user).toMatchObject({ role: 'user', text: 'Weather in Chennai?', historyIndex: 0 });
     expect(answer).toMatchObject({ role: 'assistant', state: 'done', text: 'It is 31 °C.' });
-    expect(answer?.activity).toEqual([
+    expect(answer && answerView(answer).activity).toEqual([
       expect.objectContaining({ kind: 'call', name: 'get_weather', arguments: { city: 'Chennai' }, status: 'ok', source: 'inline' }),
     ]);
-    expect(answer?.metrics?.toolCalls).toBe(1);
-    expect(answer?.diagnostics?.some((d) => d.kind === 'raw')).toBe(true);
+    expect(answer && answerView(answer).metrics?.toolCalls).toBe(1);
+    expect(answer && answerView(answer).diagnostics.some((d) => d.kind === 'raw')).toBe(true);
+    // Its record is its steps (issue 43), saved with it.
+    expect(answer?.steps?.[0]).toMatchObject({ kind: 'started', offered: ['get_weather'] });
 
     const saved = await persistence.loadConversation(store.state.conversation.id);
     expect(saved?.title).toBe('Weather in Chennai?');
@@ -717,14 +723,27 @@ describe('AppStore', () => {
   it('in research mode asks the research session and keeps its sources and web lines', async () => {
     const research: Research = {
       status: async () => ({ available: true, backend: 'searxng', detail: 'Searching the web.' }),
-      ask: async (_prompt, options) => {
-        options.onActivity?.({ kind: 'search', queries: ['q'], ok: true, results: 3 });
-        // Metrics are the loop's business; this fake has none.
+      ask: async (_prompt, _options) => {
+        // The answer is its steps: the web search's line comes from its call's details.
+        const record = {
+          id: 'call_1',
+          name: 'web_search',
+          arguments: { query: 'q' },
+          source: 'inline' as const,
+          round: 1,
+          status: 'ok' as const,
+          result: 'r',
+          ms: 1,
+        };
         return {
           text: 'Answer [1].',
           calls: [],
           metrics: undefined as never,
-          steps: [],
+          steps: [
+            { kind: 'round', round: 1, phase: 'tools' },
+            { kind: 'call', round: 1, record: { ...record, details: { web: { kind: 'search', queries: ['q'], ok: true, results: 3 } } } },
+            { kind: 'finished', ms: 1, text: 'Answer [1].' },
+          ],
           totalUsage: { promptTokens: 0, cachedTokens: 0, newTokens: 0 },
           sources: [{ n: 1, url: 'https://example.org', title: 'Example' }],
         };
@@ -736,7 +755,7 @@ describe('AppStore', () => {
     await store.send('Look it up');
     const answer = store.state.conversation.turns.at(-1);
     expect(answer).toMatchObject({ web: true, text: 'Answer [1].', sources: [{ n: 1, url: 'https://example.org', title: 'Example' }] });
-    expect(answer?.activity).toEqual([{ kind: 'search', queries: ['q'], ok: true, results: 3 }]);
+    expect(answer && answerView(answer).activity).toEqual([{ kind: 'search', queries: ['q'], ok: true, results: 3, source: 'inline' }]);
   });
 
   it('restores settings and resets them to the defaults', async () => {

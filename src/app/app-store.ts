@@ -516,7 +516,6 @@ export class AppStore {
             notify: (text) => this.notify(text),
             chat: () => this.model.chat,
             progress: (tool, text) => this.answers.progress(tool, text),
-            userContent: (tool, texts) => this.answers.userContent(tool, texts),
             log: (server, level, text) => this.answers.diagnose({ kind: 'log', server, level, text }),
           },
           this.deps.mcpSignIn,

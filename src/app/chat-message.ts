@@ -7,6 +7,7 @@ import type { LinkDestination } from './link-check.ts';
 import { isWebAddress, renderMarkdown } from './markdown.ts';
 import type { Source } from './web-research.ts';
 import { chatMessageStyles } from './chat-message-styles.ts';
+import { answerView, type AnswerView } from './answer-view.ts';
 
 const STATUS_WORDS: Readonly<Record<string, string>> = {
   error: 'failed',
@@ -67,6 +68,17 @@ export class ChatMessage extends LitElement {
     }
   }
 
+  /** The answer's tool lines, diagnostics, metrics, drafts and checking state: a view of its steps, made once per turn. */
+  private get view(): AnswerView {
+    if (this.viewOf !== this.turn) {
+      this.viewOf = this.turn;
+      this.cachedView = answerView(this.turn);
+    }
+    return this.cachedView ?? answerView(this.turn);
+  }
+  private viewOf: Turn | undefined;
+  private cachedView: AnswerView | undefined;
+
   override render() {
     const turn = this.turn;
     const streaming = turn.state === 'streaming';
@@ -82,14 +94,14 @@ export class ChatMessage extends LitElement {
       <div class="body">
         ${this.renderDrafts()}
         ${this.renderActivity()}
-        ${streaming && !turn.text && !turn.checking ? html`<span class="typing" role="img" aria-label="Writing"><span></span><span></span><span></span></span>` : nothing}
+        ${streaming && !turn.text && !this.view.checking ? html`<span class="typing" role="img" aria-label="Writing"><span></span><span></span><span></span></span>` : nothing}
         <div
           @click=${this.handleMarkdownClick}
           @auxclick=${this.handleLinkGesture}
           @contextmenu=${this.handleLinkGesture}
           @dragstart=${this.handleLinkGesture}
         >${this.rendered?.element}</div>
-        ${streaming && turn.checking ? html`<p class="status" data-testid="turn-status" role="status">Checking with a tool…</p>` : nothing}
+        ${streaming && this.view.checking ? html`<p class="status" data-testid="turn-status" role="status">Checking with a tool…</p>` : nothing}
         ${this.renderNote()} ${this.renderWithoutResults()} ${this.renderSources()} ${this.renderMeta()} ${this.renderActions()}
         ${this.showDiagnostics ? this.renderDiagnostics() : nothing}
       </div>
@@ -102,9 +114,9 @@ export class ChatMessage extends LitElement {
    * kept, folded, so nothing the user read vanishes.
    */
   private renderDrafts() {
-    const drafts = this.turn.drafts ?? [];
+    const drafts = this.view.drafts;
     if (!drafts.length) return nothing;
-    const label = this.turn.activity?.length ? 'Written before using a tool' : 'Written before the answer (the model was thinking)';
+    const label = this.view.activity.length ? 'Written before using a tool' : 'Written before the answer (the model was thinking)';
     return drafts.map(
       (draft) => html`<details class="draft" data-testid="draft">
         <summary>${label}</summary>
@@ -115,7 +127,8 @@ export class ChatMessage extends LitElement {
 
   /** The quiet line under a finished answer: which model wrote it, how fast, how long it took. */
   private renderMeta() {
-    const { state, metrics, model } = this.turn;
+    const { state, model } = this.turn;
+    const metrics = this.view.metrics;
     if (state !== 'done' || !metrics) return nothing;
     const parts = [model, `${metrics.tokensPerSecond.toFixed(1)} tokens/s`, `${(metrics.ms / 1000).toFixed(1)} s`].filter(Boolean);
     return html`<p class="answer-meta" data-testid="answer-meta">${parts.join(' · ')}</p>`;
@@ -132,7 +145,8 @@ export class ChatMessage extends LitElement {
    * not come from a tool, and a small model fills such gaps with invented values. Said beside it.
    */
   private renderWithoutResults() {
-    const { state, activity = [] } = this.turn;
+    const { state } = this.turn;
+    const activity = this.view.activity;
     const calls = activity.filter((a) => a.kind === 'call');
     if (state !== 'done' || !calls.length || calls.some((a) => a.kind === 'call' && a.status === 'ok')) return nothing;
     const refused = calls.some((a) => a.kind === 'call' && a.status === 'refused');
@@ -142,7 +156,7 @@ export class ChatMessage extends LitElement {
   }
 
   private renderActivity() {
-    const activity = this.turn.activity ?? [];
+    const activity = this.view.activity;
     const running = this.turn.state === 'streaming' ? this.turn.running : undefined;
     if (!activity.length && !running) return nothing;
     return html`<ol class="activity" data-testid="tool-activity" aria-label="Tool use">
@@ -223,7 +237,7 @@ export class ChatMessage extends LitElement {
   }
 
   private renderDiagnostics() {
-    const { metrics, diagnostics = [] } = this.turn;
+    const { metrics, diagnostics } = this.view;
     return html`<section class="diagnostics" data-testid="diagnostics" aria-label="Diagnostics">
       ${metrics ? this.renderMetrics(metrics) : html`<p class="muted">No metrics: the answer did not finish.</p>`}
       <ol class="entries">

@@ -8,6 +8,7 @@ import {
   withHistoriesFromTurns,
 } from './conversation-schema.ts';
 import { titleFrom } from './format.ts';
+import { answerView } from './answer-view.ts';
 
 /** What an export is saved as: a file name, its type, its text. */
 export interface ConversationFile {
@@ -31,8 +32,30 @@ const slug = (title: string) =>
 
 /** The whole conversation — what the user saw and what the model remembers — as JSON a later import restores exactly. */
 export function conversationToJson(conversation: Conversation): ConversationFile {
-  const text = JSON.stringify({ format: FORMAT, version: VERSION, conversation }, null, 2);
+  const text = JSON.stringify({ format: FORMAT, version: VERSION, conversation: withViews(conversation) }, null, 2);
   return { filename: `${slug(conversation.title)}.json`, type: 'application/json', text };
+}
+
+/**
+ * The conversation as a file holds it: an answer's steps are the page's own record, and a file carries
+ * what they show (tool lines, diagnostics, metrics, drafts), which an import checks field by field.
+ */
+function withViews(conversation: Conversation): Conversation {
+  const viewed = (turn: Turn): Turn => {
+    if (!turn.steps) return turn;
+    const { steps: _steps, checking: _checking, ...rest } = turn;
+    const view = answerView(turn);
+    return { ...rest, activity: view.activity, diagnostics: view.diagnostics, drafts: view.drafts, ...(view.metrics ? { metrics: view.metrics } : {}) };
+  };
+  const versions = conversation.versions
+    ? Object.fromEntries(
+        Object.entries(conversation.versions).map(([at, set]) => [
+          at,
+          { ...set, others: set.others.map((branch) => ({ ...branch, turns: branch.turns.map(viewed) })) },
+        ]),
+      )
+    : undefined;
+  return { ...conversation, turns: conversation.turns.map(viewed), ...(versions ? { versions } : {}) };
 }
 
 /** One tool use as the Markdown export lists it: what happened to it, not just that it was asked for. */
@@ -49,7 +72,7 @@ export function conversationToMarkdown(conversation: Conversation): Conversation
   for (const turn of conversation.turns) {
     lines.push(turn.role === 'user' ? '## You' : '## Nexus', '');
     lines.push(turn.text.trim() || '_(no text)_', '');
-    const calls = (turn.activity ?? []).filter((a) => a.kind === 'call');
+    const calls = answerView(turn).activity.filter((a) => a.kind === 'call');
     for (const call of calls) lines.push(`> ${callLine(call)}`);
     if (calls.length) lines.push('');
     if (turn.note && turn.state !== 'done') lines.push(`> _${turn.note}_`, '');

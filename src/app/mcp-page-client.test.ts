@@ -20,7 +20,6 @@ function setup(chat?: NexusChat) {
       notify: (text) => notices.push(text),
       chat: () => chat,
       progress: () => undefined,
-      userContent: () => undefined,
       log: () => undefined,
     },
     undefined,

@@ -23,8 +23,6 @@ export interface McpPageClientHost {
   chat(): NexusChat | undefined;
   /** A tool of the running answer reported progress. */
   progress(tool: string, text: string): void;
-  /** A tool of the running answer returned parts meant for the user only. */
-  userContent(tool: string, texts: string[]): void;
   /** A server sent a log message (shown in the running answer's diagnostics, if one runs). */
   log(server: string, level: string, text: string): void;
 }
@@ -74,7 +72,6 @@ export class McpPageClient {
       elicit: (request) => this.elicit(server, request),
       sample: (request) => this.sample(server, request),
       onProgress: (tool, progress) => this.host.progress(tool, progressText(progress)),
-      onUserContent: (tool, texts) => this.host.userContent(tool, texts),
       ...(level === 'off' ? {} : { logLevel: level, onLog: (entry) => this.log(server, entry.level, entry.data, entry.logger) }),
       ...(this.signIn
         ? {

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { ScriptedEngine } from '../engine/scripted-engine.ts';
+import { NexusChat, withDetails, type Step } from '../internal.ts';
+import { when } from '../testing/script-matchers.ts';
+import type { Turn } from './app-state.ts';
+import { answerView, keptStep } from './answer-view.ts';
+import { conversationFromJson, conversationToJson } from './conversation-files.ts';
+
+const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
+
+/** A real answer's steps, as the page keeps them: a tool whose server showed the user a line, a web search that found two pages. */
+async function answerSteps(): Promise<Step[]> {
+  const engine = new ScriptedEngine([
+    { when: when.userAsked('Weather and news?'), output: `${call('get_weather', { city: 'Oslo' })}\n${call('web_search', { query: 'oslo news' })}` },
+    { when: when.afterResults(), output: 'It is 4 °C; the news is calm.' },
+  ]);
+  const chat = NexusChat.withEngine(engine)
+    .tool('get_weather', 'Weather', { city: 'string' }, () => withDetails('4 °C', { shown: ['A chart of the week.'] }))
+    .tool('web_search', 'Search', { query: 'string' }, () =>
+      withDetails('[1] Oslo today', { web: { kind: 'search', queries: ['oslo news'], ok: true, results: 2 } }),
+    );
+  return (await chat.chat('Weather and news?')).steps.map(keptStep);
+}
+
+describe("an answer's view of its steps (issue 43)", () => {
+  it('shows tool lines, diagnostics and metrics from the steps alone, a web search as its own line', async () => {
+    const steps = await answerSteps();
+    const turn: Turn = { id: 'a', role: 'assistant', text: 'It is 4 °C; the news is calm.', state: 'done', web: true, steps };
+    const view = answerView(turn);
+    expect(view.activity).toEqual([
+      expect.objectContaining({ kind: 'call', name: 'get_weather', status: 'ok', result: '4 °C', shown: ['A chart of the week.'] }),
+      { kind: 'search', queries: ['oslo news'], ok: true, results: 2, source: 'inline' },
+    ]);
+    expect(view.diagnostics.map((d) => d.kind)).toEqual(['round', 'raw', 'round', 'raw']);
+    expect(view.metrics).toMatchObject({ rounds: 2, toolCalls: 2, generations: 2 });
+    expect(view.checking).toBe(false);
+    // The raw return value is not kept (its result and details are).
+    expect(steps.filter((s) => s.kind === 'call').every((s) => s.kind === 'call' && !('value' in s.record))).toBe(true);
+  });
+
+  it('is checking only between an escalation and what comes of it, while the answer streams', async () => {
+    const steps: Step[] = [
+      { kind: 'round', round: 1, phase: 'tools' },
+      { kind: 'generation', round: 1, strategy: 'inline', promptTokens: 10, cachedTokens: 0, newTokens: 3, ms: 5, text: 'Hm.' },
+      { kind: 'escalate', round: 1, rung: 'primed' },
+    ];
+    expect(answerView({ id: 'a', role: 'assistant', text: '', state: 'streaming', steps }).checking).toBe(true);
+    expect(answerView({ id: 'a', role: 'assistant', text: '', state: 'stopped', steps }).checking).toBe(false);
+  });
+
+  it('shows an answer saved before its steps were its record as it was saved', () => {
+    const saved: Turn = {
+      id: 'a',
+      role: 'assistant',
+      text: 'It is 31 °C.',
+      state: 'done',
+      activity: [{ kind: 'call', id: 'call_1', name: 'get_weather', arguments: { city: 'Chennai' }, source: 'inline', status: 'ok', result: '31' }],
+      diagnostics: [{ kind: 'round', round: 1, roundKind: 'tools' }],
+      metrics: { rounds: 1 } as never,
+      drafts: ['Let me check.'],
+    };
+    expect(answerView(saved)).toEqual({
+      activity: saved.activity,
+      diagnostics: saved.diagnostics,
+      metrics: saved.metrics,
+      checking: false,
+      drafts: ['Let me check.'],
+    });
+  });
+
+  it('exports what the steps show, which an import reads back as the same tool lines', async () => {
+    const steps = await answerSteps();
+    const conversation = {
+      id: 'c',
+      title: 'Oslo',
+      createdAt: '2026-12-04T10:00:00.000Z',
+      updatedAt: '2026-12-04T10:00:00.000Z',
+      turns: [
+        { id: 'u', role: 'user', text: 'Weather and news?', state: 'done' },
+        { id: 'a', role: 'assistant', text: 'It is 4 °C; the news is calm.', state: 'done', web: true, steps },
+      ] as Turn[],
+      history: [],
+    };
+    const back = conversationFromJson(conversationToJson(conversation).text);
+    expect(back.turns[1]?.steps).toBeUndefined();
+    expect(answerView(back.turns[1] as Turn).activity).toEqual(answerView(conversation.turns[1] as Turn).activity);
+  });
+});
