@@ -398,6 +398,8 @@ export interface AppState {
   notice?: string;
   /** Why the last import was refused. */
   importError?: string;
+  /** The settings a reset replaced, and which of them differed, which Undo brings back. */
+  settingsUndo?: { before: Settings; changed: string[] };
   /** A conversation just deleted, which Undo brings back. */
   undoDelete?: { title: string };
   /** Searching the saved conversations: the words, and the conversations whose title or text has them. */

@@ -367,10 +367,22 @@ export class AppStore {
       .then(({ webgpu, shaderF16, fallbackAdapter }) => this.set({ runtime: { webgpu, shaderF16, ...(fallbackAdapter ? { fallbackAdapter } : {}) } }));
   }
 
-  /** Puts every setting back to the library's defaults. */
+  /** Puts every setting back to the library's defaults; {@link undoResetSettings} brings them back. */
   resetSettings(): void {
+    const before = this.current.settings;
+    const changed = changedSettings(before);
     this.updateSettings({ ...DEFAULT_SETTINGS });
-    this.notify('Settings reset to defaults.');
+    this.set({ settingsUndo: changed.length ? { before, changed } : undefined });
+    this.notify(changed.length ? `Settings reset to defaults (${changed.join(', ')}). Undo brings them back.` : 'The settings were already the defaults.');
+  }
+
+  /** Brings back the settings a reset replaced. */
+  undoResetSettings(): void {
+    const undo = this.current.settingsUndo;
+    if (!undo) return;
+    this.updateSettings({ ...undo.before });
+    this.set({ settingsUndo: undefined });
+    this.notify('Settings restored.');
   }
 
   /** Turns research mode on or off for the next messages, and remembers it. */
@@ -583,4 +595,29 @@ export class AppStore {
     this.current = { ...this.current, ...change };
     for (const listener of this.listeners) listener(this.current);
   }
+}
+
+/** Which settings differ from the defaults, in words (what a reset would change). */
+function changedSettings(settings: Settings): string[] {
+  const words: Partial<Record<keyof Settings, string>> = {
+    systemPrompt: 'your system prompt',
+    answerPrompt: 'your answer prompt',
+    strategy: 'strategy',
+    toolChoice: 'tool choice',
+    maxRounds: 'tool rounds',
+    repetitionPenalty: 'repetition penalty',
+    temperature: 'temperature',
+    topP: 'top-p',
+    enableThinking: 'thinking',
+    maxNewTokens: 'answer length',
+    softwareWebgpu: 'software WebGPU',
+    hubUrl: 'model hub',
+    theme: 'theme',
+    semanticToolSearch: 'tool search by meaning',
+    toolSelectionThreshold: 'tool threshold',
+    mcpLogLevel: 'MCP server logs',
+  };
+  return (Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[])
+    .filter((key) => JSON.stringify(settings[key]) !== JSON.stringify(DEFAULT_SETTINGS[key]))
+    .map((key) => words[key] ?? key);
 }

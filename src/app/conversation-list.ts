@@ -85,7 +85,7 @@ export class ConversationList extends LitElement {
       </li>`;
     }
     return html`<li class=${current ? 'current' : ''} data-id=${c.id}>
-      <button class="open" aria-current=${current ? 'page' : 'false'} ?disabled=${this.busy && !current} @click=${() => this.store.selectConversation(c.id)}>
+      <button class="open" aria-current=${current ? 'page' : 'false'} ?disabled=${this.busy && !current} @click=${() => this.handleOpen(c.id)}>
         <span class="title" title=${c.title}>${c.title}</span>
         <span class="when">${formatWhen(c.updatedAt)}</span>
       </button>
@@ -100,6 +100,12 @@ export class ConversationList extends LitElement {
 
   private handleSearch(event: Event): void {
     void this.store.searchConversations((event.target as HTMLInputElement).value);
+  }
+
+  /** Opens a conversation, and says a conversation was chosen (the page closes its drawer on a phone, the open one too). */
+  private handleOpen(id: string): void {
+    void this.store.selectConversation(id);
+    this.dispatchEvent(new CustomEvent('conversation-chosen', { bubbles: true, composed: true }));
   }
 
   private handleRenameStart(id: string): void {

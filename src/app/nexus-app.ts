@@ -116,6 +116,7 @@ export class NexusApp extends LitElement {
     return html`<div class="shell ${this.navOpen ? 'nav-open' : ''}">
         <aside class="sidebar" aria-label="Conversations" ?inert=${Boolean(this.panel)}>
           <nexus-conversations
+            @conversation-chosen=${() => (this.navOpen = false)}
             .store=${store}
             .conversations=${s.conversations}
             .currentId=${s.conversation.id}
@@ -220,7 +221,7 @@ export class NexusApp extends LitElement {
         ${
           this.panel === 'tools'
             ? html`<nexus-tools-panel .store=${this.store} .tools=${s.tools} .servers=${s.mcp} .extras=${s.mcpExtras}></nexus-tools-panel>`
-            : html`<nexus-settings-panel .store=${this.store} .settings=${s.settings} .toolNames=${(s.tools.list ?? []).map((t) => t.schema.function.name)} .instructions=${s.conversation.instructions}></nexus-settings-panel>`
+            : html`<nexus-settings-panel .store=${this.store} .settings=${s.settings} .toolNames=${(s.tools.list ?? []).map((t) => t.schema.function.name)} .instructions=${s.conversation.instructions} .undo=${s.settingsUndo}></nexus-settings-panel>`
         }
       </div>
     </aside>`;

@@ -56,5 +56,13 @@ export const settingsPanelStyles = [
       justify-content: space-between;
       align-items: center;
     }
-  `,
+    .confirm {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem;
+    margin: 0.6rem 0 0;
+    font-size: 0.85rem;
+  }
+`,
 ];

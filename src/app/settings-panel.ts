@@ -1,6 +1,6 @@
-import { LitElement, html } from 'lit';
+import { LitElement, html, nothing } from 'lit';
 import { MCP_LOG_LEVELS, type Strategy, type ToolChoice } from '../internal.ts';
-import type { Settings, Theme } from './app-state.ts';
+import { DEFAULT_SETTINGS, type AppState, type Settings, type Theme } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
 import { settingsPanelStyles } from './settings-panel-styles.ts';
 
@@ -11,7 +11,14 @@ export class SettingsPanel extends LitElement {
     settings: { attribute: false },
     toolNames: { attribute: false },
     instructions: { attribute: false },
+    undo: { attribute: false },
+    confirmingReset: { state: true },
   };
+
+  /** What the last reset replaced, for Undo, from the store. */
+  declare undo: AppState['settingsUndo'];
+  /** Reset was pressed while something the user wrote would go: it asks first. */
+  declare confirmingReset: boolean;
 
   /** The page's store, for changing and resetting settings. */
   declare store: AppStore;
@@ -136,10 +143,38 @@ export class SettingsPanel extends LitElement {
       <p class="help">Research mode (the Web switch) sets its own tool choice and round limit.</p>
       <div class="actions">
         <span class="help">Saved in this browser.</span>
-        <button type="button" data-testid="reset-settings" @click=${() => this.store.resetSettings()}>Reset to defaults</button>
+        <button type="button" data-testid="reset-settings" @click=${this.handleReset}>Reset to defaults</button>
       </div>
+      ${this.renderReset()}
     </form>`;
   }
+
+  /** Asking before a reset would lose a prompt the user wrote; afterwards, what it changed and Undo. */
+  private renderReset() {
+    if (this.confirmingReset) {
+      return html`<p class="confirm" role="alert" data-testid="reset-confirm">
+        Reset every setting? Your own ${[this.settings.systemPrompt !== DEFAULT_SETTINGS.systemPrompt ? 'system prompt' : '', this.settings.answerPrompt !== DEFAULT_SETTINGS.answerPrompt ? 'answer prompt' : ''].filter(Boolean).join(' and ')} will be replaced by the default.
+        <button type="button" class="danger" data-testid="reset-confirm-yes" @click=${this.handleConfirmReset}>Reset</button>
+        <button type="button" data-testid="reset-confirm-no" @click=${() => (this.confirmingReset = false)}>Keep my settings</button>
+      </p>`;
+    }
+    if (!this.undo) return nothing;
+    return html`<p class="confirm" role="status" data-testid="settings-undo">
+      Reset to defaults: ${this.undo.changed.join(', ')}.
+      <button type="button" data-testid="undo-reset" @click=${() => this.store.undoResetSettings()}>Undo</button>
+    </p>`;
+  }
+
+  private readonly handleReset = (): void => {
+    const written = this.settings.systemPrompt !== DEFAULT_SETTINGS.systemPrompt || this.settings.answerPrompt !== DEFAULT_SETTINGS.answerPrompt;
+    if (written) this.confirmingReset = true;
+    else this.store.resetSettings();
+  };
+
+  private readonly handleConfirmReset = (): void => {
+    this.confirmingReset = false;
+    this.store.resetSettings();
+  };
 
   private save(change: Partial<Settings>): void {
     this.store.updateSettings(change);

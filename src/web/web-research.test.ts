@@ -10,6 +10,7 @@ import { SearchFailedError } from '../proxy/errors.ts';
 import { CANNOT_BROWSE_INSTRUCTIONS, RESEARCH_INSTRUCTIONS } from './research-prompts.ts';
 import type { WebActivity } from './web-tools.ts';
 import { WebResearch } from './web-research.ts';
+import { createServer } from 'node:http';
 
 /** A search backend answering from a table, so the real proxy runs with no network at all. */
 const backend: SearchBackend = {
@@ -147,6 +148,22 @@ describe('research budgets', () => {
 });
 
 describe('research mode with a proxy whose search engine is down (issue 30, P2.2)', () => {
+  it("says you're offline when the device is, not that a server should be started (issue 44)", async () => {
+    // A port nothing listens on: the fetch fails as it does with the network cut.
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((done) => closed.close(() => done()));
+    const chat = NexusChat.withEngine(new ScriptedEngine([]));
+    const offline = await new WebResearch(chat, { baseUrl: `http://127.0.0.1:${port}/api`, online: () => false }).status();
+    expect(offline).toEqual({
+      available: false,
+      detail: "You're offline: web search needs a connection. Answers use the model alone until you're back online.",
+    });
+    const online = await new WebResearch(chat, { baseUrl: `http://127.0.0.1:${port}/api`, online: () => true }).status();
+    expect(online.detail).toMatch(/the server that runs it did not answer .* It comes with npm start/);
+  });
+
   it('says so before the user asks, with the reason, and the model is told it cannot browse', async () => {
     const down = createProxy({
       backend: { name: 'searxng', search: () => Promise.reject(new SearchFailedError('the search engine could not be reached')) },

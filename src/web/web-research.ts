@@ -57,12 +57,19 @@ export const RESEARCH_MAX_ROUNDS = 8;
  */
 export class WebResearch<O extends ResearchAnswerOptions = ResearchAnswerOptions, A extends { text: string } = { text: string }> {
   private readonly client: ProxyClient;
+  private readonly online: () => boolean;
 
+  /**
+   * @param chat - the chat that answers.
+   * @param options - where the proxy is (default `/api` on this origin), the `fetch` to reach it, and
+   * whether this device is online (default `navigator.onLine`, true where there is none).
+   */
   constructor(
     private readonly chat: ResearchChat<O, A>,
-    options: { baseUrl?: string; fetch?: typeof fetch } = {},
+    options: { baseUrl?: string; fetch?: typeof fetch; online?: () => boolean } = {},
   ) {
     this.client = new ProxyClient(options.baseUrl ?? '/api', options.fetch);
+    this.online = options.online ?? (() => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine !== false);
   }
 
   /** Asks the proxy whether search works; never throws. */
@@ -90,6 +97,10 @@ export class WebResearch<O extends ResearchAnswerOptions = ResearchAnswerOptions
             : `Searching the web${backend ? ` with ${backend}` : ''}.`,
       };
     } catch (error) {
+      // Offline, the server is not the problem: nothing to start, only a connection to wait for.
+      if (!this.online()) {
+        return { available: false, detail: "You're offline: web search needs a connection. Answers use the model alone until you're back online." };
+      }
       const why = error instanceof Error ? error.message : String(error);
       return {
         available: false,

@@ -80,6 +80,11 @@ describe('the page offline, after a first visit', () => {
       const answer = lastAnswer(page);
       expect(await answer.getAttribute('data-state')).toBe('done');
       expect(((await answer.locator('.markdown').textContent()) ?? '').trim().length).toBeGreaterThan(0);
+      // The Web switch offline says so (issue 44): not that a server should be started.
+      await page.getByTestId('web-switch').click();
+      await expect.poll(() => page.getByTestId('web-status').textContent(), { timeout: 15_000 }).toContain("You're offline");
+      expect(await page.getByTestId('web-status').textContent()).not.toContain('npm start');
+      await page.getByTestId('web-switch').click();
     } finally {
       await context.setOffline(false);
     }

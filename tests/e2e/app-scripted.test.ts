@@ -369,6 +369,27 @@ describe('the chat page over a scripted model', () => {
     await page.getByTestId('reset-settings').click();
     expect(await page.getByTestId('max-rounds').inputValue()).toBe('4');
     expect(await page.getByTestId('thinking').isChecked()).toBe(false);
+    // What a reset changed is said, and Undo brings it back (issue 44).
+    expect(await page.getByTestId('settings-undo').textContent()).toMatch(/tool rounds, thinking/);
+    await page.getByTestId('undo-reset').click();
+    expect(await page.getByTestId('max-rounds').inputValue()).toBe('6');
+    expect(await page.getByTestId('thinking').isChecked()).toBe(true);
+    // A system prompt the user wrote is not wiped without asking.
+    await page.getByTestId('system-prompt').fill('You are a pirate. Use the tools.');
+    await page.getByTestId('system-prompt').blur();
+    await page.getByTestId('reset-settings').click();
+    expect(await page.getByTestId('reset-confirm').textContent()).toContain('system prompt');
+    await page.getByTestId('reset-confirm-no').click();
+    expect(await page.getByTestId('system-prompt').inputValue()).toBe('You are a pirate. Use the tools.');
+    await page.getByTestId('reset-settings').click();
+    await page.getByTestId('reset-confirm-yes').click();
+    expect(await page.getByTestId('system-prompt').inputValue()).not.toContain('pirate');
+    await page.getByTestId('undo-reset').click();
+    expect(await page.getByTestId('system-prompt').inputValue()).toBe('You are a pirate. Use the tools.');
+    // Back to the defaults for the tests that follow.
+    await page.getByTestId('reset-settings').click();
+    await page.getByTestId('reset-confirm-yes').click();
+    expect(await page.getByTestId('max-rounds').inputValue()).toBe('4');
     await page.getByTestId('close-drawer').click();
   });
 
@@ -467,12 +488,18 @@ describe('the chat page over a scripted model', () => {
     expect(await scroller.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     await screenshot(page, 'phone-long-lines');
 
-    // The conversations drawer closes once a conversation is chosen.
+    // The conversations drawer closes once a conversation is chosen: tapping the one already open
+    // closes it too (issue 44), the user chose where to be.
     await page.locator('button.menu').click();
     const sidebar = page.locator('aside.sidebar');
+    const closed = async () => ((await sidebar.boundingBox())?.x ?? 0) + ((await sidebar.boundingBox())?.width ?? 0);
+    await expect.poll(async () => (await sidebar.boundingBox())?.x ?? -1).toBeGreaterThanOrEqual(0);
+    await page.locator('button.open[aria-current="page"]').click();
+    await expect.poll(closed).toBeLessThanOrEqual(1);
+    await page.locator('button.menu').click();
     await expect.poll(async () => (await sidebar.boundingBox())?.x ?? -1).toBeGreaterThanOrEqual(0);
     await page.getByTestId('new-conversation').click();
-    await expect.poll(async () => ((await sidebar.boundingBox())?.x ?? 0) + ((await sidebar.boundingBox())?.width ?? 0)).toBeLessThanOrEqual(1);
+    await expect.poll(closed).toBeLessThanOrEqual(1);
 
     // "Change model" from far down a conversation shows the picker from its top.
     await sendMessage(page, QUESTIONS.longLines);
