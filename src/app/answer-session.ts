@@ -1,5 +1,5 @@
 import { isAbortError, type ChatAnswer, type ChatMessage, type ChatOptions, type NexusChat, type Strategy } from '../internal.ts';
-import type { AppState, Attachment, DiagnosticEntry, Turn } from './app-state.ts';
+import type { AppState, Attachment, DiagnosticEntry, Settings, Turn } from './app-state.ts';
 import { withAttachments } from './attachment-fence.ts';
 import { keptStep } from './answer-view.ts';
 import { newId, type ConversationStore } from './conversation-store.ts';
@@ -92,7 +92,7 @@ export class AnswerSession {
     }
   }
 
-  private async sendNow(prompt: string, again?: readonly Attachment[]): Promise<void> {
+  private async sendNow(prompt: string, again?: readonly Attachment[], how: { sampled?: boolean } = {}): Promise<void> {
     const taken = this.queuedStop?.signal;
     const phase = this.host.state().model.phase;
     if (phase === 'checking' || phase === 'loading' || phase === 'warming') {
@@ -130,6 +130,7 @@ export class AnswerSession {
       steps: [],
       sources: [],
       web: this.host.state().web.enabled,
+      ...(how.sampled ? { sampled: samplingFor(this.host.state().settings, true).temperature } : {}),
       ...(label
         ? {
             model: [label, deviceLabel(device, dtype), ...(threads ? [threadWords(threads)] : []), ...(kvCache ? [KV_CACHE_WORDS[kvCache].short] : [])].join(
@@ -148,6 +149,7 @@ export class AnswerSession {
       chat,
       withAttachments(prompt, attachments, () => newId().slice(0, 8)),
       answer.id,
+      how.sampled === true,
     );
   }
 
@@ -197,7 +199,7 @@ export class AnswerSession {
     if (this.host.state().queued || !this.lastExchange()) return;
     await this.inConversation({ text: this.lastExchange()?.user.text ?? '', returnOnStop: false }, async () => {
       const last = this.lastExchange();
-      if (last) await this.resend(last.user, last.user.text);
+      if (last) await this.resend(last.user, last.user.text, { sampled: true });
     });
   }
 
@@ -248,7 +250,7 @@ export class AnswerSession {
     return user ? { user } : undefined;
   }
 
-  private async resend(user: Turn, text: string): Promise<void> {
+  private async resend(user: Turn, text: string, how: { sampled?: boolean } = {}): Promise<void> {
     // The exchange is cut below: from here Stop stops the new answer, it does not take back the edit.
     this.queuedStop = undefined;
     const chat = this.host.chat();
@@ -264,10 +266,10 @@ export class AnswerSession {
     }
     this.host.conversations.setConversation({ ...cut, title: cut.turns.length ? cut.title : titleFrom(text) });
     const prompt = text.trim();
-    if (prompt) await this.sendNow(prompt, user.attachments ?? []);
+    if (prompt) await this.sendNow(prompt, user.attachments ?? [], how);
   }
 
-  private async runAnswer(chat: NexusChat, prompt: string, answerId: string): Promise<void> {
+  private async runAnswer(chat: NexusChat, prompt: string, answerId: string, resampled = false): Promise<void> {
     const { settings, web, conversation } = this.host.state();
     const controller = new AbortController();
     this.stopController = controller;
@@ -288,7 +290,8 @@ export class AnswerSession {
       repetitionPenalty: settings.repetitionPenalty,
       enableThinking: settings.enableThinking,
       maxNewTokens: settings.maxNewTokens,
-      ...(settings.temperature > 0 ? { sampling: { temperature: settings.temperature, topP: settings.topP } } : {}),
+      // Regenerate samples a new answer even at greedy settings; calls are still decided greedily (the loop's rule).
+      ...(settings.temperature > 0 || resampled ? { sampling: samplingFor(settings, resampled) } : {}),
       ...(conversation.instructions?.trim() ? { instructions: conversation.instructions.trim() } : {}),
     };
     try {
@@ -472,4 +475,12 @@ function untilDoneOrAborted(work: Promise<unknown> | undefined, signal: AbortSig
 
 export function toolPolicy(verdict: { ok: boolean } | undefined, strategy: Strategy): Strategy {
   return verdict && !verdict.ok ? 'inline' : strategy;
+}
+
+/** The temperature Regenerate samples with when the settings decode greedily: a different answer, still on topic. */
+const REGENERATE_TEMPERATURE = 0.7;
+
+/** The sampling of an answer: the settings', or for Regenerate at least {@link REGENERATE_TEMPERATURE}. */
+function samplingFor(settings: Settings, resampled: boolean): { temperature: number; topP: number } {
+  return { temperature: resampled ? Math.max(settings.temperature, REGENERATE_TEMPERATURE) : settings.temperature, topP: settings.topP };
 }

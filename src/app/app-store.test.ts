@@ -662,6 +662,11 @@ describe('AppStore', () => {
     await store.regenerate();
     const turns = store.state.conversation.turns;
     expect(turns.map((t) => t.text)).toEqual(['Weather in Chennai?', 'Second.']);
+    // At greedy settings it samples anew (issue 44), and the answer's first step records it; the first answer was greedy.
+    const first = store.state.conversation.versions?.[0]?.others[0]?.turns[1];
+    expect(first?.steps?.[0]).not.toHaveProperty('settings.sampling');
+    expect(turns[1]?.steps?.[0]).toMatchObject({ kind: 'started', settings: { sampling: { temperature: 0.7 } } });
+    expect(turns[1]?.sampled).toBe(0.7);
   });
 
   it('keeps the answer Regenerate replaced as a version to go back to, and the model continues from the one shown (issue 30, P3)', async () => {

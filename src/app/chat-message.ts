@@ -130,7 +130,13 @@ export class ChatMessage extends LitElement {
     const { state, model } = this.turn;
     const metrics = this.view.metrics;
     if (state !== 'done' || !metrics) return nothing;
-    const parts = [model, `${metrics.tokensPerSecond.toFixed(1)} tokens/s`, `${(metrics.ms / 1000).toFixed(1)} s`].filter(Boolean);
+    const parts = [
+      model,
+      // Regenerate samples anew (a greedy answer would come back the same): said, so a different answer is no surprise.
+      this.turn.sampled ? `a new sample (temperature ${this.turn.sampled})` : '',
+      `${metrics.tokensPerSecond.toFixed(1)} tokens/s`,
+      `${(metrics.ms / 1000).toFixed(1)} s`,
+    ].filter(Boolean);
     return html`<p class="answer-meta" data-testid="answer-meta">${parts.join(' · ')}</p>`;
   }
 

@@ -188,6 +188,7 @@ function checkTurn(value: unknown, index: number, historyLength: number): Turn {
   if (drafts) turn.drafts = drafts;
   if (value.metrics !== undefined) turn.metrics = checkMetrics(value.metrics, where);
   if (value.web !== undefined) turn.web = value.web === true;
+  if (typeof value.sampled === 'number' && Number.isFinite(value.sampled) && value.sampled > 0 && value.sampled <= 2) turn.sampled = value.sampled;
   if (value.model !== undefined) turn.model = isString(value.model) ? value.model : refuse(where, 'has a model label that is not a short text');
   if (value.note !== undefined) turn.note = isString(value.note) ? value.note : refuse(where, 'has a note that is not a short text');
   const attachments = list(value.attachments, 20, `${where}, attachment`, (item, at) => {

@@ -174,6 +174,8 @@ describe('the chat page over a scripted model', () => {
     expect(await answer.getByTestId('tool-row').getAttribute('data-status')).toBe('ok');
     expect(await answer.locator('.markdown').textContent()).toContain('was sent');
     expect(await answer.getByTestId('without-results').count()).toBe(0);
+    // Regenerate samples a new answer at greedy settings, and says so (issue 44): the same answer would come back otherwise.
+    expect(await answer.getByTestId('answer-meta').textContent()).toContain('a new sample (temperature 0.7)');
     // The answer it replaced is kept (issue 30, P3): the switcher under the answer goes back to it and forth again.
     const versions = () => page.locator('.answer-versions').last();
     expect(await versions().getByTestId('version-place').textContent()).toBe('2 of 2');
