@@ -312,6 +312,7 @@ export class AnswerSession {
           running: undefined,
           // The answer is its steps: the record the loop returned stands (the events brought the same, as they came).
           steps: result.steps.length ? result.steps.map(keptStep) : (turn.steps ?? []),
+          metrics: result.metrics,
           text: result.text,
           state: 'done',
           sources: result.sources ?? [],

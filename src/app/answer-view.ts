@@ -1,4 +1,4 @@
-import { answerFromSteps, type AnswerMetrics, type Step, type ToolCallRecord } from '../internal.ts';
+import type { AnswerMetrics, Step, ToolCallRecord } from '../internal.ts';
 import type { Activity, DiagnosticEntry, Turn } from './app-state.ts';
 import { READ_PAGE, WEB_TOOL_NAMES } from './web-research.ts';
 
@@ -35,7 +35,8 @@ export function answerView(turn: Turn): AnswerView {
       drafts: turn.drafts ?? [],
     };
   }
-  const metrics = turn.state === 'done' && steps.some((step) => step.kind === 'finished') ? answerFromSteps(steps).metrics : undefined;
+  // The loop's own fold of these steps (`ChatAnswer.metrics`), kept with the finished answer: the page does not carry the fold itself.
+  const metrics = turn.state === 'done' ? turn.metrics : undefined;
   return {
     activity: steps.flatMap((step) => (step.kind === 'call' ? [activityOf(step.record, turn.web === true)] : [])),
     diagnostics: [...steps.flatMap(diagnosticOf), ...logs],

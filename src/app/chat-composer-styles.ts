@@ -132,5 +132,22 @@ export const chatComposerStyles = [
     .web-status.unavailable {
       color: var(--warn);
     }
-  `,
+    .gauge {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.35rem;
+    color: var(--muted);
+    font-size: 0.78rem;
+    white-space: nowrap;
+  }
+  .gauge meter {
+    width: 4rem;
+    height: 0.5rem;
+  }
+  @media (max-width: 480px) {
+    .gauge span {
+      display: none;
+    }
+  }
+`,
 ];

@@ -19,6 +19,7 @@ export class ChatComposer extends LitElement {
     returned: { attribute: false },
     attachments: { attribute: false },
     starters: { attribute: false },
+    gauge: { attribute: false },
     empty: { state: true },
   };
 
@@ -26,6 +27,8 @@ export class ChatComposer extends LitElement {
   declare attachments: AppState['attachments'];
   /** The MCP servers' prompts, offered while the box is empty. */
   declare starters: readonly PromptStarter[];
+  /** How full the model's memory was at the last answer: tokens used of the budget. */
+  declare gauge: { used: number; budget: number } | undefined;
 
   /**
    * The message box holds nothing to send: Send looks (and is announced as) unavailable. It stays
@@ -74,11 +77,23 @@ export class ChatComposer extends LitElement {
           @keydown=${this.handleKeydown}
           @input=${this.handleInput}
         ></textarea>
-        <div class="bar">${this.renderWebSwitch()}<span class="hint">${this.renderHint()}</span>${this.renderButton()}</div>
+        <div class="bar">${this.renderWebSwitch()}<span class="hint">${this.renderHint()}</span>${this.renderGauge()}${this.renderButton()}</div>
       </form>
       ${this.renderStarters()}
       ${this.renderWaiting()}
       ${this.renderWebStatus()}`;
+  }
+
+  /** The model's memory, as full as the last answer left it. */
+  private renderGauge() {
+    const gauge = this.gauge;
+    if (!gauge || gauge.budget <= 0) return nothing;
+    const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+    const share = Math.min(1, gauge.used / gauge.budget);
+    return html`<span class="gauge" data-testid="context-gauge" title=${`The model's memory: ${gauge.used.toLocaleString('en-US')} of ${gauge.budget.toLocaleString('en-US')} tokens at the last answer`}>
+      <meter min="0" max=${gauge.budget} value=${gauge.used} low=${Math.round(gauge.budget * 0.7)} high=${Math.round(gauge.budget * 0.9)} optimum="0" aria-label="Model memory used"></meter>
+      <span>${k(gauge.used)} / ${k(gauge.budget)}${share >= 0.9 ? ' · full' : ''}</span>
+    </span>`;
   }
 
   private renderAttachments() {

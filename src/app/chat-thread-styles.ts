@@ -121,5 +121,20 @@ export const chatThreadStyles = [
       font-size: 0.85rem;
       text-align: center;
     }
-  `,
+    .memory-notice {
+    margin: 0.5rem 0 0;
+    color: var(--muted);
+    font-size: 0.85rem;
+    text-align: center;
+  }
+  .memory-notice .link {
+    background: none;
+    border: 0;
+    color: var(--accent);
+    text-decoration: underline;
+    cursor: pointer;
+    font: inherit;
+    padding: 0;
+  }
+`,
 ];

@@ -56,8 +56,21 @@ export class ChatThread extends LitElement {
             ? html`${t === memoryStart ? this.renderMemoryStart() : nothing}${this.renderUser(t, { at, last: t === lastUser })}`
             : html`${this.renderAnswer(t, t === lastAnswer)}${this.renderAnswerVersions(at)}`,
       )}
+      ${memoryStart ? this.renderMemoryNotice() : nothing}
     </div>`;
   }
+
+  /** Where the user reads (the bottom): older messages left the model's memory, and where that begins. */
+  private renderMemoryNotice() {
+    return html`<p class="memory-notice" role="note" data-testid="memory-notice">
+      Older messages have left the model's memory; it answers from the later ones.
+      <button class="link" data-testid="memory-jump" @click=${this.handleJumpToMemoryStart}>Show where</button>
+    </p>`;
+  }
+
+  private readonly handleJumpToMemoryStart = (): void => {
+    this.renderRoot.querySelector('[data-testid="memory-start"]')?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  };
 
   /**
    * Where an edit or Regenerate kept other versions of the exchange at the user message `at`, and

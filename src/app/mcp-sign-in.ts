@@ -1,4 +1,3 @@
-import { createStore, del, get, set } from 'idb-keyval';
 import type { McpSignInDeps } from './mcp-page-client.ts';
 
 /** The channel the sign-in callback page (`public/mcp-oauth-callback.js`) answers on. */
@@ -7,11 +6,13 @@ const CHANNEL = 'nexus-mcp-oauth';
 /**
  * Sign-ins to MCP servers from this page: the authorization server redirects a sign-in window to the
  * callback page beside the app, which hands the code back over a `BroadcastChannel` of this origin,
- * matched by `state`; registrations and tokens are kept in IndexedDB, so a reload stays signed in.
+ * matched by `state`; registrations and tokens are kept in IndexedDB (idb-keyval, loaded when first
+ * used, as the page's other stores do), so a reload stays signed in.
  * @param redirectUrl - the callback page's address, as registered with the authorization server.
  */
 export function browserSignIn(redirectUrl: string): McpSignInDeps {
-  const store = createStore('nexus-mcp-oauth', 'sign-ins');
+  let opened: Promise<{ idb: typeof import('idb-keyval'); store: ReturnType<typeof import('idb-keyval')['createStore']> }> | undefined;
+  const open = () => (opened ??= import('idb-keyval').then((idb) => ({ idb, store: idb.createStore('nexus-mcp-oauth', 'sign-ins') })));
   return {
     redirectUrl,
     waitForCode: (state) =>
@@ -25,9 +26,9 @@ export function browserSignIn(redirectUrl: string): McpSignInDeps {
         };
       }),
     store: {
-      get: (key) => get(key, store),
-      set: (key, value) => set(key, value, store),
-      delete: (key) => del(key, store),
+      get: async (key) => open().then(({ idb, store }) => idb.get(key, store)),
+      set: async (key, value) => open().then(({ idb, store }) => idb.set(key, value, store)),
+      delete: async (key) => open().then(({ idb, store }) => idb.del(key, store)),
     },
   };
 }

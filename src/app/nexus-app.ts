@@ -148,7 +148,7 @@ export class NexusApp extends LitElement {
           </main>
           ${this.renderUpdate()}
           <section class="composer" aria-label="Message" ?inert=${Boolean(this.panel)}>
-            <nexus-composer .store=${store} ?ready=${SENDABLE_PHASES.has(s.model.phase)} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .web=${s.web} .queued=${s.queued} .returned=${s.returnedText} .attachments=${s.attachments} .starters=${promptStarters(s)}></nexus-composer>
+            <nexus-composer .store=${store} ?ready=${SENDABLE_PHASES.has(s.model.phase)} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .web=${s.web} .queued=${s.queued} .returned=${s.returnedText} .attachments=${s.attachments} .starters=${promptStarters(s)} .gauge=${contextGauge(s)}></nexus-composer>
           </section>
         </div>
         ${this.renderDrawer()}
@@ -336,6 +336,16 @@ function defaultStore(): AppStore {
     });
   }
   return store;
+}
+
+/** How full the model's memory was at the last answer: its last generation's prompt and output, of the context budget. */
+function contextGauge(s: AppState): { used: number; budget: number } | undefined {
+  const budget = s.model.context?.tokens;
+  if (!budget || s.model.phase !== 'ready') return undefined;
+  const last = s.conversation.turns.findLast((t) => t.role === 'assistant' && t.steps?.some((step) => step.kind === 'generation'));
+  const generation = last?.steps?.findLast((step) => step.kind === 'generation');
+  if (generation?.kind !== 'generation') return undefined;
+  return { used: generation.promptTokens + generation.newTokens, budget };
 }
 
 /** The connected MCP servers' prompts, for the composer. */

@@ -10,7 +10,7 @@ import { ANSWER_NOW_PROMPT } from './prompts.ts';
 import { QWEN3_PRIMED_PREFIX as PRIMED_PREFIX } from '../testing/script-matchers.ts';
 import { when } from '../testing/script-matchers.ts';
 import type { ChatEvents } from './types.ts';
-import { withDetails } from '../tools/tool-return.ts';
+import { withDetails } from '../tools/tool-registry.ts';
 
 const weatherOf = (city: string) => ({ city, temperature_c: city === 'Paris' ? 12 : 31.2, conditions: city === 'Paris' ? 'rain' : 'partly cloudy' });
 

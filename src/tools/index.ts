@@ -6,7 +6,7 @@
  */
 export { ToolArgumentsError, ToolDefinitionError, ToolsFileError, type ToolsFileFailure } from './errors.ts';
 export { evalTools, loadTools, type EvalToolsOptions, type LoadToolsOptions } from './load-tools.ts';
-export { ToolReturn, withDetails } from './tool-return.ts';
+export { ToolReturn, withDetails } from './tool-registry.ts';
 export type { ApprovalRequest, ToolContext } from './tool-context.ts';
 export {
   ToolRegistry,

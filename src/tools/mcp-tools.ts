@@ -2,7 +2,7 @@ import { NexusError, registerErrorClass } from '../shared/errors.ts';
 import { mcpOAuthProvider } from './mcp-oauth.ts';
 import type { McpConnectOptions, McpElicitation, McpSamplingRequest } from './mcp-options.ts';
 import type { ToolHandler, ToolRegistry } from './tool-registry.ts';
-import { type ToolReturn, withDetails } from './tool-return.ts';
+import { type ToolReturn, withDetails } from './tool-registry.ts';
 
 /** An MCP server that could not be connected to or listed: the message names the address and what happened. */
 export class McpConnectError extends NexusError {

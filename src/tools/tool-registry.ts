@@ -15,7 +15,6 @@ import {
   type ToolSchema,
 } from './tool-schema.ts';
 import { validateArguments } from './validate-arguments.ts';
-import { ToolReturn } from './tool-return.ts';
 
 /**
  * A tool's implementation. It receives validated, coerced arguments and a {@link ToolContext};
@@ -355,4 +354,25 @@ function defineTool(name: unknown, description: unknown, parameters: unknown, ha
     ...(typeof given.group === 'string' ? { group: given.group.trim() } : {}),
     schema,
   });
+}
+
+/**
+ * What a tool handler may return besides its result: details for the page (what a web search found, a
+ * part of an MCP result meant for the user only), kept with the call in the answer's steps and never
+ * shown to the model. Plain data only: they cross the worker and are saved with the conversation.
+ */
+export class ToolReturn {
+  /**
+   * @param result - what the model reads (as any handler's return value).
+   * @param details - JSON data for whoever shows the call.
+   */
+  constructor(
+    readonly result: unknown,
+    readonly details: Readonly<Record<string, unknown>>,
+  ) {}
+}
+
+/** A handler's return value with details for the page beside it (see {@link ToolReturn}). */
+export function withDetails(result: unknown, details: Readonly<Record<string, unknown>>): ToolReturn {
+  return new ToolReturn(result, details);
 }

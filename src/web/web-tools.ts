@@ -1,6 +1,6 @@
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { ProxyClient, ToolReply } from './proxy-client.ts';
-import { withDetails } from '../tools/tool-return.ts';
+import { withDetails } from '../tools/tool-registry.ts';
 
 /** What a web tool did, for the page's "searched: …" and "read: …" lines. */
 export type WebActivity =

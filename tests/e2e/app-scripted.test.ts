@@ -570,6 +570,17 @@ describe('the chat page over a scripted model', () => {
     // It sits right before the first message still remembered; the ones before it are still shown.
     expect(await page.locator('.turn[data-role="user"]').count()).toBe(3);
     expect(await page.locator('[data-testid="memory-start"] + .turn .bubble').textContent()).toMatch(/^Long note [23]:/);
+    // Where the user reads, at the bottom, a notice says so and shows where (issue 44).
+    expect(await page.getByTestId('memory-notice').textContent()).toContain("Older messages have left the model's memory");
+    await page.getByTestId('memory-jump').click();
+    await expect.poll(async () => (await marker.boundingBox())?.y ?? -1, { timeout: 10_000 }).toBeGreaterThanOrEqual(0);
+    expect((await marker.boundingBox())?.y ?? 9_999).toBeLessThan(860);
+    // A gauge by the message box: how full the model's memory was at the last answer.
+    const gauge = page.getByTestId('context-gauge');
+    expect(await gauge.getAttribute('title')).toMatch(/^The model's memory: [\d,]+ of 8,192 tokens at the last answer$/);
+    const used = Number(await gauge.locator('meter').getAttribute('value'));
+    expect(used).toBeGreaterThan(3000);
+    expect(used).toBeLessThanOrEqual(8192);
     await screenshot(page, 'memory-start');
     // Saved with the conversation: after a reload the mark is where it was.
     await expect

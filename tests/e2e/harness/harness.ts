@@ -4,7 +4,11 @@
  */
 import '../../../src/app/vite-worker.ts';
 import * as nexusAiSdk from '../../../src/ai-sdk/index.ts';
-import * as nexus from '../../../src/internal.ts';
+import * as root from '../../../src/index.ts';
+import { freshToken, listPickedModels, rememberPickedModel, selfCheckQuestion } from '../../../src/internal.ts';
+
+/** The package's root entry, and the few internal helpers the browser tests drive. */
+const nexus = { ...root, freshToken, listPickedModels, rememberPickedModel, selfCheckQuestion };
 
 declare global {
   interface Window {

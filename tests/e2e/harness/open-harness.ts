@@ -1,10 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { launchChromium } from '../chromium.ts';
+import { HARNESS_DIR } from './harness-dir.ts';
 
 /** Opens the library harness (the built library on `window.nexus`) in `page`, and waits until it is ready. */
 export async function openLibraryHarness(page: Page): Promise<Page> {
-  await page.goto(new URL('tests/e2e/harness/index.html', inject('appUrl')).href);
+  await page.goto(new URL(`${HARNESS_DIR}/tests/e2e/harness/index.html`, inject('appUrl')).href);
   await page.waitForFunction(() => document.body.dataset.ready === 'true');
   return page;
 }
