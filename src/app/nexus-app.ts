@@ -22,6 +22,7 @@ const PANELS = {
   settings: () => import('./settings-panel.ts'),
   /** Not drawers: the dialogs, each loaded when first needed (a `confirm` tool asks; a server asks). */
   approval: () => import('./approval-dialog.ts'),
+  shortcuts: () => import('./shortcut-sheet.ts'),
   mcpRequest: () => import('./mcp-request-dialog.ts'),
 } as const;
 
@@ -42,6 +43,7 @@ export class NexusApp extends LitElement {
     state: { state: true },
     panel: { state: true },
     navOpen: { state: true },
+    shortcutsOpen: { state: true },
   };
 
   /** The page's store. Set it before the element is connected to run the page over another store (tests do). */
@@ -52,6 +54,8 @@ export class NexusApp extends LitElement {
   declare panel: Panel | undefined;
   /** The conversation list is open over the chat (narrow windows). */
   declare navOpen: boolean;
+  /** The keyboard shortcut sheet is shown (`?`). */
+  declare shortcutsOpen: boolean;
 
   private unsubscribe: (() => void) | undefined;
   private stuckToBottom = false;
@@ -155,6 +159,7 @@ export class NexusApp extends LitElement {
       </div>
       <nexus-approval-dialog .store=${store} .approval=${s.approval}></nexus-approval-dialog>
       <nexus-mcp-request-dialog .store=${store} .request=${s.mcpRequest}></nexus-mcp-request-dialog>
+      <nexus-shortcut-sheet ?open=${this.shortcutsOpen} @shortcuts-closed=${() => (this.shortcutsOpen = false)}></nexus-shortcut-sheet>
       <div class="sr-only" role="status" aria-live="polite">${s.notice ?? ''}</div>`;
   }
 
@@ -235,11 +240,54 @@ export class NexusApp extends LitElement {
   }
 
   private readonly handleKeydown = (event: KeyboardEvent): void => {
-    if (event.key !== 'Escape' || event.defaultPrevented || this.state.approval || this.state.mcpRequest) return;
+    if (event.defaultPrevented || this.state.approval || this.state.mcpRequest) return;
+    if (this.handleShortcut(event)) {
+      event.preventDefault();
+      return;
+    }
+    if (event.key !== 'Escape' || this.shortcutsOpen) return;
     if (this.state.busy) this.store?.stop();
     else if (this.panel) this.panel = undefined;
     else if (this.navOpen) this.navOpen = false;
   };
+
+  /** The shortcuts of the sheet (`shortcut-sheet.ts`); true when `event` was one. */
+  private handleShortcut(event: KeyboardEvent): boolean {
+    const command = event.ctrlKey || event.metaKey;
+    const key = event.key.toLowerCase();
+    if (command && !event.shiftKey && key === 'k') {
+      this.navOpen = true;
+      void this.updateComplete.then(() =>
+        this.renderRoot.querySelector('nexus-conversations')?.renderRoot.querySelector<HTMLInputElement>('[data-testid="conversation-search"]')?.focus(),
+      );
+      return true;
+    }
+    if (command && event.shiftKey && key === 'o') {
+      if (!this.state.busy) void this.store?.newConversation();
+      return true;
+    }
+    if (command && event.shiftKey && key === 'c') {
+      const last = this.state.conversation.turns.findLast((t) => t.role === 'assistant' && t.text.trim());
+      if (last)
+        void navigator.clipboard?.writeText(last.text).then(
+          () => this.store?.notify('Copied the last answer.'),
+          () => this.store?.notify('Could not copy: the browser refused.'),
+        );
+      return true;
+    }
+    // `?` and `/` only where they type nothing: never while writing in a field.
+    if (command || event.altKey || isTyping(event)) return false;
+    if (event.key === '?') {
+      this.shortcutsOpen = true;
+      void PANELS.shortcuts();
+      return true;
+    }
+    if (event.key === '/') {
+      this.renderRoot.querySelector('nexus-composer')?.focus();
+      return true;
+    }
+    return false;
+  }
 
   private handleScroll(event: Event): void {
     const el = event.currentTarget as HTMLElement;
@@ -336,6 +384,12 @@ function defaultStore(): AppStore {
     });
   }
   return store;
+}
+
+/** Whether a key event comes from a place the user types in (a text field, a text area, an editable element). */
+function isTyping(event: KeyboardEvent): boolean {
+  const target = event.composedPath()[0] as HTMLElement | undefined;
+  return Boolean(target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)));
 }
 
 /** How full the model's memory was at the last answer: its last generation's prompt and output, of the context budget. */

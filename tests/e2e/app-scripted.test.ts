@@ -464,6 +464,37 @@ describe('the chat page over a scripted model', () => {
     expect(await page.getByTestId('theme-toggle').textContent()).toBe('Theme: system');
   });
 
+  it('has keyboard shortcuts, listed behind ? (issue 44): focus the box, search, copy the last answer, a new conversation', async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(harness.origin).origin });
+    // Somewhere that types nothing: the header.
+    await page.mouse.click(700, 25);
+    await page.keyboard.press('?');
+    const sheet = page.getByTestId('shortcuts');
+    await expect.poll(() => sheet.isVisible(), { timeout: 10_000 }).toBe(true);
+    for (const line of ['Ctrl+K', 'Ctrl+Shift+O', 'Ctrl+Shift+C', 'Esc']) expect(await sheet.textContent()).toContain(line);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => sheet.isVisible()).toBe(false);
+    // `/` puts the cursor in the message box; typed there, `?` is just a character.
+    await page.keyboard.press('/');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.shadowRoot?.activeElement?.id ?? '')).toBe('prompt');
+    await page.keyboard.type('Why?');
+    expect(await page.getByTestId('prompt').inputValue()).toBe('Why?');
+    expect(await sheet.isVisible()).toBe(false);
+    await page.getByTestId('prompt').fill('');
+    // Ctrl+Shift+C copies the last answer as the model wrote it (its Markdown, as the Copy button does).
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await page.keyboard.press('Control+Shift+C');
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toMatch(/^It is \*\*31 °C\*\* and partly cloudy in Chennai/);
+    // Ctrl+K goes to the conversation search.
+    await page.keyboard.press('Control+K');
+    await expect.poll(() => page.getByTestId('conversation-search').evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
+    await page.keyboard.press('Escape');
+    // Ctrl+Shift+O starts a new conversation.
+    await page.mouse.click(700, 25);
+    await page.keyboard.press('Control+Shift+O');
+    await expect.poll(() => page.locator('.turn').count()).toBe(0);
+  });
+
   it('on a phone: long lines and diagnostics stay in the column, the drawer closes after a choice, the picker opens at its top, the verdict folds, settings fit', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
