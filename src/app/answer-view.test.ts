@@ -9,7 +9,7 @@ import { conversationFromJson, conversationToJson } from './conversation-files.t
 const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
 
 /** A real answer's steps, as the page keeps them: a tool whose server showed the user a line, a web search that found two pages. */
-async function answerSteps(): Promise<Step[]> {
+async function answerOf(): Promise<{ steps: Step[]; metrics: import('../internal.ts').AnswerMetrics }> {
   const engine = new ScriptedEngine([
     { when: when.userAsked('Weather and news?'), output: `${call('get_weather', { city: 'Oslo' })}\n${call('web_search', { query: 'oslo news' })}` },
     { when: when.afterResults(), output: 'It is 4 °C; the news is calm.' },
@@ -19,13 +19,14 @@ async function answerSteps(): Promise<Step[]> {
     .tool('web_search', 'Search', { query: 'string' }, () =>
       withDetails('[1] Oslo today', { web: { kind: 'search', queries: ['oslo news'], ok: true, results: 2 } }),
     );
-  return (await chat.chat('Weather and news?')).steps.map(keptStep);
+  const answer = await chat.chat('Weather and news?');
+  return { steps: answer.steps.map(keptStep), metrics: answer.metrics };
 }
 
 describe("an answer's view of its steps (issue 43)", () => {
-  it('shows tool lines, diagnostics and metrics from the steps alone, a web search as its own line', async () => {
-    const steps = await answerSteps();
-    const turn: Turn = { id: 'a', role: 'assistant', text: 'It is 4 °C; the news is calm.', state: 'done', web: true, steps };
+  it("shows tool lines and diagnostics from the steps alone, a web search as its own line, and the loop's metrics of them", async () => {
+    const { steps, metrics } = await answerOf();
+    const turn: Turn = { id: 'a', role: 'assistant', text: 'It is 4 °C; the news is calm.', state: 'done', web: true, steps, metrics };
     const view = answerView(turn);
     expect(view.activity).toEqual([
       expect.objectContaining({ kind: 'call', name: 'get_weather', status: 'ok', result: '4 °C', shown: ['A chart of the week.'] }),
@@ -69,7 +70,7 @@ describe("an answer's view of its steps (issue 43)", () => {
   });
 
   it('exports what the steps show, which an import reads back as the same tool lines', async () => {
-    const steps = await answerSteps();
+    const { steps } = await answerOf();
     const conversation = {
       id: 'c',
       title: 'Oslo',
