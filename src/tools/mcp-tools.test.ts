@@ -315,6 +315,14 @@ describe('an MCP client servers can rely on (issue 42): what a server asks of th
     try {
       expect(await registry.runTool('ask_name', {})).toMatchObject({ ok: true, result: 'hello Grace (36)' });
       expect(asked).toEqual([expect.objectContaining({ mode: 'form', message: 'Who are you?' })]);
+      // URL mode: the page to open and its id reach the handler; the server hears the user's answer.
+      expect(await registry.runTool('pay_bill', {})).toMatchObject({ ok: true, result: 'payment: accept' });
+      expect(asked[1]).toEqual({
+        mode: 'url',
+        message: "Pay the bill on the bank's page.",
+        url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/pay\?bill=7$/),
+        elicitationId: 'pay-7',
+      });
     } finally {
       await connection.close();
     }

@@ -245,6 +245,23 @@ describe('MCP servers on the chat page', () => {
     expect(await answer.getByTestId('tool-shown').textContent()).toBe('Shown to the user only.');
     expect(await answer.getByTestId('tool-row').locator('pre').textContent()).not.toContain('Shown to the user only.');
     expect(await answer.locator('.markdown').textContent()).toContain('It is 4 °C in Oslo.');
+
+    // URL mode: the page to open is shown in full and opens only on the user's click (here the server's own, on loopback).
+    await sendMessage(page, QUESTIONS.mcpPay);
+    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approve').click();
+    await page.getByTestId('mcp-request-url').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('mcp-request-url').textContent()).toBe(`http://127.0.0.1:${features.port}/pay?bill=7`);
+    expect(await page.getByTestId('mcp-request-message').textContent()).toBe("Pay the bill on the bank's page.");
+    const opened = page.context().waitForEvent('page');
+    await page.getByTestId('mcp-open').click();
+    const bank = await opened;
+    await expect.poll(() => bank.url()).toContain(`127.0.0.1:${features.port}/pay?bill=7`);
+    await bank.close();
+    await waitIdle(page);
+    answer = lastAnswer(page);
+    expect(await answer.getByTestId('tool-row').locator('pre').textContent()).toContain('payment: accept');
+    expect(await answer.locator('.markdown').textContent()).toContain('The bill is paid.');
   });
 
   it('a server that asks the model for a completion: the user sees the messages and allows it; the model in the tab answers', async () => {

@@ -136,6 +136,17 @@ function clientFeatures(server: McpServer): void {
       return { content: [{ type: 'text', text: `summary: ${(sampled.content as { text?: string }).text} (by ${sampled.model}, ${sampled.stopReason})` }] };
     },
   );
+  // URL mode: the page to open is this server's own (loopback), so a test that opens it reaches nothing else.
+  server.registerTool('pay_bill', { description: 'Pays a bill on the bank page.', inputSchema: {} }, async () => {
+    const port = (http.address() as AddressInfo).port;
+    const answer = await server.server.elicitInput({
+      mode: 'url',
+      message: "Pay the bill on the bank's page.",
+      url: `http://127.0.0.1:${port}/pay?bill=7`,
+      elicitationId: 'pay-7',
+    });
+    return { content: [{ type: 'text', text: `payment: ${answer.action}` }] };
+  });
   server.registerTool('list_roots', { description: 'Lists the client roots.', inputSchema: {} }, async () => {
     const { roots } = await server.server.listRoots();
     return { content: [{ type: 'text', text: roots.map((root) => root.uri).join(', ') || 'none' }] };

@@ -120,6 +120,8 @@ const SCRIPT: ScriptedOutput[] = [
   { when: when.userAsked(QUESTIONS.mcpCount), output: call('count_up', {}), repeat: true },
   { when: afterResult('counted to 3'), output: 'Counted to three.', repeat: true },
   { when: when.userAsked(QUESTIONS.mcpOslo), output: call('weather_structured', {}), repeat: true },
+  { when: when.userAsked(QUESTIONS.mcpPay), output: call('pay_bill', {}), repeat: true },
+  { when: afterResult('payment: '), output: 'The bill is paid.', repeat: true },
   { when: afterResult('temperature_c'), output: 'It is 4 °C in Oslo.', repeat: true },
   {
     when: (p) =>

@@ -14,6 +14,7 @@ export const QUESTIONS = {
   mcpCount: 'Count to three with the features server.',
   mcpAttached: 'What does the attached note say?',
   mcpOslo: 'What is the weather in Oslo with the features server?',
+  mcpPay: 'Pay my bill with the features server.',
   longLines: 'Show me the long link and the long code.',
   hostileMarkdown: 'Show me the markdown that freezes parsers.',
 } as const;
