@@ -9,6 +9,9 @@ import { chatThreadStyles } from './chat-thread-styles.ts';
 /** Questions the shipped `tools.js` can answer, offered on an empty conversation. */
 const SUGGESTIONS = ['What is the weather in Chennai right now?', 'What is 17.5% of 2,340?', 'What time is it in Tokyo?'];
 
+/** For a model that does not call tools: questions it can answer alone. */
+const CHAT_SUGGESTIONS = ['Write a haiku about rain.', 'Explain recursion in two sentences.', 'Give me three names for a cat.'];
+
 /**
  * The conversation: the user's messages (each one editable) and the answers, with a switcher where
  * an edit or Regenerate kept an earlier version. It is a log
@@ -129,7 +132,7 @@ export class ChatThread extends LitElement {
         }
       </p>
       <div class="suggestions">
-        ${SUGGESTIONS.map((s) => html`<button ?disabled=${this.busy} @click=${() => this.store.send(s)}>${s}</button>`)}
+        ${(this.toolsUnreliable ? CHAT_SUGGESTIONS : SUGGESTIONS).map((s) => html`<button ?disabled=${this.busy} @click=${() => this.store.send(s)}>${s}</button>`)}
       </div>
     </div>`;
   }

@@ -86,18 +86,18 @@ export function formatRate(loaded: number, total: number, elapsedMs: number): st
 /** How the model's KV cache travels between tokens, in words (the diagnostics say which path runs). */
 export const KV_CACHE_WORDS: Readonly<Record<KvCachePath, { short: string; detail: string }>> = {
   appended: {
-    short: 'KV appended in place',
+    short: 'steady on long chats',
     detail:
       'The model returns only each new token’s keys and values; they are appended to buffers the engine keeps, so nothing the size of the conversation is copied per token.',
   },
-  'present-on-gpu': { short: 'KV on the GPU', detail: 'The KV cache stays in GPU memory between tokens; nothing of it is read back.' },
+  'present-on-gpu': { short: 'memory on the GPU', detail: 'The KV cache stays in GPU memory between tokens; nothing of it is read back.' },
   recurrent: {
-    short: 'recurrent state + KV',
+    short: 'running state',
     detail:
       'Some of this model’s layers keep a running state instead of keys and values. A state cannot be rewound, so the cache is reused only when the next prompt continues the last one exactly; a retry of the same prompt is computed again.',
   },
   'present-copied': {
-    short: 'KV copied per token',
+    short: 'slows as a chat grows',
     detail:
       'This model returns its whole KV cache after every token, and ONNX Runtime copies it out on the CPU: decoding slows as the conversation grows. A model built with the appended KV layout avoids the copy.',
   },

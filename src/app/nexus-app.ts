@@ -339,7 +339,8 @@ function statusText({ model }: AppState): string {
     case 'error':
       return `Could not load ${model.label}`;
     case 'ready':
-      return `Ready: ${model.label} on ${deviceLabel(model.device, model.dtype)}`;
+      // A model the check found does not call tools is ready to chat, not to use tools: the pill says so.
+      return `${model.verdict?.ok === false ? 'Ready without tools' : 'Ready'}: ${model.label} on ${deviceLabel(model.device, model.dtype)}`;
   }
 }
 

@@ -33,7 +33,7 @@ const median = (values: readonly number[]) => {
 async function untilReady(page: Page, since: number): Promise<number> {
   await page
     .getByTestId('model-status')
-    .filter({ hasText: /^Ready: / })
+    .filter({ hasText: /^Ready(?: without tools)?: / })
     .waitFor({ timeout: 180_000 });
   return Date.now() - since;
 }

@@ -218,7 +218,9 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     // WASM tries q8 first: dynamic int8 decodes faster there than 4-bit (MEASURED_DECODE).
     await expect
       .poll(() => page.getByTestId('model-status').textContent(), { timeout: 110_000, interval: 250 })
-      .toMatch(/^Ready: tiny-random-qwen3 on WASM q8$/);
+      .toMatch(/^Ready(?: without tools)?: tiny-random-qwen3 on WASM q8$/);
+    // The check found it does not call tools: the pill says so (issue 44), not a plain "Ready".
+    expect(await page.getByTestId('model-status').textContent()).toBe('Ready without tools: tiny-random-qwen3 on WASM q8');
     figures.selfCheckOnWasmMs = Date.now() - checkStarted;
     figures.firstVisitToInteractiveMs = await untilInteractive(page, started, 5_000);
     const verdict = page.getByTestId('verdict');
@@ -231,7 +233,8 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
     expect(await verdict.getByTestId('threads').textContent()).toBe(`· ${cores} thread${cores === 1 ? '' : 's'}`);
     // A model in the published exports' KV layout keeps today's path, and the card says which (issue 31).
-    expect(await verdict.getByTestId('kv-cache').textContent()).toBe('· KV copied per token');
+    // In words a user reads (issue 44); the title keeps the detail.
+    expect(await verdict.getByTestId('kv-cache').textContent()).toBe('· slows as a chat grows');
     expect(await verdict.getByTestId('kv-cache').getAttribute('title')).toContain('appended KV layout avoids the copy');
     expect(await verdict.textContent()).toContain('You can still chat with it');
     await screenshot(page, 'verdict-no-tools');
@@ -250,7 +253,9 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
 
   it('"Try other quantizations" tries every file the folder serves, fp32 too, says so once each, and is not offered again (issue 30, P2.6)', async () => {
     await page.getByTestId('search-quantizations').click();
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 240_000, interval: 500 }).toMatch(/^Ready: tiny-random-qwen3 on WASM/);
+    await expect
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 240_000, interval: 500 })
+      .toMatch(/^Ready(?: without tools)?: tiny-random-qwen3 on WASM/);
     const notes = await page.getByTestId('model-notes').locator('li').allTextContents();
     expect(
       notes.some((n) => n.startsWith('WASM fp32: ')),
@@ -268,8 +273,10 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     await page.goto(inject('appUrl'));
     await expect
       .poll(() => page.getByTestId('model-status').textContent(), { timeout: 60_000, interval: 250 })
-      .toMatch(/^(?:Loading|Ready: )tiny-random-qwen3/);
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 }).toBe('Ready: tiny-random-qwen3 on WASM q8');
+      .toMatch(/^(?:Loading |Ready(?: without tools)?: )tiny-random-qwen3/);
+    await expect
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 })
+      .toMatch(/^Ready(?: without tools)?: tiny-random-qwen3 on WASM q8$/);
     expect(new URL(page.url()).searchParams.get('model')).toBe(MODEL_PATH);
   });
 
@@ -285,7 +292,7 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent(MODEL_PATH)}`);
     await expect
       .poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 })
-      .toMatch(/^Ready: tiny-random-qwen3 on WASM q4$/);
+      .toMatch(/^Ready(?: without tools)?: tiny-random-qwen3 on WASM q4$/);
     partial = (await stopFiveTimes(page, 'escape', 'stopOnWasm')).partial;
     await screenshot(page, 'stopped-answer');
     await page.reload();
@@ -294,7 +301,7 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     // The remembered verdict skips the self-check on this second visit.
     await expect
       .poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 })
-      .toMatch(/^Ready: tiny-random-qwen3 on WASM q4$/);
+      .toMatch(/^Ready(?: without tools)?: tiny-random-qwen3 on WASM q4$/);
     figures.returningVisitToInteractiveMs = await untilInteractive(page, reloaded, 5_000);
     expect(await page.getByTestId('verdict').textContent()).toContain('remembered from');
     // On the CPU every load used ONNX Runtime's CPU build, half the size of the WebGPU one (issue 30, P2.7).
@@ -338,7 +345,7 @@ describe('the page on the fixture model, WebGPU path (the software adapter, chos
     await page.getByTestId('model-progress').waitFor({ timeout: 10_000 });
     await expect
       .poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 250 })
-      .toMatch(/^Ready: tiny-random-qwen3 on WebGPU q4$/);
+      .toMatch(/^Ready(?: without tools)?: tiny-random-qwen3 on WebGPU q4$/);
     figures.rememberedVisitToInteractiveOnWebgpuMs = await untilInteractive(page, navigated, 5_000);
     expect(await page.getByTestId('device').textContent()).toBe('WebGPU q4');
     expect(await page.getByTestId('verdict').textContent()).toContain('remembered from');
@@ -368,7 +375,9 @@ describe('the page on the fixture model, WebGPU path (the software adapter, chos
     expect(await page.getByTestId('model-status').textContent()).toBe('Checking that this model calls tools…');
     const skipped = Date.now();
     await page.getByTestId('skip-check').click();
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 10_000, interval: 100 }).toMatch(/^Ready: tiny-unchecked on WebGPU q4$/);
+    await expect
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 10_000, interval: 100 })
+      .toMatch(/^Ready(?: without tools)?: tiny-unchecked on WebGPU q4$/);
     figures.skipCheckToReadyMs = Date.now() - skipped;
     // Skipped, the message goes at once; this random model would write for minutes, so it is stopped.
     await page.getByTestId('waiting-for-check').waitFor({ state: 'detached', timeout: 10_000 });

@@ -19,7 +19,7 @@ describe('the page offline, after a first visit', () => {
   const ready = (timeout: number) =>
     page
       .getByTestId('model-status')
-      .filter({ hasText: /^Ready: tiny-random-qwen3 on WASM q4$/ })
+      .filter({ hasText: /^Ready(?: without tools)?: tiny-random-qwen3 on WASM q4$/ })
       .waitFor({ timeout });
 
   beforeAll(async () => {

@@ -38,7 +38,7 @@ describe('a new version of the page, deployed while a tab is open', () => {
   const ready = () =>
     page
       .getByTestId('model-status')
-      .filter({ hasText: /^Ready: / })
+      .filter({ hasText: /^Ready(?: without tools)?: / })
       .waitFor({ timeout: 90_000 });
 
   beforeAll(async () => {
