@@ -237,6 +237,10 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     expect(await verdict.getByTestId('kv-cache').textContent()).toBe('· slows as a chat grows');
     expect(await verdict.getByTestId('kv-cache').getAttribute('title')).toContain('appended KV layout avoids the copy');
     expect(await verdict.textContent()).toContain('You can still chat with it');
+    // Its empty conversation suggests what it can answer alone, not questions that need a tool (issue 44).
+    const suggestions = (await page.locator('nexus-thread .suggestions').textContent()) ?? '';
+    expect(suggestions).toContain('Write a haiku about rain.');
+    expect(suggestions).not.toContain('weather');
     await screenshot(page, 'verdict-no-tools');
   });
 
