@@ -11,7 +11,7 @@ import type {
   McpServerStatus,
   NexusChat,
 } from '../internal.ts';
-import { samplingReport } from '../internal.ts';
+import { samplingMessages, samplingReport } from '../internal.ts';
 import type { AppState, Attachment, McpFormField, McpRequestState, McpServerExtras } from './app-state.ts';
 
 /** The page around the MCP client part: state, notices, the chat, the running answer. */
@@ -59,6 +59,8 @@ export class McpPageClient {
   private nextId = 1;
   /** Servers whose sampling requests the user allowed for this visit. */
   private readonly samplingAllowed = new Set<string>();
+  /** Servers whose resources and prompts were asked for (once a server is connected). */
+  private readonly listed = new Set<string>();
 
   constructor(
     private readonly host: McpPageClientHost,
@@ -95,13 +97,13 @@ export class McpPageClient {
         changed = true;
       }
     }
+    for (const url of this.listed) if (!statuses.some((server) => server.url === url)) this.listed.delete(url);
     if (changed) this.host.set({ mcpExtras: extras });
     for (const status of statuses) {
-      const known = this.host.state().mcpExtras[status.url];
-      if (status.phase !== 'connected' || (known && known.resources !== NOT_ASKED)) continue;
+      if (status.phase !== 'connected' || this.listed.has(status.url)) continue;
       const connection = servers.connectionOf(status.url);
       if (!connection) continue;
-      this.patch(status.url, { resources: [] });
+      this.listed.add(status.url);
       const [resources, prompts] = await Promise.all([connection.resources().catch(() => []), connection.prompts().catch(() => [])]);
       this.patch(status.url, { resources, prompts });
     }
@@ -205,7 +207,7 @@ export class McpPageClient {
         id: this.nextId++,
         kind: 'sample',
         server: label,
-        messages: request.messages.map((message) => ({ role: message.role, text: partText(message.content) })),
+        messages: samplingMessages(request).map((message) => ({ role: message.role, text: message.content })),
         ...(request.systemPrompt ? { systemPrompt: request.systemPrompt } : {}),
         maxTokens: request.maxTokens,
         declined: samplingReport(request).declined,
@@ -237,15 +239,12 @@ export class McpPageClient {
   }
 
   private patch(url: string, change: Partial<McpServerExtras>): void {
-    const current = this.host.state().mcpExtras[url] ?? { resources: NOT_ASKED, prompts: [], log: [] };
+    const current = this.host.state().mcpExtras[url] ?? { resources: [], prompts: [], log: [] };
     const next: McpServerExtras = { ...current, ...change };
     if (next.signIn === undefined) delete next.signIn;
     this.host.set({ mcpExtras: { ...this.host.state().mcpExtras, [url]: next } });
   }
 }
-
-/** The resources of a server not asked yet (a marker by identity). */
-const NOT_ASKED: McpServerExtras['resources'] = Object.freeze([]) as unknown as McpServerExtras['resources'];
 
 /** A server's progress report in words: "2 of 3: step 2". */
 function progressText(progress: { progress: number; total?: number; message?: string }): string {
@@ -286,15 +285,4 @@ function enumOptions(p: Record<string, unknown>): McpFormField['options'] | unde
     });
   }
   return undefined;
-}
-
-function partText(content: unknown): string {
-  const parts = Array.isArray(content) ? content : [content];
-  return parts
-    .map((part) =>
-      (part as { type?: unknown })?.type === 'text'
-        ? String((part as { text?: unknown }).text ?? '')
-        : `[${String((part as { type?: unknown })?.type ?? 'part')}]`,
-    )
-    .join('\n');
 }

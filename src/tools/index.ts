@@ -66,7 +66,7 @@ export {
   type McpSamplingRequest,
 } from './mcp-options.ts';
 export { mcpOAuthProvider, type McpOAuthOptions, type McpOAuthProvider, type McpOAuthStore } from './mcp-oauth.ts';
-export { McpSamplingError, MAX_SAMPLING_TOKENS, samplingReport, type SamplingReport } from './mcp-sampling.ts';
+export { McpSamplingError, MAX_SAMPLING_TOKENS, samplingMessages, samplingReport, type SamplingReport } from './mcp-sampling.ts';
 export {
   McpServers,
   type McpClientHandlers,

@@ -107,8 +107,8 @@ export async function answerSampling(
   }
 }
 
-/** The request's messages as the chat template takes them. */
-function samplingMessages(request: McpSamplingRequest): SamplingMessage[] {
+/** The request's messages as the chat template takes them (a part that is not text named, not shown). */
+export function samplingMessages(request: McpSamplingRequest): SamplingMessage[] {
   if (!Array.isArray(request.messages) || request.messages.length === 0) {
     throw new McpSamplingError('The sampling request has no messages: give at least one user message.');
   }
