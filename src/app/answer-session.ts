@@ -1,6 +1,7 @@
-import { isAbortError, type ChatAnswer, type ChatMessage, type ChatOptions, type NexusChat, type Strategy } from '../internal.ts';
+import { isAbortError, type ChatAnswer, type ChatOptions, type NexusChat, type Strategy } from '../internal.ts';
 import type { AppState, Attachment, DiagnosticEntry, Settings, Turn } from './app-state.ts';
-import { withAttachments } from './attachment-fence.ts';
+import { newFence } from './attachment-fence.ts';
+import { historyOf, memoryOfTurns, userMessage } from './conversation-history.ts';
 import { keptStep } from './answer-view.ts';
 import { newId, type ConversationStore } from './conversation-store.ts';
 import { branchAt, showVersion } from './conversation-versions.ts';
@@ -118,7 +119,6 @@ export class AnswerSession {
       role: 'user',
       text: prompt,
       state: 'done',
-      historyIndex: chat.history.length,
       ...(attachments.length ? { attachments } : {}),
     };
     const { label, device, dtype, threads, kvCache } = this.host.state().model;
@@ -145,18 +145,16 @@ export class AnswerSession {
       title: conversation.turns.length ? conversation.title : titleFrom(prompt),
       turns: [...conversation.turns, user, answer],
     });
-    await this.runAnswer(
-      chat,
-      withAttachments(prompt, attachments, () => newId().slice(0, 8)),
-      answer.id,
-      how.sampled === true,
-    );
+    await this.runAnswer(chat, userMessage(user).content, answer.id, how.sampled === true);
   }
 
-  /** What goes with the message: the composer's attachments (taken out of it), or those of the message answered again. */
+  /**
+   * What goes with the message: the composer's attachments (taken out of it, each given its fence
+   * marker), or those of the message answered again, with the markers they were sent with.
+   */
   private takeAttachments(again: readonly Attachment[] | undefined): Attachment[] {
     if (again) return [...again];
-    const attached = [...this.host.state().attachments];
+    const attached = this.host.state().attachments.map((attachment) => ({ ...attachment, fence: newFence() }));
     if (attached.length) this.host.set({ attachments: [] });
     return attached;
   }
@@ -230,12 +228,7 @@ export class AnswerSession {
     const chat = this.host.chat();
     const next = showVersion(this.host.state().conversation, at, index);
     if (!chat || !next) return;
-    try {
-      chat.setHistory(withoutSystemTurns(next.history), next.memory ? { memory: next.memory } : {});
-    } catch (error) {
-      this.host.notify(`Could not show that version: ${(error as Error).message}`);
-      return;
-    }
+    if (!this.remember(chat, next.turns, 'Could not show that version')) return;
     this.host.conversations.setConversation(next);
   }
 
@@ -258,12 +251,7 @@ export class AnswerSession {
     const conversation = this.host.state().conversation;
     // What is cut stays as a version at this message: an edit or a new answer has a way back.
     const cut = branchAt(conversation, user);
-    try {
-      chat.setHistory(withoutSystemTurns(cut.history), cut.memory ? { memory: cut.memory } : {});
-    } catch (error) {
-      this.host.notify(`Could not cut the conversation back: ${(error as Error).message}`);
-      return;
-    }
+    if (!this.remember(chat, cut.turns, 'Could not cut the conversation back')) return;
     this.host.conversations.setConversation({ ...cut, title: cut.turns.length ? cut.title : titleFrom(text) });
     const prompt = text.trim();
     if (prompt) await this.sendNow(prompt, user.attachments ?? [], how);
@@ -332,10 +320,9 @@ export class AnswerSession {
       this.stopController = undefined;
       this.answeringId = undefined;
       this.resolveApproval(false);
-      const history = controller.signal.aborted ? this.historyAsShown(chat, answerId) : [...chat.history];
-      const { memory: _oldMemory, ...conversation } = this.host.state().conversation;
-      const memory = chat.memory;
-      this.host.conversations.setConversation({ ...conversation, history, ...(memory.from > 0 || memory.shortenBefore > 0 ? { memory } : {}) });
+      // What the page recorded is what the model remembers: after a stop, the text the user saw, not the token or two past it.
+      const turns = this.host.state().conversation.turns;
+      if (!sameHistory(chat.history, historyOf(turns))) this.remember(chat, turns, "Could not keep the answer in the model's memory");
       const selection = chat.lastToolSelection;
       const { lastOffered: _previous, lastGroup: _group, ...tools } = this.host.state().tools;
       this.host.set({
@@ -347,24 +334,16 @@ export class AnswerSession {
   }
 
   /**
-   * After a stop, the chat's history ends with what the worker had generated, which may be a token
-   * or two past what the page showed: the saved history and the model's memory keep what the user saw.
+   * Hands the model the conversation `turns` show: their messages and where its memory of them begins.
+   * Returns false (and says why) when the chat refused it.
    */
-  private historyAsShown(chat: NexusChat, answerId: string): ChatMessage[] {
-    const history = [...chat.history];
-    const shown =
-      this.host
-        .state()
-        .conversation.turns.find((t) => t.id === answerId)
-        ?.text.trim() ?? '';
-    const last = history.at(-1);
-    if (last?.role !== 'assistant' || last.tool_calls?.length || last.content === shown) return history;
-    const adjusted = shown ? [...history.slice(0, -1), { ...last, content: shown }] : history.slice(0, -1);
+  private remember(chat: NexusChat, turns: readonly Turn[], failure: string): boolean {
     try {
-      chat.setHistory(withoutSystemTurns(adjusted), { memory: chat.memory });
-      return adjusted;
-    } catch {
-      return history;
+      chat.setHistory(historyOf(turns), { memory: memoryOfTurns(turns) });
+      return true;
+    } catch (error) {
+      this.host.notify(`${failure}: ${(error as Error).message}`);
+      return false;
     }
   }
 
@@ -448,21 +427,11 @@ function draftsBesides(drafts: string[] | undefined, answer: string): string[] {
   return (drafts ?? []).filter((draft) => draft !== answer.trim());
 }
 
-/**
- * Histories saved before the answer prompt moved into the system prompt hold it as system turns,
- * but `setHistory` accepts no system turn (the chat adds its own). Those per-answer instructions
- * are not needed to continue, so they are dropped when a history is handed back.
- */
-export function withoutSystemTurns(history: readonly ChatMessage[]): ChatMessage[] {
-  return history.filter((m) => m.role !== 'system');
+/** Whether two histories hold the same messages. */
+function sameHistory(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
 }
 
-/**
- * The strategy an answer runs with, set by the model's verdict: a model the check found does not
- * call tools is never forced into calls (priming and stepwise would turn an essay request into a
- * calculator call); it may still call one on its own. A model that passed, or was not checked,
- * runs with the user's setting.
- */
 /** Resolves when `work` settles or `signal` aborts, whichever is first. */
 function untilDoneOrAborted(work: Promise<unknown> | undefined, signal: AbortSignal | undefined): Promise<void> {
   if (!work) return Promise.resolve();
@@ -474,6 +443,12 @@ function untilDoneOrAborted(work: Promise<unknown> | undefined, signal: AbortSig
   return Promise.race([settled, new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))]);
 }
 
+/**
+ * The strategy an answer runs with, set by the model's verdict: a model the check found does not
+ * call tools is never forced into calls (priming and stepwise would turn an essay request into a
+ * calculator call); it may still call one on its own. A model that passed, or was not checked,
+ * runs with the user's setting.
+ */
 export function toolPolicy(verdict: { ok: boolean } | undefined, strategy: Strategy): Strategy {
   return verdict && !verdict.ok ? 'inline' : strategy;
 }

@@ -5,6 +5,7 @@ import { when } from '../testing/script-matchers.ts';
 import type { Turn } from './app-state.ts';
 import { answerView, keptStep } from './answer-view.ts';
 import { conversationFromJson, conversationToJson } from './conversation-files.ts';
+import { historyOf } from './conversation-history.ts';
 
 const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
 
@@ -69,7 +70,7 @@ describe("an answer's view of its steps (issue 43)", () => {
     });
   });
 
-  it('exports what the steps show, which an import reads back as the same tool lines', async () => {
+  it('exports what the steps show, which an import reads back as the same tool lines and the same memory for the model', async () => {
     const { steps } = await answerOf();
     const conversation = {
       id: 'c',
@@ -80,10 +81,15 @@ describe("an answer's view of its steps (issue 43)", () => {
         { id: 'u', role: 'user', text: 'Weather and news?', state: 'done' },
         { id: 'a', role: 'assistant', text: 'It is 4 °C; the news is calm.', state: 'done', web: true, steps },
       ] as Turn[],
-      history: [],
     };
     const back = conversationFromJson(conversationToJson(conversation).text);
-    expect(back.turns[1]?.steps).toBeUndefined();
+    // The file carries the view and the history. A web line shows what was searched, not the text the model read,
+    // so the import cannot check that text: the model's memory is rebuilt from what the conversation shows.
+    expect(back.turns[1]?.steps?.map((s) => s.kind)).toEqual(['finished']);
+    expect(historyOf(back.turns)).toEqual([
+      { role: 'user', content: 'Weather and news?' },
+      { role: 'assistant', content: 'It is 4 °C; the news is calm.' },
+    ]);
     expect(answerView(back.turns[1] as Turn).activity).toEqual(answerView(conversation.turns[1] as Turn).activity);
   });
 });

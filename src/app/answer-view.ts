@@ -20,13 +20,14 @@ export interface AnswerView {
 }
 
 /**
- * The answer as the page shows it, from its steps (an answer saved before the steps were its record
- * shows the fields it was saved with).
+ * The answer as the page shows it, from its steps. An answer saved before the steps were its record, or
+ * read from a file, shows the tool lines it was saved with: its steps, converted from the history saved
+ * beside it, hold what the model remembers, not what its lines showed (a web search's findings).
  */
 export function answerView(turn: Turn): AnswerView {
   const steps = turn.steps;
   const logs = (turn.diagnostics ?? []).filter((entry) => entry.kind === 'log');
-  if (!steps) {
+  if (!steps || turn.activity) {
     return {
       activity: turn.activity ?? [],
       diagnostics: turn.diagnostics ?? [],

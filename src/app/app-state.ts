@@ -6,7 +6,6 @@ import {
   type AnswerMetrics,
   type CallSource,
   type CallStatus,
-  type ChatMessage,
   type ContextBudget,
   type FamilyInfo,
   type ForcedCallEvent,
@@ -14,7 +13,6 @@ import {
   type McpLogLevel,
   type McpServerStatus,
   type Step,
-  type MemoryView,
   type Strategy,
   type ToolChoice,
   type ToolSchema,
@@ -136,8 +134,6 @@ export interface Turn {
   role: 'user' | 'assistant';
   text: string;
   state: TurnState;
-  /** For a user turn: the length of the chat history before it, so regenerate can cut back exactly. */
-  historyIndex?: number;
   /**
    * Assistant turns: the answer's steps, as the loop recorded them (generations' raw text capped, calls
    * without their raw return values) — its tool lines, diagnostics, metrics, drafts and checking state are
@@ -181,19 +177,20 @@ export interface Attachment {
   cutFrom?: number;
   /** What the model is given (after the message, fenced as data). */
   text: string;
+  /** The marker its fence was sent with, so every later answer renders the message the same way. */
+  fence?: string;
 }
 
-/** A stored conversation: what the user sees and what the model remembers. */
+/**
+ * A stored conversation: its turns, each answer with its steps. What the model remembers — the messages
+ * and where its memory begins — is derived from them (`conversation-history.ts`), never kept beside them.
+ */
 export interface Conversation {
   id: string;
   title: string;
   createdAt: string;
   updatedAt: string;
   turns: Turn[];
-  /** The library's history (OpenAI-shaped), restored with `chat.setHistory`. Always consistent. */
-  history: ChatMessage[];
-  /** Where the model's memory of `history` begins once it outgrew the context budget (`chat.memory`); absent: all of it. */
-  memory?: MemoryView;
   /** Instructions for this conversation only, added after the system prompt. */
   instructions?: string;
   /**
@@ -411,7 +408,7 @@ export interface AppState {
 /** A fresh, empty conversation. */
 export function emptyConversation(id: string, now = new Date()): Conversation {
   const at = now.toISOString();
-  return { id, title: 'New conversation', createdAt: at, updatedAt: at, turns: [], history: [] };
+  return { id, title: 'New conversation', createdAt: at, updatedAt: at, turns: [] };
 }
 
 /**
@@ -421,10 +418,6 @@ export function emptyConversation(id: string, now = new Date()): Conversation {
 export interface ConversationBranch {
   /** The turns from the user's message on. */
   turns: Turn[];
-  /** The model's history from that message on. */
-  history: ChatMessage[];
-  /** Where the model's memory began, as it was in this branch. */
-  memory?: Conversation['memory'];
   /** Versions further down this branch, by the position of their user message in `turns` of the whole conversation. */
   versions?: Record<string, VersionSet>;
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { NexusChat } from '../internal.ts';
 import { ScriptedEngine, type ScriptedOutput } from '../testing/index.ts';
@@ -6,6 +7,7 @@ import { engineRunner } from '../loop/answer-runner.ts';
 import { emptyConversation, type Conversation } from './app-state.ts';
 import { AppStore } from './app-store.ts';
 import { repairInterrupted } from './conversation-store.ts';
+import { historyOf } from './conversation-history.ts';
 import { versionPlace } from './conversation-versions.ts';
 import type { ModelOpener } from './model-loader.ts';
 import { memoryPersistence } from './persistence.ts';
@@ -285,7 +287,7 @@ describe('AppStore', () => {
     expect(store.state.busy).toBe(false);
     // What the model remembers and what is saved end where the user saw the answer stop.
     const saved = await persistence.loadConversation(store.state.conversation.id);
-    expect(saved?.history.at(-1)).toEqual({ role: 'assistant', content: 'Rain is' });
+    expect(saved && historyOf(saved.turns).at(-1)).toEqual({ role: 'assistant', content: 'Rain is' });
   });
 
   it('opens the last model that loaded on a visit without ?model= (issue 13, item 6)', async () => {
@@ -614,7 +616,7 @@ describe('AppStore', () => {
 
     await store.send('Weather in Chennai?');
     const [user, answer] = store.state.conversation.turns;
-    expect(user).toMatchObject({ role: 'user', text: 'Weather in Chennai?', historyIndex: 0 });
+    expect(user).toMatchObject({ role: 'user', text: 'Weather in Chennai?' });
     expect(answer).toMatchObject({ role: 'assistant', state: 'done', text: 'It is 31 °C.' });
     expect(answer && answerView(answer).activity).toEqual([
       expect.objectContaining({ kind: 'call', name: 'get_weather', arguments: { city: 'Chennai' }, status: 'ok', source: 'inline' }),
@@ -626,7 +628,7 @@ describe('AppStore', () => {
 
     const saved = await persistence.loadConversation(store.state.conversation.id);
     expect(saved?.title).toBe('Weather in Chennai?');
-    expect(saved?.history.map((m) => m.role)).toContain('tool');
+    expect(saved && historyOf(saved.turns).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(store.state.conversations).toHaveLength(1);
   });
 
@@ -697,6 +699,29 @@ describe('AppStore', () => {
     await store.saveNow();
     const saved = await persistence.loadConversation(store.state.conversation.id);
     expect(saved && versionPlace(saved, 0)).toEqual({ index: 0, count: 2 });
+  });
+
+  it('issue 43: the model reads the conversation its turns show — a conversation the last page stored continues, and Regenerate resends an attachment as it was fenced', async () => {
+    const stored = JSON.parse(readFileSync(new URL('./__fixtures__/stored-before-steps-history.json', import.meta.url), 'utf8')) as { id: string };
+    const { store, persistence } = storeWith([
+      { when: when.gate(), output: 'No', repeat: true },
+      { when: when.userAskedRemembering('And bread?', { remembered: 'Buy milk, it says.', forgotten: 'It says to buy milk.' }), output: 'No bread.' },
+      { when: when.promptContains('Say it again.'), output: 'Milk.' },
+      { when: when.promptContains('Say it again.'), output: 'Milk, again.' },
+    ]);
+    await persistence.saveConversation(stored as never);
+    await store.loadModel({ hub: 'x/y' });
+    await store.selectConversation(stored.id);
+    await store.send('And bread?');
+    expect(store.state.conversation.turns.at(-1)).toMatchObject({ text: 'No bread.', state: 'done' });
+    // An attachment sent with a message is fenced once; answering it again sends the same message.
+    store.attach({ name: 'note', from: 'MCP server notes', text: 'Milk.' });
+    await store.send('Say it again.');
+    const sent = historyOf(store.state.conversation.turns).at(-2)?.content;
+    await store.regenerate();
+    expect(store.state.conversation.turns.at(-1)?.text).toBe('Milk, again.');
+    expect(sent).toMatch(/<<<ATTACHMENT-\w+\nMilk\.\nATTACHMENT-\w+>>>$/);
+    expect(historyOf(store.state.conversation.turns).at(-2)?.content).toBe(sent);
   });
 
   it('edits an earlier message, not only the last, keeping what followed it as a version (issue 30, P3)', async () => {
@@ -776,20 +801,16 @@ describe('repairInterrupted', () => {
   it('keeps the question and the visible text of an answer cut off by a closed tab, as chat() does on abort', () => {
     const conversation: Conversation = {
       ...emptyConversation('c'),
-      history: [
-        { role: 'user', content: 'Hi' },
-        { role: 'assistant', content: 'Hello!' },
-      ],
       turns: [
-        { id: 'u1', role: 'user', text: 'Hi', state: 'done', historyIndex: 0 },
-        { id: 'a1', role: 'assistant', text: 'Hello!', state: 'done' },
-        { id: 'u2', role: 'user', text: 'Tell me more', state: 'done', historyIndex: 2 },
-        { id: 'a2', role: 'assistant', text: 'Well, ', state: 'streaming' },
+        { id: 'u1', role: 'user', text: 'Hi', state: 'done' },
+        { id: 'a1', role: 'assistant', text: 'Hello!', state: 'done', steps: [{ kind: 'finished', ms: 5, text: 'Hello!' }] },
+        { id: 'u2', role: 'user', text: 'Tell me more', state: 'done' },
+        { id: 'a2', role: 'assistant', text: 'Well, ', state: 'streaming', steps: [] },
       ],
     };
     const repaired = repairInterrupted(conversation);
     expect(repaired.turns.at(-1)).toMatchObject({ state: 'stopped', text: 'Well, ', note: expect.stringContaining('Interrupted') });
-    expect(repaired.history.slice(2)).toEqual([
+    expect(historyOf(repaired.turns).slice(2)).toEqual([
       { role: 'user', content: 'Tell me more' },
       { role: 'assistant', content: 'Well,' },
     ]);

@@ -1,5 +1,7 @@
 import { ModelSession } from './model-session.ts';
-import { AnswerSession, withoutSystemTurns } from './answer-session.ts';
+import { AnswerSession } from './answer-session.ts';
+import { attachmentOf } from './attachment-fence.ts';
+import { historyOf, memoryOfTurns } from './conversation-history.ts';
 import { ConversationStore, newId, repairInterrupted } from './conversation-store.ts';
 import {
   DEFAULT_EMBEDDING_MODEL,
@@ -292,7 +294,7 @@ export class AppStore {
     const chat = this.model.chat;
     if (!chat) return;
     try {
-      chat.setHistory(withoutSystemTurns(conversation.history), conversation.memory ? { memory: conversation.memory } : {});
+      chat.setHistory(historyOf(conversation.turns), { memory: memoryOfTurns(conversation.turns) });
     } catch (error) {
       // A history that does not fit together would derail the model: start its memory afresh.
       chat.reset();
@@ -501,6 +503,11 @@ export class AppStore {
   /** Attaches a server's resource to the next message (its text, fenced as data, goes after the message). */
   async attachMcpResource(url: string, uri: string): Promise<void> {
     await (await this.mcpClient()).attach(this.mcp, url, uri);
+  }
+
+  /** Attaches a text to the next message (fenced as data after it; cut with a note past the limit). */
+  attach(input: { name: string; from: string; text: string }): void {
+    this.set({ attachments: [...this.current.attachments, attachmentOf(input)] });
   }
 
   /** Takes the attachment at `index` back out of the next message. */

@@ -3,6 +3,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { Conversation, Turn } from './app-state.ts';
 import type { AppStore } from './app-store.ts';
 import { versionPlace } from './conversation-versions.ts';
+import { firstRemembered } from './conversation-history.ts';
 import './chat-message.ts';
 import { chatThreadStyles } from './chat-thread-styles.ts';
 
@@ -110,9 +111,7 @@ export class ChatThread extends LitElement {
 
   /** The first user turn still in the model's memory, when earlier ones have left it (the conversation outgrew the context budget). */
   private memoryStart(): Turn | undefined {
-    const from = this.conversation.memory?.from ?? 0;
-    if (from <= 0) return undefined;
-    return this.conversation.turns.find((t) => t.role === 'user' && (t.historyIndex ?? 0) >= from);
+    return firstRemembered(this.conversation.turns);
   }
 
   private renderMemoryStart() {

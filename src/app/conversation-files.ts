@@ -1,12 +1,7 @@
-import type { Conversation, Turn } from './app-state.ts';
-import {
-  checkImportedConversation,
-  ConversationFileError,
-  hiddenInAnyVersion,
-  historyFromTurns,
-  IMPORT_LIMITS,
-  withHistoriesFromTurns,
-} from './conversation-schema.ts';
+import type { Conversation, Turn, VersionSet } from './app-state.ts';
+import { checkImportedConversation, ConversationFileError, hiddenInAnyVersion, IMPORT_LIMITS } from './conversation-schema.ts';
+import { historyOf, historyStarts, memoryOfTurns } from './conversation-history.ts';
+import { upgradeConversation, type LegacyBranch, type LegacyConversation, type LegacyTurn } from './conversation-upgrade.ts';
 import { titleFrom } from './format.ts';
 import { answerView } from './answer-view.ts';
 
@@ -32,30 +27,56 @@ const slug = (title: string) =>
 
 /** The whole conversation — what the user saw and what the model remembers — as JSON a later import restores exactly. */
 export function conversationToJson(conversation: Conversation): ConversationFile {
-  const text = JSON.stringify({ format: FORMAT, version: VERSION, conversation: withViews(conversation) }, null, 2);
+  const text = JSON.stringify({ format: FORMAT, version: VERSION, conversation: fileShape(conversation) }, null, 2);
   return { filename: `${slug(conversation.title)}.json`, type: 'application/json', text };
 }
 
 /**
- * The conversation as a file holds it: an answer's steps are the page's own record, and a file carries
- * what they show (tool lines, diagnostics, metrics, drafts), which an import checks field by field.
+ * The conversation as a file holds it, in the format files have always had: each answer as what its
+ * steps show (tool lines, diagnostics, metrics, drafts — the steps are the page's own record), and the
+ * model's history beside the turns with each user turn's place in it, which an import checks against
+ * what the turns show before it converts them back (conversation-upgrade.ts).
  */
-function withViews(conversation: Conversation): Conversation {
-  const viewed = (turn: Turn): Turn => {
+function fileShape(conversation: Conversation): LegacyConversation {
+  const viewed = (turn: Turn): LegacyTurn => {
     if (!turn.steps) return turn;
     const { steps: _steps, checking: _checking, ...rest } = turn;
     const view = answerView(turn);
     return { ...rest, activity: view.activity, diagnostics: view.diagnostics, drafts: view.drafts, ...(view.metrics ? { metrics: view.metrics } : {}) };
   };
-  const versions = conversation.versions
-    ? Object.fromEntries(
-        Object.entries(conversation.versions).map(([at, set]) => [
-          at,
-          { ...set, others: set.others.map((branch) => ({ ...branch, turns: branch.turns.map(viewed) })) },
-        ]),
-      )
-    : undefined;
-  return { ...conversation, turns: conversation.turns.map(viewed), ...(versions ? { versions } : {}) };
+  const level = (turns: readonly Turn[], versions: Record<string, VersionSet> | undefined) => {
+    const starts = historyStarts(turns);
+    const fileTurns = turns.map((turn, i) => (turn.role === 'user' ? { ...turn, historyIndex: starts[i] ?? 0 } : viewed(turn)));
+    const fileVersions =
+      versions &&
+      Object.fromEntries(
+        Object.entries(versions).map(([key, set]) => {
+          const at = Number(key);
+          const others = set.others.map((branch): LegacyBranch => {
+            const whole = [...turns.slice(0, at), ...branch.turns];
+            const inner = level(whole, branch.versions);
+            const memory = memoryOfTurns(whole);
+            return {
+              turns: inner.turns.slice(at),
+              history: historyOf(whole).slice(starts[at] ?? 0),
+              ...(memory.from || memory.shortenBefore ? { memory } : {}),
+              ...(inner.versions ? { versions: inner.versions } : {}),
+            };
+          });
+          return [key, { others, index: set.index }];
+        }),
+      );
+    return { turns: fileTurns, versions: fileVersions };
+  };
+  const { turns, versions } = level(conversation.turns, conversation.versions);
+  const memory = memoryOfTurns(conversation.turns);
+  return {
+    ...conversation,
+    turns,
+    history: historyOf(conversation.turns),
+    ...(memory.from || memory.shortenBefore ? { memory } : {}),
+    ...(versions ? { versions } : {}),
+  };
 }
 
 /** One tool use as the Markdown export lists it: what happened to it, not just that it was asked for. */
@@ -112,16 +133,16 @@ function importConversationJson(text: string): ImportedConversation {
   }
   const c = checkImportedConversation(file.conversation);
   const now = new Date().toISOString();
-  const conversation: Conversation = {
+  const checked: LegacyConversation = {
     ...c,
     title: c.title || titleFrom(c.turns.find((t) => t.role === 'user')?.text ?? ''),
     createdAt: c.createdAt ?? now,
     updatedAt: c.updatedAt ?? now,
   };
-  const hidden = hiddenInAnyVersion(conversation);
-  if (hidden === undefined) return { conversation, notes: [] };
+  const hidden = hiddenInAnyVersion(c);
+  if (hidden === undefined) return { conversation: upgradeConversation(checked), notes: [] };
   return {
-    conversation: withHistoriesFromTurns(conversation),
+    conversation: upgradeConversation(checked, { history: false }),
     notes: [`The model's memory was rebuilt from the messages the conversation shows: the file's own held text it does not show (${hidden}).`],
   };
 }
@@ -152,7 +173,8 @@ function conversationFromMarkdown(text: string, newId: () => string): Conversati
     throw new ConversationFileError('This Markdown file has no "## You" section: import a .md file exported by Nexus Chat, or a .json export.');
   }
   const now = new Date().toISOString();
-  return { id: '', title: title || titleFrom(turns[0]?.text ?? ''), createdAt: now, updatedAt: now, turns, history: historyFromTurns(turns) };
+  // Only the words come back: each answer's record is its text.
+  return upgradeConversation({ id: '', title: title || titleFrom(turns[0]?.text ?? ''), createdAt: now, updatedAt: now, turns });
 }
 
 /** Refuses a file far larger than any export, before it is parsed. */

@@ -1,6 +1,7 @@
 import type { AnswerMetrics, ChatMessage } from '../internal.ts';
-import type { Activity, Conversation, DiagnosticEntry, Turn, TurnState } from './app-state.ts';
+import type { Activity, DiagnosticEntry, TurnState } from './app-state.ts';
 import { withAttachments } from './attachment-fence.ts';
+import type { LegacyBranch, LegacyConversation, LegacyTurn } from './conversation-upgrade.ts';
 import { MAX_VERSIONS } from './conversation-versions.ts';
 
 /** Limits on an imported conversation: generous for real ones, small enough that a crafted file cannot stall the page. */
@@ -151,7 +152,11 @@ function list<T>(value: unknown, max: number, where: string, check: (item: unkno
   return value.map((item, i) => check(item, `${where} ${i + 1}`));
 }
 
-function checkTurn(value: unknown, index: number, historyLength: number): Turn {
+/**
+ * One turn of a file. A file carries the model's history beside the turns, each user turn saying where
+ * its message is in it (the shape pages kept before the steps were the record; see conversation-upgrade.ts).
+ */
+function checkTurn(value: unknown, index: number, historyLength: number): LegacyTurn {
   const where = `Turn ${index + 1}`;
   if (!isObject(value)) refuse(where, 'is not an object');
   if (!isString(value.id) || value.id === '') refuse(where, 'needs an id');
@@ -160,7 +165,7 @@ function checkTurn(value: unknown, index: number, historyLength: number): Turn {
   if (value.text.length > IMPORT_LIMITS.textChars) refuse(where, `has a text longer than ${IMPORT_LIMITS.textChars} characters`);
   const state = value.state ?? 'done';
   if (!isString(state) || !STATES.includes(state as TurnState)) refuse(where, `has a state that is not one of done, stopped, failed`);
-  const turn: Turn = {
+  const turn: LegacyTurn = {
     id: value.id,
     role: value.role,
     text: value.text,
@@ -199,6 +204,7 @@ function checkTurn(value: unknown, index: number, historyLength: number): Turn {
       from: item.from,
       text: item.text,
       chars: item.text.length,
+      ...(isString(item.fence) && /^[0-9A-Za-z_-]{1,40}$/.test(item.fence) ? { fence: item.fence } : {}),
       ...(Number.isInteger(item.cutFrom) && (item.cutFrom as number) > item.text.length ? { cutFrom: item.cutFrom as number } : {}),
     };
   });
@@ -239,7 +245,7 @@ function checkMessage(value: unknown, index: number): ChatMessage {
  */
 export function checkImportedConversation(
   raw: unknown,
-): Omit<Conversation, 'title' | 'createdAt' | 'updatedAt'> & { title?: string; createdAt?: string; updatedAt?: string } {
+): Omit<LegacyConversation, 'title' | 'createdAt' | 'updatedAt'> & { title?: string; createdAt?: string; updatedAt?: string; history: ChatMessage[] } {
   if (!isObject(raw)) refuse('The conversation', 'is not an object');
   if (!Array.isArray(raw.turns) || raw.turns.length === 0) refuse('The conversation', 'has no turns');
   if (raw.turns.length > IMPORT_LIMITS.turns) refuse('The conversation', `has more than ${IMPORT_LIMITS.turns} turns`);
@@ -271,15 +277,15 @@ export function checkImportedConversation(
  */
 function checkVersions(
   value: unknown,
-  turns: readonly Turn[],
+  turns: readonly LegacyTurn[],
   historyLength: number,
   budget: { turns: number },
   where: string,
   from = 0,
-): Conversation['versions'] {
+): LegacyConversation['versions'] {
   if (value === undefined) return undefined;
   if (!isObject(value)) refuse(where, 'has versions that are not an object');
-  const versions: NonNullable<Conversation['versions']> = {};
+  const versions: NonNullable<LegacyConversation['versions']> = {};
   for (const [key, set] of Object.entries(value)) {
     const at = Number(key);
     const user = turns[at];
@@ -289,7 +295,7 @@ function checkVersions(
     if (set.others.length >= MAX_VERSIONS) refuse(place, `are more than ${MAX_VERSIONS}`);
     if (!Number.isInteger(set.index) || (set.index as number) < 0 || (set.index as number) > set.others.length) refuse(place, 'have an index outside them');
     const prefix = user.historyIndex ?? historyLength;
-    const others = set.others.map((branch: unknown, i: number) => {
+    const others = set.others.map((branch: unknown, i: number): LegacyBranch => {
       const version = `${place}, version ${i + 1}`;
       if (!isObject(branch) || !Array.isArray(branch.turns) || !Array.isArray(branch.history)) refuse(version, 'is not {turns, history}');
       budget.turns -= branch.turns.length;
@@ -329,17 +335,17 @@ function memoryWithin(value: unknown, length: number): { memory?: { from: number
  * harmless while its history carries instructions (a system message, a user message or a tool result
  * nobody sees).
  */
-function hiddenInHistory(conversation: Pick<Conversation, 'turns' | 'history'>): string | undefined {
+function hiddenInHistory(conversation: { turns: readonly LegacyTurn[]; history: readonly ChatMessage[] }): string | undefined {
   const shown = (text: unknown) => (typeof text === 'string' ? text.trim() : '');
   const userTexts = new Set(conversation.turns.filter((t) => t.role === 'user').map((t) => shown(t.text)));
   // A message with attachments reached the model with them, fenced after it; the message shows each one's text.
   const attached = conversation.turns.filter((t) => t.role === 'user' && t.attachments?.length);
   const userSaw = (content: string) => {
     if (userTexts.has(content)) return true;
-    const nonces = [...content.matchAll(/<<<ATTACHMENT-([0-9A-Za-z_-]+)\n/g)].map((m) => m[1] ?? '');
+    const fences = [...content.matchAll(/<<<ATTACHMENT-([0-9A-Za-z_-]+)\n/g)].map((m) => m[1] ?? '');
     return attached.some((t) => {
-      let i = 0;
-      return shown(withAttachments(t.text.trim(), t.attachments ?? [], () => nonces[i++] ?? '')) === content;
+      const attachments = (t.attachments ?? []).map((attachment, i) => ({ ...attachment, fence: fences[i] ?? '' }));
+      return shown(withAttachments(t.text.trim(), attachments)) === content;
     });
   };
   const answerTexts = new Set(conversation.turns.filter((t) => t.role === 'assistant').flatMap((t) => [shown(t.text), ...(t.drafts ?? []).map(shown)]));
@@ -379,7 +385,11 @@ function hiddenInHistory(conversation: Pick<Conversation, 'turns' | 'history'>):
  * @remarks Security: a version is a conversation the user can switch to; its history reaches the model
  * as the shown one's does, so it is checked the same way (issue 41).
  */
-export function hiddenInAnyVersion(conversation: Pick<Conversation, 'turns' | 'history' | 'versions'>): string | undefined {
+export function hiddenInAnyVersion(conversation: {
+  turns: readonly LegacyTurn[];
+  history: readonly ChatMessage[];
+  versions?: LegacyConversation['versions'];
+}): string | undefined {
   const shown = hiddenInHistory(conversation);
   if (shown !== undefined) return shown;
   for (const [key, set] of Object.entries(conversation.versions ?? {})) {
@@ -388,40 +398,13 @@ export function hiddenInAnyVersion(conversation: Pick<Conversation, 'turns' | 'h
     for (const [i, branch] of set.others.entries()) {
       const hidden = hiddenInAnyVersion({
         turns: [...conversation.turns.slice(0, at), ...branch.turns],
-        history: [...prefix, ...branch.history],
+        history: [...prefix, ...(branch.history ?? [])],
         ...(branch.versions ? { versions: branch.versions } : {}),
       });
       if (hidden !== undefined) return `version ${i + 1} at message ${at + 1}, ${hidden}`;
     }
   }
   return undefined;
-}
-
-/**
- * The conversation with every history — the shown one's and each version's — rebuilt from the turns it
- * shows (and the memory views dropped, since they indexed the old histories).
- * @param conversation - a checked conversation; its turns' `historyIndex` are set to match.
- */
-export function withHistoriesFromTurns<T extends Pick<Conversation, 'turns' | 'history' | 'versions' | 'memory'>>(conversation: T): T {
-  const { memory: _memory, ...rest } = conversation;
-  const history = historyFromTurns(conversation.turns);
-  const rebuild = (turns: readonly Turn[], versions: Conversation['versions']): Conversation['versions'] =>
-    versions &&
-    Object.fromEntries(
-      Object.entries(versions).map(([key, set]) => {
-        const at = Number(key);
-        // The user turn at `at` was just numbered; each version's messages begin where it does.
-        const from = turns[at]?.historyIndex ?? 0;
-        const others = set.others.map(({ memory: _m, ...branch }) => {
-          const branchHistory = historyFromTurns(branch.turns, from);
-          const nested = rebuild([...turns.slice(0, at), ...branch.turns], branch.versions);
-          return { ...branch, history: branchHistory, ...(nested ? { versions: nested } : {}) };
-        });
-        return [key, { ...set, others }];
-      }),
-    );
-  const versions = rebuild(conversation.turns, conversation.versions);
-  return { ...rest, history, ...(versions ? { versions } : {}) } as T;
 }
 
 /** JSON with sorted keys, so the same arguments compare equal whatever order they were written in. */
@@ -435,19 +418,4 @@ function canonical(value: unknown): string {
         )
       : v,
   );
-}
-
-/**
- * The model's memory rebuilt from what the conversation shows: each user turn and each answer's text,
- * in order (tool calls and results are not kept).
- * @param turns - the conversation's turns; their user turns' `historyIndex` is set to match.
- * @param from - where in the whole history these turns' messages begin (a version's, after its shared start).
- */
-export function historyFromTurns(turns: Turn[], from = 0): ChatMessage[] {
-  const history: ChatMessage[] = [];
-  for (const turn of turns) {
-    if (turn.role === 'user') turn.historyIndex = from + history.length;
-    history.push({ role: turn.role, content: turn.text });
-  }
-  return history;
 }

@@ -9,7 +9,6 @@ function conversation(id: string, title: string, ...texts: string[]): Conversati
     title,
     createdAt: at,
     updatedAt: at,
-    history: [],
     turns: texts.map((text, i) => ({ id: `${id}-${i}`, role: i % 2 ? 'assistant' : 'user', text }) as Conversation['turns'][number]),
   };
 }

@@ -57,7 +57,7 @@ export class ConversationSearch {
       if (summary.id === open.id || this.index.has(summary.id)) continue;
       const conversation = await this.read(summary.id).catch(() => undefined);
       // An unreadable conversation is still found by its title.
-      this.put(conversation ?? { id: summary.id, title: summary.title, turns: [], history: [], createdAt: summary.updatedAt, updatedAt: summary.updatedAt });
+      this.put(conversation ?? { id: summary.id, title: summary.title, turns: [], createdAt: summary.updatedAt, updatedAt: summary.updatedAt });
     }
     if (open.turns.length > 0) this.put(open);
     const hits = new Set(this.index.search(query).map((hit) => hit.id as string));

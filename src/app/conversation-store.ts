@@ -115,7 +115,7 @@ export class ConversationStore {
     this.host.set({ conversation });
     this.host.opened(conversation);
     if (conversation !== saved) {
-      this.dirty = new Set(['turns', 'history', 'updatedAt']);
+      this.dirty = new Set(['turns', 'updatedAt']);
       await this.saveNow();
     }
   }
@@ -263,19 +263,13 @@ export class ConversationStore {
 }
 
 /**
- * A conversation saved while an answer was being written (the tab closed or reloaded) is made
- * consistent the way an interrupted `chat()` leaves one: the question is kept with the visible text
- * already written, and the answer is marked as stopped.
+ * A conversation saved while an answer was being written (the tab closed or reloaded) is shown the
+ * way an interrupted `chat()` leaves one: the answer is marked as stopped, and the model remembers the
+ * question and the visible text already written (its history is derived from the turns).
  */
 export function repairInterrupted(conversation: Conversation): Conversation {
   const last = conversation.turns.at(-1);
   if (last?.role !== 'assistant' || (last.state !== 'streaming' && last.state !== 'stopping')) return conversation;
-  const user = conversation.turns.at(-2);
-  const history = [...conversation.history];
-  if (user?.role === 'user' && user.historyIndex === history.length) {
-    history.push({ role: 'user', content: user.text });
-    if (last.text.trim()) history.push({ role: 'assistant', content: last.text.trim() });
-  }
   const interrupted: Turn = { ...last, state: 'stopped', note: 'Interrupted: the page was closed while this answer was being written.' };
-  return { ...conversation, history, turns: [...conversation.turns.slice(0, -1), interrupted] };
+  return { ...conversation, turns: [...conversation.turns.slice(0, -1), interrupted] };
 }

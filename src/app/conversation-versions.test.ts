@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { emptyConversation, type Conversation, type Turn } from './app-state.ts';
+import { historyOf, memoryOfTurns } from './conversation-history.ts';
 import { MAX_VERSIONS, branchAt, showVersion, versionPlace } from './conversation-versions.ts';
 
 let ids = 0;
-/** A conversation of exchanges (question, answer), with the history the model would have. */
+/** A conversation of exchanges (question, answer), each answer with the step that finished it. */
 function conversationOf(...exchanges: [string, string][]): Conversation {
   const turns: Turn[] = [];
-  const history: Conversation['history'] = [];
   for (const [question, answer] of exchanges) {
-    turns.push({ id: `t${ids++}`, role: 'user', text: question, state: 'done', historyIndex: history.length });
-    turns.push({ id: `t${ids++}`, role: 'assistant', text: answer, state: 'done' });
-    history.push({ role: 'user', content: question }, { role: 'assistant', content: answer });
+    turns.push({ id: `t${ids++}`, role: 'user', text: question, state: 'done' });
+    turns.push({ id: `t${ids++}`, role: 'assistant', text: answer, state: 'done', steps: [{ kind: 'finished', ms: 1, text: answer }] });
   }
-  return { ...emptyConversation('c'), turns, history };
+  return { ...emptyConversation('c'), turns };
 }
 
 /** What `branchAt` leaves plus a new exchange, as the page does after an edit or Regenerate. */
@@ -20,17 +19,12 @@ function answerAgain(conversation: Conversation, at: number, question: string, a
   const user = conversation.turns[at];
   if (!user) throw new Error(`no turn at ${at}`);
   const cut = branchAt(conversation, user);
-  const again = conversationOf([question, answer]);
-  const historyIndex = cut.history.length;
-  return {
-    ...cut,
-    turns: [...cut.turns, ...again.turns.map((t) => (t.role === 'user' ? { ...t, historyIndex } : t))],
-    history: [...cut.history, ...again.history],
-  };
+  return { ...cut, turns: [...cut.turns, ...conversationOf([question, answer]).turns] };
 }
 
 const texts = (c: Conversation) => c.turns.map((t) => t.text);
-const said = (c: Conversation) => c.history.map((m) => m.content);
+/** What the model would remember of the conversation shown: derived from its turns. */
+const said = (c: Conversation) => historyOf(c.turns).map((m) => m.content);
 
 describe('conversation versions (issue 30, P3: a way back from Regenerate and edits)', () => {
   it('keeps what an edit replaced, and switches both ways with the model history alongside', () => {
@@ -65,12 +59,17 @@ describe('conversation versions (issue 30, P3: a way back from Regenerate and ed
     expect(older && texts(older)).toEqual(['A?', 'a', 'B?', 'b']);
   });
 
-  it('keeps the memory view of each version', () => {
-    const start = { ...conversationOf(['A?', 'a'], ['B?', 'b']), memory: { from: 2, shortenBefore: 2 } };
-    const edited = answerAgain(start, 0, 'A2?', 'a2');
-    const { memory: _dropped, ...withoutMemory } = edited;
-    const back = showVersion(withoutMemory, 0, 0);
-    expect(back?.memory).toEqual({ from: 2, shortenBefore: 2 });
+  it('keeps the memory view of each version, as the steps of its answers record it', () => {
+    const start = conversationOf(['A?', 'a'], ['B?', 'b']);
+    const last = start.turns[3];
+    if (!last?.steps) throw new Error('no answer');
+    const shrunk = { kind: 'memory', round: 1, from: 2, shortenBefore: 2, dropped: 2, shortened: 0, promptTokens: 900, budgetTokens: 800 } as const;
+    const remembered = { ...start, turns: [...start.turns.slice(0, 3), { ...last, steps: [shrunk, ...last.steps] }] };
+    expect(memoryOfTurns(remembered.turns)).toEqual({ from: 2, shortenBefore: 2 });
+    const edited = answerAgain(remembered, 0, 'A2?', 'a2');
+    expect(memoryOfTurns(edited.turns)).toEqual({ from: 0, shortenBefore: 0 });
+    const back = showVersion(edited, 0, 0);
+    expect(back && memoryOfTurns(back.turns)).toEqual({ from: 2, shortenBefore: 2 });
   });
 
   it(`keeps at most ${MAX_VERSIONS} versions at one message, dropping the oldest`, () => {

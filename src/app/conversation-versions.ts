@@ -1,5 +1,8 @@
 import type { Conversation, ConversationBranch, Turn, VersionSet } from './app-state.ts';
 
+// Versions are turns only: the model's history of whichever is shown is derived from its turns
+// (conversation-history.ts), so cutting and switching keep no record of where a history was cut.
+
 /** Where the version switcher of one user message stands: "2 of 3". */
 export interface VersionPlace {
   index: number;
@@ -11,15 +14,8 @@ export const MAX_VERSIONS = 20;
 
 /** The branch of `conversation` from its user turn at `at` on, with the versions that belong to it. */
 function branchFrom(conversation: Conversation, at: number): ConversationBranch {
-  const user = conversation.turns[at];
-  const historyAt = user?.historyIndex ?? conversation.history.length;
   const nested = Object.fromEntries(Object.entries(conversation.versions ?? {}).filter(([key]) => Number(key) > at));
-  return {
-    turns: conversation.turns.slice(at),
-    history: conversation.history.slice(historyAt),
-    ...(conversation.memory ? { memory: conversation.memory } : {}),
-    ...(Object.keys(nested).length ? { versions: nested } : {}),
-  };
+  return { turns: conversation.turns.slice(at), ...(Object.keys(nested).length ? { versions: nested } : {}) };
 }
 
 /** The versions of `conversation` that belong to what comes before position `at` (and at it). */
@@ -43,11 +39,7 @@ export function branchAt(conversation: Conversation, user: Turn): Conversation {
   const kept = branchFrom(conversation, at);
   const set = conversation.versions?.[at];
   const others = [...(set?.others ?? []), kept].slice(-(MAX_VERSIONS - 1));
-  const cut: Conversation = {
-    ...conversation,
-    turns: conversation.turns.slice(0, at),
-    history: conversation.history.slice(0, user.historyIndex ?? conversation.history.length),
-  };
+  const cut: Conversation = { ...conversation, turns: conversation.turns.slice(0, at) };
   return withVersions(cut, { ...versionsBefore(conversation, at - 1), [at]: { others, index: others.length } });
 }
 
@@ -68,15 +60,7 @@ export function showVersion(conversation: Conversation, at: number, index: numbe
   const all = [...set.others];
   all.splice(set.index, 0, branchFrom(conversation, at));
   const [chosen] = all.splice(index, 1);
-  const user = conversation.turns[at];
-  if (!chosen || !user) return undefined;
-  const historyAt = user.historyIndex ?? conversation.history.length;
-  const { memory: _memory, ...rest } = conversation;
-  const shown: Conversation = {
-    ...rest,
-    turns: [...conversation.turns.slice(0, at), ...chosen.turns],
-    history: [...conversation.history.slice(0, historyAt), ...chosen.history],
-    ...(chosen.memory ? { memory: chosen.memory } : {}),
-  };
+  if (!chosen || !conversation.turns[at]) return undefined;
+  const shown: Conversation = { ...conversation, turns: [...conversation.turns.slice(0, at), ...chosen.turns] };
   return withVersions(shown, { ...versionsBefore(conversation, at - 1), [at]: { others: all, index }, ...(chosen.versions ?? {}) });
 }

@@ -12,6 +12,7 @@ import type {
   NexusChat,
 } from '../internal.ts';
 import { samplingMessages, samplingReport } from '../internal.ts';
+import { attachmentOf } from './attachment-fence.ts';
 import type { AppState, Attachment, McpFormField, McpRequestState, McpServerExtras } from './app-state.ts';
 
 /** The page around the MCP client part: state, notices, the chat, the running answer. */
@@ -39,9 +40,6 @@ export interface McpSignInDeps {
 
 /** Log lines kept per server. */
 const LOG_LINES = 20;
-
-/** The most characters of one attached resource given to the model; longer ones are cut with a note. */
-export const MAX_ATTACHMENT_CHARS = 8_000;
 
 interface Pending {
   state: McpRequestState;
@@ -130,13 +128,7 @@ export class McpPageClient {
     }
     try {
       const text = await connection.readResource(uri);
-      const attachment: Attachment = {
-        name: resource.name || uri,
-        from: `MCP server ${status.label}`,
-        text: text.slice(0, MAX_ATTACHMENT_CHARS),
-        chars: Math.min(text.length, MAX_ATTACHMENT_CHARS),
-        ...(text.length > MAX_ATTACHMENT_CHARS ? { cutFrom: text.length } : {}),
-      };
+      const attachment = attachmentOf({ name: resource.name || uri, from: `MCP server ${status.label}`, text });
       this.host.set({ attachments: [...this.host.state().attachments, attachment] });
     } catch (error) {
       this.host.notify(`Could not read ${resource.name || uri} from ${status.label}: ${(error as Error).message}`);

@@ -1,5 +1,6 @@
 import type { ToolVerdict, VerdictStore } from '../internal.ts';
 import { upgradeSettings, type Conversation, type ConversationSummary, type Settings } from './app-state.ts';
+import { upgradeConversation, type LegacyConversation } from './conversation-upgrade.ts';
 
 /** Where the page keeps what it remembers between visits. */
 export interface Persistence {
@@ -88,7 +89,7 @@ export function indexedDbPersistence(database = 'nexus-chat'): Persistence {
     loadMcpServers: async () => (await get<SavedMcpServer[]>(KEYS.mcpServers)) ?? [],
     saveMcpServers: (servers) => serial(() => set(KEYS.mcpServers, [...servers])),
     listConversations: readIndex,
-    loadConversation: (id) => get<Conversation>(KEYS.conversation(id)),
+    loadConversation: async (id) => upgraded(await get<LegacyConversation>(KEYS.conversation(id))),
     saveConversation: (conversation, fields) =>
       serial(async () => {
         let saved = conversation;
@@ -131,7 +132,7 @@ export function memoryPersistence(data = new Map<string, unknown>()): Persistenc
     loadMcpServers: async () => structuredClone((data.get(KEYS.mcpServers) as SavedMcpServer[] | undefined) ?? []),
     saveMcpServers: async (servers) => void data.set(KEYS.mcpServers, structuredClone([...servers])),
     listConversations: async () => index(),
-    loadConversation: async (id) => structuredClone(data.get(KEYS.conversation(id)) as Conversation | undefined),
+    loadConversation: async (id) => upgraded(structuredClone(data.get(KEYS.conversation(id)) as LegacyConversation | undefined)),
     saveConversation: async (conversation, fields) => {
       const saved = mergeConversation(data.get(KEYS.conversation(conversation.id)) as Conversation | undefined, conversation, fields);
       data.set(KEYS.conversation(conversation.id), structuredClone(saved));
@@ -152,6 +153,11 @@ export function memoryPersistence(data = new Map<string, unknown>()): Persistenc
   };
 }
 
+/** A stored conversation as the page keeps it today (one saved by an earlier page is converted as it is read). */
+function upgraded(stored: LegacyConversation | undefined): Conversation | undefined {
+  return stored && upgradeConversation(stored);
+}
+
 /**
  * What is stored after a save of `fields` of `conversation` over `stored`: those fields from the
  * save (removed where the save lacks them), the rest as stored; a conversation not stored yet, or a
@@ -160,6 +166,11 @@ export function memoryPersistence(data = new Map<string, unknown>()): Persistenc
 export function mergeConversation(stored: Conversation | undefined, conversation: Conversation, fields?: readonly (keyof Conversation)[]): Conversation {
   if (!stored || !fields) return conversation;
   const merged: Record<string, unknown> = { ...stored };
+  // What earlier pages kept beside the turns (a history, a memory view) is derived from the turns saved now.
+  if (fields.includes('turns')) {
+    delete merged.history;
+    delete merged.memory;
+  }
   for (const field of fields) {
     if (conversation[field] === undefined) delete merged[field];
     else merged[field] = conversation[field];
