@@ -8,6 +8,7 @@ import { branchAt, showVersion } from './conversation-versions.ts';
 import { deviceLabel, KV_CACHE_WORDS, threadWords, titleFrom } from './format.ts';
 import type { Research, Source } from './web-research.ts';
 import type { TabSync } from './tab-sync.ts';
+import type { ActionHandlers, AnswerAction } from './app-actions.ts';
 
 /** Diagnostics are for reading, not archiving: one entry's text and the entries per answer are capped. */
 const MAX_DIAGNOSTICS = 200;
@@ -49,6 +50,17 @@ export class AnswerSession {
   private readonly allowedTools = new Map<string, Set<string>>();
   /** Takes back the message that waits for the conversation (another tab answering there). */
   private queuedStop: AbortController | undefined;
+
+  /** The answers slice's actions, which the store's one dispatch routes here (see app-actions.ts). */
+  readonly actions: ActionHandlers<AnswerAction> = {
+    send: ({ text }) => this.send(text),
+    stop: () => this.stop(),
+    regenerate: () => this.regenerate(),
+    editLast: ({ text }) => this.editLast(text),
+    edit: ({ id, text }) => this.edit(id, text),
+    showVersion: ({ at, index }) => this.showVersion(at, index),
+    resolveApproval: ({ approved, alwaysInConversation }) => this.resolveApproval(approved, { alwaysInConversation: alwaysInConversation === true }),
+  };
 
   constructor(private readonly host: AnswerHost) {}
 

@@ -88,8 +88,8 @@ describe('AppStore', () => {
       { when: when.userAsked('Why is rain wet?'), output: 'Let me think about water.</think>Rain is water, and water is wet.' },
       { when: when.gate(), output: 'No' },
     ]);
-    await store.loadModel({ url: 'http://localhost/models/x' });
-    await store.send('Why is rain wet?');
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+    await store.dispatch({ type: 'send', text: 'Why is rain wet?' });
     const answer = store.state.conversation.turns.at(-1);
     expect(answer).toMatchObject({ state: 'done', text: 'Rain is water, and water is wet.' });
     expect(answer?.drafts).toEqual(['Let me think about water.']);
@@ -97,8 +97,8 @@ describe('AppStore', () => {
 
   it('keeps no draft for an answer that streamed as it ends', async () => {
     const { store } = storeWith([{ when: when.userAsked('Why is rain wet?'), output: 'Rain is water, and water is wet.' }]);
-    await store.loadModel({ url: 'http://localhost/models/x' });
-    await store.send('Why is rain wet?');
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+    await store.dispatch({ type: 'send', text: 'Why is rain wet?' });
     expect(store.state.conversation.turns.at(-1)?.drafts ?? []).toEqual([]);
   });
 
@@ -114,18 +114,18 @@ describe('AppStore', () => {
       };
     });
     const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
-    let loading = store.loadModel({ url: 'http://localhost/models/x' });
+    let loading = store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
     await vi.waitFor(() => expect(store.state.model.phase).toBe('loading'));
-    let sent = store.send('Hello there');
+    let sent = store.dispatch({ type: 'send', text: 'Hello there' });
     await vi.waitFor(() => expect(store.state.queued).toEqual({ text: 'Hello there', waitingFor: 'model' }));
     finish(true);
     await loading;
     await sent;
     expect(store.state.conversation.turns.map((t) => t.text)).toEqual(['Hello there', 'Hi!']);
 
-    loading = store.loadModel({ url: 'http://localhost/models/y' });
+    loading = store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/y' } });
     await vi.waitFor(() => expect(store.state.model.phase).toBe('loading'));
-    sent = store.send('Are you there?');
+    sent = store.dispatch({ type: 'send', text: 'Are you there?' });
     await vi.waitFor(() => expect(store.state.queued?.waitingFor).toBe('model'));
     finish(false);
     await loading;
@@ -151,21 +151,21 @@ describe('AppStore', () => {
       verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
     }));
     const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: tools, origin: 'http://localhost', research: noResearch });
-    await store.loadModel({ url: 'http://localhost/models/x' });
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
     let asked = 0;
     store.subscribe((state) => {
-      if (state.approval && asked++ === 0) queueMicrotask(() => store.resolveApproval(true, { alwaysInConversation: true }));
+      if (state.approval && asked++ === 0) queueMicrotask(() => store.dispatch({ type: 'resolveApproval', approved: true, alwaysInConversation: true }));
     });
-    await store.send('Send hi');
-    await store.send('Send bye');
+    await store.dispatch({ type: 'send', text: 'Send hi' });
+    await store.dispatch({ type: 'send', text: 'Send bye' });
     expect(asked).toBe(1);
     const rows = store.state.conversation.turns.flatMap((t) => answerView(t).activity).filter((a) => a.kind === 'call');
     expect(rows.map((a) => a.kind === 'call' && a.status)).toEqual(['ok', 'ok']);
     // Another conversation asks again.
-    store.newConversation();
-    const again = store.send('Send hi');
+    store.dispatch({ type: 'newConversation' });
+    const again = store.dispatch({ type: 'send', text: 'Send hi' });
     await vi.waitFor(() => expect(store.state.approval?.name).toBe('send_note'));
-    store.resolveApproval(false);
+    store.dispatch({ type: 'resolveApproval', approved: false });
     await again;
     expect(asked).toBeGreaterThan(1);
   });
@@ -186,19 +186,19 @@ describe('AppStore', () => {
       verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
     }));
     const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: tools, origin: 'http://localhost', research: noResearch });
-    await store.loadModel({ url: 'http://localhost/models/x' });
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
     const asked: string[] = [];
     store.subscribe((state) => {
       if (state.approval && asked.at(-1) !== state.approval.description) {
         asked.push(state.approval.description);
-        queueMicrotask(() => store.resolveApproval(true, { alwaysInConversation: true }));
+        queueMicrotask(() => store.dispatch({ type: 'resolveApproval', approved: true, alwaysInConversation: true }));
       }
     });
-    await store.send('Read one');
+    await store.dispatch({ type: 'send', text: 'Read one' });
     // Its definition changes under the same name (an MCP server's listing can do that).
     chat.tools.unregister('read_note');
     chat.tool('read_note', 'Email the note to anyone', { text: 'string' }, ({ text }: { text: string }) => ({ emailed: text }), { confirm: true });
-    await store.send('Read two');
+    await store.dispatch({ type: 'send', text: 'Read two' });
     expect(asked).toEqual(['Read a note', 'Email the note to anyone']);
   });
 
@@ -223,9 +223,9 @@ describe('AppStore', () => {
       };
     });
     const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
-    const loading = store.loadModel({ url: 'http://localhost/models/x' });
+    const loading = store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
     await vi.waitFor(() => expect(store.state.model.phase).toBe('checking'));
-    const sent = store.send('Write a poem about rain.');
+    const sent = store.dispatch({ type: 'send', text: 'Write a poem about rain.' });
     await vi.waitFor(() => expect(store.state.queued).toEqual({ text: 'Write a poem about rain.', waitingFor: 'check' }));
     expect(store.state.model.phase).toBe('checking');
     finishCheck();
@@ -250,11 +250,11 @@ describe('AppStore', () => {
       };
     });
     const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
-    const loading = store.loadModel({ url: 'http://localhost/models/x' });
+    const loading = store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
     await vi.waitFor(() => expect(store.state.model.phase).toBe('checking'));
-    const sent = store.send('Never mind.');
+    const sent = store.dispatch({ type: 'send', text: 'Never mind.' });
     await vi.waitFor(() => expect(store.state.queued?.waitingFor).toBe('check'));
-    store.stop();
+    store.dispatch({ type: 'stop' });
     await sent;
     expect(store.state.queued).toBeUndefined();
     expect(store.state.returnedText).toBe('Never mind.');
@@ -270,7 +270,7 @@ describe('AppStore', () => {
     let store: AppStore | undefined;
     const states: string[] = [];
     const engine = new LateToStopEngine((i) => {
-      if (i === 1) store?.stop();
+      if (i === 1) store?.dispatch({ type: 'stop' });
       states.push(store?.state.conversation.turns.at(-1)?.state ?? '');
     });
     const opener = openerWith(async () => ({
@@ -278,8 +278,8 @@ describe('AppStore', () => {
       verdict: { ok: false, needed_forcing: false, detail: 'no tools', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
     }));
     store = new AppStore({ persistence, opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
-    await store.loadModel({ url: 'http://localhost/models/x' });
-    await store.send('Write a short essay on rain.');
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+    await store.dispatch({ type: 'send', text: 'Write a short essay on rain.' });
     expect(states.slice(1)).toEqual(['stopping', 'stopping', 'stopping', 'stopping']);
     const answer = store.state.conversation.turns.at(-1);
     expect(answer).toMatchObject({ state: 'stopped', text: 'Rain is', note: 'Stopped.' });
@@ -308,7 +308,7 @@ describe('AppStore', () => {
     expect(opened).toEqual(['http://localhost/models/x', 'http://localhost/models/x']);
     expect(revisit.state.model).toMatchObject({ phase: 'ready', address: '/models/x' });
     // A model that fails to load is not remembered, so the next visit does not retry it.
-    await revisit.loadModel({ url: 'http://localhost/models/broken' });
+    await revisit.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/broken' } });
     await make().start({ search: '', href: 'http://localhost/' });
     expect(opened.at(-1)).toBe('http://localhost/models/x');
     // Named in the address again, the model that failed is shown as failed, not fetched again (issue 13, item 7).
@@ -318,7 +318,7 @@ describe('AppStore', () => {
     expect(opened).toHaveLength(count);
     expect(again.state.model).toMatchObject({ phase: 'error', address: '/models/broken' });
     expect(again.state.model.error).toContain('no such folder\nNot tried again by itself');
-    await again.retryModel();
+    await again.dispatch({ type: 'retryModel' });
     expect(opened).toHaveLength(count + 1);
   });
 
@@ -344,7 +344,7 @@ describe('AppStore', () => {
       label: expect.stringContaining('Qwen3-0.6B'),
       linked: { from: 'https://huggingface.co/onnx-community/Qwen3-0.6B-ONNX', approxBytes: 600e6 },
     });
-    await hub.confirmLinkedModel();
+    await hub.dispatch({ type: 'confirmLinkedModel' });
     expect(opened).toEqual(['onnx-community/Qwen3-0.6B-ONNX']);
     expect(hub.state.model.phase).toBe('ready');
 
@@ -356,7 +356,7 @@ describe('AppStore', () => {
     const other = make();
     await other.start({ search: '?model=https://models.example.org/evil', href: 'http://localhost/?model=https://models.example.org/evil' });
     expect(other.state.model).toMatchObject({ phase: 'confirm', linked: { from: 'https://models.example.org/evil' } });
-    other.declineLinkedModel();
+    void other.dispatch({ type: 'declineLinkedModel' });
     expect(other.state.model.phase).toBe('idle');
     expect(addresses.at(-1)).toBeUndefined();
     expect(opened).toHaveLength(2);
@@ -374,13 +374,13 @@ describe('AppStore', () => {
       { when: when.gate(), output: 'Yes' },
       { when: when.afterResults(), output: 'It is 31 °C.' },
     ]);
-    await store.loadModel({ url: 'http://localhost/models/x' });
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
     const seen: { text: string; drafts: string[]; checking: boolean }[] = [];
     store.subscribe((state) => {
       const turn = state.conversation.turns.at(-1);
       if (turn?.role === 'assistant') seen.push({ text: turn.text, drafts: answerView(turn).drafts, checking: answerView(turn).checking });
     });
-    await store.send('Weather in Chennai?');
+    await store.dispatch({ type: 'send', text: 'Weather in Chennai?' });
     // From the moment the whole draft was on screen, it never left it: as the text, or folded above the answer.
     const shown = seen.findIndex((s) => s.text === draft);
     expect(shown).toBeGreaterThanOrEqual(0);
@@ -397,8 +397,8 @@ describe('AppStore', () => {
       { when: when.primed(), output: 'get_weather", "arguments": {"city": "Chennai"}}\n</tool_call>' },
       { when: when.gate(), output: 'No' },
     ]);
-    await store.loadModel({ url: 'http://localhost/models/x' });
-    await store.send('Hi there');
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+    await store.dispatch({ type: 'send', text: 'Hi there' });
     expect(store.state.conversation.turns.at(-1)).toMatchObject({ state: 'done', text: answer, drafts: [] });
     expect(answerView(store.state.conversation.turns.at(-1) as Turn).checking).toBe(false);
   });
@@ -409,21 +409,21 @@ describe('AppStore', () => {
         { when: when.userAsked('Tell me about rain.'), output: 'Rain falls from clouds.' },
         { when: when.userAsked('And snow?'), output: 'Snow is frozen rain.' },
       ]);
-      await store.loadModel({ url: 'http://localhost/models/x' });
-      await store.send('Tell me about rain.');
+      await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+      await store.dispatch({ type: 'send', text: 'Tell me about rain.' });
       const first = store.state.conversation.id;
-      store.newConversation();
-      await store.send('And snow?');
+      store.dispatch({ type: 'newConversation' });
+      await store.dispatch({ type: 'send', text: 'And snow?' });
       return { store, persistence, first, second: store.state.conversation.id };
     }
 
     it('deletes with an Undo that brings the conversation back whole', async () => {
       const { store, persistence, first } = await withTwo();
       const before = await persistence.loadConversation(first);
-      await store.deleteConversation(first);
+      await store.dispatch({ type: 'deleteConversation', id: first });
       expect(store.state.conversations.map((c) => c.id)).not.toContain(first);
       expect(store.state.undoDelete).toEqual({ title: 'Tell me about rain.' });
-      await store.undoDelete();
+      await store.dispatch({ type: 'undoDelete' });
       expect(store.state.conversations.map((c) => c.id)).toContain(first);
       expect(await persistence.loadConversation(first)).toEqual(before);
       expect(store.state.undoDelete).toBeUndefined();
@@ -431,25 +431,25 @@ describe('AppStore', () => {
 
     it('renames the open conversation and a saved one', async () => {
       const { store, first, second } = await withTwo();
-      await store.renameConversation(second, '  Snow   notes ');
-      await store.renameConversation(first, 'Rain');
-      await store.renameConversation(first, '   ');
+      await store.dispatch({ type: 'renameConversation', id: second, title: '  Snow   notes ' });
+      await store.dispatch({ type: 'renameConversation', id: first, title: 'Rain' });
+      await store.dispatch({ type: 'renameConversation', id: first, title: '   ' });
       expect(store.state.conversation.title).toBe('Snow notes');
       expect(Object.fromEntries(store.state.conversations.map((c) => [c.id, c.title]))).toEqual({ [first]: 'Rain', [second]: 'Snow notes' });
     });
 
     it('exports and imports: JSON comes back exactly as a new conversation, a wrong file is refused with why', async () => {
       const { store, first } = await withTwo();
-      const file = await store.exportConversation(first, 'json');
+      const file = await store.dispatch({ type: 'exportConversation', id: first, format: 'json' });
       expect(file?.filename).toBe('tell-me-about-rain.json');
-      await store.importConversation('tell-me-about-rain.json', file?.text ?? '');
+      await store.dispatch({ type: 'importConversation', name: 'tell-me-about-rain.json', text: file?.text ?? '' });
       expect(store.state.conversations).toHaveLength(3);
       expect(store.state.conversation.id).not.toBe(first);
       expect(store.state.conversation.turns.map((t) => t.text)).toEqual(['Tell me about rain.', 'Rain falls from clouds.']);
-      await store.importConversation('notes.json', '{"hello": 1}');
+      await store.dispatch({ type: 'importConversation', name: 'notes.json', text: '{"hello": 1}' });
       expect(store.state.importError).toMatch(/^Could not import notes\.json: This JSON file is not a Nexus Chat conversation export/);
       expect(store.state.conversations).toHaveLength(3);
-      expect((await store.exportConversation(first, 'markdown'))?.text).toContain('## Nexus\n\nRain falls from clouds.');
+      expect((await store.dispatch({ type: 'exportConversation', id: first, format: 'markdown' }))?.text).toContain('## Nexus\n\nRain falls from clouds.');
     });
 
     it('gives each conversation its own instructions, kept with it', async () => {
@@ -457,26 +457,26 @@ describe('AppStore', () => {
         { when: when.promptContains('Answer like a pirate.'), output: 'Arr, rain be water.' },
         { when: () => true, output: 'Rain is water.', repeat: true },
       ]);
-      await store.loadModel({ url: 'http://localhost/models/x' });
-      store.setConversationInstructions('  Answer like a pirate. ');
-      store.updateSettings({ temperature: 0.8, topP: 0.95, toolChoice: 'none' });
-      await store.send('Tell me about rain.');
+      await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+      store.dispatch({ type: 'setConversationInstructions', text: '  Answer like a pirate. ' });
+      store.dispatch({ type: 'updateSettings', change: { temperature: 0.8, topP: 0.95, toolChoice: 'none' } });
+      await store.dispatch({ type: 'send', text: 'Tell me about rain.' });
       expect(store.state.conversation.instructions).toBe('Answer like a pirate.');
       expect(store.state.conversation.turns.at(-1)?.text).toBe('Arr, rain be water.');
-      store.newConversation();
-      await store.send('Tell me about rain.');
+      store.dispatch({ type: 'newConversation' });
+      await store.dispatch({ type: 'send', text: 'Tell me about rain.' });
       expect(store.state.conversation.turns.at(-1)?.text).toBe('Rain is water.');
     });
 
     it('searches titles and text, every word', async () => {
       const { store, first, second } = await withTwo();
-      await store.searchConversations('frozen');
+      await store.dispatch({ type: 'searchConversations', query: 'frozen' });
       expect(store.state.conversationSearch?.matches.map((c) => c.id)).toEqual([second]);
-      await store.searchConversations('RAIN clouds');
+      await store.dispatch({ type: 'searchConversations', query: 'RAIN clouds' });
       expect(store.state.conversationSearch?.matches.map((c) => c.id)).toEqual([first]);
-      await store.searchConversations('rain');
+      await store.dispatch({ type: 'searchConversations', query: 'rain' });
       expect(store.state.conversationSearch?.matches.map((c) => c.id).sort()).toEqual([first, second].sort());
-      await store.searchConversations('  ');
+      await store.dispatch({ type: 'searchConversations', query: '  ' });
       expect(store.state.conversationSearch).toBeUndefined();
     });
   });
@@ -489,14 +489,14 @@ describe('AppStore', () => {
       verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
     }));
     const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: toolsJs, origin: 'http://localhost', research: noResearch });
-    await store.loadModel({ url: 'http://localhost/models/x' });
-    store.updateSettings({ strategy: 'inline' });
-    await store.send('What is the weather in Paris?');
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+    store.dispatch({ type: 'updateSettings', change: { strategy: 'inline' } });
+    await store.dispatch({ type: 'send', text: 'What is the weather in Paris?' });
     expect(store.state.tools.lastOffered).toMatchObject({ get_weather: 'lexical', find_tools: 'finder' });
     expect(Object.keys(store.state.tools.lastOffered ?? {}).length).toBeLessThan(names.length);
     // The threshold is a setting: at 20 these fifteen tools are all offered again.
-    store.updateSettings({ toolSelectionThreshold: 20 });
-    await store.send('And in Rome?');
+    store.dispatch({ type: 'updateSettings', change: { toolSelectionThreshold: 20 } });
+    await store.dispatch({ type: 'send', text: 'And in Rome?' });
     expect(store.state.tools.lastOffered).toBeUndefined();
   });
 
@@ -513,14 +513,14 @@ describe('AppStore', () => {
       verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
     }));
     const store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: toolsJs, origin: 'http://localhost', research: noResearch });
-    await store.loadModel({ url: 'http://localhost/models/x' });
-    store.updateSettings({ strategy: 'inline' });
-    await store.send('What is the weather in Paris?');
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+    store.dispatch({ type: 'updateSettings', change: { strategy: 'inline' } });
+    await store.dispatch({ type: 'send', text: 'What is the weather in Paris?' });
     expect(store.state.tools.search).toMatchObject({ state: 'failed', error: expect.stringContaining('offline') });
     expect(store.state.conversation.turns.at(-1)).toMatchObject({ state: 'done', text: 'It is sunny.' });
 
-    store.updateSettings({ semanticToolSearch: false });
-    await store.send('And in Rome?');
+    store.dispatch({ type: 'updateSettings', change: { semanticToolSearch: false } });
+    await store.dispatch({ type: 'send', text: 'And in Rome?' });
     expect(store.state.tools.search?.state).toBe('off');
   });
 
@@ -544,12 +544,12 @@ describe('AppStore', () => {
         throw new Error('unreachable');
       });
       store = new AppStore({ persistence: memoryPersistence(), opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
-      const loading = store.loadModel({ url: 'http://localhost/models/x' });
+      const loading = store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
       await expect.poll(() => totals.length).toBe(1);
       expect(totals).toEqual([10_000]);
       expect(store.state.model.files['onnx/model_q4.onnx']).toEqual({ loaded: 3_000, total: 9_000, done: false });
       expect(store.state.model.downloadStartedAt).toBeTypeOf('number');
-      store.cancelLoad();
+      store.dispatch({ type: 'cancelLoad' });
       await loading;
       expect(store.state.model.phase).toBe('idle');
       expect(store.state.notice).toContain('Loading cancelled.');
@@ -571,10 +571,10 @@ describe('AppStore', () => {
 
     it('can be skipped: the model is ready, unjudged, and the page says the check was skipped', async () => {
       const store = slowCheckStore();
-      const loading = store.loadModel({ url: 'http://localhost/models/x' });
+      const loading = store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
       await expect.poll(() => store.state.model.phase).toBe('checking');
       expect(store.state.model.checkStartedAt).toBeTypeOf('number');
-      store.skipCheck();
+      store.dispatch({ type: 'skipCheck' });
       await loading;
       expect(store.state.model).toMatchObject({ phase: 'ready', checkSkipped: true });
       expect(store.state.model.verdict).toBeUndefined();
@@ -583,12 +583,12 @@ describe('AppStore', () => {
 
     it('holds a message sent during the check until its verdict (issue 30, P2.1); Skip sends it at once', async () => {
       const store = slowCheckStore();
-      void store.loadModel({ url: 'http://localhost/models/x' });
+      void store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
       await expect.poll(() => store.state.model.phase).toBe('checking');
-      const sent = store.send('Hello?');
+      const sent = store.dispatch({ type: 'send', text: 'Hello?' });
       await expect.poll(() => store.state.queued?.waitingFor).toBe('check');
       expect(store.state.model.phase).toBe('checking');
-      store.skipCheck();
+      store.dispatch({ type: 'skipCheck' });
       await sent;
       expect(store.state.model.checkSkipped).toBe(true);
       expect(store.state.conversation.turns.map((t) => t.text)).toEqual(['Hello?', 'Hi! How can I help?']);
@@ -598,8 +598,8 @@ describe('AppStore', () => {
   it('does not force calls on a model whose verdict says it does not call tools (issue 13, item 4)', async () => {
     // An essay request on such a model: one free generation, no primed or stepwise call forced in.
     const { store } = storeWith([{ when: when.userAsked('Write a short essay on rain.'), output: 'Rain is water falling from clouds.' }], undefined, false);
-    await store.loadModel({ url: 'http://localhost/models/x' });
-    await store.send('Write a short essay on rain.');
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+    await store.dispatch({ type: 'send', text: 'Write a short essay on rain.' });
     const answer = store.state.conversation.turns.at(-1);
     expect(answer).toMatchObject({ state: 'done', text: 'Rain is water falling from clouds.' });
     expect(answer && answerView(answer).metrics).toMatchObject({ generations: 1, toolCalls: 0, forcedCalls: 0 });
@@ -610,11 +610,11 @@ describe('AppStore', () => {
       { when: when.userAsked('Weather in Chennai?'), output: CALL },
       { when: when.afterResults(), output: 'It is 31 °C.' },
     ]);
-    await store.loadModel({ url: 'http://localhost/models/x' });
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
     expect(store.state.model).toMatchObject({ phase: 'ready', label: 'x', address: '/models/x', device: 'wasm', dtype: 'q4' });
     expect(store.state.tools.list?.map((t) => t.schema.function.name)).toEqual(['get_weather']);
 
-    await store.send('Weather in Chennai?');
+    await store.dispatch({ type: 'send', text: 'Weather in Chennai?' });
     const [user, answer] = store.state.conversation.turns;
     expect(user).toMatchObject({ role: 'user', text: 'Weather in Chennai?' });
     expect(answer).toMatchObject({ role: 'assistant', state: 'done', text: 'It is 31 °C.' });
@@ -636,16 +636,16 @@ describe('AppStore', () => {
     const { store } = storeWith([
       { when: when.userAsked('Tell me a story'), output: 'Once upon a time there was a very long story that goes on and on and on.' },
     ]);
-    await store.loadModel({ hub: 'x/y' });
+    await store.dispatch({ type: 'loadModel', source: { hub: 'x/y' } });
     let stopped = false;
     const off = store.subscribe((state) => {
       const text = state.conversation.turns.at(-1)?.text ?? '';
       if (!stopped && text.length > 10) {
         stopped = true;
-        store.stop();
+        store.dispatch({ type: 'stop' });
       }
     });
-    await store.send('Tell me a story');
+    await store.dispatch({ type: 'send', text: 'Tell me a story' });
     off();
     const answer = store.state.conversation.turns.at(-1);
     expect(answer?.state).toBe('stopped');
@@ -659,9 +659,9 @@ describe('AppStore', () => {
       { when: when.afterResults(), output: 'First.' },
       { when: when.afterResults(), output: 'Second.' },
     ]);
-    await store.loadModel({ hub: 'x/y' });
-    await store.send('Weather in Chennai?');
-    await store.regenerate();
+    await store.dispatch({ type: 'loadModel', source: { hub: 'x/y' } });
+    await store.dispatch({ type: 'send', text: 'Weather in Chennai?' });
+    await store.dispatch({ type: 'regenerate' });
     const turns = store.state.conversation.turns;
     expect(turns.map((t) => t.text)).toEqual(['Weather in Chennai?', 'Second.']);
     // At greedy settings it samples anew (issue 44), and the answer's first step records it; the first answer was greedy.
@@ -680,21 +680,21 @@ describe('AppStore', () => {
       { when: when.userAskedRemembering('And tomorrow?', { remembered: 'First.', forgotten: 'Second.' }), output: 'Same.', repeat: true },
       { when: when.userAsked('And tomorrow?'), output: 'Wrong memory.', repeat: true },
     ]);
-    await store.loadModel({ hub: 'x/y' });
-    await store.send('Weather in Chennai?');
-    await store.regenerate();
+    await store.dispatch({ type: 'loadModel', source: { hub: 'x/y' } });
+    await store.dispatch({ type: 'send', text: 'Weather in Chennai?' });
+    await store.dispatch({ type: 'regenerate' });
     const texts = () => store.state.conversation.turns.map((t) => t.text);
     expect(texts()).toEqual(['Weather in Chennai?', 'Second.']);
     expect(versionPlace(store.state.conversation, 0)).toEqual({ index: 1, count: 2 });
-    store.showVersion(0, 0);
+    store.dispatch({ type: 'showVersion', at: 0, index: 0 });
     expect(texts()).toEqual(['Weather in Chennai?', 'First.']);
     expect(versionPlace(store.state.conversation, 0)).toEqual({ index: 0, count: 2 });
-    await store.send('And tomorrow?');
+    await store.dispatch({ type: 'send', text: 'And tomorrow?' });
     expect(texts()).toEqual(['Weather in Chennai?', 'First.', 'And tomorrow?', 'Same.']);
     // Going to the other version and back brings the later exchange back with it.
-    store.showVersion(0, 1);
+    store.dispatch({ type: 'showVersion', at: 0, index: 1 });
     expect(texts()).toEqual(['Weather in Chennai?', 'Second.']);
-    store.showVersion(0, 0);
+    store.dispatch({ type: 'showVersion', at: 0, index: 0 });
     expect(texts()).toEqual(['Weather in Chennai?', 'First.', 'And tomorrow?', 'Same.']);
     await store.saveNow();
     const saved = await persistence.loadConversation(store.state.conversation.id);
@@ -710,15 +710,15 @@ describe('AppStore', () => {
       { when: when.promptContains('Say it again.'), output: 'Milk, again.' },
     ]);
     await persistence.saveConversation(stored as never);
-    await store.loadModel({ hub: 'x/y' });
-    await store.selectConversation(stored.id);
-    await store.send('And bread?');
+    await store.dispatch({ type: 'loadModel', source: { hub: 'x/y' } });
+    await store.dispatch({ type: 'selectConversation', id: stored.id });
+    await store.dispatch({ type: 'send', text: 'And bread?' });
     expect(store.state.conversation.turns.at(-1)).toMatchObject({ text: 'No bread.', state: 'done' });
     // An attachment sent with a message is fenced once; answering it again sends the same message.
-    store.attach({ name: 'note', from: 'MCP server notes', text: 'Milk.' });
-    await store.send('Say it again.');
+    store.dispatch({ type: 'attach', name: 'note', from: 'MCP server notes', text: 'Milk.' });
+    await store.dispatch({ type: 'send', text: 'Say it again.' });
     const sent = historyOf(store.state.conversation.turns).at(-2)?.content;
-    await store.regenerate();
+    await store.dispatch({ type: 'regenerate' });
     expect(store.state.conversation.turns.at(-1)?.text).toBe('Milk, again.');
     expect(sent).toMatch(/<<<ATTACHMENT-\w+\nMilk\.\nATTACHMENT-\w+>>>$/);
     expect(historyOf(store.state.conversation.turns).at(-2)?.content).toBe(sent);
@@ -733,20 +733,20 @@ describe('AppStore', () => {
       { when: when.userAskedRemembering('Why?', { remembered: 'Snow is frozen.', forgotten: 'hail' }), output: 'Cold.', repeat: true },
       { when: when.userAsked('Why?'), output: 'Wrong memory.', repeat: true },
     ]);
-    await store.loadModel({ hub: 'x/y' });
-    await store.send('Tell me about rain.');
-    await store.send('And snow?');
+    await store.dispatch({ type: 'loadModel', source: { hub: 'x/y' } });
+    await store.dispatch({ type: 'send', text: 'Tell me about rain.' });
+    await store.dispatch({ type: 'send', text: 'And snow?' });
     const first = store.state.conversation.turns[0];
-    await store.edit(first?.id ?? '', 'Tell me about hail.');
+    await store.dispatch({ type: 'edit', id: first?.id ?? '', text: 'Tell me about hail.' });
     const texts = () => store.state.conversation.turns.map((t) => t.text);
     expect(texts()).toEqual(['Tell me about hail.', 'Hail is ice.']);
-    store.showVersion(0, 0);
+    store.dispatch({ type: 'showVersion', at: 0, index: 0 });
     expect(texts()).toEqual(['Tell me about rain.', 'Rain falls.', 'And snow?', 'Snow is frozen.']);
     // An empty edit or an unknown message changes nothing.
-    await store.edit(first?.id ?? '', '   ');
-    await store.edit('no-such-turn', 'x');
+    await store.dispatch({ type: 'edit', id: first?.id ?? '', text: '   ' });
+    await store.dispatch({ type: 'edit', id: 'no-such-turn', text: 'x' });
     expect(texts()).toEqual(['Tell me about rain.', 'Rain falls.', 'And snow?', 'Snow is frozen.']);
-    await store.send('Why?');
+    await store.dispatch({ type: 'send', text: 'Why?' });
     expect(texts().at(-1)).toBe('Cold.');
   });
 
@@ -780,9 +780,9 @@ describe('AppStore', () => {
       },
     };
     const { store } = storeWith([], research);
-    await store.loadModel({ hub: 'x/y' });
-    store.setWeb(true);
-    await store.send('Look it up');
+    await store.dispatch({ type: 'loadModel', source: { hub: 'x/y' } });
+    store.dispatch({ type: 'setWeb', enabled: true });
+    await store.dispatch({ type: 'send', text: 'Look it up' });
     const answer = store.state.conversation.turns.at(-1);
     expect(answer).toMatchObject({ web: true, text: 'Answer [1].', sources: [{ n: 1, url: 'https://example.org', title: 'Example' }] });
     expect(answer && answerView(answer).activity).toEqual([{ kind: 'search', queries: ['q'], ok: true, results: 3, source: 'inline' }]);
@@ -790,9 +790,9 @@ describe('AppStore', () => {
 
   it('restores settings and resets them to the defaults', async () => {
     const { store, persistence } = storeWith([]);
-    store.updateSettings({ maxRounds: 7, enableThinking: true });
+    store.dispatch({ type: 'updateSettings', change: { maxRounds: 7, enableThinking: true } });
     expect((await persistence.loadSettings()).maxRounds).toBe(7);
-    store.resetSettings();
+    store.dispatch({ type: 'resetSettings' });
     expect(store.state.settings).toMatchObject({ maxRounds: 4, enableThinking: false, strategy: 'auto', toolChoice: 'auto' });
   });
 });

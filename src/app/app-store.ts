@@ -1,20 +1,11 @@
 import { ModelSession } from './model-session.ts';
 import { AnswerSession } from './answer-session.ts';
+import type { ActionHandlers, AppAction, ResultOf } from './app-actions.ts';
 import { attachmentOf } from './attachment-fence.ts';
 import { historyOf, memoryOfTurns } from './conversation-history.ts';
 import { ConversationStore, newId, repairInterrupted } from './conversation-store.ts';
-import {
-  DEFAULT_EMBEDDING_MODEL,
-  InvalidHistoryError,
-  McpServers,
-  ToolRegistry,
-  loadTools,
-  type ChatOptions,
-  type ModelSource,
-  type NexusChat,
-} from '../internal.ts';
+import { DEFAULT_EMBEDDING_MODEL, InvalidHistoryError, McpServers, ToolRegistry, loadTools, type ChatOptions, type NexusChat } from '../internal.ts';
 import { DEFAULT_SETTINGS, emptyConversation, type AppState, type Conversation, type Settings, type ToolInfo } from './app-state.ts';
-import type { ConversationFile } from './conversation-files.ts';
 import type { McpPageClient } from './mcp-page-client.ts';
 import { modelFromAddress } from './model-param.ts';
 import type { SavedMcpServer } from './persistence.ts';
@@ -25,8 +16,10 @@ export type { StoreDeps } from './store-deps.ts';
 
 /**
  * The page's one store: all state lives here, every change replaces {@link AppState} (so elements
- * re-render by identity), and every action the user can take is a method. Elements only read
- * `state` and call methods; they never touch the chat, storage or the network.
+ * re-render by identity). Every action the user can take is an {@link AppAction} through one
+ * {@link AppStore.dispatch}, routed to the slice that owns it: model, answers, conversations, tools
+ * (with MCP), settings. Only the app element holds the store; the elements inside it read the state
+ * they are given and fire actions (`fire` in app-actions.ts), never touching the chat, storage or the network.
  */
 export class AppStore {
   private current: AppState;
@@ -47,6 +40,8 @@ export class AppStore {
   private savedServers: SavedMcpServer[] = [];
   /** Lets a waiting new version of the page take over. */
   private applyPageUpdate: (() => void) | undefined;
+  /** Every action's handler, from the slice that owns it. */
+  private readonly handlers: ActionHandlers<AppAction>;
 
   constructor(private readonly deps: StoreDeps) {
     this.current = {
@@ -112,6 +107,28 @@ export class AppStore {
       },
       deps,
     );
+    this.handlers = {
+      ...this.model.actions,
+      ...this.answers.actions,
+      ...this.conversations.actions,
+      newConversation: () => this.newConversation(),
+      // The tools slice: tools.js, MCP servers and what they ask and offer, attachments.
+      reloadTools: () => this.reloadTools(),
+      addMcpServer: ({ url, trust }) => this.addMcpServer(url, trust === true),
+      removeMcpServer: ({ url }) => this.removeMcpServer(url),
+      retryMcpServer: ({ url }) => this.retryMcpServer(url),
+      answerMcpRequest: ({ id, answer }) => this.answerMcpRequest(id, answer),
+      attachMcpResource: ({ url, uri }) => this.attachMcpResource(url, uri),
+      attach: ({ name, from, text }) => this.attach({ name, from, text }),
+      detachAttachment: ({ index }) => this.detachAttachment(index),
+      useMcpPrompt: ({ url, name }) => this.useMcpPrompt(url, name),
+      // The settings slice.
+      updateSettings: ({ change }) => this.updateSettings(change),
+      resetSettings: () => this.resetSettings(),
+      undoResetSettings: () => this.undoResetSettings(),
+      setWeb: ({ enabled }) => this.setWeb(enabled),
+      applyUpdate: () => this.applyUpdate(),
+    };
   }
 
   /** The current state. Treat it as read-only: it is replaced, never changed in place. */
@@ -158,131 +175,25 @@ export class AppStore {
     await this.model.open(source, { named, last });
   }
 
-  /** Loads a model (replacing the one in use), checks it calls tools, and makes it the chat's. */
-  loadModel(source: ModelSource): Promise<void> {
-    return this.model.loadModel(source);
+  /**
+   * Does what an element asked (it fired the action; the app element dispatches it here): the one way in,
+   * routed to the slice that owns the action. Resolves with the action's result.
+   */
+  dispatch<A extends AppAction>(action: A): Promise<ResultOf<A>> {
+    const handle = this.handlers[action.type] as (action: A) => ResultOf<A> | Promise<ResultOf<A>>;
+    try {
+      return Promise.resolve(handle(action));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
-
-  /** Loads the model a link named, after the user saw where it comes from. */
-  confirmLinkedModel(): Promise<void> {
-    return this.model.confirmLinkedModel();
-  }
-
-  /** Declines the model a link named: nothing is downloaded, the picker is shown, the address forgets it. */
-  declineLinkedModel(): void {
-    this.model.declineLinkedModel();
-  }
-
-  /** Tries the last model again (after a failed load). */
-  retryModel(): Promise<void> {
-    return this.model.retryModel();
-  }
-
-  /** Walks every quantization for one that calls tools; offered when the loaded one does not. */
-  searchQuantizations(): Promise<void> {
-    return this.model.searchQuantizations();
-  }
-
-  /** Runs the self-check again on the model in use (a remembered verdict may be old). */
-  recheckModel(): Promise<void> {
-    return this.model.recheckModel();
-  }
-
-  /** Cancels the model load in progress; files that finished stay in the browser's cache. */
-  cancelLoad(): void {
-    this.model.cancelLoad();
-  }
-
-  /** Skips the self-check that is running: the model is kept and ready, unjudged. */
-  skipCheck(): void {
-    this.model.skipCheck();
-  }
-
-  /** Sends a message and streams the answer. Ignored while an answer runs or with no model. */
-  send(text: string): Promise<void> {
-    return this.answers.send(text);
-  }
-
-  /** Stops the answer being generated (and refuses a pending approval); nothing appears after Stop. */
-  stop(): void {
-    this.answers.stop();
-  }
-
-  /** Answers the last message again; the answer it had stays as a version to go back to. */
-  regenerate(): Promise<void> {
-    return this.answers.regenerate();
-  }
-
-  /** Replaces the last message with `text` and answers it. */
-  editLast(text: string): Promise<void> {
-    return this.answers.editLast(text);
-  }
-
-  /** Replaces the user's message `id` with `text` and answers it; what followed it stays as a version to go back to. */
-  edit(id: string, text: string): Promise<void> {
-    return this.answers.edit(id, text);
-  }
-
-  /** Shows version `index` (0-based) of what followed the user's message at position `at` in the conversation. */
-  showVersion(at: number, index: number): void {
-    this.answers.showVersion(at, index);
-  }
-
-  /** The user's decision on the pending approval (the model has no say). */
-  resolveApproval(approved: boolean, options: { alwaysInConversation?: boolean } = {}): void {
-    this.answers.resolveApproval(approved, options);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Conversations
-  // ---------------------------------------------------------------------------------------------
 
   /** Starts an empty conversation (saved once it has a message), with web research off. */
-  newConversation(): void {
+  private newConversation(): void {
     const before = this.current.conversation.id;
     this.conversations.newConversation();
     // Web research is chosen per conversation: a question leaves the browser only where the user turned it on.
     if (this.current.conversation.id !== before && this.current.web.enabled) this.setWeb(false);
-  }
-
-  /** Opens a saved conversation; the model continues it with its full history. */
-  selectConversation(id: string): Promise<void> {
-    return this.conversations.selectConversation(id);
-  }
-
-  /** Deletes a saved conversation (Undo brings it back); deleting the open one starts a new one. */
-  deleteConversation(id: string): Promise<void> {
-    return this.conversations.deleteConversation(id);
-  }
-
-  /** Sets the open conversation's own instructions (empty removes them). Saved with the conversation. */
-  setConversationInstructions(text: string): void {
-    this.conversations.setConversationInstructions(text);
-  }
-
-  /** Brings back the conversation deleted last. */
-  undoDelete(): Promise<void> {
-    return this.conversations.undoDelete();
-  }
-
-  /** Renames a conversation (an empty name keeps the old one). */
-  renameConversation(id: string, title: string): Promise<void> {
-    return this.conversations.renameConversation(id, title);
-  }
-
-  /** A conversation as a file to save: JSON (restores exactly) or Markdown (to read). */
-  exportConversation(id: string, format: 'json' | 'markdown'): Promise<ConversationFile | undefined> {
-    return this.conversations.exportConversation(id, format);
-  }
-
-  /** Imports an exported conversation (JSON or Markdown) as a new saved conversation and opens it. */
-  importConversation(name: string, text: string): Promise<void> {
-    return this.conversations.importConversation(name, text);
-  }
-
-  /** Finds the saved conversations whose title or text has every word of `query` (an empty query ends the search). */
-  searchConversations(query: string): Promise<void> {
-    return this.conversations.searchConversations(query);
   }
 
   /** Saves the open conversation now (empty ones are not kept). */
@@ -316,13 +227,13 @@ export class AppStore {
   }
 
   /** Reloads into the waiting version; not while an answer runs or a message waits. */
-  applyUpdate(): void {
+  private applyUpdate(): void {
     if (this.current.busy || this.current.queued) return;
     this.applyPageUpdate?.();
   }
 
   /** Changes settings for the next answers, and remembers them. */
-  updateSettings(change: Partial<Settings>): void {
+  private updateSettings(change: Partial<Settings>): void {
     const before = this.current.settings;
     const settings = { ...before, ...change };
     this.set({ settings });
@@ -370,7 +281,7 @@ export class AppStore {
   }
 
   /** Puts every setting back to the library's defaults; {@link undoResetSettings} brings them back. */
-  resetSettings(): void {
+  private resetSettings(): void {
     const before = this.current.settings;
     const changed = changedSettings(before);
     this.updateSettings({ ...DEFAULT_SETTINGS });
@@ -379,7 +290,7 @@ export class AppStore {
   }
 
   /** Brings back the settings a reset replaced. */
-  undoResetSettings(): void {
+  private undoResetSettings(): void {
     const undo = this.current.settingsUndo;
     if (!undo) return;
     this.updateSettings({ ...undo.before });
@@ -388,7 +299,7 @@ export class AppStore {
   }
 
   /** Turns research mode on or off for the next messages, and remembers it. */
-  setWeb(enabled: boolean): void {
+  private setWeb(enabled: boolean): void {
     this.set({ web: { ...this.current.web, enabled } });
     void this.deps.persistence
       .saveWebEnabled(enabled)
@@ -405,7 +316,7 @@ export class AppStore {
   }
 
   /** Reads `tools.js` again (after the user edited it). A broken file keeps the previous tools. */
-  async reloadTools(): Promise<void> {
+  private async reloadTools(): Promise<void> {
     if (this.model.chat) await this.loadToolsInto(this.model.chat);
     else await this.previewTools();
   }
@@ -464,7 +375,7 @@ export class AppStore {
    * @param trust - run its tools that are not marked read-only without asking.
    * @returns an error message for an address that cannot be used, else undefined.
    */
-  async addMcpServer(url: string, trust = false): Promise<string | undefined> {
+  private async addMcpServer(url: string, trust = false): Promise<string | undefined> {
     const address = url.trim();
     try {
       const parsed = new URL(address);
@@ -480,14 +391,14 @@ export class AppStore {
   }
 
   /** Removes a server the user added; its tools go with it. */
-  async removeMcpServer(url: string): Promise<void> {
+  private async removeMcpServer(url: string): Promise<void> {
     this.savedServers = this.savedServers.filter((server) => server.url !== url);
     this.declareSavedServers();
     await this.saveServers();
   }
 
   /** Tries a server that is down again now. */
-  retryMcpServer(url: string): void {
+  private retryMcpServer(url: string): void {
     this.mcp.retry(url);
   }
 
@@ -496,22 +407,22 @@ export class AppStore {
    * (`accept`), `decline` or `cancel`; for a completion by the model, `allow`, `allow-always` (this
    * server, until the page is closed) or `decline`.
    */
-  answerMcpRequest(id: number, answer: Parameters<McpPageClient['answer']>[1]): void {
+  private answerMcpRequest(id: number, answer: Parameters<McpPageClient['answer']>[1]): void {
     void this.mcpClient().then((client) => client.answer(id, answer));
   }
 
   /** Attaches a server's resource to the next message (its text, fenced as data, goes after the message). */
-  async attachMcpResource(url: string, uri: string): Promise<void> {
+  private async attachMcpResource(url: string, uri: string): Promise<void> {
     await (await this.mcpClient()).attach(this.mcp, url, uri);
   }
 
   /** Attaches a text to the next message (fenced as data after it; cut with a note past the limit). */
-  attach(input: { name: string; from: string; text: string }): void {
+  private attach(input: { name: string; from: string; text: string }): void {
     this.set({ attachments: [...this.current.attachments, attachmentOf(input)] });
   }
 
   /** Takes the attachment at `index` back out of the next message. */
-  detachAttachment(index: number): void {
+  private detachAttachment(index: number): void {
     this.set({ attachments: this.current.attachments.filter((_, i) => i !== index) });
   }
 
@@ -519,7 +430,7 @@ export class AppStore {
    * Puts a server's prompt into the message box (not sent: the user reads it first); a prompt with
    * arguments asks for them in a form first.
    */
-  async useMcpPrompt(url: string, name: string): Promise<void> {
+  private async useMcpPrompt(url: string, name: string): Promise<void> {
     const text = await (await this.mcpClient()).usePrompt(this.mcp, url, name);
     if (text) this.set({ returnedText: text });
   }

@@ -1,7 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import type { ApprovalState } from './app-state.ts';
-import type { AppStore } from './app-store.ts';
 import { approvalDialogStyles } from './approval-dialog-styles.ts';
+import { fire } from './app-actions.ts';
 
 /**
  * Asks the user before a `confirm` tool runs, showing the tool and the exact arguments it would
@@ -9,12 +9,9 @@ import { approvalDialogStyles } from './approval-dialog-styles.ts';
  */
 export class ApprovalDialog extends LitElement {
   static override properties = {
-    store: { attribute: false },
     approval: { attribute: false },
   };
 
-  /** The page's store, which receives the decision. */
-  declare store: AppStore;
   /** The pending request, or undefined when nothing waits. */
   declare approval: ApprovalState | undefined;
 
@@ -33,9 +30,9 @@ export class ApprovalDialog extends LitElement {
             </table>
             <p class="why">The model asked to run this tool. It runs only if you allow it; refusing tells the model it was refused.</p>
             <div class="buttons">
-              <button class="danger" data-testid="refuse" @click=${() => this.store.resolveApproval(false)}>Refuse</button>
-              <button data-testid="approve-always" @click=${() => this.store.resolveApproval(true, { alwaysInConversation: true })}>Allow in this conversation</button>
-              <button class="primary" data-testid="approve" @click=${() => this.store.resolveApproval(true)}>Allow</button>
+              <button class="danger" data-testid="refuse" @click=${() => fire(this, { type: 'resolveApproval', approved: false })}>Refuse</button>
+              <button data-testid="approve-always" @click=${() => fire(this, { type: 'resolveApproval', approved: true, alwaysInConversation: true })}>Allow in this conversation</button>
+              <button class="primary" data-testid="approve" @click=${() => fire(this, { type: 'resolveApproval', approved: true })}>Allow</button>
             </div>`
           : nothing
       }
@@ -54,7 +51,7 @@ export class ApprovalDialog extends LitElement {
 
   private handleCancel(event: Event): void {
     event.preventDefault();
-    this.store.resolveApproval(false);
+    fire(this, { type: 'resolveApproval', approved: false });
   }
 }
 

@@ -1,7 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import type { AppState, ModelPhase } from './app-state.ts';
-import type { AppStore } from './app-store.ts';
 import { chatComposerStyles } from './chat-composer-styles.ts';
+import { fire } from './app-actions.ts';
 
 /**
  * The message box with Send/Stop and the Web switch. Enter sends, Shift+Enter starts a new line;
@@ -9,7 +9,6 @@ import { chatComposerStyles } from './chat-composer-styles.ts';
  */
 export class ChatComposer extends LitElement {
   static override properties = {
-    store: { attribute: false },
     ready: { type: Boolean },
     phase: { attribute: false },
     busy: { type: Boolean },
@@ -49,8 +48,6 @@ export class ChatComposer extends LitElement {
   /** The message sent and not answered yet, and what it waits for. */
   declare queued: AppState['queued'];
 
-  /** The page's store, for sending, stopping and the Web switch. */
-  declare store: AppStore;
   /** A model is loaded. */
   declare ready: boolean;
   /** Where loading the model stands, for the placeholder and hint. */
@@ -104,7 +101,7 @@ export class ChatComposer extends LitElement {
           a,
           i,
         ) => html`<li class="chip" data-testid="attachment" title=${`${a.name}, from ${a.from}: ${a.chars.toLocaleString('en-US')} characters${a.cutFrom ? ` of ${a.cutFrom.toLocaleString('en-US')}` : ''}`}>
-          ${a.name}<button type="button" class="small" aria-label=${`Remove ${a.name}`} @click=${() => this.store.detachAttachment(i)}>×</button>
+          ${a.name}<button type="button" class="small" aria-label=${`Remove ${a.name}`} @click=${() => fire(this, { type: 'detachAttachment', index: i })}>×</button>
         </li>`,
       )}
     </ul>`;
@@ -118,7 +115,7 @@ export class ChatComposer extends LitElement {
       ${this.starters.map(
         (
           p,
-        ) => html`<button type="button" class="small" data-testid="prompt-starter" title=${p.description ?? `From ${p.server}`} @click=${() => this.store.useMcpPrompt(p.url, p.name)}>
+        ) => html`<button type="button" class="small" data-testid="prompt-starter" title=${p.description ?? `From ${p.server}`} @click=${() => fire(this, { type: 'useMcpPrompt', url: p.url, name: p.name })}>
           ${p.title ?? p.name}
         </button>`,
       )}
@@ -135,7 +132,7 @@ export class ChatComposer extends LitElement {
       aria-checked=${String(enabled)}
       data-testid="web-switch"
       title=${status?.detail ?? 'Research mode: search the web and read pages, citing sources'}
-      @click=${() => this.store.setWeb(!enabled)}
+      @click=${() => fire(this, { type: 'setWeb', enabled: !enabled })}
     >
       <span class="knob" aria-hidden="true"></span>${enabled && unavailable ? 'Web unavailable' : 'Web'}
     </button>`;
@@ -153,7 +150,7 @@ export class ChatComposer extends LitElement {
 
   private renderButton() {
     if (this.busy) {
-      return html`<button type="button" class="send" data-testid="stop" ?disabled=${this.stopping} @click=${() => this.store.stop()}>${this.stopping ? 'Stopping…' : 'Stop'}</button>`;
+      return html`<button type="button" class="send" data-testid="stop" ?disabled=${this.stopping} @click=${() => fire(this, { type: 'stop' })}>${this.stopping ? 'Stopping…' : 'Stop'}</button>`;
     }
     return html`<button type="submit" class="primary send" data-testid="send" ?disabled=${!this.ready} aria-disabled=${this.empty ? 'true' : 'false'}>Send</button>`;
   }
@@ -228,7 +225,7 @@ export class ChatComposer extends LitElement {
     field.value = '';
     this.empty = true;
     field.style.height = 'auto';
-    void this.store.send(text);
+    void fire(this, { type: 'send', text });
   }
 }
 

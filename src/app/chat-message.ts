@@ -1,13 +1,13 @@
 import { LitElement, html, nothing } from 'lit';
 import type { AnswerMetrics } from '../internal.ts';
 import type { Activity, DiagnosticEntry, Turn } from './app-state.ts';
-import type { AppStore } from './app-store.ts';
 import { formatArgs, formatResult } from './format.ts';
 import type { LinkDestination } from './link-check.ts';
 import { isWebAddress, renderMarkdown } from './markdown.ts';
 import type { Source } from './web-research.ts';
 import { chatMessageStyles } from './chat-message-styles.ts';
 import { answerView, type AnswerView } from './answer-view.ts';
+import { fire } from './app-actions.ts';
 
 const STATUS_WORDS: Readonly<Record<string, string>> = {
   error: 'failed',
@@ -31,7 +31,6 @@ function toolWords(name: string): string {
  */
 export class ChatMessage extends LitElement {
   static override properties = {
-    store: { attribute: false },
     turn: { attribute: false },
     last: { type: Boolean },
     busy: { type: Boolean },
@@ -40,8 +39,6 @@ export class ChatMessage extends LitElement {
     pendingLink: { state: true },
   };
 
-  /** The page's store, for regenerate. */
-  declare store: AppStore;
   /** The answer shown. */
   declare turn: Turn;
   /** This is the conversation's last answer (the one that can be regenerated). */
@@ -235,7 +232,7 @@ export class ChatMessage extends LitElement {
     if (this.turn.state === 'streaming' || this.turn.state === 'stopping') return nothing;
     return html`<div class="actions">
       ${this.turn.text ? html`<button class="ghost" @click=${this.handleCopy}>${this.copied ? 'Copied' : 'Copy'}</button>` : nothing}
-      ${this.last ? html`<button class="ghost" data-testid="regenerate" ?disabled=${this.busy} @click=${() => this.store.regenerate()}>Regenerate</button>` : nothing}
+      ${this.last ? html`<button class="ghost" data-testid="regenerate" ?disabled=${this.busy} @click=${() => fire(this, { type: 'regenerate' })}>Regenerate</button>` : nothing}
       <button class="ghost" data-testid="diagnostics-toggle" aria-expanded=${String(this.showDiagnostics)} @click=${() => (this.showDiagnostics = !this.showDiagnostics)}>
         Diagnostics
       </button>

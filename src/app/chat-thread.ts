@@ -1,11 +1,11 @@
 import { LitElement, html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { Conversation, Turn } from './app-state.ts';
-import type { AppStore } from './app-store.ts';
 import { versionPlace } from './conversation-versions.ts';
 import { firstRemembered } from './conversation-history.ts';
 import './chat-message.ts';
 import { chatThreadStyles } from './chat-thread-styles.ts';
+import { fire } from './app-actions.ts';
 
 /** Questions the shipped `tools.js` can answer, offered on an empty conversation. */
 const SUGGESTIONS = ['What is the weather in Chennai right now?', 'What is 17.5% of 2,340?', 'What time is it in Tokyo?'];
@@ -21,7 +21,6 @@ const CHAT_SUGGESTIONS = ['Write a haiku about rain.', 'Explain recursion in two
  */
 export class ChatThread extends LitElement {
   static override properties = {
-    store: { attribute: false },
     conversation: { attribute: false },
     busy: { type: Boolean },
     ready: { type: Boolean },
@@ -29,8 +28,6 @@ export class ChatThread extends LitElement {
     editing: { state: true },
   };
 
-  /** The page's store, for sending, editing and regenerating. */
-  declare store: AppStore;
   /** The open conversation. */
   declare conversation: Conversation;
   /** An answer is being generated. */
@@ -106,7 +103,7 @@ export class ChatThread extends LitElement {
   }
 
   private handleVersion(at: number, index: number): void {
-    this.store.showVersion(at, index);
+    fire(this, { type: 'showVersion', at, index });
   }
 
   /** The first user turn still in the model's memory, when earlier ones have left it (the conversation outgrew the context budget). */
@@ -131,7 +128,7 @@ export class ChatThread extends LitElement {
         }
       </p>
       <div class="suggestions">
-        ${(this.toolsUnreliable ? CHAT_SUGGESTIONS : SUGGESTIONS).map((s) => html`<button ?disabled=${this.busy} @click=${() => this.store.send(s)}>${s}</button>`)}
+        ${(this.toolsUnreliable ? CHAT_SUGGESTIONS : SUGGESTIONS).map((s) => html`<button ?disabled=${this.busy} @click=${() => fire(this, { type: 'send', text: s })}>${s}</button>`)}
       </div>
     </div>`;
   }
@@ -176,7 +173,7 @@ export class ChatThread extends LitElement {
   }
 
   private renderAnswer(turn: Turn, last: boolean) {
-    return html`<nexus-message .store=${this.store} .turn=${turn} ?last=${last && this.ready} ?busy=${this.busy}></nexus-message>`;
+    return html`<nexus-message .turn=${turn} ?last=${last && this.ready} ?busy=${this.busy}></nexus-message>`;
   }
 
   override updated(): void {
@@ -188,7 +185,7 @@ export class ChatThread extends LitElement {
     const text = ((event.currentTarget as HTMLFormElement).elements.namedItem('text') as HTMLTextAreaElement).value;
     const id = this.editing;
     this.editing = undefined;
-    if (id) void this.store.edit(id, text);
+    if (id) void fire(this, { type: 'edit', id, text });
   }
 
   private handleEditKey(event: KeyboardEvent): void {

@@ -1,14 +1,13 @@
 import { LitElement, html, nothing } from 'lit';
 import type { AppState, ConversationSummary } from './app-state.ts';
-import type { AppStore } from './app-store.ts';
 import { formatWhen } from './format.ts';
 import { icons } from './icons.ts';
 import { conversationListStyles } from './conversation-list-styles.ts';
+import { fire } from './app-actions.ts';
 
 /** The saved conversations, newest first, with "New conversation". */
 export class ConversationList extends LitElement {
   static override properties = {
-    store: { attribute: false },
     conversations: { attribute: false },
     currentId: { attribute: false },
     busy: { type: Boolean },
@@ -18,8 +17,6 @@ export class ConversationList extends LitElement {
     renaming: { state: true },
   };
 
-  /** The page's store, for opening, starting and deleting conversations. */
-  declare store: AppStore;
   /** Saved conversations, newest first. */
   declare conversations: ConversationSummary[];
   /** The open conversation's id. */
@@ -39,7 +36,7 @@ export class ConversationList extends LitElement {
 
   override render() {
     const shown = this.search ? this.search.matches : this.conversations;
-    return html`<button class="new" data-testid="new-conversation" ?disabled=${this.busy} @click=${() => this.store.newConversation()}>
+    return html`<button class="new" data-testid="new-conversation" ?disabled=${this.busy} @click=${() => fire(this, { type: 'newConversation' })}>
         ${icons.plus} New conversation
       </button>
       ${
@@ -62,7 +59,7 @@ export class ConversationList extends LitElement {
   private renderUndo() {
     if (!this.undoDelete) return nothing;
     return html`<p class="undo" role="status" data-testid="undo-delete">
-      Deleted “${this.undoDelete.title}”. <button class="link" data-testid="undo" @click=${() => this.store.undoDelete()}>Undo</button>
+      Deleted “${this.undoDelete.title}”. <button class="link" data-testid="undo" @click=${() => fire(this, { type: 'undoDelete' })}>Undo</button>
     </p>`;
   }
 
@@ -93,18 +90,18 @@ export class ConversationList extends LitElement {
       ${
         this.busy && current
           ? nothing
-          : html`<button class="action delete" data-testid="delete" aria-label="Delete “${c.title}”" title="Delete" @click=${() => this.store.deleteConversation(c.id)}>${icons.close}</button>`
+          : html`<button class="action delete" data-testid="delete" aria-label="Delete “${c.title}”" title="Delete" @click=${() => fire(this, { type: 'deleteConversation', id: c.id })}>${icons.close}</button>`
       }
     </li>`;
   }
 
   private handleSearch(event: Event): void {
-    void this.store.searchConversations((event.target as HTMLInputElement).value);
+    void fire(this, { type: 'searchConversations', query: (event.target as HTMLInputElement).value });
   }
 
   /** Opens a conversation, and says a conversation was chosen (the page closes its drawer on a phone, the open one too). */
   private handleOpen(id: string): void {
-    void this.store.selectConversation(id);
+    void fire(this, { type: 'selectConversation', id });
     this.dispatchEvent(new CustomEvent('conversation-chosen', { bubbles: true, composed: true }));
   }
 
@@ -139,7 +136,7 @@ export class ConversationList extends LitElement {
   private handleRenameDone(event: FocusEvent, id: string): void {
     if (this.renaming !== id) return;
     this.renaming = undefined;
-    void this.store.renameConversation(id, (event.target as HTMLInputElement).value);
+    void fire(this, { type: 'renameConversation', id, title: (event.target as HTMLInputElement).value });
   }
 
   /** The open conversation has no message yet (it is saved with its first): an export would be an empty file. */
@@ -148,7 +145,7 @@ export class ConversationList extends LitElement {
   }
 
   private async handleExport(format: 'json' | 'markdown'): Promise<void> {
-    const file = await this.store.exportConversation(this.currentId, format);
+    const file = await fire(this, { type: 'exportConversation', id: this.currentId, format });
     if (!file) return;
     const url = URL.createObjectURL(new Blob([file.text], { type: file.type }));
     const link = Object.assign(document.createElement('a'), { href: url, download: file.filename });
@@ -160,7 +157,7 @@ export class ConversationList extends LitElement {
     const input = event.target as HTMLInputElement;
     const file = input.files?.[0];
     input.value = '';
-    if (file) await this.store.importConversation(file.name, await file.text());
+    if (file) await fire(this, { type: 'importConversation', name: file.name, text: await file.text() });
   }
 }
 

@@ -3,6 +3,7 @@ import { ConversationSearch } from './conversation-search.ts';
 import { emptyConversation, type AppState, type Conversation, type ConversationSummary, type Turn } from './app-state.ts';
 import type { Persistence } from './persistence.ts';
 import type { TabSync } from './tab-sync.ts';
+import type { ActionHandlers, ConversationAction } from './app-actions.ts';
 
 /** Streamed text is saved at most this often, so an answer cut off by a closed tab is still there. */
 const SAVE_EVERY_MS = 400;
@@ -36,6 +37,18 @@ export class ConversationStore {
   private readonly search: ConversationSearch;
   /** The open conversation's fields changed here since its last save: a save writes only these. */
   private dirty = new Set<keyof Conversation>();
+
+  /** The conversations slice's actions, which the store's one dispatch routes here (see app-actions.ts). */
+  readonly actions: ActionHandlers<Exclude<ConversationAction, { type: 'newConversation' }>> = {
+    selectConversation: ({ id }) => this.selectConversation(id),
+    deleteConversation: ({ id }) => this.deleteConversation(id),
+    undoDelete: () => this.undoDelete(),
+    renameConversation: ({ id, title }) => this.renameConversation(id, title),
+    setConversationInstructions: ({ text }) => this.setConversationInstructions(text),
+    exportConversation: ({ id, format }) => this.exportConversation(id, format),
+    importConversation: ({ name, text }) => this.importConversation(name, text),
+    searchConversations: ({ query }) => this.searchConversations(query),
+  };
 
   constructor(
     private readonly host: ConversationHost,

@@ -13,7 +13,7 @@ import type {
 } from '../internal.ts';
 import { samplingMessages, samplingReport } from '../internal.ts';
 import { attachmentOf } from './attachment-fence.ts';
-import type { AppState, Attachment, McpFormField, McpRequestState, McpServerExtras } from './app-state.ts';
+import type { AppState, McpFormField, McpRequestState, McpServerExtras } from './app-state.ts';
 
 /** The page around the MCP client part: state, notices, the chat, the running answer. */
 export interface McpPageClientHost {

@@ -1,7 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import type { McpFormField, McpRequestState } from './app-state.ts';
-import type { AppStore } from './app-store.ts';
 import { mcpRequestDialogStyles } from './mcp-request-dialog-styles.ts';
+import { fire, type AppAction } from './app-actions.ts';
 
 /**
  * What an MCP server asks of the user, one request at a time: a form to fill in (its defaults filled),
@@ -10,12 +10,9 @@ import { mcpRequestDialogStyles } from './mcp-request-dialog-styles.ts';
  */
 export class McpRequestDialog extends LitElement {
   static override properties = {
-    store: { attribute: false },
     request: { attribute: false },
   };
 
-  /** The page's store, which receives the answer. */
-  declare store: AppStore;
   /** The request shown, or undefined when nothing waits. */
   declare request: McpRequestState | undefined;
 
@@ -114,8 +111,8 @@ export class McpRequestDialog extends LitElement {
     } else if (!this.request && dialog.open) dialog.close();
   }
 
-  private answer(answer: Parameters<AppStore['answerMcpRequest']>[1]): void {
-    if (this.request) this.store.answerMcpRequest(this.request.id, answer);
+  private answer(answer: Extract<AppAction, { type: 'answerMcpRequest' }>['answer']): void {
+    if (this.request) fire(this, { type: 'answerMcpRequest', id: this.request.id, answer });
   }
 
   private handleOpen(url: string): void {

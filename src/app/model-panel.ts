@@ -1,11 +1,11 @@
 import { LitElement, html, nothing } from 'lit';
 import { DEFAULT_MODEL, MODEL_FAMILIES, describeRuntime, type ModelSource } from '../internal.ts';
 import type { AppState, FileProgress, ModelState } from './app-state.ts';
-import type { AppStore } from './app-store.ts';
 import { deviceLabel, formatApproxBytes, formatBytes, formatPercent, formatRate, KV_CACHE_WORDS, threadWords } from './format.ts';
 import { modelFromAddress } from './model-param.ts';
 import { KNOWN_MODELS, servedModelFolders, sourceFromFolder, sourceFromZip } from './model-sources.ts';
 import { modelPanelStyles } from './model-panel-styles.ts';
+import { fire } from './app-actions.ts';
 
 type Choice = 'known' | 'other';
 
@@ -15,7 +15,6 @@ type Choice = 'known' | 'other';
  */
 export class ModelPanel extends LitElement {
   static override properties = {
-    store: { attribute: false },
     model: { attribute: false },
     runtime: { attribute: false },
     picking: { state: true },
@@ -31,8 +30,6 @@ export class ModelPanel extends LitElement {
   /** The model folders this app's server serves, offered in the picker. */
   declare served: string[];
 
-  /** The page's store: the panel reads nothing from it, it only calls its actions. */
-  declare store: AppStore;
   /** The model's state, from the store. */
   declare model: ModelState;
   /** What the browser offers, from the store (undefined while asking). */
@@ -191,7 +188,7 @@ export class ModelPanel extends LitElement {
       ${attempts.length ? html`<ul class="notes" data-testid="model-notes">${attempts.map((a) => html`<li>${a}</li>`)}</ul>` : nothing}
       ${
         phase === 'loading' || phase === 'warming'
-          ? html`<div class="actions"><button class="small" data-testid="cancel-load" @click=${() => this.store.cancelLoad()}>Cancel</button></div>`
+          ? html`<div class="actions"><button class="small" data-testid="cancel-load" @click=${() => fire(this, { type: 'cancelLoad' })}>Cancel</button></div>`
           : nothing
       }
       <div class="facts">${this.renderRuntime()}</div>
@@ -205,7 +202,7 @@ export class ModelPanel extends LitElement {
     return html`<div class="phase checking">
       <p><span class="spinner" aria-hidden="true"></span>Checking that this model calls tools… <span class="muted" data-testid="check-elapsed">${seconds} s</span></p>
       <p class="muted">It asks one question that only a tool can answer. You can skip it; a message you send now goes once it is done.</p>
-      <button class="small" data-testid="skip-check" @click=${() => this.store.skipCheck()}>Skip check</button>
+      <button class="small" data-testid="skip-check" @click=${() => fire(this, { type: 'skipCheck' })}>Skip check</button>
     </div>`;
   }
 
@@ -254,13 +251,13 @@ export class ModelPanel extends LitElement {
       </div>
       ${ok ? nothing : html`<p class="muted" data-testid="tool-policy">You can still chat with it. Answers are not forced into tool calls (no priming, no stepwise); it may still call a tool on its own.</p>`}
       <div class="actions">
-        ${ok || this.model.searched ? nothing : html`<button class="small" data-testid="search-quantizations" @click=${() => this.store.searchQuantizations()}>Try other quantizations</button>`}
+        ${ok || this.model.searched ? nothing : html`<button class="small" data-testid="search-quantizations" @click=${() => fire(this, { type: 'searchQuantizations' })}>Try other quantizations</button>`}
         ${
           ok || this.model.address === KNOWN_MODELS[0]?.id
             ? nothing
-            : html`<button class="small" @click=${() => this.store.loadModel({ hub: KNOWN_MODELS[0]?.id ?? '' })}>Switch to ${KNOWN_MODELS[0]?.label}</button>`
+            : html`<button class="small" @click=${() => fire(this, { type: 'loadModel', source: { hub: KNOWN_MODELS[0]?.id ?? '' } })}>Switch to ${KNOWN_MODELS[0]?.label}</button>`
         }
-        ${verdict?.remembered ? html`<button class="small ghost" data-testid="recheck" @click=${() => this.store.recheckModel()}>Check again</button>` : nothing}
+        ${verdict?.remembered ? html`<button class="small ghost" data-testid="recheck" @click=${() => fire(this, { type: 'recheckModel' })}>Check again</button>` : nothing}
         <button class="small ghost" data-testid="change-model" @click=${this.handleChangeModel}>Change model</button>
       </div>`,
     );
@@ -282,7 +279,7 @@ export class ModelPanel extends LitElement {
         ${this.renderProfile()}
       </div>
       <div class="actions">
-        <button class="small" data-testid="recheck" @click=${() => this.store.recheckModel()}>Check now</button>
+        <button class="small" data-testid="recheck" @click=${() => fire(this, { type: 'recheckModel' })}>Check now</button>
         <button class="small ghost" data-testid="change-model" @click=${this.handleChangeModel}>Change model</button>
       </div>`,
     );
@@ -338,8 +335,8 @@ export class ModelPanel extends LitElement {
         <dd>${linked?.approxBytes ? `about ${formatApproxBytes(linked.approxBytes)}` : 'unknown until the download starts (the progress shows each file)'}</dd>
       </dl>
       <div class="actions">
-        <button class="primary" data-testid="confirm-linked-model" @click=${() => this.store.confirmLinkedModel()}>Load it</button>
-        <button data-testid="decline-linked-model" @click=${() => this.store.declineLinkedModel()}>Choose another model</button>
+        <button class="primary" data-testid="confirm-linked-model" @click=${() => fire(this, { type: 'confirmLinkedModel' })}>Load it</button>
+        <button data-testid="decline-linked-model" @click=${() => fire(this, { type: 'declineLinkedModel' })}>Choose another model</button>
       </div>
     </section>`;
   }
@@ -350,7 +347,7 @@ export class ModelPanel extends LitElement {
       <p>${this.model.error}</p>
       ${this.model.attempts.length ? html`<ul class="notes">${this.model.attempts.map((a) => html`<li>${a}</li>`)}</ul>` : nothing}
       <div class="actions">
-        <button class="primary" data-testid="retry-model" @click=${() => this.store.retryModel()}>Try again</button>
+        <button class="primary" data-testid="retry-model" @click=${() => fire(this, { type: 'retryModel' })}>Try again</button>
         <button @click=${() => (this.picking = true)}>Choose another model</button>
       </div>
       <div class="facts">${this.renderRuntime()}</div>
@@ -408,7 +405,7 @@ export class ModelPanel extends LitElement {
   private load(source: ModelSource): void {
     this.pickError = undefined;
     this.picking = false;
-    void this.store.loadModel(source);
+    void fire(this, { type: 'loadModel', source });
   }
 }
 

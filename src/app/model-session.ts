@@ -4,6 +4,7 @@ import { explainLoadError } from './model-loader.ts';
 import { linkedModelOrigin, modelAddress, modelLabel } from './model-sources.ts';
 import type { Research } from './web-research.ts';
 import type { StoreDeps } from './store-deps.ts';
+import type { ActionHandlers, ModelAction } from './app-actions.ts';
 
 /** What the model session needs of the page's store. */
 export interface ModelHost {
@@ -36,6 +37,18 @@ export class ModelSession {
   private checkController: AbortController | undefined;
   /** Bumped by every load, so a load that was overtaken by a newer one drops its result. */
   private loadGeneration = 0;
+
+  /** The model slice's actions, which the store's one dispatch routes here (see app-actions.ts). */
+  readonly actions: ActionHandlers<ModelAction> = {
+    loadModel: ({ source }) => this.loadModel(source),
+    confirmLinkedModel: () => this.confirmLinkedModel(),
+    declineLinkedModel: () => this.declineLinkedModel(),
+    retryModel: () => this.retryModel(),
+    searchQuantizations: () => this.searchQuantizations(),
+    recheckModel: () => this.recheckModel(),
+    cancelLoad: () => this.cancelLoad(),
+    skipCheck: () => this.skipCheck(),
+  };
 
   constructor(
     private readonly host: ModelHost,

@@ -1,6 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import type { AppState, Theme } from './app-state.ts';
 import { AppStore } from './app-store.ts';
+import { AppActionEvent } from './app-actions.ts';
 import { deviceLabel } from './format.ts';
 import { icons } from './icons.ts';
 import { workerModelOpener } from './model-loader.ts';
@@ -32,8 +33,8 @@ const TOOLS_URL = './tools.js';
 type Panel = 'tools' | 'settings';
 
 /**
- * The root of the chat page. It owns the store, passes each part of the page the slice of state
- * it shows, and lays the parts out: conversations on the left, the model card and the chat in the
+ * The root of the chat page. It alone holds the store: it passes each part of the page the slice of
+ * state it shows, dispatches the actions the parts fire (`app-action` events), and lays the parts out: conversations on the left, the model card and the chat in the
  * middle, tools and settings in a drawer. The model named in the address (`?model=…`) loads at
  * once; without one the page shows the picker and downloads nothing.
  */
@@ -79,6 +80,7 @@ export class NexusApp extends LitElement {
       if (state.mcpRequest) void PANELS.mcpRequest();
     });
     window.addEventListener('keydown', this.handleKeydown);
+    this.addEventListener('app-action', this.handleAction);
     void store.start({ search: location.search, href: location.href });
   }
 
@@ -86,8 +88,16 @@ export class NexusApp extends LitElement {
     super.disconnectedCallback();
     this.unsubscribe?.();
     window.removeEventListener('keydown', this.handleKeydown);
+    this.removeEventListener('app-action', this.handleAction);
     this.resizeObserver.disconnect();
   }
+
+  /** An element inside asked for an action: the store does it, and the element gets its result. */
+  private readonly handleAction = (event: Event): void => {
+    if (!(event instanceof AppActionEvent) || !this.store) return;
+    event.stopPropagation();
+    event.result = this.store.dispatch(event.action);
+  };
 
   override updated(changed: Map<PropertyKey, unknown>): void {
     // On the root element, where the design tokens live: every shadow root below inherits them.
@@ -115,13 +125,12 @@ export class NexusApp extends LitElement {
   }
 
   override render() {
-    const store = this.store as AppStore;
     const s = this.state;
     return html`<div class="shell ${this.navOpen ? 'nav-open' : ''}">
         <aside class="sidebar" aria-label="Conversations" ?inert=${Boolean(this.panel)}>
           <nexus-conversations
             @conversation-chosen=${() => (this.navOpen = false)}
-            .store=${store}
+           
             .conversations=${s.conversations}
             .currentId=${s.conversation.id}
             ?busy=${s.busy}
@@ -140,9 +149,9 @@ export class NexusApp extends LitElement {
           ${this.renderHeader()}
           <main class="scroller" ?inert=${Boolean(this.panel)} @scroll=${this.handleScroll}>
             <div class="column">
-              <nexus-model-panel .store=${store} .model=${s.model} .runtime=${s.runtime}></nexus-model-panel>
+              <nexus-model-panel .model=${s.model} .runtime=${s.runtime}></nexus-model-panel>
               <nexus-thread
-                .store=${store}
+               
                 .conversation=${s.conversation}
                 ?busy=${s.busy}
                 ?ready=${s.model.phase === 'ready'}
@@ -152,13 +161,13 @@ export class NexusApp extends LitElement {
           </main>
           ${this.renderUpdate()}
           <section class="composer" aria-label="Message" ?inert=${Boolean(this.panel)}>
-            <nexus-composer .store=${store} ?ready=${SENDABLE_PHASES.has(s.model.phase)} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .web=${s.web} .queued=${s.queued} .returned=${s.returnedText} .attachments=${s.attachments} .starters=${promptStarters(s)} .gauge=${contextGauge(s)}></nexus-composer>
+            <nexus-composer ?ready=${SENDABLE_PHASES.has(s.model.phase)} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .web=${s.web} .queued=${s.queued} .returned=${s.returnedText} .attachments=${s.attachments} .starters=${promptStarters(s)} .gauge=${contextGauge(s)}></nexus-composer>
           </section>
         </div>
         ${this.renderDrawer()}
       </div>
-      <nexus-approval-dialog .store=${store} .approval=${s.approval}></nexus-approval-dialog>
-      <nexus-mcp-request-dialog .store=${store} .request=${s.mcpRequest}></nexus-mcp-request-dialog>
+      <nexus-approval-dialog .approval=${s.approval}></nexus-approval-dialog>
+      <nexus-mcp-request-dialog .request=${s.mcpRequest}></nexus-mcp-request-dialog>
       <nexus-shortcut-sheet ?open=${this.shortcutsOpen} @shortcuts-closed=${() => (this.shortcutsOpen = false)}></nexus-shortcut-sheet>
       <div class="sr-only" role="status" aria-live="polite">${s.notice ?? ''}</div>`;
   }
@@ -169,7 +178,7 @@ export class NexusApp extends LitElement {
     const busy = this.state.busy || this.state.queued !== undefined;
     return html`<p class="update" role="status" data-testid="update-ready">
       A new version of Nexus Chat is ready; the next reload uses it.
-      <button class="small" data-testid="apply-update" ?disabled=${busy} title=${busy ? 'After this answer' : ''} @click=${() => this.store?.applyUpdate()}>Reload now</button>
+      <button class="small" data-testid="apply-update" ?disabled=${busy} title=${busy ? 'After this answer' : ''} @click=${() => this.store?.dispatch({ type: 'applyUpdate' })}>Reload now</button>
     </p>`;
   }
 
@@ -192,7 +201,7 @@ export class NexusApp extends LitElement {
     const theme = this.state.settings.theme;
     const next: Theme = theme === 'system' ? 'light' : theme === 'light' ? 'dark' : 'system';
     const words: Record<Theme, string> = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' };
-    return html`<button class="ghost theme" data-testid="theme-toggle" title="Switch to ${next}" @click=${() => this.store?.updateSettings({ theme: next })}>${words[theme]}</button>`;
+    return html`<button class="ghost theme" data-testid="theme-toggle" title="Switch to ${next}" @click=${() => this.store?.dispatch({ type: 'updateSettings', change: { theme: next } })}>${words[theme]}</button>`;
   }
 
   private renderStatus() {
@@ -225,8 +234,8 @@ export class NexusApp extends LitElement {
       <div class="drawer-body">
         ${
           this.panel === 'tools'
-            ? html`<nexus-tools-panel .store=${this.store} .tools=${s.tools} .servers=${s.mcp} .extras=${s.mcpExtras}></nexus-tools-panel>`
-            : html`<nexus-settings-panel .store=${this.store} .settings=${s.settings} .toolNames=${(s.tools.list ?? []).map((t) => t.schema.function.name)} .instructions=${s.conversation.instructions} .undo=${s.settingsUndo}></nexus-settings-panel>`
+            ? html`<nexus-tools-panel .tools=${s.tools} .servers=${s.mcp} .extras=${s.mcpExtras}></nexus-tools-panel>`
+            : html`<nexus-settings-panel .settings=${s.settings} .toolNames=${(s.tools.list ?? []).map((t) => t.schema.function.name)} .instructions=${s.conversation.instructions} .undo=${s.settingsUndo}></nexus-settings-panel>`
         }
       </div>
     </aside>`;
@@ -246,7 +255,7 @@ export class NexusApp extends LitElement {
       return;
     }
     if (event.key !== 'Escape' || this.shortcutsOpen) return;
-    if (this.state.busy) this.store?.stop();
+    if (this.state.busy) void this.store?.dispatch({ type: 'stop' });
     else if (this.panel) this.panel = undefined;
     else if (this.navOpen) this.navOpen = false;
   };
@@ -263,7 +272,7 @@ export class NexusApp extends LitElement {
       return true;
     }
     if (command && event.shiftKey && key === 'o') {
-      if (!this.state.busy) void this.store?.newConversation();
+      if (!this.state.busy) void this.store?.dispatch({ type: 'newConversation' });
       return true;
     }
     if (command && event.shiftKey && key === 'c') {

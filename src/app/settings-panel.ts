@@ -1,13 +1,12 @@
 import { LitElement, html, nothing } from 'lit';
 import { MCP_LOG_LEVELS, type Strategy, type ToolChoice } from '../internal.ts';
 import { DEFAULT_SETTINGS, type AppState, type Settings, type Theme } from './app-state.ts';
-import type { AppStore } from './app-store.ts';
 import { settingsPanelStyles } from './settings-panel-styles.ts';
+import { fire } from './app-actions.ts';
 
 /** The loop's settings for the next answers: prompts, strategy, tool choice, limits, thinking. */
 export class SettingsPanel extends LitElement {
   static override properties = {
-    store: { attribute: false },
     settings: { attribute: false },
     toolNames: { attribute: false },
     instructions: { attribute: false },
@@ -20,8 +19,6 @@ export class SettingsPanel extends LitElement {
   /** Reset was pressed while something the user wrote would go: it asks first. */
   declare confirmingReset: boolean;
 
-  /** The page's store, for changing and resetting settings. */
-  declare store: AppStore;
   /** The current settings, from the store. */
   declare settings: Settings;
   /** Registered tool names, offered as "always call <name>". */
@@ -38,7 +35,7 @@ export class SettingsPanel extends LitElement {
       <label>
         This conversation's instructions
         <span class="help">Added for this conversation only, after the system prompt ("answer in French", "you are a travel agent").</span>
-        <textarea data-testid="conversation-instructions" placeholder="None" .value=${this.instructions ?? ''} @change=${(e: Event) => this.store.setConversationInstructions(value(e))}></textarea>
+        <textarea data-testid="conversation-instructions" placeholder="None" .value=${this.instructions ?? ''} @change=${(e: Event) => fire(this, { type: 'setConversationInstructions', text: value(e) })}></textarea>
       </label>
       <label>
         System prompt
@@ -161,23 +158,23 @@ export class SettingsPanel extends LitElement {
     if (!this.undo) return nothing;
     return html`<p class="confirm" role="status" data-testid="settings-undo">
       Reset to defaults: ${this.undo.changed.join(', ')}.
-      <button type="button" data-testid="undo-reset" @click=${() => this.store.undoResetSettings()}>Undo</button>
+      <button type="button" data-testid="undo-reset" @click=${() => fire(this, { type: 'undoResetSettings' })}>Undo</button>
     </p>`;
   }
 
   private readonly handleReset = (): void => {
     const written = this.settings.systemPrompt !== DEFAULT_SETTINGS.systemPrompt || this.settings.answerPrompt !== DEFAULT_SETTINGS.answerPrompt;
     if (written) this.confirmingReset = true;
-    else this.store.resetSettings();
+    else fire(this, { type: 'resetSettings' });
   };
 
   private readonly handleConfirmReset = (): void => {
     this.confirmingReset = false;
-    this.store.resetSettings();
+    fire(this, { type: 'resetSettings' });
   };
 
   private save(change: Partial<Settings>): void {
-    this.store.updateSettings(change);
+    fire(this, { type: 'updateSettings', change });
   }
 
   private updateNumber(

@@ -59,7 +59,7 @@ function twoTabs(scriptA: ScriptedOutput[], scriptB: ScriptedOutput[]) {
 async function answeringIn(from: ReturnType<typeof twoTabs>['a'], to: ReturnType<typeof twoTabs>['b'], text: string) {
   let release = () => {};
   from.engine.hold = new Promise<void>((resolve) => (release = resolve));
-  const sent = from.store.send(text);
+  const sent = from.store.dispatch({ type: 'send', text });
   await vi.waitFor(() => expect(from.engine.prompts).toHaveLength(1));
   await from.store.saveNow();
   const id = from.store.state.conversation.id;
@@ -149,8 +149,8 @@ describe('localTabSyncs', () => {
 describe('two tabs of the page', () => {
   it('keep both users’ settings: a temperature set in one and a theme in the other', async () => {
     const { a, b, storage } = twoTabs([], []);
-    a.store.updateSettings({ temperature: 0.3 });
-    b.store.updateSettings({ theme: 'dark' });
+    a.store.dispatch({ type: 'updateSettings', change: { temperature: 0.3 } });
+    b.store.dispatch({ type: 'updateSettings', change: { theme: 'dark' } });
     await vi.waitFor(() => {
       expect(a.store.state.settings.theme).toBe('dark');
       expect(b.store.state.settings.temperature).toBe(0.3);
@@ -167,20 +167,20 @@ describe('two tabs of the page', () => {
       ],
       [{ when: when.userAsked('Second question'), output: 'Second answer.' }],
     );
-    await a.store.loadModel({ url: 'http://localhost/models/x' });
-    await b.store.loadModel({ url: 'http://localhost/models/x' });
-    await a.store.send('Hello');
+    await a.store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+    await b.store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+    await a.store.dispatch({ type: 'send', text: 'Hello' });
     const id = a.store.state.conversation.id;
     await vi.waitFor(() => expect(b.store.state.conversations.map((c) => c.id)).toContain(id));
-    await b.store.selectConversation(id);
+    await b.store.dispatch({ type: 'selectConversation', id });
     expect(userTexts(b.store.state.conversation)).toEqual(['Hello']);
 
     // Tab A answers slowly; tab B's message, sent meanwhile in the same conversation, waits and says so.
     let release = () => {};
     a.engine.hold = new Promise<void>((resolve) => (release = resolve));
-    const sentA = a.store.send('First question');
+    const sentA = a.store.dispatch({ type: 'send', text: 'First question' });
     await vi.waitFor(() => expect(a.engine.prompts.some((p) => p.includes('First question'))).toBe(true));
-    const sentB = b.store.send('Second question');
+    const sentB = b.store.dispatch({ type: 'send', text: 'Second question' });
     await vi.waitFor(() => expect(b.store.state.queued).toEqual({ text: 'Second question', waitingFor: 'tab' }));
     expect(b.engine.prompts).toEqual([]);
     release();
@@ -198,15 +198,15 @@ describe('two tabs of the page', () => {
 
   it('let the user take back a waiting message with Stop: nothing is sent, and the text goes back to the box', async () => {
     const { a, b, storage } = twoTabs([{ when: when.userAsked('Hello'), output: 'Hi there.' }], []);
-    await a.store.loadModel({ url: 'http://localhost/models/x' });
-    await b.store.loadModel({ url: 'http://localhost/models/x' });
+    await a.store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+    await b.store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
     const { id, sent: sentA, release } = await answeringIn(a, b, 'Hello');
-    await b.store.selectConversation(id);
-    const sentB = b.store.send('Never mind');
+    await b.store.dispatch({ type: 'selectConversation', id });
+    const sentB = b.store.dispatch({ type: 'send', text: 'Never mind' });
     await vi.waitFor(() => expect(b.store.state.queued?.waitingFor).toBe('tab'));
     // While it waits, a second Enter sends nothing twice.
-    await b.store.send('Never mind');
-    b.store.stop();
+    await b.store.dispatch({ type: 'send', text: 'Never mind' });
+    b.store.dispatch({ type: 'stop' });
     await sentB;
     expect(b.store.state.queued).toBeUndefined();
     expect(b.store.state.returnedText).toBe('Never mind');
@@ -219,9 +219,9 @@ describe('two tabs of the page', () => {
 
   it('keep a rename made in one tab while the other answers in that conversation', async () => {
     const { a, b, storage } = twoTabs([{ when: when.userAsked('Hello'), output: 'Hi there.' }], []);
-    await a.store.loadModel({ url: 'http://localhost/models/x' });
+    await a.store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
     const { id, sent, release } = await answeringIn(a, b, 'Hello');
-    await b.store.renameConversation(id, 'Greetings');
+    await b.store.dispatch({ type: 'renameConversation', id, title: 'Greetings' });
     release();
     await sent;
     await a.store.saveNow();

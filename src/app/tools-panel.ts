@@ -1,13 +1,12 @@
 import { LitElement, html, nothing } from 'lit';
 import type { AppState, ToolInfo } from './app-state.ts';
-import type { AppStore } from './app-store.ts';
 import { describeToolSearch } from './tool-search-line.ts';
 import { toolsPanelStyles } from './tools-panel-styles.ts';
+import { fire } from './app-actions.ts';
 
 /** What `tools.js` registered (name, description, parameters), a reload button, and load errors. */
 export class ToolsPanel extends LitElement {
   static override properties = {
-    store: { attribute: false },
     tools: { attribute: false },
     servers: { attribute: false },
     extras: { attribute: false },
@@ -18,8 +17,6 @@ export class ToolsPanel extends LitElement {
   /** What the user typed to narrow the list: matched against names, descriptions and servers. */
   declare filter: string;
 
-  /** The page's store, for reloading the tools. */
-  declare store: AppStore;
   /** The tools state, from the store. */
   declare tools: AppState['tools'];
   /** The MCP servers and where each stands, from the store. */
@@ -35,7 +32,7 @@ export class ToolsPanel extends LitElement {
     const { list, error, loading, url } = this.tools;
     return html`<div class="head">
         <p class="muted">From <code>${url}</code>: edit the file, then reload.</p>
-        <button class="small" data-testid="reload-tools" ?disabled=${loading} @click=${() => this.store.reloadTools()}>${loading ? 'Loading…' : 'Reload'}</button>
+        <button class="small" data-testid="reload-tools" ?disabled=${loading} @click=${() => fire(this, { type: 'reloadTools' })}>${loading ? 'Loading…' : 'Reload'}</button>
       </div>
       ${
         error
@@ -93,10 +90,10 @@ export class ToolsPanel extends LitElement {
         <span class="muted">${where}</span>
       </div>
       <div class="actions">
-        ${server.phase === 'down' ? html`<button class="small" data-testid="mcp-retry" @click=${() => this.store.retryMcpServer(server.url)}>Retry</button>` : nothing}
+        ${server.phase === 'down' ? html`<button class="small" data-testid="mcp-retry" @click=${() => fire(this, { type: 'retryMcpServer', url: server.url })}>Retry</button>` : nothing}
         ${
           server.source === 'settings'
-            ? html`<button class="small" data-testid="mcp-remove" aria-label=${`Remove ${server.label}`} @click=${() => this.store.removeMcpServer(server.url)}>Remove</button>`
+            ? html`<button class="small" data-testid="mcp-remove" aria-label=${`Remove ${server.label}`} @click=${() => fire(this, { type: 'removeMcpServer', url: server.url })}>Remove</button>`
             : nothing
         }
       </div>
@@ -127,7 +124,7 @@ export class ToolsPanel extends LitElement {
                 ${resources.map(
                   (r) => html`<li>
                     <span title=${r.description ?? r.uri}>${r.name || r.uri}</span>
-                    <button class="small" data-testid="mcp-attach" aria-label=${`Attach ${r.name || r.uri} to your next message`} @click=${() => this.store.attachMcpResource(server.url, r.uri)}>Attach</button>
+                    <button class="small" data-testid="mcp-attach" aria-label=${`Attach ${r.name || r.uri} to your next message`} @click=${() => fire(this, { type: 'attachMcpResource', url: server.url, uri: r.uri })}>Attach</button>
                   </li>`,
                 )}
               </ul>
@@ -153,7 +150,7 @@ export class ToolsPanel extends LitElement {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
     const data = new FormData(form);
-    this.addError = await this.store.addMcpServer(String(data.get('url') ?? ''), data.get('trust') === 'on');
+    this.addError = await fire(this, { type: 'addMcpServer', url: String(data.get('url') ?? ''), trust: data.get('trust') === 'on' });
     if (!this.addError) form.reset();
   }
 

@@ -613,12 +613,14 @@ describe('the chat page over a scripted model', () => {
     expect(used).toBeGreaterThan(3000);
     expect(used).toBeLessThanOrEqual(8192);
     await screenshot(page, 'memory-start');
-    // Saved with the conversation: after a reload the mark is where it was.
+    // Saved with the conversation, in the steps of the answer that shrank it: after a reload the mark is where it was.
     await expect
       .poll(async () => {
         const index = ((await readStored(page, 'conversations', 'nexus-harness')) ?? []) as { id: string }[];
         const saved = await Promise.all(index.map(({ id }) => readStored(page, `conversation:${id}`, 'nexus-harness')));
-        return saved.some((c) => ((c as { memory?: { from: number } } | undefined)?.memory?.from ?? 0) > 0);
+        // The answer that shrank the memory records it in its steps (issue 43): the view is derived from them.
+        type Stored = { turns: { steps?: { kind: string; from?: number }[] }[] } | undefined;
+        return saved.some((c) => (c as Stored)?.turns.some((t) => t.steps?.some((s) => s.kind === 'memory' && (s.from ?? 0) > 0)));
       })
       .toBe(true);
     await page.reload();
