@@ -56,6 +56,7 @@ export class AnswerSession {
     send: ({ text }) => this.send(text),
     stop: () => this.stop(),
     regenerate: () => this.regenerate(),
+    continueAnswer: () => this.continueLast(),
     editLast: ({ text }) => this.editLast(text),
     edit: ({ id, text }) => this.edit(id, text),
     showVersion: ({ at, index }) => this.showVersion(at, index),
@@ -123,8 +124,10 @@ export class AnswerSession {
     }
     const chat = this.host.chat();
     if (!chat || this.host.state().busy || this.host.state().model.phase !== 'ready') return;
-    // From here the message is in the conversation: Stop stops its answer, not the message.
+    // From here the message is in the conversation: Stop stops its answer, not the message, and the
+    // list is free again (the answer goes on in its conversation while the user reads another).
     this.queuedStop = undefined;
+    this.host.set({ queued: undefined });
     const attachments = this.takeAttachments(again);
     const user: Turn = {
       id: newId(),
@@ -213,6 +216,29 @@ export class AnswerSession {
     });
   }
 
+  /**
+   * Goes on with the last answer where it was stopped (Continue): the model writes on in the same answer,
+   * which then reads as one. Ignored unless the last answer was stopped with some text.
+   */
+  async continueLast(): Promise<void> {
+    if (this.host.state().queued || !this.stoppedAnswer()) return;
+    await this.inConversation({ text: '', returnOnStop: false }, async () => {
+      const answer = this.stoppedAnswer();
+      const chat = this.host.chat();
+      if (!answer || !chat) return;
+      this.queuedStop = undefined;
+      this.host.set({ queued: undefined });
+      await this.runAnswer(chat, '', answer.id, false, answer);
+    });
+  }
+
+  /** The last answer, when it was stopped before it was done and has text to go on from. */
+  private stoppedAnswer(): Turn | undefined {
+    if (!this.canBranch()) return undefined;
+    const last = this.host.state().conversation.turns.at(-1);
+    return last?.role === 'assistant' && last.state === 'stopped' && last.text.trim() ? last : undefined;
+  }
+
   /** Replaces the last message with `text` and answers it. */
   editLast(text: string): Promise<void> {
     const last = this.host.state().conversation.turns.findLast((t) => t.role === 'user');
@@ -269,17 +295,22 @@ export class AnswerSession {
     if (prompt) await this.sendNow(prompt, user.attachments ?? [], how);
   }
 
-  private async runAnswer(chat: NexusChat, prompt: string, answerId: string, resampled = false): Promise<void> {
+  /**
+   * Runs one answer into the turn `answerId`: a new answer to `prompt`, or, with `continued`, the stopped
+   * answer in that turn going on where it stopped (its steps so far stay first in the turn's record).
+   */
+  private async runAnswer(chat: NexusChat, prompt: string, answerId: string, resampled = false, continued?: Turn): Promise<void> {
     const { settings, web, conversation } = this.host.state();
     const controller = new AbortController();
     this.stopController = controller;
     this.answeringId = answerId;
-    this.host.set({ busy: true });
+    this.host.set({ busy: true, answeringIn: conversation.id });
+    if (continued) this.host.conversations.updateTurn(answerId, () => ({ state: 'streaming', note: undefined }));
     // Once Stop is pressed, what the worker still sends is not shown: the user asked for silence.
     const update = (change: (turn: Turn) => Partial<Turn>) =>
       this.host.conversations.updateTurn(answerId, (turn) => (controller.signal.aborted ? {} : change(turn)));
     const settle = (change: (turn: Turn) => Partial<Turn>) => this.host.conversations.updateTurn(answerId, change);
-    const stopListening = this.listen(chat, update);
+    const stopListening = this.listen(chat, update, { continuing: continued !== undefined });
     const options: ChatOptions = {
       signal: controller.signal,
       systemPrompt: settings.systemPrompt,
@@ -297,7 +328,9 @@ export class AnswerSession {
     try {
       let result: ChatAnswer & { sources?: Source[] };
       const research = this.host.research();
-      if (web.enabled && research) {
+      if (continued) {
+        result = await chat.continueAnswer({ ...options, maxRounds: settings.maxRounds });
+      } else if (web.enabled && research) {
         // Research mode sets its own tool choice and round limit (a hunt needs more than four).
         result = await research.ask(prompt, {
           ...options,
@@ -311,7 +344,7 @@ export class AnswerSession {
         settle((turn) => ({
           running: undefined,
           // The answer is its steps: the record the loop returned stands (the events brought the same, as they came).
-          steps: result.steps.length ? result.steps.map(keptStep) : (turn.steps ?? []),
+          steps: result.steps.length ? [...(continued?.steps ?? []), ...result.steps.map(keptStep)] : (turn.steps ?? []),
           metrics: result.metrics,
           text: result.text,
           state: 'done',
@@ -333,14 +366,18 @@ export class AnswerSession {
       this.answeringId = undefined;
       this.resolveApproval(false);
       // What the page recorded is what the model remembers: after a stop, the text the user saw, not the token or two past it.
-      const turns = this.host.state().conversation.turns;
+      const turns = this.host.conversations.held(conversation.id)?.turns ?? [];
       if (!sameHistory(chat.history, historyOf(turns))) this.remember(chat, turns, "Could not keep the answer in the model's memory");
+      await this.host.conversations.answerEnded();
+      // The user went on to another conversation meanwhile: the model now continues that one.
+      const open = this.host.state().conversation;
+      if (open.id !== conversation.id) this.remember(chat, open.turns, 'Could not open that conversation for the model');
       const selection = chat.lastToolSelection;
       const { lastOffered: _previous, lastGroup: _group, ...tools } = this.host.state().tools;
       this.host.set({
         tools: selection ? { ...tools, lastOffered: selection.reasons, ...(selection.group ? { lastGroup: selection.group.chosen } : {}) } : tools,
       });
-      this.host.set({ busy: false, stopping: false });
+      this.host.set({ busy: false, stopping: false, answeringIn: undefined });
       await this.host.conversations.saveNow();
     }
   }
@@ -360,20 +397,23 @@ export class AnswerSession {
   }
 
   /** Subscribes the answer's turn to the chat's events; returns the unsubscribe function. */
-  private listen(chat: NexusChat, update: (change: (turn: Turn) => Partial<Turn>) => void): () => void {
-    const _diagnose = (entry: DiagnosticEntry) => update((turn) => ({ diagnostics: [...(turn.diagnostics ?? []), entry].slice(-MAX_DIAGNOSTICS) }));
+  private listen(chat: NexusChat, update: (change: (turn: Turn) => Partial<Turn>) => void, how: { continuing: boolean }): () => void {
+    // A continuation's first round goes on from the text already shown: that text is the answer, not a draft.
+    let keepShown = how.continuing;
     const offs = [
       chat.on('token', (text) => update((turn) => ({ text: turn.text + text }))),
       // The answer's record is its steps: tool lines, diagnostics, metrics and the checking state are views of them.
-      chat.on('stepFinish', (step) =>
+      chat.on('stepFinish', (step) => {
+        // Text streamed in a round that ended in calls was a draft or a preamble; the answer comes
+        // after. It stays on the page, folded, so nothing the user read disappears.
+        const drafted = step.kind === 'round' && !keepShown;
+        if (step.kind === 'round') keepShown = false;
         update((turn) => ({
           steps: [...(turn.steps ?? []), keptStep(step)],
           ...(step.kind === 'call' ? { running: undefined } : {}),
-          // Text streamed in a round that ended in calls was a draft or a preamble; the answer comes
-          // after. It stays on the page, folded, so nothing the user read disappears.
-          ...(step.kind === 'round' && turn.text.trim() ? { text: '', drafts: [...(turn.drafts ?? []), turn.text.trim()] } : {}),
-        })),
-      ),
+          ...(drafted && turn.text.trim() ? { text: '', drafts: [...(turn.drafts ?? []), turn.text.trim()] } : {}),
+        }));
+      }),
     ];
     return () => {
       for (const off of offs) off();
@@ -383,7 +423,8 @@ export class AnswerSession {
   /** Asks the user to approve a `confirm` tool's call; resolves with their decision. */
   requestApproval(name: string, args: Readonly<Record<string, unknown>>): Promise<boolean> {
     this.resolveApproval(false);
-    const conversation = this.host.state().conversation.id;
+    // The conversation the answer is written in, which need not be the one open now.
+    const conversation = this.host.state().answeringIn ?? this.host.state().conversation.id;
     if (this.allowedTools.get(conversation)?.has(this.approvalKey(name))) return Promise.resolve(true);
     const description = this.host.chat()?.toolSchemas.find((s) => s.function.name === name)?.function.description ?? '';
     const server = this.host.serverOf?.(name);
@@ -411,7 +452,7 @@ export class AnswerSession {
     this.pendingApproval = undefined;
     const pending = this.host.state().approval;
     if (approved && options.alwaysInConversation && pending && resolve) {
-      const conversation = this.host.state().conversation.id;
+      const conversation = this.host.state().answeringIn ?? this.host.state().conversation.id;
       this.allowedTools.set(conversation, new Set([...(this.allowedTools.get(conversation) ?? []), this.approvalKey(pending.name)]));
     }
     if (this.host.state().approval) this.host.set({ approval: undefined });

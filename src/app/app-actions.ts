@@ -18,6 +18,7 @@ export type AnswerAction =
   | { type: 'send'; text: string }
   | { type: 'stop' }
   | { type: 'regenerate' }
+  | { type: 'continueAnswer' }
   | { type: 'editLast'; text: string }
   | { type: 'edit'; id: string; text: string }
   | { type: 'showVersion'; at: number; index: number }
@@ -32,6 +33,7 @@ export type ConversationAction =
   | { type: 'renameConversation'; id: string; title: string }
   | { type: 'setConversationInstructions'; text: string }
   | { type: 'exportConversation'; id: string; format: 'json' | 'markdown' }
+  | { type: 'exportAll' }
   | { type: 'importConversation'; name: string; text: string }
   | { type: 'searchConversations'; query: string };
 
@@ -64,6 +66,7 @@ export type AppAction = ModelAction | AnswerAction | ConversationAction | ToolAc
 /** What an action resolves with: a file to save, an error to show by a form; nothing to rely on for the rest. */
 interface ActionResults {
   exportConversation: ConversationFile | undefined;
+  exportAll: ConversationFile | undefined;
   addMcpServer: string | undefined;
 }
 

@@ -358,6 +358,8 @@ export interface AppState {
   conversations: ConversationSummary[];
   /** An answer is being generated. */
   busy: boolean;
+  /** The conversation the running answer is written in (the user may be reading another meanwhile). */
+  answeringIn?: string;
   /** Stop was pressed and the answer is winding down. */
   stopping?: boolean;
   /**

@@ -724,6 +724,111 @@ describe('AppStore', () => {
     expect(historyOf(store.state.conversation.turns).at(-2)?.content).toBe(sent);
   });
 
+  it('issue 44: while the model writes, other conversations open and new ones start; the answer goes on in its own, and the model then continues the one open', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    /** A model that holds its answer to the essay until released: the user moves on meanwhile. */
+    class HeldEngine extends DelegatingEngine {
+      override async generate(prompt: string, options: GenerateOptions): Promise<GenerateResult> {
+        if (prompt.includes('Write an essay.') && !prompt.includes('Rain, at length.')) {
+          options.onText?.('Rain, ');
+          await held;
+        }
+        return this.inner.generate(prompt, options);
+      }
+    }
+    const persistence = memoryPersistence();
+    const engine = new ScriptedEngine(
+      [
+        { when: when.gate(), output: 'No', repeat: true },
+        { when: when.userAsked('Write an essay.'), output: 'Rain, at length.' },
+        { when: when.userAsked('Hello?'), output: 'Hi.' },
+        { when: when.userAskedRemembering('And you?', { remembered: 'Hi.', forgotten: 'essay' }), output: 'Fine.' },
+      ],
+      { model: 'scripted', device: 'wasm', dtype: 'q4' },
+    );
+    const opener = openerWith(async () => ({
+      chat: NexusChat.withEngine(new HeldEngine(engine)),
+      verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
+    }));
+    const store = new AppStore({ persistence, opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+    await store.dispatch({ type: 'send', text: 'Hello?' });
+    const first = store.state.conversation.id;
+    await store.dispatch({ type: 'newConversation' });
+    const answering = store.dispatch({ type: 'send', text: 'Write an essay.' });
+    await vi.waitFor(() => expect(store.state.conversation.turns.at(-1)?.text).toMatch(/^Rain,/));
+    const essay = store.state.conversation.id;
+    expect(store.state).toMatchObject({ busy: true, answeringIn: essay });
+    // The list is open to the user: the first conversation opens, and it can be deleted… but not the one being written.
+    await store.dispatch({ type: 'selectConversation', id: first });
+    expect(store.state.conversation.id).toBe(first);
+    expect(store.state.conversation.turns.map((t) => t.text)).toEqual(['Hello?', 'Hi.']);
+    await store.dispatch({ type: 'deleteConversation', id: essay });
+    expect(store.state.conversations.map((c) => c.id)).toContain(essay);
+    release();
+    await answering;
+    expect(store.state).toMatchObject({ busy: false, answeringIn: undefined });
+    expect(store.state.conversation.id).toBe(first);
+    const written = await persistence.loadConversation(essay);
+    expect(written?.turns.map((t) => [t.text, t.state])).toEqual([
+      ['Write an essay.', 'done'],
+      ['Rain, at length.', 'done'],
+    ]);
+    // The model continues the conversation open now, not the one it just wrote in.
+    await store.dispatch({ type: 'send', text: 'And you?' });
+    expect(store.state.conversation.turns.at(-1)?.text).toBe('Fine.');
+    // Going back to the essay shows it as written.
+    await store.dispatch({ type: 'selectConversation', id: essay });
+    expect(store.state.conversation.turns.at(-1)).toMatchObject({ text: 'Rain, at length.', state: 'done' });
+  });
+
+  it('issue 44: Continue after Stop — the model goes on from where it stopped, in the same answer, and remembers it whole', async () => {
+    let store: AppStore | undefined;
+    /** A model whose first essay streams two words, then waits for Stop. */
+    class StopsMidway extends DelegatingEngine {
+      private first = true;
+      override async generate(prompt: string, options: GenerateOptions): Promise<GenerateResult> {
+        if (this.first && prompt.endsWith(when.userAsked('Write about rain.') as string)) {
+          this.first = false;
+          options.onText?.('Rain ');
+          options.onText?.('is');
+          void store?.dispatch({ type: 'stop' });
+          if (!options.signal?.aborted) await new Promise((resolve) => options.signal?.addEventListener('abort', resolve, { once: true }));
+          throw abortError(options.signal);
+        }
+        return this.inner.generate(prompt, options);
+      }
+    }
+    const persistence = memoryPersistence();
+    const engine = new ScriptedEngine([
+      { when: when.gate(), output: 'No', repeat: true },
+      { when: (prompt) => prompt.endsWith('Rain is'), output: ' water that falls from clouds.' },
+      { when: when.userAskedRemembering('Why?', { remembered: 'Rain is water that falls from clouds.', forgotten: 'xyz' }), output: 'Clouds.' },
+    ]);
+    const opener = openerWith(async () => ({
+      chat: NexusChat.withEngine(new StopsMidway(engine)),
+      verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
+    }));
+    store = new AppStore({ persistence, opener, toolsUrl: TOOLS, origin: 'http://localhost', research: noResearch });
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+    await store.dispatch({ type: 'send', text: 'Write about rain.' });
+    expect(store.state.conversation.turns.at(-1)).toMatchObject({ state: 'stopped', text: 'Rain is' });
+    await store.dispatch({ type: 'continueAnswer' });
+    const turns = store.state.conversation.turns;
+    expect(turns).toHaveLength(2);
+    expect(turns[1]).toMatchObject({ state: 'done', text: 'Rain is water that falls from clouds.' });
+    expect(turns[1]?.drafts ?? []).toEqual([]);
+    expect(historyOf(turns).at(-1)).toEqual({ role: 'assistant', content: 'Rain is water that falls from clouds.' });
+    // Nothing to continue now: it is done.
+    await store.dispatch({ type: 'continueAnswer' });
+    expect(store.state.conversation.turns).toHaveLength(2);
+    await store.dispatch({ type: 'send', text: 'Why?' });
+    expect(store.state.conversation.turns.at(-1)?.text).toBe('Clouds.');
+  });
+
   it('edits an earlier message, not only the last, keeping what followed it as a version (issue 30, P3)', async () => {
     const { store } = storeWith([
       { when: when.userAsked('Tell me about rain.'), output: 'Rain falls.', repeat: true },

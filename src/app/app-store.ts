@@ -73,7 +73,7 @@ export class AppStore {
         state: () => this.current,
         set: (change) => this.set(change),
         notify: (text) => this.notify(text),
-        opened: (conversation) => (conversation ? this.restoreHistory(conversation) : this.model.chat?.reset()),
+        opened: (conversation) => this.restoreHistory(conversation ?? this.current.conversation),
       },
       deps.persistence,
       deps.tabs,
@@ -189,9 +189,9 @@ export class AppStore {
   }
 
   /** Starts an empty conversation (saved once it has a message), with web research off. */
-  private newConversation(): void {
+  private async newConversation(): Promise<void> {
     const before = this.current.conversation.id;
-    this.conversations.newConversation();
+    await this.conversations.newConversation();
     // Web research is chosen per conversation: a question leaves the browser only where the user turned it on.
     if (this.current.conversation.id !== before && this.current.web.enabled) this.setWeb(false);
   }
@@ -203,7 +203,8 @@ export class AppStore {
 
   private restoreHistory(conversation: Conversation): void {
     const chat = this.model.chat;
-    if (!chat) return;
+    // While an answer runs the model keeps its conversation; the open one is handed over when it ends.
+    if (!chat || this.current.busy) return;
     try {
       chat.setHistory(historyOf(conversation.turns), { memory: memoryOfTurns(conversation.turns) });
     } catch (error) {

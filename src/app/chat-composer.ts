@@ -19,6 +19,7 @@ export class ChatComposer extends LitElement {
     attachments: { attribute: false },
     starters: { attribute: false },
     gauge: { attribute: false },
+    answeringElsewhere: { attribute: false },
     empty: { state: true },
   };
 
@@ -58,6 +59,8 @@ export class ChatComposer extends LitElement {
   declare stopping: boolean;
   /** The Web switch and what the proxy said about search. */
   declare web: AppState['web'];
+  /** The title of the conversation the model is answering in, when it is not this one. */
+  declare answeringElsewhere: string | undefined;
 
   static override styles = chatComposerStyles;
 
@@ -77,6 +80,7 @@ export class ChatComposer extends LitElement {
         <div class="bar">${this.renderWebSwitch()}<span class="hint">${this.renderHint()}</span>${this.renderGauge()}${this.renderButton()}</div>
       </form>
       ${this.renderStarters()}
+      ${this.renderAnsweringElsewhere()}
       ${this.renderWaiting()}
       ${this.renderWebStatus()}`;
   }
@@ -153,6 +157,14 @@ export class ChatComposer extends LitElement {
       return html`<button type="button" class="send" data-testid="stop" ?disabled=${this.stopping} @click=${() => fire(this, { type: 'stop' })}>${this.stopping ? 'Stopping…' : 'Stop'}</button>`;
     }
     return html`<button type="submit" class="primary send" data-testid="send" ?disabled=${!this.ready} aria-disabled=${this.empty ? 'true' : 'false'}>Send</button>`;
+  }
+
+  /** The model is writing in another conversation: this one can be read and written in, and sent to once it is done. */
+  private renderAnsweringElsewhere() {
+    if (!this.answeringElsewhere) return nothing;
+    return html`<p class="web-status" role="status" data-testid="answering-elsewhere">
+      The model is answering in “${this.answeringElsewhere}”; Send is back here when it is done. Stop ends that answer.
+    </p>`;
   }
 
   /** The message waits (for another tab, or for the self-check): it says for what, and how to take it back. */

@@ -232,6 +232,11 @@ export class ChatMessage extends LitElement {
     if (this.turn.state === 'streaming' || this.turn.state === 'stopping') return nothing;
     return html`<div class="actions">
       ${this.turn.text ? html`<button class="ghost" @click=${this.handleCopy}>${this.copied ? 'Copied' : 'Copy'}</button>` : nothing}
+      ${
+        this.last && this.turn.state === 'stopped' && this.turn.text.trim()
+          ? html`<button class="ghost" data-testid="continue" title="The model goes on from where it stopped, in this answer" ?disabled=${this.busy} @click=${() => fire(this, { type: 'continueAnswer' })}>Continue</button>`
+          : nothing
+      }
       ${this.last ? html`<button class="ghost" data-testid="regenerate" ?disabled=${this.busy} @click=${() => fire(this, { type: 'regenerate' })}>Regenerate</button>` : nothing}
       <button class="ghost" data-testid="diagnostics-toggle" aria-expanded=${String(this.showDiagnostics)} @click=${() => (this.showDiagnostics = !this.showDiagnostics)}>
         Diagnostics

@@ -1,7 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { Conversation, Turn } from './app-state.ts';
-import { versionPlace } from './conversation-versions.ts';
+import { messageVersions, type MessageVersionPlace } from './conversation-versions.ts';
 import { firstRemembered } from './conversation-history.ts';
 import './chat-message.ts';
 import { chatThreadStyles } from './chat-thread-styles.ts';
@@ -73,32 +73,20 @@ export class ChatThread extends LitElement {
     this.renderRoot.querySelector('[data-testid="memory-start"]')?.scrollIntoView({ block: 'center', behavior: 'smooth' });
   };
 
-  /**
-   * Where an edit or Regenerate kept other versions of the exchange at the user message `at`, and
-   * whether they differ in the message itself (an edit: the switcher sits by the message) or only
-   * in the answer (Regenerate: it sits under the answer, where the button was).
-   */
-  private versionsAt(at: number): { place: { index: number; count: number }; edited: boolean } | undefined {
-    const place = versionPlace(this.conversation, at);
-    if (!place) return undefined;
-    const text = this.conversation.turns[at]?.text;
-    const edited = (this.conversation.versions?.[at]?.others ?? []).some((branch) => branch.turns[0]?.text !== text);
-    return { place, edited };
-  }
-
-  /** The switcher under an answer whose exchange was answered again. */
+  /** The switcher under an answer that was answered again (Regenerate): the answers to this text of the message. */
   private renderAnswerVersions(at: number) {
     const user = at - 1;
     if (this.conversation.turns[user]?.role !== 'user') return nothing;
-    const versions = this.versionsAt(user);
-    return versions && !versions.edited ? html`<div class="answer-versions">${this.renderVersions(user, versions.place)}</div>` : nothing;
+    const { answer } = messageVersions(this.conversation, user);
+    return answer ? html`<div class="answer-versions">${this.renderVersions(user, answer, 'answer')}</div>` : nothing;
   }
 
-  private renderVersions(at: number, { index, count }: { index: number; count: number }) {
-    return html`<div class="versions" role="group" aria-label="Versions" data-testid="versions">
-      <button class="ghost" aria-label="Previous version" data-testid="version-previous" ?disabled=${this.busy || index === 0} @click=${() => this.handleVersion(at, index - 1)}>‹</button>
+  private renderVersions(at: number, { index, count, targets }: MessageVersionPlace, what: 'message' | 'answer') {
+    const go = (i: number) => this.handleVersion(at, targets[i] ?? index);
+    return html`<div class="versions" role="group" aria-label=${what === 'answer' ? 'Answers' : 'Versions of this message'} data-testid=${what === 'answer' ? 'answer-versions' : 'versions'}>
+      <button class="ghost" aria-label=${what === 'answer' ? 'Previous answer' : 'Previous version'} data-testid="version-previous" ?disabled=${this.busy || index === 0} @click=${() => go(index - 1)}>‹</button>
       <span data-testid="version-place">${index + 1} of ${count}</span>
-      <button class="ghost" aria-label="Next version" data-testid="version-next" ?disabled=${this.busy || index === count - 1} @click=${() => this.handleVersion(at, index + 1)}>›</button>
+      <button class="ghost" aria-label=${what === 'answer' ? 'Next answer' : 'Next version'} data-testid="version-next" ?disabled=${this.busy || index === count - 1} @click=${() => go(index + 1)}>›</button>
     </div>`;
   }
 
@@ -146,7 +134,7 @@ export class ChatThread extends LitElement {
         </form>
       </div>`;
     }
-    const versions = this.versionsAt(at);
+    const { message } = messageVersions(this.conversation, at);
     return html`<div class="user turn" data-role="user" data-state=${turn.state}>
       <div class="bubble">${turn.text}</div>
       ${
@@ -163,7 +151,7 @@ export class ChatThread extends LitElement {
             </ul>`
           : nothing
       }
-      ${versions?.edited ? this.renderVersions(at, versions.place) : nothing}
+      ${message ? this.renderVersions(at, message, 'message') : nothing}
       ${
         this.ready && !this.busy
           ? html`<button class="ghost edit-link" data-testid=${last ? 'edit-last' : 'edit-message'} aria-label=${last ? 'Edit your last message' : 'Edit this message'} @click=${() => (this.editing = turn.id)}>Edit</button>`

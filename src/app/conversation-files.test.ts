@@ -9,7 +9,9 @@ import {
   conversationFromJson,
   conversationToJson,
   conversationToMarkdown,
+  conversationsToJson,
   importConversationFile,
+  importConversationFiles,
   readConversationFile,
 } from './conversation-files.ts';
 
@@ -98,6 +100,37 @@ describe('conversation files', () => {
     expect(refused({ 2: { others: [{ ...earlier, turns: earlier.turns.slice(1) }], index: 1 } })).toThrow(/does not start with a user message/);
     expect(refused({ 2: { others: [{ ...earlier, turns: [{ ...earlier.turns[0], historyIndex: 99 }] }], index: 1 } })).toThrow(
       /historyIndex outside the history/,
+    );
+  });
+
+  it('exports every conversation in one file and imports each back, checked as one file is (issue 44, item 9)', () => {
+    const other: Conversation = {
+      ...stored,
+      id: 'c2',
+      title: 'Second',
+      turns: [
+        { id: 'v1', role: 'user', text: 'Hi', state: 'done' },
+        { id: 'v2', role: 'assistant', text: 'Hello.', state: 'done', steps: [{ kind: 'finished', ms: 3, text: 'Hello.' }] },
+      ],
+    };
+    const file = conversationsToJson([stored, other], new Date('2026-12-04T12:00:00Z'));
+    expect(file).toMatchObject({ filename: 'nexus-chat-conversations-2026-12-04.json', type: 'application/json' });
+    const back = importConversationFiles(file.filename, file.text, newId);
+    expect(back.map((c) => c.conversation.title)).toEqual(['Weather in Chennai', 'Second']);
+    expect(back.map((c) => c.notes)).toEqual([[], []]);
+    expect(historyOf(back[0]?.conversation.turns ?? [])).toEqual(remembered);
+    expect(historyOf(back[1]?.conversation.turns ?? [])).toEqual([
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello.' },
+    ]);
+    // One file of one conversation still imports as one.
+    expect(importConversationFiles('one.json', conversationToJson(other).text, newId)).toHaveLength(1);
+    // A conversation that fails its check refuses the file, by its place and title: nothing is half imported.
+    const broken = JSON.parse(file.text) as { conversations: { turns: { state: string }[] }[] };
+    (broken.conversations[1]?.turns[1] as { state: string }).state = 'hidden';
+    expect(() => importConversationFiles('all.json', JSON.stringify(broken), newId)).toThrow(/^Conversation 2 \(“Second”\): Turn 2 has a state/);
+    expect(() => importConversationFiles('all.json', JSON.stringify({ format: 'nexus-chat/conversations', version: 1, conversations: [] }), newId)).toThrow(
+      /holds no conversations/,
     );
   });
 

@@ -14,7 +14,11 @@ export interface ConversationFile {
 
 /** The JSON export's marker, so an import can tell our files from any JSON. */
 const FORMAT = 'nexus-chat/conversation';
+/** The marker of a file holding every conversation ("Export all"). */
+const ALL_FORMAT = 'nexus-chat/conversations';
 const VERSION = 1;
+/** Conversations one "Export all" file may bring back. */
+const MAX_CONVERSATIONS = 2_000;
 
 export { ConversationFileError };
 
@@ -29,6 +33,15 @@ const slug = (title: string) =>
 export function conversationToJson(conversation: Conversation): ConversationFile {
   const text = JSON.stringify({ format: FORMAT, version: VERSION, conversation: fileShape(conversation) }, null, 2);
   return { filename: `${slug(conversation.title)}.json`, type: 'application/json', text };
+}
+
+/**
+ * Every conversation in one JSON file, each as {@link conversationToJson} writes it; an import brings each
+ * back as a conversation of its own, checked as a single file is.
+ */
+export function conversationsToJson(conversations: readonly Conversation[], now = new Date()): ConversationFile {
+  const text = JSON.stringify({ format: ALL_FORMAT, version: VERSION, conversations: conversations.map(fileShape) }, null, 2);
+  return { filename: `nexus-chat-conversations-${now.toISOString().slice(0, 10)}.json`, type: 'application/json', text };
 }
 
 /**
@@ -131,7 +144,12 @@ function importConversationJson(text: string): ImportedConversation {
       'This JSON file is not a Nexus Chat conversation export (it has no "format": "nexus-chat/conversation"). Import a file exported with "Export JSON".',
     );
   }
-  const c = checkImportedConversation(file.conversation);
+  return checkedConversation(file.conversation);
+}
+
+/** One conversation of a file, checked (see `checkImportedConversation`), its history trusted only when its turns show all of it. */
+function checkedConversation(raw: unknown): ImportedConversation {
+  const c = checkImportedConversation(raw);
   const now = new Date().toISOString();
   const checked: LegacyConversation = {
     ...c,
@@ -181,6 +199,41 @@ function conversationFromMarkdown(text: string, newId: () => string): Conversati
 function checkFileSize(text: string): void {
   if (text.length <= IMPORT_LIMITS.fileChars) return;
   throw new ConversationFileError(`This file is larger than ${IMPORT_LIMITS.fileChars / 1_000_000} million characters; a conversation export is far smaller.`);
+}
+
+/**
+ * Reads any export — one conversation (JSON or Markdown) or "Export all" — as the conversations it holds,
+ * each with its import's notes. A conversation of an "Export all" file that fails its check is refused
+ * by name (its place and title); the whole file is then refused, so nothing is half imported.
+ *
+ * @throws ConversationFileError naming what is wrong.
+ */
+export function importConversationFiles(name: string, text: string, newId: () => string): ImportedConversation[] {
+  if (!/\.(md|markdown)$/i.test(name) && text.trimStart().startsWith('{') && text.includes(`"${ALL_FORMAT}"`)) {
+    checkFileSize(text);
+    let parsed: { format?: unknown; conversations?: unknown };
+    try {
+      parsed = JSON.parse(text) as typeof parsed;
+    } catch (error) {
+      throw new ConversationFileError(`This file is not JSON (${(error as Error).message}). Import a .json file exported by Nexus Chat.`);
+    }
+    if (parsed?.format === ALL_FORMAT) {
+      if (!Array.isArray(parsed.conversations) || parsed.conversations.length === 0)
+        throw new ConversationFileError('This "Export all" file holds no conversations.');
+      if (parsed.conversations.length > MAX_CONVERSATIONS) {
+        throw new ConversationFileError(`This file holds more than ${MAX_CONVERSATIONS.toLocaleString('en-US')} conversations; import a smaller export.`);
+      }
+      return parsed.conversations.map((raw: unknown, i: number) => {
+        try {
+          return checkedConversation(raw);
+        } catch (error) {
+          const title = typeof (raw as { title?: unknown })?.title === 'string' ? ` (“${String((raw as { title: string }).title).slice(0, 80)}”)` : '';
+          throw new ConversationFileError(`Conversation ${i + 1}${title}: ${(error as Error).message}`);
+        }
+      });
+    }
+  }
+  return [importConversationFile(name, text, newId)];
 }
 
 /** Reads either export, chosen by the file's name or, failing that, its first character, with the import's notes. */

@@ -10,7 +10,8 @@ export class ConversationList extends LitElement {
   static override properties = {
     conversations: { attribute: false },
     currentId: { attribute: false },
-    busy: { type: Boolean },
+    locked: { type: Boolean },
+    answeringIn: { attribute: false },
     search: { attribute: false },
     undoDelete: { attribute: false },
     importError: { attribute: false },
@@ -21,8 +22,10 @@ export class ConversationList extends LitElement {
   declare conversations: ConversationSummary[];
   /** The open conversation's id. */
   declare currentId: string;
-  /** An answer is being generated: switching waits until it ends. */
-  declare busy: boolean;
+  /** A message waits to be sent here: switching waits until it is in. */
+  declare locked: boolean;
+  /** The conversation an answer is being written in: marked, and not deletable until it ends. */
+  declare answeringIn: string | undefined;
   /** The search in progress and its matches, from the store. */
   declare search: AppState['conversationSearch'];
   /** A conversation just deleted, which Undo brings back. */
@@ -36,7 +39,7 @@ export class ConversationList extends LitElement {
 
   override render() {
     const shown = this.search ? this.search.matches : this.conversations;
-    return html`<button class="new" data-testid="new-conversation" ?disabled=${this.busy} @click=${() => fire(this, { type: 'newConversation' })}>
+    return html`<button class="new" data-testid="new-conversation" ?disabled=${this.locked} @click=${() => fire(this, { type: 'newConversation' })}>
         ${icons.plus} New conversation
       </button>
       ${
@@ -68,6 +71,7 @@ export class ConversationList extends LitElement {
     return html`<div class="files">
       <button class="small ghost" data-testid="export-json" ?disabled=${this.nothingToExport()} title=${this.nothingToExport() ? 'Nothing to export yet' : ''} @click=${() => this.handleExport('json')}>Export JSON</button>
       <button class="small ghost" data-testid="export-markdown" ?disabled=${this.nothingToExport()} title=${this.nothingToExport() ? 'Nothing to export yet' : ''} @click=${() => this.handleExport('markdown')}>Export Markdown</button>
+      <button class="small ghost" data-testid="export-all" ?disabled=${this.conversations.length === 0} title="Every conversation in one file, which Import brings back" @click=${this.handleExportAll}>Export all</button>
       <button class="small ghost" data-testid="import" @click=${() => this.renderRoot.querySelector<HTMLInputElement>('#import-file')?.click()}>Import…</button>
       <input id="import-file" data-testid="import-file" type="file" accept=".json,.md,.markdown,application/json,text/markdown" hidden @change=${this.handleImport} />
       ${this.importError ? html`<p class="import-error" role="alert" data-testid="import-error">${this.importError}</p>` : nothing}
@@ -76,19 +80,20 @@ export class ConversationList extends LitElement {
 
   private renderItem(c: ConversationSummary) {
     const current = c.id === this.currentId;
+    const answering = c.id === this.answeringIn;
     if (this.renaming === c.id) {
       return html`<li class="current">
         <input class="field rename" data-testid="rename-field" aria-label="New name" .value=${c.title} @keydown=${this.handleRenameKey} @blur=${(e: FocusEvent) => this.handleRenameDone(e, c.id)} />
       </li>`;
     }
     return html`<li class=${current ? 'current' : ''} data-id=${c.id}>
-      <button class="open" aria-current=${current ? 'page' : 'false'} ?disabled=${this.busy && !current} @click=${() => this.handleOpen(c.id)}>
+      <button class="open" aria-current=${current ? 'page' : 'false'} ?disabled=${this.locked && !current} @click=${() => this.handleOpen(c.id)}>
         <span class="title" title=${c.title}>${c.title}</span>
-        <span class="when">${formatWhen(c.updatedAt)}</span>
+        ${answering ? html`<span class="when answering" data-testid="answering-badge">Answering…</span>` : html`<span class="when">${formatWhen(c.updatedAt)}</span>`}
       </button>
       <button class="action" data-testid="rename" aria-label="Rename “${c.title}”" title="Rename" @click=${() => this.handleRenameStart(c.id)}>${icons.pencil}</button>
       ${
-        this.busy && current
+        answering
           ? nothing
           : html`<button class="action delete" data-testid="delete" aria-label="Delete “${c.title}”" title="Delete" @click=${() => fire(this, { type: 'deleteConversation', id: c.id })}>${icons.close}</button>`
       }
@@ -146,7 +151,16 @@ export class ConversationList extends LitElement {
 
   private async handleExport(format: 'json' | 'markdown'): Promise<void> {
     const file = await fire(this, { type: 'exportConversation', id: this.currentId, format });
-    if (!file) return;
+    if (file) this.download(file);
+  }
+
+  private async handleExportAll(): Promise<void> {
+    const file = await fire(this, { type: 'exportAll' });
+    if (file) this.download(file);
+  }
+
+  /** Hands a file to the browser to save. */
+  private download(file: { text: string; type: string; filename: string }): void {
     const url = URL.createObjectURL(new Blob([file.text], { type: file.type }));
     const link = Object.assign(document.createElement('a'), { href: url, download: file.filename });
     link.click();

@@ -1,4 +1,4 @@
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
 import type { Conversation, ConversationSummary } from './app-state.ts';
 
 interface Indexed {
@@ -15,14 +15,11 @@ function document(conversation: Conversation): Indexed {
  * A word index of the saved conversations (titles and text), so a search is one lookup instead of
  * reading every conversation from IndexedDB. Built on the first search from what is saved (each
  * conversation read once), then kept current by the store as conversations are saved, renamed,
- * imported and deleted. Every word of a query must match, as a word or the start of one.
+ * imported and deleted. Every word of a query must match, as a word or the start of one. The index's
+ * code loads with the first search: a visit that never searches never fetches it.
  */
 export class ConversationSearch {
-  private readonly index = new MiniSearch<Indexed>({
-    fields: ['title', 'text'],
-    storeFields: [],
-    searchOptions: { combineWith: 'AND', prefix: true },
-  });
+  private index: MiniSearch<Indexed> | undefined;
 
   /**
    * Conversations saved since the last search, indexed when the next one runs: a streamed answer is
@@ -41,26 +38,37 @@ export class ConversationSearch {
   /** Forgets a deleted conversation. */
   remove(id: string): void {
     this.changed.delete(id);
-    if (this.index.has(id)) this.index.discard(id);
+    if (this.index?.has(id)) this.index.discard(id);
   }
 
-  private put(conversation: Conversation): void {
-    if (this.index.has(conversation.id)) this.index.replace(document(conversation));
-    else this.index.add(document(conversation));
+  private static put(index: MiniSearch<Indexed>, conversation: Conversation): void {
+    if (index.has(conversation.id)) index.replace(document(conversation));
+    else index.add(document(conversation));
+  }
+
+  private async loaded(): Promise<MiniSearch<Indexed>> {
+    if (this.index) return this.index;
+    const { default: Index } = await import('minisearch');
+    this.index ??= new Index<Indexed>({ fields: ['title', 'text'], storeFields: [], searchOptions: { combineWith: 'AND', prefix: true } });
+    return this.index;
   }
 
   /** The conversations of `saved` (and the open one) that match every word of `query`, in `saved`'s order. */
   async search(query: string, saved: readonly ConversationSummary[], open: Conversation): Promise<ConversationSummary[]> {
-    for (const conversation of this.changed.values()) this.put(conversation);
+    const index = await this.loaded();
+    for (const conversation of this.changed.values()) ConversationSearch.put(index, conversation);
     this.changed.clear();
     for (const summary of saved) {
-      if (summary.id === open.id || this.index.has(summary.id)) continue;
+      if (summary.id === open.id || index.has(summary.id)) continue;
       const conversation = await this.read(summary.id).catch(() => undefined);
       // An unreadable conversation is still found by its title.
-      this.put(conversation ?? { id: summary.id, title: summary.title, turns: [], createdAt: summary.updatedAt, updatedAt: summary.updatedAt });
+      ConversationSearch.put(
+        index,
+        conversation ?? { id: summary.id, title: summary.title, turns: [], createdAt: summary.updatedAt, updatedAt: summary.updatedAt },
+      );
     }
-    if (open.turns.length > 0) this.put(open);
-    const hits = new Set(this.index.search(query).map((hit) => hit.id as string));
+    if (open.turns.length > 0) ConversationSearch.put(index, open);
+    const hits = new Set(index.search(query).map((hit) => hit.id as string));
     return saved.filter((summary) => hits.has(summary.id));
   }
 }

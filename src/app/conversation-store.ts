@@ -37,6 +37,12 @@ export class ConversationStore {
   private readonly search: ConversationSearch;
   /** The open conversation's fields changed here since its last save: a save writes only these. */
   private dirty = new Set<keyof Conversation>();
+  /**
+   * The conversation an answer is being written in while the user reads another: it goes on here, saved
+   * as it grows, and opens as it stands when the user goes back to it.
+   */
+  private background: Conversation | undefined;
+  private backgroundTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** The conversations slice's actions, which the store's one dispatch routes here (see app-actions.ts). */
   readonly actions: ActionHandlers<Exclude<ConversationAction, { type: 'newConversation' }>> = {
@@ -46,6 +52,7 @@ export class ConversationStore {
     renameConversation: ({ id, title }) => this.renameConversation(id, title),
     setConversationInstructions: ({ text }) => this.setConversationInstructions(text),
     exportConversation: ({ id, format }) => this.exportConversation(id, format),
+    exportAll: () => this.exportAll(),
     importConversation: ({ name, text }) => this.importConversation(name, text),
     searchConversations: ({ query }) => this.searchConversations(query),
   };
@@ -96,9 +103,41 @@ export class ConversationStore {
     this.host.opened(fresh);
   }
 
-  /** An answer runs here, or a message waits for another tab: the open conversation stays open. */
+  /** A message waits (for another tab, the model or its check): the open conversation stays open until it is in. */
   private occupied(): boolean {
-    return this.host.state().busy || this.host.state().queued !== undefined;
+    return this.host.state().queued !== undefined;
+  }
+
+  /**
+   * The conversation the running answer writes in goes on in the background while another is open;
+   * anything else open is simply left (it is saved as it changes).
+   */
+  private async leaveOpen(): Promise<void> {
+    const open = this.host.state().conversation;
+    if (this.host.state().answeringIn !== open.id) return;
+    await this.saveNow();
+    this.background = open;
+  }
+
+  /** The conversation `id` as this tab holds it now: the open one, or the one answering in the background. */
+  held(id: string): Conversation | undefined {
+    if (this.host.state().conversation.id === id) return this.host.state().conversation;
+    return this.background?.id === id ? this.background : undefined;
+  }
+
+  /** The answer in the background ended: it is saved, and no longer held here. */
+  async answerEnded(): Promise<void> {
+    const background = this.background;
+    this.background = undefined;
+    clearTimeout(this.backgroundTimer);
+    this.backgroundTimer = undefined;
+    if (!background) return;
+    try {
+      this.host.set({ conversations: await this.persist(background, ['turns', 'updatedAt']) });
+      this.announce(background.id);
+    } catch (error) {
+      this.host.notify(`Could not save “${background.title}”: ${(error as Error).message}`);
+    }
   }
 
   /** Tells the other tabs what was saved. */
@@ -106,9 +145,10 @@ export class ConversationStore {
     this.tabs?.post(id ? { kind: 'conversation', id } : { kind: 'conversations' });
   }
 
-  /** Starts an empty conversation (saved once it has a message). */
-  newConversation(): void {
+  /** Starts an empty conversation (saved once it has a message); an answer being written goes on in its own. */
+  async newConversation(): Promise<void> {
     if (this.occupied()) return;
+    await this.leaveOpen();
     this.dirty.clear();
     this.host.set({ conversation: emptyConversation(newId()) });
     this.host.opened(undefined);
@@ -117,6 +157,18 @@ export class ConversationStore {
   /** Opens a saved conversation; the model continues it with its full history. */
   async selectConversation(id: string): Promise<void> {
     if (this.occupied() || id === this.host.state().conversation.id) return;
+    const background = this.background?.id === id ? this.background : undefined;
+    await this.leaveOpen();
+    if (background) {
+      // Back to the conversation being answered: as it stands now, still being written.
+      this.background = undefined;
+      clearTimeout(this.backgroundTimer);
+      this.backgroundTimer = undefined;
+      this.dirty = new Set(['turns', 'updatedAt']);
+      this.host.set({ conversation: background });
+      this.host.opened(background);
+      return;
+    }
     const saved = await this.persistence.loadConversation(id).catch(() => undefined);
     if (!saved) {
       this.host.notify('That conversation could not be read.');
@@ -135,7 +187,7 @@ export class ConversationStore {
 
   /** Deletes a saved conversation (Undo brings it back); deleting the open one starts a new one. */
   async deleteConversation(id: string): Promise<void> {
-    if (this.host.state().busy && id === this.host.state().conversation.id) return;
+    if (this.host.state().answeringIn === id) return;
     const { persistence } = this;
     const doomed = id === this.host.state().conversation.id ? this.host.state().conversation : await persistence.loadConversation(id).catch(() => undefined);
     this.search.remove(id);
@@ -144,7 +196,7 @@ export class ConversationStore {
     this.announce();
     this.host.set({ conversations, ...(doomed ? { undoDelete: { title: doomed.title } } : {}) });
     if (doomed) this.host.notify(`Deleted “${doomed.title}”.`);
-    if (id === this.host.state().conversation.id) this.newConversation();
+    if (id === this.host.state().conversation.id) await this.newConversation();
   }
 
   /** Sets the open conversation's own instructions (empty removes them). Saved with the conversation. */
@@ -192,27 +244,47 @@ export class ConversationStore {
     return format === 'json' ? conversationToJson(conversation) : conversationToMarkdown(conversation);
   }
 
+  /** Every saved conversation in one file ("Export all"), the open one as it is now; undefined when there are none. */
+  async exportAll(): Promise<ConversationFile | undefined> {
+    const open = this.host.state().conversation;
+    const read = await Promise.all(
+      this.host
+        .state()
+        .conversations.map((summary) =>
+          summary.id === open.id ? open : (this.held(summary.id) ?? this.persistence.loadConversation(summary.id).catch(() => undefined)),
+        ),
+    );
+    const conversations = read.filter((c): c is Conversation => c !== undefined && c.turns.length > 0);
+    if (conversations.length === 0) return undefined;
+    const { conversationsToJson } = await import('./conversation-files.ts');
+    return conversationsToJson(conversations);
+  }
+
   /**
-   * Imports an exported conversation (JSON or Markdown) as a new saved conversation and opens it.
-   * A file that is not one is refused with a message that says why; nothing is changed then.
+   * Imports an export — one conversation (JSON or Markdown), or every one ("Export all") — each as a new
+   * saved conversation, and opens the first. A file that is not one is refused with a message that says
+   * why; nothing is changed then.
    */
   async importConversation(name: string, text: string): Promise<void> {
-    let imported: Conversation;
-    let notes: string[];
-    const { importConversationFile } = await import('./conversation-files.ts');
+    let imported: { conversation: Conversation; notes: string[] }[];
+    const { importConversationFiles } = await import('./conversation-files.ts');
     try {
-      ({ conversation: imported, notes } = importConversationFile(name, text, newId));
+      imported = importConversationFiles(name, text, newId);
     } catch (error) {
       this.host.notify(`Could not import ${name}: ${(error as Error).message}`);
       this.host.set({ importError: `Could not import ${name}: ${(error as Error).message}` });
       return;
     }
-    const conversation = { ...imported, id: newId() };
-    const conversations = await this.persist(conversation).catch(() => this.host.state().conversations);
+    const saved = imported.map(({ conversation }) => ({ ...conversation, id: newId() }));
+    let conversations = this.host.state().conversations;
+    // Oldest first, so the list keeps the file's order, newest on top.
+    for (const conversation of [...saved].reverse()) conversations = await this.persist(conversation).catch(() => conversations);
     this.host.set({ conversations, importError: undefined });
-    this.announce(conversation.id);
-    this.host.notify([`Imported “${conversation.title}”.`, ...notes].join(' '));
-    if (!this.host.state().busy) await this.selectConversation(conversation.id);
+    this.announce();
+    const notes = imported.flatMap(({ notes }) => notes);
+    const [first] = saved;
+    this.host.notify([saved.length === 1 ? `Imported “${first?.title}”.` : `Imported ${saved.length} conversations.`, ...notes].join(' '));
+    if (first) await this.selectConversation(first.id);
   }
 
   /** Finds the saved conversations whose title or text has every word of `query` (an empty query ends the search). */
@@ -240,8 +312,23 @@ export class ConversationStore {
     this.scheduleSave();
   }
 
-  /** Changes one turn of the open conversation and saves it soon. */
+  /** Changes one turn — of the open conversation, or of the one answering in the background — and saves it soon. */
   updateTurn(id: string, change: (turn: Turn) => Partial<Turn>): void {
+    const background = this.background;
+    if (background?.turns.some((turn) => turn.id === id)) {
+      const turns = background.turns.map((turn) => (turn.id === id ? { ...turn, ...change(turn) } : turn));
+      this.background = { ...background, turns, updatedAt: new Date().toISOString() };
+      this.backgroundTimer ??= setTimeout(() => {
+        this.backgroundTimer = undefined;
+        const current = this.background;
+        if (current)
+          void this.persist(current, ['turns', 'updatedAt']).then(
+            (conversations) => this.host.set({ conversations }),
+            () => undefined,
+          );
+      }, SAVE_EVERY_MS);
+      return;
+    }
     const conversation = this.host.state().conversation;
     const turns = conversation.turns.map((turn) => (turn.id === id ? { ...turn, ...change(turn) } : turn));
     this.setConversation({ ...conversation, turns });

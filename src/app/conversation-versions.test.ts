@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyConversation, type Conversation, type Turn } from './app-state.ts';
 import { historyOf, memoryOfTurns } from './conversation-history.ts';
-import { MAX_VERSIONS, branchAt, showVersion, versionPlace } from './conversation-versions.ts';
+import { MAX_VERSIONS, branchAt, messageVersions, showVersion, versionPlace } from './conversation-versions.ts';
 
 let ids = 0;
 /** A conversation of exchanges (question, answer), each answer with the step that finished it. */
@@ -78,5 +78,21 @@ describe('conversation versions (issue 30, P3: a way back from Regenerate and ed
     expect(versionPlace(conversation, 0)).toEqual({ index: MAX_VERSIONS - 1, count: MAX_VERSIONS });
     const oldest = showVersion(conversation, 0, 0);
     expect(oldest && texts(oldest)).toEqual(['A?', 'a6']);
+  });
+
+  it('counts versions per message as the user sees them: edits by the message, answers again by the answer (issue 44)', () => {
+    const start = conversationOf(['A?', 'a1']);
+    const again = answerAgain(start, 0, 'A?', 'a2');
+    const edited = answerAgain(again, 0, 'B?', 'b1');
+    const both = answerAgain(edited, 0, 'B?', 'b2');
+    // Four versions at the message: two texts, two answers to the one shown.
+    expect(versionPlace(both, 0)).toEqual({ index: 3, count: 4 });
+    expect(messageVersions(both, 0)).toEqual({ message: { index: 1, count: 2, targets: [1, 3] }, answer: { index: 1, count: 2, targets: [2, 3] } });
+    // Back to the first text: its latest answer, with its own answer count.
+    const first = showVersion(both, 0, 1);
+    expect(first && texts(first)).toEqual(['A?', 'a2']);
+    expect(first && messageVersions(first, 0)).toEqual({ message: { index: 0, count: 2, targets: [1, 3] }, answer: { index: 1, count: 2, targets: [0, 1] } });
+    // Only answered again: no switcher by the message.
+    expect(messageVersions(again, 0)).toEqual({ answer: { index: 1, count: 2, targets: [0, 1] } });
   });
 });

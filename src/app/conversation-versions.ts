@@ -64,3 +64,29 @@ export function showVersion(conversation: Conversation, at: number, index: numbe
   const shown: Conversation = { ...conversation, turns: [...conversation.turns.slice(0, at), ...chosen.turns] };
   return withVersions(shown, { ...versionsBefore(conversation, at - 1), [at]: { others: all, index }, ...(chosen.versions ?? {}) });
 }
+
+/** One message's switcher: where it stands, and which version (its place among all at the message) each step shows. */
+export interface MessageVersionPlace extends VersionPlace {
+  /** For each of the `count` places, the version to show (an index for {@link showVersion}). */
+  targets: number[];
+}
+
+/**
+ * The versions at the user message at position `at`, counted as the user sees them: the message's own
+ * (the different texts it was sent with — edits) and the answers to the text shown (Regenerate). Going to
+ * another text shows the latest answer it had. Either is undefined when there is only one.
+ */
+export function messageVersions(conversation: Conversation, at: number): { message?: MessageVersionPlace; answer?: MessageVersionPlace } {
+  const set = conversation.versions?.[at];
+  const shown = conversation.turns[at];
+  if (!set?.others.length || !shown) return {};
+  const texts = [...set.others.map((branch) => branch.turns[0]?.text ?? '')];
+  texts.splice(set.index, 0, shown.text);
+  const distinct = [...new Set(texts)];
+  const latestWith = (text: string) => texts.lastIndexOf(text);
+  const sameText = texts.flatMap((text, i) => (text === shown.text ? [i] : []));
+  return {
+    ...(distinct.length > 1 ? { message: { index: distinct.indexOf(shown.text), count: distinct.length, targets: distinct.map(latestWith) } } : {}),
+    ...(sameText.length > 1 ? { answer: { index: sameText.indexOf(set.index), count: sameText.length, targets: sameText } } : {}),
+  };
+}

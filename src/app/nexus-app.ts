@@ -130,10 +130,10 @@ export class NexusApp extends LitElement {
         <aside class="sidebar" aria-label="Conversations" ?inert=${Boolean(this.panel)}>
           <nexus-conversations
             @conversation-chosen=${() => (this.navOpen = false)}
-           
             .conversations=${s.conversations}
             .currentId=${s.conversation.id}
-            ?busy=${s.busy}
+            ?locked=${s.queued !== undefined}
+            .answeringIn=${s.busy ? s.answeringIn : undefined}
             .search=${s.conversationSearch}
             .undoDelete=${s.undoDelete}
             .importError=${s.importError}
@@ -151,7 +151,6 @@ export class NexusApp extends LitElement {
             <div class="column">
               <nexus-model-panel .model=${s.model} .runtime=${s.runtime}></nexus-model-panel>
               <nexus-thread
-               
                 .conversation=${s.conversation}
                 ?busy=${s.busy}
                 ?ready=${s.model.phase === 'ready'}
@@ -161,7 +160,7 @@ export class NexusApp extends LitElement {
           </main>
           ${this.renderUpdate()}
           <section class="composer" aria-label="Message" ?inert=${Boolean(this.panel)}>
-            <nexus-composer ?ready=${SENDABLE_PHASES.has(s.model.phase)} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .web=${s.web} .queued=${s.queued} .returned=${s.returnedText} .attachments=${s.attachments} .starters=${promptStarters(s)} .gauge=${contextGauge(s)}></nexus-composer>
+            <nexus-composer ?ready=${SENDABLE_PHASES.has(s.model.phase)} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .answeringElsewhere=${answeringElsewhere(s)} .web=${s.web} .queued=${s.queued} .returned=${s.returnedText} .attachments=${s.attachments} .starters=${promptStarters(s)} .gauge=${contextGauge(s)}></nexus-composer>
           </section>
         </div>
         ${this.renderDrawer()}
@@ -272,7 +271,7 @@ export class NexusApp extends LitElement {
       return true;
     }
     if (command && event.shiftKey && key === 'o') {
-      if (!this.state.busy) void this.store?.dispatch({ type: 'newConversation' });
+      void this.store?.dispatch({ type: 'newConversation' });
       return true;
     }
     if (command && event.shiftKey && key === 'c') {
@@ -355,6 +354,12 @@ function statusText({ model }: AppState): string {
 
 /** Where a model is, or is on its way: a message sent then is answered once it is ready. */
 const SENDABLE_PHASES: ReadonlySet<string> = new Set(['loading', 'warming', 'checking', 'ready']);
+
+/** The title of the conversation an answer is being written in, when the user is reading another. */
+function answeringElsewhere(s: AppState): string | undefined {
+  if (!s.busy || !s.answeringIn || s.answeringIn === s.conversation.id) return undefined;
+  return s.conversations.find((c) => c.id === s.answeringIn)?.title ?? 'another conversation';
+}
 
 /** The store of the real page: the model in a worker, IndexedDB, the proxy on this origin. */
 function defaultStore(): AppStore {

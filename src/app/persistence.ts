@@ -1,6 +1,6 @@
 import type { ToolVerdict, VerdictStore } from '../internal.ts';
 import { upgradeSettings, type Conversation, type ConversationSummary, type Settings } from './app-state.ts';
-import { upgradeConversation, type LegacyConversation } from './conversation-upgrade.ts';
+import type { LegacyConversation } from './conversation-upgrade.ts';
 
 /** Where the page keeps what it remembers between visits. */
 export interface Persistence {
@@ -153,9 +153,20 @@ export function memoryPersistence(data = new Map<string, unknown>()): Persistenc
   };
 }
 
-/** A stored conversation as the page keeps it today (one saved by an earlier page is converted as it is read). */
-function upgraded(stored: LegacyConversation | undefined): Conversation | undefined {
-  return stored && upgradeConversation(stored);
+/**
+ * A stored conversation as the page keeps it today: one saved by an earlier page (a history beside the
+ * turns, an answer without steps) is converted as it is read, by code loaded only then.
+ */
+async function upgraded(stored: LegacyConversation | undefined): Promise<Conversation | undefined> {
+  if (!stored) return undefined;
+  const current =
+    !('history' in stored) &&
+    !('memory' in stored) &&
+    !stored.versions &&
+    stored.turns.every((turn) => (turn.role === 'user' ? !('historyIndex' in turn) : turn.steps));
+  if (current) return stored as Conversation;
+  const { upgradeConversation } = await import('./conversation-upgrade.ts');
+  return upgradeConversation(stored);
 }
 
 /**

@@ -51,6 +51,11 @@ export interface AnswerSettings {
    * never handed over, nor fed back: the forced rungs are asked instead.
    */
   callsOnly?: boolean;
+  /**
+   * The text of an answer that was stopped, which this one goes on from (Continue): the messages end where
+   * that answer began, the model writes on after this text with no tools, and the answer is the whole text.
+   */
+  continueFrom?: string;
   signal?: AbortSignal;
 }
 

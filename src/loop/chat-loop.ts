@@ -8,6 +8,7 @@ import { runCalls } from './run-calls.ts';
 import { roundLimitReached, shouldStop, toolRoundsEnded, type StopCondition } from './stop-conditions.ts';
 import { answerFromSteps } from './step-log.ts';
 import { attemptInline } from './strategy-inline.ts';
+import { ToolCallStreamFilter } from '../toolcalls/index.ts';
 import type { ChatAnswer } from './types.ts';
 
 /** Tool-less rounds after the round limit, each telling the model to answer now. */
@@ -65,12 +66,51 @@ async function answerRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string 
 }
 
 /**
+ * Goes on writing an answer that was stopped: one answer round, no tools, the earlier text already written
+ * after the generation prompt as the model's own, so it continues mid-sentence (and its tokens are reused
+ * from the cache). Only the new text streams; the answer is the whole text.
+ */
+async function continueWriting(run: AnswerRun, from: string): Promise<string> {
+  run.record({ kind: 'round', round: run.round + 1, phase: 'answer' });
+  const prompt = await run.render([], []);
+  const filter = new ToolCallStreamFilter();
+  let raw = '';
+  let written = '';
+  const show = (update: { text: string; reasoning: string }) => {
+    run.reasoning(update.reasoning);
+    // The visible stream drops leading whitespace; mid-sentence, the space before the next word is the model's.
+    const text = written === '' && update.text ? `${/^\s*/.exec(raw)?.[0] ?? ''}${update.text}` : update.text;
+    written += text;
+    run.token(text);
+  };
+  await run.generate(
+    `${prompt}${from}`,
+    {
+      maxNewTokens: run.settings.maxNewTokens,
+      onText: (chunk) => {
+        raw += chunk;
+        show(filter.push(chunk));
+      },
+      ...(run.settings.sampling ? { sampling: run.settings.sampling } : {}),
+    },
+    'continue',
+    from,
+  );
+  show(filter.end());
+  return `${from}${written}`.trim();
+}
+
+/**
  * Runs one whole answer over `run.messages` (which starts by ending with the user's message); its
  * `finished` step is the final assistant turn. The answer never ends in a tool call or in nothing: when the
  * model keeps calling, or says nothing, the answer rounds ask it to answer, and as a last resort the
  * user reads what the tools returned.
  */
 export async function runAnswer(run: AnswerRun, hooks: AnswerHooks): Promise<ChatAnswer> {
+  if (run.settings.continueFrom !== undefined) {
+    run.finish(await continueWriting(run, run.settings.continueFrom));
+    return answerFromSteps(run.log);
+  }
   let text = (await toolRounds(run, hooks))?.trim();
   // A caller running the tools itself gets this one turn as it came: calls, text, or both.
   if (run.settings.callsOnly) {

@@ -1,7 +1,7 @@
 import type { EmbeddingModel, ToolSearchStatus } from '../engine/embedding-model.ts';
 import { errorMessage } from '../shared/errors.ts';
 import { groupChoices, groupQuestion, toolGroups, type ToolGroup } from '../tools/tool-groups.ts';
-import { ToolIndex, type Embedder } from '../tools/tool-index.ts';
+import type { Embedder, ToolIndex } from '../tools/tool-index.ts';
 import { ToolRegistry, type RegisteredTool } from '../tools/tool-registry.ts';
 import { addFindTools, FIND_TOOLS, selectTools, type GroupChooser, type ToolSelection } from '../tools/tool-selection.ts';
 import { cachedEncoder, indexedDbToolVectorStore, memoryToolVectorStore, type SemanticEncoder, type ToolVectorStore } from '../tools/tool-vectors.ts';
@@ -177,7 +177,9 @@ export class ToolOffering {
       });
       setStatus({ state: 'idle', model: this.parts.describeModel(model) });
     } else setStatus({ state: 'off' });
-    const indexed: IndexedTools = { key, index: new ToolIndex(registry.schemas, encoder), tools, ...(encoder ? { encoder } : {}) };
+    // The index (and its search engine) loads with the first answer that has more tools than it offers at once.
+    const { ToolIndex: Index } = await import('../tools/tool-index.ts');
+    const indexed: IndexedTools = { key, index: new Index(registry.schemas, encoder), tools, ...(encoder ? { encoder } : {}) };
     if (side) this.sideIndex = indexed;
     else this.chatIndex = indexed;
     return indexed;

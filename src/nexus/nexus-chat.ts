@@ -380,10 +380,35 @@ export class NexusChat {
     }
   }
 
-  /** One answer, the chat already marked busy by {@link NexusChat.chat}. */
-  private async answer(prompt: string, givenOptions: ChatOptions): Promise<ChatAnswer> {
+  /**
+   * Goes on with the answer that was stopped (Continue after Stop): the model writes on from where that
+   * answer's text ends, in the same answer, with no tools. The conversation must end with that text (as
+   * an aborted {@link NexusChat.chat} leaves it). Resolves like `chat()`, its `text` the whole answer,
+   * which then ends the conversation; stopped again, the conversation keeps all that was written.
+   * @throws InvalidHistoryError when the conversation does not end with an answer's text.
+   */
+  async continueAnswer(givenOptions: ChatOptions = {}): Promise<ChatAnswer> {
+    this.assertIdle();
+    const last = this.conversation.at(-1);
+    if (last?.role !== 'assistant' || last.tool_calls?.length || !last.content.trim()) {
+      const ends = !last ? 'is empty' : last.role === 'assistant' ? 'ends with tool calls, not text' : `ends with a ${last.role} message`;
+      throw new InvalidHistoryError(
+        `There is no stopped answer to continue: the conversation ${ends}. Continue goes on from the text of an answer that was stopped; ask with chat() instead.`,
+      );
+    }
+    this.busy = true;
+    this.conversation = this.conversation.slice(0, -1);
+    try {
+      return await this.answer(undefined, { ...givenOptions, toolChoice: 'none' }, last.content);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** One answer (or the continuation of one), the chat already marked busy by {@link NexusChat.chat}. */
+  private async answer(prompt: string | undefined, givenOptions: ChatOptions, continueFrom?: string): Promise<ChatAnswer> {
     const selected = await this.offering.select({
-      prompt,
+      prompt: prompt ?? continueFrom ?? '',
       options: givenOptions,
       registry: this.answerTools(givenOptions),
       history: this.conversation,
@@ -402,7 +427,11 @@ export class NexusChat {
       history,
       prompt,
       instructions: options.instructions,
-      extra: { ...(selected.selection ? { acceptUnoffered: true } : {}), ...(options.isolated ? {} : { memory: this.memoryView }) },
+      extra: {
+        ...(selected.selection ? { acceptUnoffered: true } : {}),
+        ...(options.isolated ? {} : { memory: this.memoryView }),
+        ...(continueFrom === undefined ? {} : { continueFrom }),
+      },
     });
     const messages = request.messages;
     /** The answer as it happens: its steps (every event but `token` is their projection), and the visible text of the round in progress. */
@@ -451,8 +480,9 @@ export class NexusChat {
         this.lastMetrics = outcome.answer.metrics;
         return outcome.answer;
       }
-      if (isAbortError(outcome.error)) {
-        const partial = visibleTextOfRound.trim();
+      // Stopped, the conversation keeps the visible text; a continuation keeps what was written before it either way.
+      if (isAbortError(outcome.error) || continueFrom !== undefined) {
+        const partial = `${continueFrom ?? ''}${isAbortError(outcome.error) ? visibleTextOfRound : ''}`.trim();
         if (partial) this.conversation.push({ role: 'assistant', content: partial });
       }
       throw outcome.error;

@@ -36,7 +36,8 @@ export {
   type ValueOfSpec,
 } from './tool-schema.ts';
 export { assertValidArguments, validateArguments, type ArgumentsResult, type ArgumentsTarget } from './validate-arguments.ts';
-export { ToolIndex, type Embedder, type IndexedTool, type RankedTool, type ToolRanking } from './tool-index.ts';
+// The index itself loads with the first answer that has more tools than it offers (tool-offering.ts).
+export type { Embedder, IndexedTool, RankedTool, ToolRanking } from './tool-index.ts';
 export {
   DEFAULT_TOOL_SELECTION,
   type GroupChoice,

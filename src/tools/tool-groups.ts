@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { nameWords } from './tool-index.ts';
+import { nameWords } from './tool-words.ts';
 
 /** A kind of tool the chat model can be asked to pick: its name and its tools. */
 export interface ToolGroup {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LABELLED_MESSAGES, MANY_TOOLS } from '../../tests/fixtures/many-tools/many-tools.ts';
-import { ToolIndex, nameWords, type Embedder } from './tool-index.ts';
+import { ToolIndex, type Embedder } from './tool-index.ts';
+import { nameWords } from './tool-words.ts';
 
 /** Share of messages whose tool is in the top `k` of `rank`. */
 async function recallAt(k: number, messages: typeof LABELLED_MESSAGES, rank: (text: string) => Promise<string[]> | string[]): Promise<number> {

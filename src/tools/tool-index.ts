@@ -2,6 +2,7 @@ import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import { errorMessage } from '../shared/errors.ts';
 import type { Embedder, SemanticEncoder } from './tool-vectors.ts';
+import { DEFAULT_CONFIDENCE, nameWords } from './tool-words.ts';
 /** What the index reads of a tool: any OpenAI-shaped schema (the registry's, the engine's). */
 export interface IndexedTool {
   readonly function: {
@@ -33,14 +34,6 @@ export interface ToolRanking {
   semanticError?: string;
 }
 
-/**
- * Below these, a ranking is unsure: the best lexical score (BM25-style) and the best cosine of the
- * semantic one. On the 155 labelled messages, a best lexical score of 12 or more had the right tool
- * in the top 5 for 82 % (76 of 93), below it for 13 % (8 of 62). The semantic figure follows
- * all-MiniLM-L6-v2's usual range for a relevant pair (about 0.4–0.7, normalised vectors).
- */
-export const DEFAULT_CONFIDENCE: Readonly<{ lexical: number; semantic: number }> = Object.freeze({ lexical: 12, semantic: 0.5 });
-
 /** The text a tool is embedded as: its name's words and its description. */
 function embeddingText(schema: IndexedTool): string {
   return `${nameWords(schema.function.name)}: ${schema.function.description ?? ''}`;
@@ -52,14 +45,6 @@ const STOP_WORDS = new Set(
     ' ',
   ),
 );
-
-/** `get_weather`, `sendEmail` → their words. */
-export function nameWords(name: string): string {
-  return name
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/[_\-.]+/g, ' ')
-    .toLowerCase();
-}
 
 /** Lowercase, drop stop words, stem (Porter): "forecasting" and "forecast" meet. */
 function term(word: string): string | null {

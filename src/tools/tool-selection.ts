@@ -1,4 +1,5 @@
-import { DEFAULT_CONFIDENCE, type ToolIndex, nameWords, type RankedTool } from './tool-index.ts';
+import type { RankedTool, ToolIndex } from './tool-index.ts';
+import { DEFAULT_CONFIDENCE, nameWords } from './tool-words.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 import type { ToolGroup } from './tool-groups.ts';
 

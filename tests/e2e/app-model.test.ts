@@ -255,6 +255,34 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     expect(metrics).toMatch(/forced calls\s*0(?!\d)/);
   });
 
+  it('stays usable while the model writes: a new conversation starts, the list marks the one being answered, and the answer goes on there (issue 44)', async () => {
+    await page.getByTestId('new-conversation').click();
+    await sendMessage(page, 'Write a short essay on snow.');
+    const answer = lastAnswer(page);
+    await expect.poll(async () => ((await answer.locator('.markdown').textContent()) ?? '').length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('nexus-conversations li.current').count()).toBe(1);
+    const answeringId = await page.locator('nexus-conversations li.current').getAttribute('data-id');
+    expect(await answer.getAttribute('data-state')).toBe('streaming');
+    // Nothing is greyed out while the model writes: a new conversation starts at once.
+    const start = page.getByTestId('new-conversation');
+    expect(await start.isDisabled()).toBe(false);
+    await start.click();
+    await expect.poll(() => page.locator('.turn').count()).toBe(0);
+    const badge = page.locator(`nexus-conversations li[data-id="${answeringId}"]`).getByTestId('answering-badge');
+    expect(await badge.textContent()).toBe('Answering…');
+    expect(await page.getByTestId('answering-elsewhere').textContent()).toContain('The model is answering in “Write a short essay on snow.”');
+    await screenshot(page, 'answering-elsewhere');
+    // Back in the conversation being written, the answer is still coming in; then it ends there.
+    await page.locator(`nexus-conversations li[data-id="${answeringId}"] button.open`).click();
+    await expect.poll(() => lastAnswer(page).getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+    expect(await badge.count()).toBe(0);
+    expect(((await lastAnswer(page).locator('.markdown').textContent()) ?? '').length).toBeGreaterThan(0);
+    await waitIdle(page);
+    // Done, it can be deleted like any other (the tests after this one expect the one conversation before it).
+    await page.locator(`nexus-conversations li[data-id="${answeringId}"]`).getByTestId('delete').click();
+    await expect.poll(() => page.getByTestId('conversation-list').locator('li').count()).toBe(1);
+  });
+
   it('"Try other quantizations" tries every file the folder serves, fp32 too, says so once each, and is not offered again (issue 30, P2.6)', async () => {
     await page.getByTestId('search-quantizations').click();
     await expect
@@ -311,6 +339,20 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     // On the CPU every load used ONNX Runtime's CPU build, half the size of the WebGPU one (issue 30, P2.7).
     expect(ortBuilds.length).toBeGreaterThan(0);
     expect(new Set(ortBuilds)).toEqual(new Set(['cpu']));
+  });
+
+  it('continues a stopped answer where it stopped, in the same answer (issue 44)', async () => {
+    const answer = lastAnswer(page);
+    const before = ((await answer.locator('.markdown').textContent()) ?? '').trim();
+    const answers = await page.locator('.turn[data-role="assistant"]').count();
+    await answer.getByTestId('continue').click();
+    await expect.poll(() => lastAnswer(page).getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+    const after = ((await lastAnswer(page).locator('.markdown').textContent()) ?? '').trim();
+    expect(after.startsWith(before)).toBe(true);
+    expect(after.length).toBeGreaterThan(before.length);
+    expect(await page.locator('.turn[data-role="assistant"]').count()).toBe(answers);
+    expect(await lastAnswer(page).getByTestId('continue').count()).toBe(0);
+    await waitIdle(page);
   });
 
   it('sent nothing anywhere but its own origin, and threw no page errors', () => {

@@ -266,6 +266,19 @@ describe('the chat page over a scripted model', () => {
     expect(await page.locator('.turn').count()).toBe(turns);
     await lastUser().getByTestId('version-next').click();
     expect(await lastUser().locator('.bubble').textContent()).toBe(QUESTIONS.weather);
+    // Answered again, the answer gets its own count; the message still has its two texts (issue 44).
+    const switchers = await page.locator('.answer-versions').count();
+    await lastAnswer(page).getByTestId('regenerate').click();
+    await waitIdle(page);
+    expect(await lastUser().getByTestId('version-place').textContent()).toBe('2 of 2');
+    expect(await page.locator('.answer-versions').count()).toBe(switchers + 1);
+    expect(await page.locator('.answer-versions').last().getByTestId('version-place').textContent()).toBe('2 of 2');
+    await lastUser().getByTestId('version-previous').click();
+    expect(await lastUser().locator('.bubble').textContent()).toBe(before);
+    expect(await page.locator('.answer-versions').count()).toBe(switchers);
+    await lastUser().getByTestId('version-next').click();
+    expect(await lastUser().locator('.bubble').textContent()).toBe(QUESTIONS.weather);
+    expect(await page.locator('.answer-versions').last().getByTestId('version-place').textContent()).toBe('2 of 2');
   });
 
   it('edits an earlier message, and its switcher brings back everything that followed it (issue 30, P3)', async () => {
@@ -452,6 +465,18 @@ describe('the chat page over a scripted model', () => {
     await expect.poll(() => list.locator('li').count()).toBe(2);
     await page.getByTestId('conversation-search').fill('');
     await expect.poll(() => list.locator('li').count()).toBe(count + 1);
+    // Export all (issue 44): every conversation in one file, which Import brings back, each as its own.
+    const [all] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-all').click()]);
+    expect(all.suggestedFilename()).toMatch(/^nexus-chat-conversations-\d{4}-\d{2}-\d{2}\.json$/);
+    const everything = await (await import('node:fs/promises')).readFile((await all.path()) ?? '', 'utf8');
+    const titles = (JSON.parse(everything) as { format: string; conversations: { title: string }[] }).conversations.map((c) => c.title);
+    expect(titles).toHaveLength(count + 1);
+    expect(titles.filter((t) => t === 'Zebra notes')).toHaveLength(2);
+    await page.getByTestId('import-file').setInputFiles({ name: all.suggestedFilename(), mimeType: 'application/json', buffer: Buffer.from(everything) });
+    await expect.poll(() => list.locator('li').count()).toBe(2 * (count + 1));
+    await page.getByTestId('conversation-search').fill('zebra');
+    await expect.poll(() => list.locator('li').count()).toBe(4);
+    await page.getByTestId('conversation-search').fill('');
     // Theme: system → light → dark, and the page's colours follow.
     const background = () => page.locator('nexus-app').evaluate((el) => getComputedStyle(el).getPropertyValue('--bg').trim());
     await page.getByTestId('theme-toggle').click();
