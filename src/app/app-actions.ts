@@ -46,6 +46,8 @@ type ToolAction =
   | { type: 'answerMcpRequest'; id: number; answer: McpAnswer }
   | { type: 'attachMcpResource'; url: string; uri: string }
   | { type: 'attach'; name: string; from: string; text: string }
+  /** Files the user chose (text or PDF): each read and attached, cut to fit the model's memory. */
+  | { type: 'attachFiles'; files: readonly { name: string; size: number; arrayBuffer(): Promise<ArrayBuffer> }[] }
   | { type: 'detachAttachment'; index: number }
   | { type: 'useMcpPrompt'; url: string; name: string };
 

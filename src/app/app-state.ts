@@ -360,6 +360,8 @@ export interface AppState {
   busy: boolean;
   /** The conversation the running answer is written in (the user may be reading another meanwhile). */
   answeringIn?: string;
+  /** Why the last file the user chose was not attached (shown by the message box until the next attach). */
+  attachError?: string;
   /** Stop was pressed and the answer is winding down. */
   stopping?: boolean;
   /**

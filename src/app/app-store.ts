@@ -2,6 +2,8 @@ import { ModelSession } from './model-session.ts';
 import { AnswerSession } from './answer-session.ts';
 import type { ActionHandlers, AppAction, ResultOf } from './app-actions.ts';
 import { attachmentOf } from './attachment-fence.ts';
+import { attachmentRoom } from './context-gauge.ts';
+import { textOfFile } from './file-attachments.ts';
 import { historyOf, memoryOfTurns } from './conversation-history.ts';
 import { ConversationStore, newId, repairInterrupted } from './conversation-store.ts';
 import { DEFAULT_EMBEDDING_MODEL, InvalidHistoryError, McpServers, ToolRegistry, loadTools, type ChatOptions, type NexusChat } from '../internal.ts';
@@ -120,6 +122,7 @@ export class AppStore {
       answerMcpRequest: ({ id, answer }) => this.answerMcpRequest(id, answer),
       attachMcpResource: ({ url, uri }) => this.attachMcpResource(url, uri),
       attach: ({ name, from, text }) => this.attach({ name, from, text }),
+      attachFiles: ({ files }) => this.attachFiles(files),
       detachAttachment: ({ index }) => this.detachAttachment(index),
       useMcpPrompt: ({ url, name }) => this.useMcpPrompt(url, name),
       // The settings slice.
@@ -420,6 +423,34 @@ export class AppStore {
   /** Attaches a text to the next message (fenced as data after it; cut with a note past the limit). */
   private attach(input: { name: string; from: string; text: string }): void {
     this.set({ attachments: [...this.current.attachments, attachmentOf(input)] });
+  }
+
+  /**
+   * Reads files the user chose and attaches their text to the next message, each cut to what the model's
+   * memory has room for (with a note saying so); one that cannot be read is named, and the others still go.
+   */
+  private async attachFiles(files: readonly { name: string; size: number; arrayBuffer(): Promise<ArrayBuffer> }[]): Promise<void> {
+    this.set({ attachError: undefined });
+    for (const file of files) {
+      try {
+        const text = await textOfFile(file);
+        const room = attachmentRoom(this.current);
+        if (room <= 0) {
+          this.refuseFile(`“${file.name}” was not attached: the model's memory has no room left for it. Start a new conversation, or take an attachment out.`);
+          continue;
+        }
+        this.set({ attachments: [...this.current.attachments, attachmentOf({ name: file.name, from: 'a file on this device', text }, room)] });
+      } catch (error) {
+        // A file the page cannot read says so by name; anything else (the browser could not read it) is said here.
+        this.refuseFile(error instanceof Error && error.name === 'AttachmentFileError' ? error.message : `Could not read ${file.name}: ${String(error)}`);
+      }
+    }
+  }
+
+  /** Says by the message box, and to a screen reader, why a file was not attached. */
+  private refuseFile(why: string): void {
+    this.set({ attachError: why });
+    this.notify(why);
   }
 
   /** Takes the attachment at `index` back out of the next message. */

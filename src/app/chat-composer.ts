@@ -2,6 +2,8 @@ import { LitElement, html, nothing } from 'lit';
 import type { AppState, ModelPhase } from './app-state.ts';
 import { chatComposerStyles } from './chat-composer-styles.ts';
 import { fire } from './app-actions.ts';
+import { ATTACHABLE_FILES } from './file-attachments.ts';
+import { icons } from './icons.ts';
 
 /**
  * The message box with Send/Stop and the Web switch. Enter sends, Shift+Enter starts a new line;
@@ -20,6 +22,7 @@ export class ChatComposer extends LitElement {
     starters: { attribute: false },
     gauge: { attribute: false },
     answeringElsewhere: { attribute: false },
+    attachError: { attribute: false },
     empty: { state: true },
   };
 
@@ -59,6 +62,8 @@ export class ChatComposer extends LitElement {
   declare stopping: boolean;
   /** The Web switch and what the proxy said about search. */
   declare web: AppState['web'];
+  /** Why the last file chosen was not attached. */
+  declare attachError: string | undefined;
   /** The title of the conversation the model is answering in, when it is not this one. */
   declare answeringElsewhere: string | undefined;
 
@@ -77,9 +82,10 @@ export class ChatComposer extends LitElement {
           @keydown=${this.handleKeydown}
           @input=${this.handleInput}
         ></textarea>
-        <div class="bar">${this.renderWebSwitch()}<span class="hint">${this.renderHint()}</span>${this.renderGauge()}${this.renderButton()}</div>
+        <div class="bar">${this.renderAttach()}${this.renderWebSwitch()}<span class="hint">${this.renderHint()}</span>${this.renderGauge()}${this.renderButton()}</div>
       </form>
       ${this.renderStarters()}
+      ${this.attachError ? html`<p class="web-status unavailable" role="alert" data-testid="attach-error">${this.attachError}</p>` : nothing}
       ${this.renderAnsweringElsewhere()}
       ${this.renderWaiting()}
       ${this.renderWebStatus()}`;
@@ -124,6 +130,23 @@ export class ChatComposer extends LitElement {
         </button>`,
       )}
     </p>`;
+  }
+
+  /** Attach a file (text or PDF): its text goes with the next message, fenced as data. */
+  private renderAttach() {
+    return html`<button type="button" class="small ghost attach" data-testid="attach-file" aria-label="Attach a file" title="Attach a text file or a PDF to your next message" @click=${this.handleAttachClick}>${icons.paperclip}</button>
+      <input type="file" id="attach-file" data-testid="attach-file-input" multiple hidden accept=${ATTACHABLE_FILES} @change=${this.handleAttachFiles} />`;
+  }
+
+  private handleAttachClick(): void {
+    this.renderRoot.querySelector<HTMLInputElement>('#attach-file')?.click();
+  }
+
+  private handleAttachFiles(event: Event): void {
+    const input = event.target as HTMLInputElement;
+    const files = [...(input.files ?? [])];
+    input.value = '';
+    if (files.length) void fire(this, { type: 'attachFiles', files });
   }
 
   private renderWebSwitch() {

@@ -16,6 +16,7 @@ import './chat-thread.ts';
 import './conversation-list.ts';
 import './model-panel.ts';
 import { nexusAppStyles } from './nexus-app-styles.ts';
+import { contextGauge } from './context-gauge.ts';
 
 /** Each drawer's element, loaded the first time it opens. */
 const PANELS = {
@@ -160,7 +161,7 @@ export class NexusApp extends LitElement {
           </main>
           ${this.renderUpdate()}
           <section class="composer" aria-label="Message" ?inert=${Boolean(this.panel)}>
-            <nexus-composer ?ready=${SENDABLE_PHASES.has(s.model.phase)} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .answeringElsewhere=${answeringElsewhere(s)} .web=${s.web} .queued=${s.queued} .returned=${s.returnedText} .attachments=${s.attachments} .starters=${promptStarters(s)} .gauge=${contextGauge(s)}></nexus-composer>
+            <nexus-composer ?ready=${SENDABLE_PHASES.has(s.model.phase)} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .answeringElsewhere=${answeringElsewhere(s)} .attachError=${s.attachError} .web=${s.web} .queued=${s.queued} .returned=${s.returnedText} .attachments=${s.attachments} .starters=${promptStarters(s)} .gauge=${contextGauge(s)}></nexus-composer>
           </section>
         </div>
         ${this.renderDrawer()}
@@ -405,16 +406,6 @@ function defaultStore(): AppStore {
 function isTyping(event: KeyboardEvent): boolean {
   const target = event.composedPath()[0] as HTMLElement | undefined;
   return Boolean(target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)));
-}
-
-/** How full the model's memory was at the last answer: its last generation's prompt and output, of the context budget. */
-function contextGauge(s: AppState): { used: number; budget: number } | undefined {
-  const budget = s.model.context?.tokens;
-  if (!budget || s.model.phase !== 'ready') return undefined;
-  const last = s.conversation.turns.findLast((t) => t.role === 'assistant' && t.steps?.some((step) => step.kind === 'generation'));
-  const generation = last?.steps?.findLast((step) => step.kind === 'generation');
-  if (generation?.kind !== 'generation') return undefined;
-  return { used: generation.promptTokens + generation.newTokens, budget };
 }
 
 /** The connected MCP servers' prompts, for the composer. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
 import { startHarness, type Harness } from './app/harness-server.ts';
 import { lastAnswer, readStored, screenshot, sendMessage, waitIdle } from './app/page-helpers.ts';
-import { FAKE_SOURCES, longNote, QUESTIONS } from './app/questions.ts';
+import { FAKE_SOURCES, longNote, pdfWithText, QUESTIONS } from './app/questions.ts';
 
 /**
  * The chat page driven through a scripted engine (tests/e2e/app/harness.ts): the real Lit app,
@@ -607,6 +607,33 @@ describe('the chat page over a scripted model', () => {
     await page.setViewportSize({ width: 1280, height: 860 });
     await screenshot(page, 'chat-dark');
     await page.emulateMedia({ colorScheme: 'light' });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('attaches files to a message — text and PDF — as chips the model reads as data, and says why one is refused (issue 44)', async () => {
+    await page.getByTestId('new-conversation').click();
+    const input = page.getByTestId('attach-file-input');
+    await input.setInputFiles([
+      { name: 'totals.md', mimeType: 'text/markdown', buffer: Buffer.from('# Sales\n\nQuarterly totals: 42\n') },
+      { name: 'letter.pdf', mimeType: 'application/pdf', buffer: pdfWithText('Hello from a PDF') },
+    ]);
+    const chips = page.getByTestId('attachments');
+    await expect.poll(() => chips.locator('li').count(), { timeout: 30_000 }).toBe(2);
+    expect(await chips.textContent()).toContain('totals.md');
+    expect(await chips.textContent()).toContain('letter.pdf');
+    // What is not text is refused by name, by the box; what was attached stays.
+    await input.setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0xff, 0xfe]) });
+    await expect.poll(() => page.getByTestId('attach-error').textContent()).toContain('“photo.png” is not a text file');
+    expect(await chips.locator('li').count()).toBe(2);
+    await sendMessage(page, QUESTIONS.files);
+    await waitIdle(page);
+    expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('quarterly total of 42');
+    // The message keeps them as chips; each opens to the text the model was given.
+    const sent = page.locator('.turn[data-role="user"]').last().getByTestId('message-attachments');
+    expect(await sent.locator('li').count()).toBe(2);
+    await sent.locator('summary', { hasText: 'letter.pdf' }).click();
+    expect(await sent.getByTestId('attachment-text').last().textContent()).toContain('Hello from a PDF');
+    expect(await chips.count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 

@@ -65,6 +65,16 @@ const LONG_LINES = [
 ].join('\n');
 
 const SCRIPT: ScriptedOutput[] = [
+  // Issue 44: files attached to the message reach the model after it, fenced as data.
+  {
+    when: (prompt) =>
+      prompt.endsWith(GENERATION) &&
+      lastUserTurn(prompt).startsWith(`<|im_start|>user\n${QUESTIONS.files}`) &&
+      lastUserTurn(prompt).includes('Quarterly totals: 42') &&
+      lastUserTurn(prompt).includes('Hello from a PDF'),
+    output: 'The note gives a quarterly total of **42**, and the PDF says hello.',
+    repeat: true,
+  },
   // Lines a phone cannot fit: they wrap (or scroll inside their own box), never the chat sideways.
   { when: when.userAsked(QUESTIONS.longLines), output: LONG_LINES, repeat: true },
   // Issue 28, N10: list items nested past the depth bound, and a run of emphasis delimiters past its

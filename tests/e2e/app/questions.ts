@@ -17,7 +17,34 @@ export const QUESTIONS = {
   mcpPay: 'Pay my bill with the features server.',
   longLines: 'Show me the long link and the long code.',
   hostileMarkdown: 'Show me the markdown that freezes parsers.',
+  files: 'What do the attached files say?',
 } as const;
+
+/**
+ * A one-page PDF whose page shows `text` (Helvetica, no compression), written byte by byte with its
+ * cross-reference table, as a PDF writer would: what a user attaches from a word processor, small.
+ */
+export function pdfWithText(text: string): Buffer {
+  const escaped = text.replace(/[\\()]/g, (c) => `\\${c}`);
+  const stream = `BT /F1 18 Tf 72 720 Td (${escaped}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
 
 /** A message of about 3,000 tokens (as the scripted engine counts them): three outgrow the harness model's 8,192-token context. */
 export function longNote(n: number): string {

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { emptyConversation, DEFAULT_SETTINGS, type AppState } from './app-state.ts';
+import { attachmentRoom } from './context-gauge.ts';
+import { AttachmentFileError, MAX_FILE_BYTES, textOfFile } from './file-attachments.ts';
+
+const file = (name: string, content: string | Uint8Array, size?: number) => {
+  const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
+  return { name, size: size ?? bytes.length, arrayBuffer: async () => bytes.slice().buffer };
+};
+
+describe('files attached to a message (issue 44, item 6)', () => {
+  it('reads text files of every kind as they are', async () => {
+    expect(await textOfFile(file('notes.md', '# Notes\n\n- milk'))).toBe('# Notes\n\n- milk');
+    expect(await textOfFile(file('sales.csv', '\uFEFFmonth,total\nJan,42\n'))).toBe('month,total\nJan,42\n');
+    expect(await textOfFile(file('app.ts', 'export const x = 1;'))).toBe('export const x = 1;');
+  });
+
+  it('refuses what is not text, naming the file and what can be attached', async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0xff, 0xfe]);
+    await expect(textOfFile(file('photo.png', png))).rejects.toThrow(AttachmentFileError);
+    await expect(textOfFile(file('photo.png', png))).rejects.toThrow(
+      '“photo.png” is not a text file. Attach text (plain, Markdown, code, CSV, JSON) or a PDF.',
+    );
+    await expect(textOfFile(file('nul.txt', 'a\u0000b'))).rejects.toThrow(/is not a text file/);
+    await expect(textOfFile(file('huge.txt', 'x', MAX_FILE_BYTES + 1))).rejects.toThrow(/“huge.txt” is larger than 25 MB/);
+  });
+
+  it("cuts to what the model's memory has room for: the budget less the conversation, the answer's room and what is attached", () => {
+    const state = (over: Partial<AppState>): AppState =>
+      ({
+        conversation: emptyConversation('c'),
+        attachments: [],
+        settings: { ...DEFAULT_SETTINGS, maxNewTokens: 1024 },
+        model: { phase: 'ready', files: {}, attempts: [], context: { tokens: 8192 } },
+        ...over,
+      }) as unknown as AppState;
+    expect(attachmentRoom(state({}))).toBe((8192 - 1024 - 256) * 3);
+    expect(attachmentRoom(state({ attachments: [{ name: 'a', from: 'f', text: 'x'.repeat(1000), chars: 1000 }] }))).toBe((8192 - 1024 - 256) * 3 - 1000);
+    expect(attachmentRoom(state({ model: { phase: 'idle', files: {}, attempts: [] } }))).toBe(24_000);
+    expect(attachmentRoom(state({ settings: { ...DEFAULT_SETTINGS, maxNewTokens: 8192 } }))).toBe(0);
+  });
+});
