@@ -164,6 +164,47 @@ export const chatMessageStyles = [
     .code-bar button:hover {
       background: var(--surface-3);
     }
+    /* highlight.js's classes (rich-text.ts), in the page's colours for either theme. */
+    .hljs-keyword,
+    .hljs-built_in,
+    .hljs-type,
+    .hljs-selector-tag,
+    .hljs-meta {
+      color: var(--code-keyword);
+    }
+    .hljs-string,
+    .hljs-regexp,
+    .hljs-symbol,
+    .hljs-attribute,
+    .hljs-template-tag {
+      color: var(--code-string);
+    }
+    .hljs-comment,
+    .hljs-quote {
+      color: var(--code-comment);
+      font-style: italic;
+    }
+    .hljs-number,
+    .hljs-literal,
+    .hljs-variable,
+    .hljs-template-variable {
+      color: var(--code-number);
+    }
+    .hljs-title,
+    .hljs-function,
+    .hljs-section,
+    .hljs-name,
+    .hljs-attr {
+      color: var(--code-title);
+    }
+    .math-display {
+      margin: 0.7rem 0;
+      overflow-x: auto;
+      text-align: center;
+    }
+    .math-display math {
+      font-size: 1.15em;
+    }
     pre {
       margin: 0;
       padding: 0.75rem;

@@ -3,7 +3,7 @@ import type { AnswerMetrics } from '../internal.ts';
 import type { Activity, DiagnosticEntry, Turn } from './app-state.ts';
 import { formatArgs, formatResult } from './format.ts';
 import type { LinkDestination } from './link-check.ts';
-import { isWebAddress, renderMarkdown } from './markdown.ts';
+import { enrichMarkdown, isWebAddress, renderMarkdown } from './markdown.ts';
 import type { Source } from './web-research.ts';
 import { chatMessageStyles } from './chat-message-styles.ts';
 import { answerView, type AnswerView } from './answer-view.ts';
@@ -63,6 +63,8 @@ export class ChatMessage extends LitElement {
     if (!this.rendered || this.rendered.text !== text || this.rendered.sources !== sources) {
       this.rendered = { text, sources, element: renderMarkdown(text, sources, this.renderedBlocks) };
     }
+    // Code colours and formulas once the answer is written (not on every streamed token).
+    if (this.turn.state !== 'streaming' && this.turn.state !== 'stopping') void enrichMarkdown(this.rendered.element);
   }
 
   /** The answer's tool lines, diagnostics, metrics, drafts and checking state: a view of its steps, made once per turn. */

@@ -3,6 +3,11 @@ import { Marked } from 'marked';
 import { planMarkdown, type MarkdownBlock } from './markdown-blocks.ts';
 import type { Source } from './web-research.ts';
 
+/** `$$…$$` or `\[…\]` on lines of their own: a displayed formula. */
+const MATH_BLOCK = /^(?:\$\$([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\])[ \t]*(?:\n|$)/;
+/** `$…$` (no space inside either dollar, none followed by a digit: "$5 and $10" is money) or `\(…\)`. */
+const MATH_INLINE = /^(?:\$(?![\s$])((?:\\.|[^\\$\n])+?)(?<!\s)\$(?!\d)|\\\((.+?)\\\))/;
+
 /**
  * Model output is untrusted: a web page the model read can make it write anything. So raw HTML in
  * the Markdown is shown as text rather than parsed, and what marked produces still goes through
@@ -14,6 +19,29 @@ const marked = new Marked({
   renderer: {
     html: ({ text }) => escapeHtml(text),
   },
+  // Formulas are kept whole before emphasis can take their underscores and stars; rich-text.ts lays them out.
+  extensions: [
+    {
+      name: 'mathBlock',
+      level: 'block',
+      start: (src: string) => /\$\$|\\\[/.exec(src)?.index,
+      tokenizer(src: string) {
+        const match = MATH_BLOCK.exec(src);
+        return match ? { type: 'mathBlock', raw: match[0], text: (match[1] ?? match[2] ?? '').trim() } : undefined;
+      },
+      renderer: (token) => `<div class="math-display">${escapeHtml(String(token.text))}</div>`,
+    },
+    {
+      name: 'mathInline',
+      level: 'inline',
+      start: (src: string) => /\$|\\\(/.exec(src)?.index,
+      tokenizer(src: string) {
+        const match = MATH_INLINE.exec(src);
+        return match ? { type: 'mathInline', raw: match[0], text: match[1] ?? match[2] ?? '' } : undefined;
+      },
+      renderer: (token) => `<span class="math-inline">${escapeHtml(String(token.text))}</span>`,
+    },
+  ],
   // An answer sits under the page's own headings: its "# Title" is a section, not the page title.
   walkTokens: (token) => {
     if (token.type === 'heading') token.depth = Math.min(6, token.depth + 1);
@@ -23,8 +51,8 @@ const marked = new Marked({
 const purify = DOMPurify(window);
 
 purify.addHook('uponSanitizeAttribute', (_node, data) => {
-  // Classes from model output could imitate the page's own controls; only code languages stay.
-  if (data.attrName === 'class' && !/^language-[\w+-]+$/.test(data.attrValue)) data.keepAttr = false;
+  // Classes from model output could imitate the page's own controls; only code languages and formulas stay.
+  if (data.attrName === 'class' && !/^(?:language-[\w+-]+|math-inline|math-display)$/.test(data.attrValue)) data.keepAttr = false;
 });
 purify.addHook('afterSanitizeAttributes', (node) => {
   if (node.tagName === 'A') {
@@ -64,6 +92,9 @@ const SANITIZE: Config = {
     'sup',
     'sub',
     'input',
+    // Only the formula wrappers above make these; raw HTML in an answer is text.
+    'span',
+    'div',
   ],
   ALLOWED_ATTR: ['href', 'title', 'class', 'type', 'checked', 'disabled', 'align', 'start'],
   // Absolute web and mail links only: no javascript:, data:, or addresses relative to this page.
@@ -191,6 +222,19 @@ function addCopyButton(pre: HTMLPreElement): void {
   bar.append(label, button);
   pre.replaceWith(wrapper);
   wrapper.append(bar, pre);
+}
+
+/**
+ * Colours the code and lays out the formulas of a rendered answer, with code loaded the first time an
+ * answer has either (highlight.js and KaTeX stay out of the page until then).
+ */
+export async function enrichMarkdown(container: HTMLElement): Promise<void> {
+  const code = container.querySelector('pre code[class*="language-"]:not([data-highlighted])');
+  const math = container.querySelector('.math-inline:not([data-rendered]), .math-display:not([data-rendered])');
+  if (!code && !math) return;
+  const { highlightCode, renderMath } = await import('./rich-text.ts');
+  if (code) highlightCode(container);
+  if (math) renderMath(container);
 }
 
 /** True for an absolute http(s) address: the only kind a source link may point to. */

@@ -21,6 +21,11 @@ const DARK = css`
   --danger: #f87171;
   --danger-soft: #2e1515;
   --code-bg: #1d212a;
+  --code-keyword: #c9a6ff;
+  --code-string: #8be0a9;
+  --code-comment: #9ca3b0;
+  --code-number: #f6b878;
+  --code-title: #8cbcff;
   --shadow: 0 1px 2px rgb(0 0 0 / 40%), 0 6px 20px rgb(0 0 0 / 35%);
 `;
 
@@ -49,6 +54,11 @@ export const tokens = css`
     --danger: #b42318;
     --danger-soft: #fdeceb;
     --code-bg: #f3f4f7;
+    --code-keyword: #6b2fb8;
+    --code-string: #0c6b34;
+    --code-comment: #5a606b;
+    --code-number: #9a4300;
+    --code-title: #1c56b0;
     --shadow: 0 1px 2px rgb(16 24 40 / 6%), 0 4px 16px rgb(16 24 40 / 6%);
     --radius: 12px;
     --radius-sm: 8px;

@@ -86,6 +86,26 @@ describe('the chat page over a scripted model', () => {
     expect(await diagnostics.textContent()).toContain('round 1, primed');
   });
 
+  it('colours code by its language and lays out formulas, with the code for both loaded only then (issue 44)', async () => {
+    const loaded: string[] = [];
+    page.on('request', (request) => loaded.push(new URL(request.url()).pathname));
+    await sendMessage(page, QUESTIONS.codeAndMath);
+    await waitIdle(page);
+    const markdown = lastAnswer(page).locator('.markdown');
+    await expect.poll(() => markdown.locator('code.language-python .hljs-keyword').count()).toBeGreaterThan(0);
+    expect(await markdown.locator('code.language-python .hljs-comment').textContent()).toBe('# the area of a circle');
+    // The copied code is the code, not the colours.
+    expect(await markdown.locator('code.language-python').textContent()).toContain('return 3.14159 * r ** 2');
+    // Formulas as MathML the browser lays out: one inline, one displayed; money stays words.
+    expect(await markdown.locator('.math-inline math').count()).toBe(2);
+    expect(await markdown.locator('.math-display math[display="block"]').count()).toBe(1);
+    expect(await markdown.locator('.math-inline').first().getAttribute('title')).toBe('E = mc^2');
+    expect(await markdown.textContent()).toContain('it costs $5 and $10.');
+    expect(await markdown.locator('em').count()).toBe(0);
+    expect(loaded.some((path) => /rich-text-[\w-]+\.js$/.test(path))).toBe(true);
+    await screenshot(page, 'code-and-math');
+  });
+
   it('renders markup, scripts and javascript: links from the model inert', async () => {
     await sendMessage(page, QUESTIONS.markup);
     await waitIdle(page);

@@ -64,7 +64,24 @@ const LONG_LINES = [
   '```',
 ].join('\n');
 
+const CODE_AND_MATH = [
+  'Here is a function:',
+  '',
+  '```python',
+  'def area(r):',
+  '    # the area of a circle',
+  '    return 3.14159 * r ** 2',
+  '```',
+  '',
+  'Energy is $E = mc^2$, where $m_1$ keeps its underscore, and it costs $5 and $10.',
+  '',
+  '$$',
+  '\\int_0^1 x^2 \\, dx = \\frac{1}{3}',
+  '$$',
+].join('\n');
+
 const SCRIPT: ScriptedOutput[] = [
+  { when: when.userAsked(QUESTIONS.codeAndMath), output: CODE_AND_MATH, repeat: true },
   // Issue 44: files attached to the message reach the model after it, fenced as data.
   {
     when: (prompt) =>

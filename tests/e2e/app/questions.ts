@@ -18,6 +18,7 @@ export const QUESTIONS = {
   longLines: 'Show me the long link and the long code.',
   hostileMarkdown: 'Show me the markdown that freezes parsers.',
   files: 'What do the attached files say?',
+  codeAndMath: 'Show me some code and a formula.',
 } as const;
 
 /**
