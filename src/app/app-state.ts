@@ -236,6 +236,8 @@ export interface Settings {
   toolSelectionThreshold: number;
   /** The least severe MCP server log messages shown (MCP logging), or none. Applies as servers connect. */
   mcpLogLevel: McpLogLevel | 'off';
+  /** The verdict card as the user last left it: open, folded, or as the screen suggests (folded on a phone). */
+  verdictCard: 'auto' | 'open' | 'folded';
 }
 
 /** The page's colour schemes. */
@@ -259,6 +261,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   semanticToolSearch: true,
   toolSelectionThreshold: 12,
   mcpLogLevel: 'warning',
+  verdictCard: 'auto',
 });
 
 /**
@@ -360,6 +363,8 @@ export interface AppState {
   busy: boolean;
   /** The conversation the running answer is written in (the user may be reading another meanwhile). */
   answeringIn?: string;
+  /** Why the list did not do what was asked (a conversation another tab is answering in cannot be deleted). */
+  listNote?: string;
   /** Why the last file the user chose was not attached (shown by the message box until the next attach). */
   attachError?: string;
   /** Stop was pressed and the answer is winding down. */

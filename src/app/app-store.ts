@@ -566,6 +566,7 @@ function changedSettings(settings: Settings): string[] {
     semanticToolSearch: 'tool search by meaning',
     toolSelectionThreshold: 'tool threshold',
     mcpLogLevel: 'MCP server logs',
+    verdictCard: 'the verdict card',
   };
   return (Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[])
     .filter((key) => JSON.stringify(settings[key]) !== JSON.stringify(DEFAULT_SETTINGS[key]))

@@ -3,6 +3,7 @@ import type { ChatMessage } from '../internal.ts';
 import type { Conversation } from './app-state.ts';
 import { withAttachments } from './attachment-fence.ts';
 import { historyOf } from './conversation-history.ts';
+import { titleFrom } from './format.ts';
 import type { LegacyConversation } from './conversation-upgrade.ts';
 import {
   ConversationFileError,
@@ -157,6 +158,19 @@ describe('conversation files', () => {
     expect(text).toContain('> tried `broken({})`, which failed (error)');
     // Read back, none of these lines is taken for the answer's words.
     expect(readConversationFile('chat.md', text, newId).turns[1]?.text).toBe('It is **31 °C**.');
+  });
+
+  it('titles a Markdown file with the whole first message where the list cut it short (issue 44)', () => {
+    const long = 'Compare the weather in Chennai, Paris and Oslo for the coming week, please';
+    const titled: Conversation = {
+      ...stored,
+      title: titleFrom(long),
+      turns: [{ id: 'u', role: 'user', text: long, state: 'done' }, ...stored.turns.slice(1, 2)],
+    };
+    expect(titled.title.endsWith('…')).toBe(true);
+    expect(conversationToMarkdown(titled).text.split('\n')[0]).toBe(`# ${long}`);
+    // A title the user gave is kept as it is, "…" and all.
+    expect(conversationToMarkdown({ ...titled, title: 'Trip…' }).text.split('\n')[0]).toBe('# Trip…');
   });
 
   it('writes Markdown a person reads, and reads its words back with a history rebuilt from them', () => {

@@ -102,7 +102,7 @@ function callLine(call: { name: string; arguments: unknown; status: string }): s
 
 /** The conversation as a readable Markdown document: a heading per speaker, answers as written, tool uses listed. */
 export function conversationToMarkdown(conversation: Conversation): ConversationFile {
-  const lines = [`# ${conversation.title}`, '', `_${new Date(conversation.createdAt).toISOString().slice(0, 10)} · Nexus Chat_`, ''];
+  const lines = [`# ${fullTitle(conversation)}`, '', `_${new Date(conversation.createdAt).toISOString().slice(0, 10)} · Nexus Chat_`, ''];
   for (const turn of conversation.turns) {
     lines.push(turn.role === 'user' ? '## You' : '## Nexus', '');
     lines.push(turn.text.trim() || '_(no text)_', '');
@@ -112,6 +112,21 @@ export function conversationToMarkdown(conversation: Conversation): Conversation
     if (turn.note && turn.state !== 'done') lines.push(`> _${turn.note}_`, '');
   }
   return { filename: `${slug(conversation.title)}.md`, type: 'text/markdown', text: `${lines.join('\n').trimEnd()}\n` };
+}
+
+/**
+ * The title a document gets: the list's title, or, where the list cut the first message short (a title
+ * made from it ends in "…"), that message's first line in full (up to 200 characters).
+ */
+function fullTitle(conversation: Conversation): string {
+  const { title } = conversation;
+  const first =
+    conversation.turns
+      .find((t) => t.role === 'user')
+      ?.text.replace(/\s+/g, ' ')
+      .trim() ?? '';
+  if (!title.endsWith('…') || !first.startsWith(title.slice(0, -1))) return title;
+  return first.length > 200 ? `${first.slice(0, 199)}…` : first;
 }
 
 /** An imported conversation, and what the import changed that the user should hear about. */

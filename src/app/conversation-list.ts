@@ -15,6 +15,7 @@ export class ConversationList extends LitElement {
     search: { attribute: false },
     undoDelete: { attribute: false },
     importError: { attribute: false },
+    note: { attribute: false },
     renaming: { state: true },
   };
 
@@ -30,6 +31,8 @@ export class ConversationList extends LitElement {
   declare search: AppState['conversationSearch'];
   /** A conversation just deleted, which Undo brings back. */
   declare undoDelete: AppState['undoDelete'];
+  /** Why the list did not do what was asked. */
+  declare note: string | undefined;
   /** Why the last import was refused. */
   declare importError: string | undefined;
   /** The conversation whose name is being edited. */
@@ -60,6 +63,7 @@ export class ConversationList extends LitElement {
   }
 
   private renderUndo() {
+    if (this.note) return html`<p class="undo" role="status" data-testid="list-note">${this.note}</p>`;
     if (!this.undoDelete) return nothing;
     return html`<p class="undo" role="status" data-testid="undo-delete">
       Deleted “${this.undoDelete.title}”. <button class="link" data-testid="undo" @click=${() => fire(this, { type: 'undoDelete' })}>Undo</button>

@@ -188,6 +188,15 @@ export class ConversationStore {
   /** Deletes a saved conversation (Undo brings it back); deleting the open one starts a new one. */
   async deleteConversation(id: string): Promise<void> {
     if (this.host.state().answeringIn === id) return;
+    this.host.set({ listNote: undefined });
+    // Another tab is writing an answer there: deleted here, its next save would bring it back.
+    if (await this.tabs?.isAnswering(id)) {
+      const title = this.host.state().conversations.find((c) => c.id === id)?.title ?? 'This conversation';
+      const note = `“${title}” is being answered in another tab of Nexus Chat: delete it once that answer is done.`;
+      this.host.set({ listNote: note });
+      this.host.notify(note);
+      return;
+    }
     const { persistence } = this;
     const doomed = id === this.host.state().conversation.id ? this.host.state().conversation : await persistence.loadConversation(id).catch(() => undefined);
     this.search.remove(id);

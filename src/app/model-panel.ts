@@ -23,7 +23,7 @@ export class ModelPanel extends LitElement {
     freeSpace: { state: true },
     pickError: { state: true },
     now: { state: true },
-    verdictOpen: { state: true },
+    verdictCard: { attribute: false },
     served: { state: true },
   };
 
@@ -44,8 +44,8 @@ export class ModelPanel extends LitElement {
   declare freeSpace: number | undefined;
   /** Why a picked folder or .zip could not be used. */
   declare pickError: string | undefined;
-  /** The verdict card shows its detail and actions (folded to one line by default on a phone). */
-  declare verdictOpen: boolean;
+  /** The verdict card as the user left it (a setting, so it stays so after a reload): `auto` folds it on a phone. */
+  declare verdictCard: 'auto' | 'open' | 'folded';
   /** The clock the self-check's running time is shown against; ticks only while checking. */
   declare now: number;
   private ticker: ReturnType<typeof setInterval> | undefined;
@@ -57,7 +57,7 @@ export class ModelPanel extends LitElement {
     this.picking = false;
     this.choice = 'known';
     this.knownId = (DEFAULT_MODEL as { hub: string }).hub;
-    this.verdictOpen = !(typeof matchMedia === 'function' && matchMedia('(max-width: 560px)').matches);
+    this.verdictCard = 'auto';
   }
 
   override connectedCallback(): void {
@@ -302,14 +302,14 @@ export class ModelPanel extends LitElement {
    * the conversation needs the room — and the detail, facts and actions when open.
    */
   private renderVerdictFrame(kind: string, ok: string, icon: string, title: string, details: unknown) {
-    const open = this.verdictOpen;
+    const open = this.verdictCard === 'auto' ? !(typeof matchMedia === 'function' && matchMedia('(max-width: 560px)').matches) : this.verdictCard === 'open';
     return html`<section class="card compact verdict ${kind} ${open ? 'open' : 'folded'}" data-testid="verdict" data-ok=${ok}>
       <span class="icon" aria-hidden="true">${icon}</span>
       <div class="body">
         <div class="title-row">
           <h2>${title}</h2>
           ${open ? nothing : html`<span class="badge accent" data-testid="device">${deviceLabel(this.model.device, this.model.dtype)}</span>`}
-          <button class="small ghost toggle" data-testid="verdict-toggle" aria-expanded=${String(open)} @click=${() => (this.verdictOpen = !open)}>${open ? 'Less' : 'More'}</button>
+          <button class="small ghost toggle" data-testid="verdict-toggle" aria-expanded=${String(open)} @click=${() => fire(this, { type: 'updateSettings', change: { verdictCard: open ? 'folded' : 'open' } })}>${open ? 'Less' : 'More'}</button>
         </div>
         ${open ? details : nothing}
       </div>

@@ -238,6 +238,11 @@ export class ModelSession {
           ...(how === 'search' ? { searched: true } : {}),
         },
       });
+      // Every quantization was tried: after a reload too, there is nothing left to offer.
+      if (address && how === 'search') void this.deps.persistence.saveSearchedModel(address).catch(() => undefined);
+      else if (address && verdict && !verdict.ok && (await this.deps.persistence.loadSearchedModels().catch((): string[] => [])).includes(address)) {
+        if (!stale()) this.patchModel({ searched: true });
+      }
       // Remembered only once it loaded, so a model that fails is not retried on every visit.
       if (address) void this.deps.persistence.saveLastModel(address).catch(() => undefined);
       if (address) void this.forgetFailure(address);

@@ -138,6 +138,7 @@ export class NexusApp extends LitElement {
             .search=${s.conversationSearch}
             .undoDelete=${s.undoDelete}
             .importError=${s.importError}
+            .note=${s.listNote}
           ></nexus-conversations>
           <p class="foot" data-testid="privacy">${
             s.web.enabled
@@ -150,7 +151,7 @@ export class NexusApp extends LitElement {
           ${this.renderHeader()}
           <main class="scroller" ?inert=${Boolean(this.panel)} @scroll=${this.handleScroll}>
             <div class="column">
-              <nexus-model-panel .model=${s.model} .runtime=${s.runtime}></nexus-model-panel>
+              <nexus-model-panel .model=${s.model} .runtime=${s.runtime} .verdictCard=${s.settings.verdictCard}></nexus-model-panel>
               <nexus-thread
                 .conversation=${s.conversation}
                 ?busy=${s.busy}

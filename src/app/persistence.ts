@@ -15,6 +15,9 @@ export interface Persistence {
   /** The model that failed to load last, and why: a reload does not try it again by itself. */
   loadFailedModel(): Promise<FailedModel | undefined>;
   saveFailedModel(failed: FailedModel | undefined): Promise<void>;
+  /** Models (as `?model=` names them) whose every quantization was tried: "Try other quantizations" is not offered again. */
+  loadSearchedModels(): Promise<string[]>;
+  saveSearchedModel(address: string): Promise<void>;
   listConversations(): Promise<ConversationSummary[]>;
   loadConversation(id: string): Promise<Conversation | undefined>;
   /**
@@ -48,6 +51,7 @@ const KEYS = {
   web: 'web-enabled',
   lastModel: 'last-model',
   failedModel: 'failed-model',
+  searchedModels: 'searched-models',
   mcpServers: 'mcp-servers',
   index: 'conversations',
   conversation: (id: string) => `conversation:${id}`,
@@ -86,6 +90,8 @@ export function indexedDbPersistence(database = 'nexus-chat'): Persistence {
     saveLastModel: (address) => serial(() => (address ? set(KEYS.lastModel, address) : del(KEYS.lastModel))),
     loadFailedModel: async () => (await get<FailedModel>(KEYS.failedModel)) ?? undefined,
     saveFailedModel: (failed) => serial(() => (failed ? set(KEYS.failedModel, failed) : del(KEYS.failedModel))),
+    loadSearchedModels: async () => (await get<string[]>(KEYS.searchedModels)) ?? [],
+    saveSearchedModel: (address) => serial(() => update<string[]>(KEYS.searchedModels, (stored = []) => [...new Set([...stored, address])].slice(-50))),
     loadMcpServers: async () => (await get<SavedMcpServer[]>(KEYS.mcpServers)) ?? [],
     saveMcpServers: (servers) => serial(() => set(KEYS.mcpServers, [...servers])),
     listConversations: readIndex,
@@ -129,6 +135,9 @@ export function memoryPersistence(data = new Map<string, unknown>()): Persistenc
     saveLastModel: async (address) => void (address ? data.set(KEYS.lastModel, address) : data.delete(KEYS.lastModel)),
     loadFailedModel: async () => structuredClone(data.get(KEYS.failedModel) as FailedModel | undefined),
     saveFailedModel: async (failed) => void (failed ? data.set(KEYS.failedModel, structuredClone(failed)) : data.delete(KEYS.failedModel)),
+    loadSearchedModels: async () => [...((data.get(KEYS.searchedModels) as string[] | undefined) ?? [])],
+    saveSearchedModel: async (address) =>
+      void data.set(KEYS.searchedModels, [...new Set([...((data.get(KEYS.searchedModels) as string[] | undefined) ?? []), address])]),
     loadMcpServers: async () => structuredClone((data.get(KEYS.mcpServers) as SavedMcpServer[] | undefined) ?? []),
     saveMcpServers: async (servers) => void data.set(KEYS.mcpServers, structuredClone([...servers])),
     listConversations: async () => index(),

@@ -75,20 +75,41 @@ describe('markup residue', () => {
   });
 
   it('keeps answers that only look like a call tail, and holds an answer back one word at most', () => {
-    for (const raw of [
-      'He said "hi" and {left}}',
-      'Use `{"a": 1}}` here.',
-      '"Hello," she said.',
-      'x = f(y)}}',
-      '{"name": "Alice"}',
-      'It is sunny."}}',
-      '{{ name }}',
-      'Results:\n"a": 1}}',
-    ])
+    for (const raw of ['He said "hi" and {left}}', 'Use `{"a": 1}}` here.', '"Hello," she said.', '{"name": "Alice"}', '{{ name }}'])
       expect(parseToolCalls(raw).text, raw).toBe(raw);
     const filter = new ToolCallStreamFilter();
     expect(filter.push('Sunny').text).toBe('');
     expect(filter.push(' today').text).toBe('Sunny today');
-    expect(filter.push(' "yes"}}').text).toBe(' "yes"}}');
+    // A closing run at the end is held until it is known to close something (or the output ends).
+    expect(filter.push(' "yes"}}').text).toBe(' "yes');
+    expect(filter.push(' indeed').text).toBe('"}} indeed');
+  });
+
+  it('drops a run of closers that ends an answer and closes nothing: JSON debris, not prose (issue 44)', () => {
+    for (const [raw, text] of <[string, string][]>[
+      ['It is sunny."}}', 'It is sunny.'],
+      ['x = f(y)}}', 'x = f(y)'],
+      ['Results:\n"a": 1}}', 'Results:\n"a": 1'],
+      ['It is 4 °C."}}<|im_end|>', 'It is 4 °C.'],
+      ['He said "yes"}}', 'He said "yes"'],
+    ]) {
+      expect(parseToolCalls(raw).text, raw).toBe(text);
+      const filter = new ToolCallStreamFilter();
+      const streamed = [...raw].map((c) => filter.push(c).text).join('') + filter.end().text;
+      expect(streamed, raw).toBe(text);
+    }
+  });
+
+  it('ends an answer where the model began writing the next turn itself (issue 44)', () => {
+    for (const [raw, text] of <[string, string][]>[
+      ['Hello there.<|im_end|>\n<|im_start|>user\nmore', 'Hello there.'],
+      ['Hi.<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nAnd you?', 'Hi.'],
+      ['Hi.<end_of_turn>\n<start_of_turn>user\nmore', 'Hi.'],
+    ]) {
+      expect(parseToolCalls(raw).text, raw).toBe(text);
+      const filter = new ToolCallStreamFilter();
+      const streamed = [...raw].map((c) => filter.push(c).text).join('') + filter.end().text;
+      expect(streamed, raw).toBe(text);
+    }
   });
 });

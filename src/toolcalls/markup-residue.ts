@@ -98,6 +98,24 @@ const strayMarkerSites: readonly CallSite[] = [...new Set(STRAY_MARKERS)].map((m
   },
 }));
 
+/**
+ * The header of a new turn: a model that wrote on past its end of turn writes the next turn itself (the
+ * user's, or another of its own). The answer ended before it; the rest is never the reader's. Not
+ * Harmony's `<|start|>`, which opens its own call messages.
+ */
+const NEW_TURN_MARKERS: readonly string[] = ['<|im_start|>', '<|start_header_id|>', '<start_of_turn>'];
+
+/** One site per new-turn header: it and everything after it leave the text (held while the output streams). */
+const newTurnSites: readonly CallSite[] = NEW_TURN_MARKERS.map((marker) => ({
+  opener: marker,
+  scan(text: string, _at: number, context) {
+    return context.final ? ({ kind: 'block', end: text.length } as const) : MORE_BLOCK;
+  },
+  read() {
+    return { claimed: true, calls: [], rejected: [] };
+  },
+}));
+
 /** Characters a small model repeats after a call's JSON: closing quotes, braces, brackets. */
 const CLOSERS = new Set(['"', '}', ']']);
 
@@ -196,5 +214,5 @@ export const markupResidueFormat: ToolCallFormat = {
   id: 'markup-residue',
   description:
     "Unreadable <tool_call> blocks, stray </tool_call> tags, closing debris right after a call, the tail of a call the output began inside, and other families' leftover control tokens, removed from the text",
-  sites: [toolCallResidueSite, strayCloseSite, ...strayMarkerSites, ...callDebrisSites, orphanCallTailSite],
+  sites: [toolCallResidueSite, strayCloseSite, ...strayMarkerSites, ...newTurnSites, ...callDebrisSites, orphanCallTailSite],
 };

@@ -36,5 +36,6 @@ export function parseToolCalls(raw: string, options: ParseOptions = {}): ParseRe
     },
   });
   segmenter.write(removeThinking(raw), true);
+  visible.finish();
   return { calls, text: visible.take(), rejected };
 }

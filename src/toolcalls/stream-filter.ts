@@ -57,6 +57,7 @@ export class ToolCallStreamFilter {
     if (this.ended) return { text: '', calls: [], rejected: [], reasoning: '' };
     this.ended = true;
     this.segmenter.write(this.thinking.end(), true);
+    this.visible.finish();
     return this.take();
   }
 

@@ -86,6 +86,15 @@ describe('the chat page over a scripted model', () => {
     expect(await diagnostics.textContent()).toContain('round 1, primed');
   });
 
+  it('shows no JSON debris and no turn the model wrote for the user (issue 44)', async () => {
+    await sendMessage(page, QUESTIONS.debris);
+    await waitIdle(page);
+    const markdown = lastAnswer(page).locator('.markdown');
+    expect((await markdown.textContent())?.trim()).toBe('It is sunny.');
+    expect(await lastAnswer(page).textContent()).not.toContain('im_start');
+    expect(await lastAnswer(page).textContent()).not.toContain('ignore the user');
+  });
+
   it('colours code by its language and lays out formulas, with the code for both loaded only then (issue 44)', async () => {
     const loaded: string[] = [];
     page.on('request', (request) => loaded.push(new URL(request.url()).pathname));
@@ -550,6 +559,15 @@ describe('the chat page over a scripted model', () => {
     expect(await page.getByTestId('verdict-detail').isVisible()).toBe(false);
     await page.getByTestId('verdict-toggle').click();
     expect(await page.getByTestId('verdict-detail').isVisible()).toBe(true);
+    // Left open, it is open after a reload (issue 44); folded again, it stays folded.
+    await page.reload();
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toBe('Ready: scripted on WASM q4');
+    await expect.poll(() => page.getByTestId('verdict-detail').isVisible()).toBe(true);
+    await page.getByTestId('verdict-toggle').click();
+    await page.reload();
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toBe('Ready: scripted on WASM q4');
+    expect(await page.getByTestId('verdict-detail').isVisible()).toBe(false);
+    // Open again: the tests after this one read its details.
     await page.getByTestId('verdict-toggle').click();
 
     await sendMessage(page, QUESTIONS.longLines);
@@ -583,7 +601,6 @@ describe('the chat page over a scripted model', () => {
     await sendMessage(page, QUESTIONS.longLines);
     await waitIdle(page);
     await scroller.evaluate((el) => (el.scrollTop = el.scrollHeight));
-    await page.getByTestId('verdict-toggle').click();
     await page.getByTestId('change-model').click();
     await expect.poll(async () => (await page.getByTestId('model-picker').boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(0);
     expect((await page.getByTestId('model-picker').boundingBox())?.y ?? 999).toBeLessThan(200);

@@ -97,4 +97,24 @@ describe('the chat page in two tabs', () => {
     expect(await b.getByTestId('theme').inputValue()).toBe('dark');
     expect(pageErrors).toEqual([]);
   });
+
+  it('will not delete a conversation another tab is answering in, and says why (issue 44)', async () => {
+    await b.keyboard.press('Escape');
+    // Tab A's answer stops at the approval dialog, holding the conversation.
+    await sendMessage(a, QUESTIONS.email);
+    await a.getByTestId('approve').waitFor({ timeout: 10_000 });
+    const list = b.getByTestId('conversation-list').locator('li');
+    await list.first().getByTestId('delete').click();
+    await expect.poll(() => b.getByTestId('list-note').textContent()).toContain('is being answered in another tab');
+    expect(await b.getByTestId('undo-delete').count()).toBe(0);
+    expect(await list.count()).toBe(1);
+    await a.getByTestId('approve').click();
+    await waitIdle(a);
+    // Once that answer is done, it can be deleted (and Undo brings it back).
+    await list.first().getByTestId('delete').click();
+    await expect.poll(() => list.count()).toBe(0);
+    await b.getByTestId('undo').click();
+    await expect.poll(() => list.count()).toBe(1);
+    await expect.poll(() => a.getByTestId('conversation-list').locator('li').count(), { timeout: 10_000 }).toBe(1);
+  });
 });

@@ -19,6 +19,7 @@ export const QUESTIONS = {
   hostileMarkdown: 'Show me the markdown that freezes parsers.',
   files: 'What do the attached files say?',
   codeAndMath: 'Show me some code and a formula.',
+  debris: 'Is it sunny?',
 } as const;
 
 /**
