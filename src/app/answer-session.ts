@@ -45,6 +45,8 @@ export class AnswerSession {
   private stopController: AbortController | undefined;
   /** The turn the running answer writes into. */
   private answeringId: string | undefined;
+  /** The turn the last answer wrote into. */
+  private lastAnswerId: string | undefined;
   private pendingApproval: ((approved: boolean) => void) | undefined;
   /** Tools the user allowed for the rest of a conversation, by conversation id. */
   private readonly allowedTools = new Map<string, Set<string>>();
@@ -174,9 +176,12 @@ export class AnswerSession {
     return attached;
   }
 
-  /** Adds a line to the running answer's diagnostics (an MCP server's log message); none runs: nothing. */
+  /**
+   * Adds a line to the running answer's diagnostics (an MCP server's log message). A line that arrives
+   * just after the answer ended (a server's log travels apart from its result) goes to that answer.
+   */
   diagnose(entry: DiagnosticEntry): void {
-    const id = this.answeringId;
+    const id = this.answeringId ?? this.lastAnswerId;
     if (id) this.host.conversations.updateTurn(id, (turn) => ({ diagnostics: [...(turn.diagnostics ?? []), entry].slice(-MAX_DIAGNOSTICS) }));
   }
 
@@ -304,6 +309,7 @@ export class AnswerSession {
     const controller = new AbortController();
     this.stopController = controller;
     this.answeringId = answerId;
+    this.lastAnswerId = answerId;
     this.host.set({ busy: true, answeringIn: conversation.id });
     if (continued) this.host.conversations.updateTurn(answerId, () => ({ state: 'streaming', note: undefined }));
     // Once Stop is pressed, what the worker still sends is not shown: the user asked for silence.

@@ -13,6 +13,7 @@ import { modelFromAddress } from './model-param.ts';
 import type { SavedMcpServer } from './persistence.ts';
 import type { StoreDeps } from './store-deps.ts';
 import type { TabMessage } from './tab-sync.ts';
+import { serverName } from './server-names.ts';
 
 export type { StoreDeps } from './store-deps.ts';
 
@@ -91,7 +92,10 @@ export class AppStore {
       skipCheck: () => this.model.skipCheck(),
       loading: () => this.model.loading,
       toolSelection: () => this.toolSelection(),
-      serverOf: (name) => this.mcp.serverOf(name)?.label,
+      serverOf: (name) => {
+        const server = this.mcp.serverOf(name);
+        return server && serverName(server, this.mcp.list());
+      },
       ...(deps.tabs ? { tabs: deps.tabs } : {}),
     });
     this.model = new ModelSession(
@@ -524,7 +528,7 @@ export class AppStore {
     return registry.names.flatMap((name) => {
       const tool = registry.get(name);
       const status = this.mcp.serverOf(name);
-      const server = status?.label;
+      const server = status && serverName(status, this.mcp.list());
       const changed = status?.changed?.includes(name) === true;
       return tool
         ? [{ schema: tool.schema, confirm: tool.confirm, readOnly: tool.readOnly, ...(server ? { server } : {}), ...(changed ? { changed } : {}) }]

@@ -148,6 +148,12 @@ export const chatComposerStyles = [
     .gauge span {
       display: none;
     }
+    /* On a phone the hint takes two lines rather than lose its end. */
+    .hint {
+      white-space: normal;
+      overflow: visible;
+      line-height: 1.25;
+    }
   }
 `,
 ];

@@ -138,6 +138,9 @@ export const chatMessageStyles = [
     .markdown td {
       border: 1px solid var(--border);
       padding: 0.3rem 0.6rem;
+      /* Words stay whole in a cell (no letter-by-letter column on a phone): a wide table scrolls in its own box. */
+      overflow-wrap: break-word;
+      min-width: 4rem;
     }
     .code-block {
       border: 1px solid var(--border);

@@ -65,15 +65,17 @@ export class ModelSession {
     // A link may name any model anywhere: one from elsewhere that is not the model this browser last
     // used is shown with where it comes from, and waits for a click before anything is downloaded.
     const linked = named ? linkedModelOrigin(named, { origin, hubUrl: this.host.state().settings.hubUrl }) : undefined;
-    if (named && linked && modelAddress(named, origin) !== last) {
+    const failed = await persistence.loadFailedModel().catch(() => undefined);
+    const where = modelAddress(source, origin);
+    // A model this browser tried and failed to load (the user's own pick, offline) is that failure, not a link from elsewhere.
+    const triedHere = failed !== undefined && failed.address === where;
+    if (named && linked && modelAddress(named, origin) !== last && !triedHere) {
       this.source = named;
       this.host.set({ model: { phase: 'confirm', label: modelLabel(named), address: modelAddress(named, origin), files: {}, attempts: [], linked } });
       return;
     }
     // A model that failed last time is not fetched again on every reload: the failure is shown, with Try again.
-    const failed = await persistence.loadFailedModel().catch(() => undefined);
-    const where = modelAddress(source, origin);
-    if (failed && where && failed.address === where) {
+    if (failed && where && triedHere) {
       this.source = source;
       this.host.set({
         model: {

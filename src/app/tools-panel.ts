@@ -3,6 +3,7 @@ import type { AppState, ToolInfo } from './app-state.ts';
 import { describeToolSearch } from './tool-search-line.ts';
 import { toolsPanelStyles } from './tools-panel-styles.ts';
 import { fire } from './app-actions.ts';
+import { serverName } from './server-names.ts';
 
 /** What `tools.js` registered (name, description, parameters), a reload button, and load errors. */
 export class ToolsPanel extends LitElement {
@@ -74,6 +75,11 @@ export class ToolsPanel extends LitElement {
     </section>`;
   }
 
+  /** A server's name, with its host where another server has the same name (two "shop" servers). */
+  private nameOf(server: AppState['mcp'][number]): string {
+    return serverName(server, this.servers ?? []);
+  }
+
   private renderServer(server: AppState['mcp'][number]) {
     const where = { 'tools.js': 'from tools.js', relay: 'relayed by the app server', settings: 'added here' }[server.source] ?? server.source;
     const state =
@@ -85,7 +91,7 @@ export class ToolsPanel extends LitElement {
     const skipped = server.skipped.length ? `Left out: ${server.skipped.map((s) => `${s.name} (${s.reason})`).join('; ')}` : '';
     return html`<li class="server" data-testid="mcp-server" data-phase=${server.phase} data-url=${server.url}>
       <div>
-        <strong>${server.label}</strong>
+        <strong data-testid="mcp-name">${this.nameOf(server)}</strong>
         <span class=${server.phase === 'down' ? 'badge warn' : 'badge'}>${state}</span>
         <span class="muted">${where}</span>
       </div>
@@ -93,7 +99,7 @@ export class ToolsPanel extends LitElement {
         ${server.phase === 'down' ? html`<button class="small" data-testid="mcp-retry" @click=${() => fire(this, { type: 'retryMcpServer', url: server.url })}>Retry</button>` : nothing}
         ${
           server.source === 'settings'
-            ? html`<button class="small" data-testid="mcp-remove" aria-label=${`Remove ${server.label}`} @click=${() => fire(this, { type: 'removeMcpServer', url: server.url })}>Remove</button>`
+            ? html`<button class="small" data-testid="mcp-remove" aria-label=${`Remove ${this.nameOf(server)}`} @click=${() => fire(this, { type: 'removeMcpServer', url: server.url })}>Remove</button>`
             : nothing
         }
       </div>

@@ -226,6 +226,37 @@ describe('connection life', () => {
     }
   });
 
+  it('stops trying by itself after eight times in a row, says so, and Retry starts again (issue 44)', async () => {
+    const scheduled: number[] = [];
+    const pending: (() => void)[] = [];
+    const servers = new McpServers(new ToolRegistry(), {
+      backoff: { firstMs: 10, maxMs: 40 },
+      timers: {
+        setTimeout: (run, ms) => {
+          scheduled.push(ms);
+          pending.push(run);
+          return pending.length;
+        },
+        clearTimeout: () => undefined,
+      },
+    });
+    try {
+      servers.declare('settings', [{ url: 'http://127.0.0.1:9/mcp', connectTimeoutMs: 2000 }]);
+      for (let attempt = 0; attempt < 8; attempt++) {
+        await expect.poll(() => scheduled.length, { timeout: 10_000 }).toBe(attempt + 1);
+        pending.shift()?.();
+      }
+      // The ninth failure schedules nothing: the server waits for Retry.
+      await expect.poll(() => servers.list()[0]?.retryInMs === undefined && servers.list()[0]?.phase === 'down', { timeout: 10_000 }).toBe(true);
+      expect(scheduled).toHaveLength(8);
+      servers.retry('http://127.0.0.1:9/mcp');
+      await expect.poll(() => scheduled.length, { timeout: 10_000 }).toBe(9);
+      expect(scheduled.at(-1)).toBe(10);
+    } finally {
+      await servers.close();
+    }
+  });
+
   it('moves the connected tools into another registry (a chat loaded after the page started)', async () => {
     const first = new ToolRegistry();
     const servers = new McpServers(first);

@@ -66,6 +66,9 @@ interface Server {
   settled: Promise<void>;
 }
 
+/** Times in a row a server that does not answer is tried again by itself (about two minutes with the default backoff); then Retry. */
+const MAX_RETRIES = 8;
+
 /**
  * The MCP servers a chat takes tools from, kept connected: each connects on its own (one that hangs
  * or fails never holds up the others), its tools join the registry while it is connected and leave
@@ -150,6 +153,8 @@ export class McpServers {
     const server = this.servers.get(url);
     if (server?.status.phase !== 'down') return;
     this.timers.clearTimeout(server.retry);
+    // The user asked: the count of tries in a row starts over.
+    server.failures = 0;
     this.connect(server);
   }
 
@@ -229,15 +234,23 @@ export class McpServers {
           });
         },
         (error: unknown) => {
-          if (current()) this.down(server, (error as Error).message);
+          if (current()) this.down(server, (error as Error).message, { retry: (error as { lasting?: boolean }).lasting !== true });
         },
       );
   }
 
-  private down(server: Server, error: string): void {
+  /**
+   * A server is down: it is tried again with backoff, up to {@link MAX_RETRIES} times in a row, unless
+   * trying again cannot help (the page's policy forbids it); then it waits for Retry.
+   */
+  private down(server: Server, error: string, how: { retry: boolean } = { retry: true }): void {
     const { firstMs = 1000, maxMs = 30_000 } = this.options.backoff ?? {};
     const delay = Math.min(maxMs, firstMs * 2 ** server.failures);
     server.failures += 1;
+    if (!how.retry || server.failures > MAX_RETRIES) {
+      this.update(server, { phase: 'down', tools: [], error, retryInMs: undefined });
+      return;
+    }
     this.update(server, { phase: 'down', tools: [], error, retryInMs: delay });
     server.retry = this.timers.setTimeout(() => {
       if (this.servers.get(server.entry.url) === server && !this.closed) this.connect(server);

@@ -317,7 +317,12 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
       await within(connectTimeout, 'connecting', client.connect(new SSEClientTransport(endpoint, transportOptions)));
     } catch {
       await client.close().catch(() => undefined);
-      throw new McpConnectError(`Could not connect to the MCP server at ${url}: ${describeFailure(first)}. ${connectAdvice(first, endpoint)}`);
+      // A request the page's policy refused is reported to the page as a separate event: let it arrive first.
+      if (first instanceof TypeError) await new Promise((resolve) => setTimeout(resolve, 0));
+      const advice = connectAdvice(first, endpoint);
+      throw Object.assign(new McpConnectError(`Could not connect to the MCP server at ${url}: ${describeFailure(first)}. ${advice.text}`), {
+        lasting: advice.lasting,
+      });
     }
   }
   /**
@@ -631,16 +636,48 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
   };
 }
 
+/** Origins the page's own policy (its Content-Security-Policy) refused a request to, as the page reported them. */
+const refusedByPolicy = new Set<string>();
+if (typeof document !== 'undefined') {
+  document.addEventListener('securitypolicyviolation', (event) => {
+    if (event.effectiveDirective !== 'connect-src') return;
+    try {
+      refusedByPolicy.add(new URL(event.blockedURI).origin);
+    } catch {
+      // Not an address (a policy report names "inline" or "eval" that way): not a server.
+    }
+  });
+}
+
+/** Where the app server relays to the servers its operator listed (`src/server/mcp-relay.ts`). */
+const RELAY_PATH = '/mcp-relay/';
+
 /**
- * What to do about a failed connection. In a page, a request another origin does not allow (CORS)
- * or the page's own policy forbids fails as a bare network error: say so, and name the relay.
+ * What to do about a failed connection, and whether trying again by itself could help (`lasting`: it
+ * cannot). In a page, a request the page's own policy forbids is named as such, with the two ways to
+ * allow it; one another origin does not allow (CORS) or that nothing answered fails as a bare network
+ * error; a relayed server that is down is the relay's to reach.
  */
-function connectAdvice(error: unknown, endpoint: URL): string {
+function connectAdvice(error: unknown, endpoint: URL): { text: string; lasting: boolean } {
   const page = globalThis.location?.origin;
   if (error instanceof TypeError && page && page !== 'null' && endpoint.origin !== page) {
-    return `The browser refused the request or could not reach the server: a server reached from this page must be running, allow the page's origin (${page}) in its CORS headers, and be allowed by the page's connect policy (CONNECT_ORIGINS). Otherwise list it in MCP_SERVERS on the app server, which relays to it.`;
+    if (refusedByPolicy.has(endpoint.origin)) {
+      return {
+        text:
+          `This page's connect policy does not allow ${endpoint.origin}: the server that serves the page lists the origins it may reach. ` +
+          `Start it with MCP_SERVERS=${endpoint.href} and it relays to that server; or with CONNECT_ORIGINS=${endpoint.origin} if that server allows ${page} in its CORS headers.`,
+        lasting: true,
+      };
+    }
+    return {
+      text: `The server did not answer this page: it is not running, or it does not allow this page's origin (${page}) in its CORS headers. Start it or allow that origin, or list it in MCP_SERVERS on the app server, which relays to it.`,
+      lasting: false,
+    };
   }
-  return "Check that the address is the server's MCP endpoint (often ending in /mcp) and that the server is running.";
+  if (endpoint.origin === page && endpoint.pathname.startsWith(RELAY_PATH)) {
+    return { text: 'The app server relays to it and could not reach it: check that the server is running; the page tries again.', lasting: false };
+  }
+  return { text: "Check that the address is the server's MCP endpoint (often ending in /mcp) and that the server is running.", lasting: false };
 }
 
 /** One line for a failure: the SDK's errors carry an HTTP status or a JSON-RPC code worth keeping. */
@@ -651,6 +688,9 @@ function describeFailure(error: unknown): string {
     return 'the server asks for authorization (HTTP 401): give its token in headers (Authorization: Bearer …), or sign in with the oauth option';
   }
   if (/HTTP/.test(error.message) && typeof status === 'number' && status >= 400 && status < 600) {
+    // The relay answers its own errors as JSON with a message for people: that is the one to show.
+    const relayed = /"message"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(error.message)?.[1];
+    if (relayed && /"error"\s*:\s*"(?:unreachable|timeout|redirect|not_mcp)"/.test(error.message)) return JSON.parse(relayed) as string;
     // The SDK puts the whole response body in the message: an HTML error page says nothing more than its status.
     return `the server answered HTTP ${status}, not as an MCP server`;
   }

@@ -105,6 +105,29 @@ describe('MCP servers on the chat page', () => {
     expect(why).toContain('CORS');
     expect(why).toContain('MCP_SERVERS');
     expect(await page.getByTestId('tools').textContent()).not.toContain('nocors_add_numbers');
+    // An address the page's own policy does not allow (issue 44): said so, with the two ways to allow it,
+    // and not tried again and again by itself (the policy will not change until the page reloads).
+    const blocked = 'http://127.0.0.1:9/mcp';
+    await page.getByTestId('mcp-url').fill(blocked);
+    await page.getByTestId('mcp-add').click();
+    await expect.poll(() => serverRow(blocked).getAttribute('data-phase'), { timeout: 15_000 }).toBe('down');
+    const policy = (await serverRow(blocked).getByTestId('mcp-error').textContent()) ?? '';
+    expect(policy).toContain("This page's connect policy does not allow http://127.0.0.1:9");
+    expect(policy).toContain('MCP_SERVERS=http://127.0.0.1:9/mcp');
+    expect(policy).not.toContain('maybe');
+    expect(await serverRow(blocked).textContent()).not.toContain('trying again');
+    await serverRow(blocked).getByTestId('mcp-remove').click();
+    await expect.poll(() => serverRow(blocked).count()).toBe(0);
+    // Two servers with one name are told apart by where they are (issue 44).
+    const twin = `${direct.url}?copy=2`;
+    await page.getByTestId('mcp-url').fill(twin);
+    await page.getByTestId('mcp-add').click();
+    await expect.poll(() => serverRow(twin).getAttribute('data-phase'), { timeout: 15_000 }).toBe('connected');
+    const names = [await serverRow(direct.url).getByTestId('mcp-name').textContent(), await serverRow(twin).getByTestId('mcp-name').textContent()];
+    expect(names[0]).not.toBe(names[1]);
+    expect(names[1]).toContain('?copy=2)');
+    await serverRow(twin).getByTestId('mcp-remove').click();
+    await expect.poll(() => serverRow(twin).count()).toBe(0);
     await page.getByTestId('mcp-url').fill('not an address');
     await page.getByTestId('mcp-add').click();
     // The browser's own check of a url field stops it; nothing was added.
@@ -234,7 +257,10 @@ describe('MCP servers on the chat page', () => {
     expect(await answer.locator('.markdown').textContent()).toContain('Counted to three.');
     // The server's log line, at the level asked (warning), is in the answer's diagnostics; its info lines are not.
     await answer.getByTestId('diagnostics-toggle').click();
-    expect(await answer.getByTestId('diagnostic-log').allTextContents()).toEqual([expect.stringMatching(/Log of features\s*warning\s*counter: counted 3/)]);
+    // (The log travels apart from the result: it may land just after the answer.)
+    await expect
+      .poll(() => answer.getByTestId('diagnostic-log').allTextContents())
+      .toEqual([expect.stringMatching(/Log of features\s*warning\s*counter: counted 3/)]);
 
     // A part the server meant for the user only is on the row, and the model never read it.
     await sendMessage(page, QUESTIONS.mcpOslo);
@@ -338,4 +364,40 @@ describe('MCP servers on the chat page', () => {
     expect(await serverRow(guarded.url).getByTestId('mcp-sign-in-needed').count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
+
+  it(
+    "a relayed server that goes down is said to be out of the relay's reach, not a wrong address (issue 44)",
+    async () => {
+      await relayed.kill();
+      const row = page.locator('[data-testid="mcp-server"][data-url$="/mcp-relay/notes"]');
+      // The heartbeat notices within its period; the reconnect then fails at the relay.
+      await expect
+        .poll(
+          async () =>
+            (await row
+              .getByTestId('mcp-error')
+              .textContent()
+              .catch(() => '')) ?? '',
+          { timeout: 60_000, interval: 500 },
+        )
+        .toContain('cannot be reached from the app server');
+      expect(await row.getByTestId('mcp-error').textContent()).not.toContain('often ending in /mcp');
+      // Tried again, it says what the relay said, and where the fault is.
+      await expect
+        .poll(
+          async () =>
+            (await row
+              .getByTestId('mcp-error')
+              .textContent()
+              .catch(() => '')) ?? '',
+          { timeout: 60_000, interval: 500 },
+        )
+        .toContain('The app server relays to it and could not reach it');
+      const why = (await row.getByTestId('mcp-error').textContent()) ?? '';
+      expect(why).toContain('cannot be reached from the app server');
+      expect(why).not.toContain('often ending in /mcp');
+      expect(pageErrors).toEqual([]);
+    },
+    TIMEOUTS.browserTest,
+  );
 });

@@ -580,6 +580,11 @@ describe('load failures, said once with what to do (WASM path)', () => {
     expect(error).toContain('load a model folder or .zip from this computer');
     expect(error).not.toContain('Tried:');
     await screenshot(page, 'error-offline');
+    // The user's own pick failed here: a reload shows that failure, not "The link you opened…" (issue 44).
+    await page.reload();
+    await page.getByTestId('model-error').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('linked-model').count()).toBe(0);
+    expect(await page.getByTestId('model-error').textContent()).toContain('Cannot reach the model hub');
   });
 
   it('does not try the failed model again on a reload, and says so', async () => {

@@ -584,6 +584,18 @@ describe('the chat page over a scripted model', () => {
     expect(await scroller.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     await screenshot(page, 'phone-long-lines');
 
+    // A table keeps its words whole in its cells and scrolls in its own box; the page does not (issue 44).
+    await sendMessage(page, QUESTIONS.table);
+    await waitIdle(page);
+    const cells = lastAnswer(page).locator('.markdown td');
+    for (const width of await cells.evaluateAll((tds) => tds.map((td) => td.getBoundingClientRect().width))) expect(width).toBeGreaterThan(50);
+    expect(await cells.filter({ hasText: 'Reykjavík' }).evaluate((td) => td.getBoundingClientRect().height < 40)).toBe(true);
+    expect(await scroller.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    // The composer's hint is read whole, not cut.
+    const hint = page.locator('nexus-composer .hint');
+    expect(await hint.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && getComputedStyle(el).whiteSpace !== 'nowrap')).toBe(true);
+    await screenshot(page, 'phone-table');
+
     // The conversations drawer closes once a conversation is chosen: tapping the one already open
     // closes it too (issue 44), the user chose where to be.
     await page.locator('button.menu').click();

@@ -20,6 +20,7 @@ export const QUESTIONS = {
   files: 'What do the attached files say?',
   codeAndMath: 'Show me some code and a formula.',
   debris: 'Is it sunny?',
+  table: 'Compare the cities in a table.',
 } as const;
 
 /**
