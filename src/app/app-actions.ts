@@ -57,7 +57,11 @@ type SettingsAction =
   | { type: 'resetSettings' }
   | { type: 'undoResetSettings' }
   | { type: 'setWeb'; enabled: boolean }
-  | { type: 'applyUpdate' };
+  | { type: 'applyUpdate' }
+  /** Reads which models this browser keeps (when the list is opened). */
+  | { type: 'listDeviceModels' }
+  /** Deletes a model's files from this browser. */
+  | { type: 'deleteDeviceModel'; address: string };
 
 /** The user's answer to what an MCP server asked: a form's values, or a decision on a completion by the model. */
 type McpAnswer = McpElicitationAnswer | { action: 'allow' | 'allow-always' | 'decline' };

@@ -19,6 +19,7 @@ import {
   type ToolSearchStatus,
 } from '../internal.ts';
 import type { Source, WebActivity, WebStatus } from './web-research.ts';
+import type { DeviceModel } from './device-models.ts';
 
 /** Where loading the model stands. `checking` is the self-check that the model calls tools. */
 /** `confirm`: a link (`?model=`) named a model from elsewhere; nothing is downloaded until the user says so. */
@@ -200,6 +201,18 @@ export interface Conversation {
   versions?: Record<string, VersionSet>;
 }
 
+/** The models on this device and the storage the browser grants, as the list shows them. */
+interface DeviceModelsState {
+  models: DeviceModel[];
+  /** Bytes this site uses and may use, as the browser estimates them. */
+  usage?: number;
+  quota?: number;
+  /** The browser keeps this site's storage until the user deletes it (it was asked once). */
+  persisted: boolean;
+  /** What the last Delete freed, said under the list. */
+  freed?: string;
+}
+
 /** What the conversation list shows. */
 export interface ConversationSummary {
   id: string;
@@ -363,6 +376,8 @@ export interface AppState {
   busy: boolean;
   /** The conversation the running answer is written in (the user may be reading another meanwhile). */
   answeringIn?: string;
+  /** The models this browser keeps, as the settings drawer lists them (read when it is opened). */
+  deviceModels?: DeviceModelsState;
   /** Why the list did not do what was asked (a conversation another tab is answering in cannot be deleted). */
   listNote?: string;
   /** Why the last file the user chose was not attached (shown by the message box until the next attach). */

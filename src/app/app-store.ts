@@ -14,6 +14,7 @@ import type { SavedMcpServer } from './persistence.ts';
 import type { StoreDeps } from './store-deps.ts';
 import type { TabMessage } from './tab-sync.ts';
 import { serverName } from './server-names.ts';
+import { formatBytes } from './format.ts';
 
 export type { StoreDeps } from './store-deps.ts';
 
@@ -135,6 +136,8 @@ export class AppStore {
       undoResetSettings: () => this.undoResetSettings(),
       setWeb: ({ enabled }) => this.setWeb(enabled),
       applyUpdate: () => this.applyUpdate(),
+      listDeviceModels: () => this.listDeviceModels(),
+      deleteDeviceModel: ({ address }) => this.deleteDeviceModel(address),
     };
   }
 
@@ -238,6 +241,27 @@ export class AppStore {
   private applyUpdate(): void {
     if (this.current.busy || this.current.queued) return;
     this.applyPageUpdate?.();
+  }
+
+  /** Reads the models this browser keeps, with what the page noted of each and the storage the browser grants. */
+  private async listDeviceModels(): Promise<void> {
+    const { listDeviceModels, storageState } = await import('./device-models.ts');
+    const uses = await this.deps.persistence.loadModelUses().catch(() => ({}));
+    const [models, storage] = await Promise.all([listDeviceModels(uses).catch(() => []), storageState()]);
+    const { freed } = this.current.deviceModels ?? {};
+    this.set({ deviceModels: { models, ...storage, ...(freed ? { freed } : {}) } });
+  }
+
+  /** Deletes a model's files from this browser (a model in use keeps working; it downloads again next time it loads). */
+  private async deleteDeviceModel(address: string): Promise<void> {
+    const { deleteDeviceModel } = await import('./device-models.ts');
+    const model = this.current.deviceModels?.models.find((m) => m.address === address);
+    const freed = await deleteDeviceModel(address).catch(() => 0);
+    await this.deps.persistence.saveModelUse(address, undefined).catch(() => undefined);
+    const said = `Deleted ${model?.label ?? address}: ${formatBytes(freed)} freed.`;
+    this.set({ deviceModels: { ...(this.current.deviceModels ?? { models: [], persisted: false }), freed: said } });
+    this.notify(said);
+    await this.listDeviceModels();
   }
 
   /** Changes settings for the next answers, and remembers them. */

@@ -148,8 +148,13 @@ export const chatComposerStyles = [
     .gauge span {
       display: none;
     }
-    /* On a phone the hint takes two lines rather than lose its end. */
+    /* On a phone the hint has a line of its own under the buttons, rather than lose its end. */
+    .bar {
+      flex-wrap: wrap;
+    }
     .hint {
+      order: 10;
+      flex-basis: 100%;
       white-space: normal;
       overflow: visible;
       line-height: 1.25;

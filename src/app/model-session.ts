@@ -247,6 +247,7 @@ export class ModelSession {
       }
       // Remembered only once it loaded, so a model that fails is not retried on every visit.
       if (address) void this.deps.persistence.saveLastModel(address).catch(() => undefined);
+      if (address) void this.noteUse(address, verdict);
       if (address) void this.forgetFailure(address);
       this.host.notify(verdict ? `Model ready: ${model.label}.` : `Model ready: ${model.label}. The self-check was skipped.`);
     } catch (error) {
@@ -261,6 +262,19 @@ export class ModelSession {
       this.patchModel({ phase: 'error', error: explained });
       if (address) void this.deps.persistence.saveFailedModel({ address, error: explained }).catch(() => undefined);
     }
+  }
+
+  /**
+   * Notes when the model loaded and its verdict ("Models on this device"), and the first time a model
+   * loads, asks the browser to keep the site's storage (a model is a large download to lose).
+   */
+  private async noteUse(address: string, verdict: { ok: boolean; dtype: string; device: string } | undefined): Promise<void> {
+    const { persistence } = this.deps;
+    const use = { usedAt: new Date().toISOString(), ...(verdict ? { verdict: { ok: verdict.ok, dtype: verdict.dtype, device: verdict.device } } : {}) };
+    await persistence.saveModelUse(address, use).catch(() => undefined);
+    if (await persistence.loadPersistAsked().catch(() => true)) return;
+    await persistence.savePersistAsked().catch(() => undefined);
+    await globalThis.navigator?.storage?.persist?.().catch(() => false);
   }
 
   /** A model that loads is no longer the one that failed. */

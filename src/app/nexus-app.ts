@@ -236,7 +236,7 @@ export class NexusApp extends LitElement {
         ${
           this.panel === 'tools'
             ? html`<nexus-tools-panel .tools=${s.tools} .servers=${s.mcp} .extras=${s.mcpExtras}></nexus-tools-panel>`
-            : html`<nexus-settings-panel .settings=${s.settings} .toolNames=${(s.tools.list ?? []).map((t) => t.schema.function.name)} .instructions=${s.conversation.instructions} .undo=${s.settingsUndo}></nexus-settings-panel>`
+            : html`<nexus-settings-panel .settings=${s.settings} .toolNames=${(s.tools.list ?? []).map((t) => t.schema.function.name)} .instructions=${s.conversation.instructions} .undo=${s.settingsUndo} .deviceModels=${s.deviceModels}></nexus-settings-panel>`
         }
       </div>
     </aside>`;

@@ -1,6 +1,7 @@
 import type { ToolVerdict, VerdictStore } from '../internal.ts';
 import { upgradeSettings, type Conversation, type ConversationSummary, type Settings } from './app-state.ts';
 import type { LegacyConversation } from './conversation-upgrade.ts';
+import type { ModelUse } from './device-models.ts';
 
 /** Where the page keeps what it remembers between visits. */
 export interface Persistence {
@@ -18,6 +19,12 @@ export interface Persistence {
   /** Models (as `?model=` names them) whose every quantization was tried: "Try other quantizations" is not offered again. */
   loadSearchedModels(): Promise<string[]>;
   saveSearchedModel(address: string): Promise<void>;
+  /** When each model last loaded here and its verdict, by its address, for "Models on this device". */
+  loadModelUses(): Promise<Record<string, ModelUse>>;
+  saveModelUse(address: string, use: ModelUse | undefined): Promise<void>;
+  /** Whether the page already asked the browser to keep its storage (asked once). */
+  loadPersistAsked(): Promise<boolean>;
+  savePersistAsked(): Promise<void>;
   listConversations(): Promise<ConversationSummary[]>;
   loadConversation(id: string): Promise<Conversation | undefined>;
   /**
@@ -52,6 +59,8 @@ const KEYS = {
   lastModel: 'last-model',
   failedModel: 'failed-model',
   searchedModels: 'searched-models',
+  modelUses: 'model-uses',
+  persistAsked: 'persist-asked',
   mcpServers: 'mcp-servers',
   index: 'conversations',
   conversation: (id: string) => `conversation:${id}`,
@@ -91,6 +100,16 @@ export function indexedDbPersistence(database = 'nexus-chat'): Persistence {
     loadFailedModel: async () => (await get<FailedModel>(KEYS.failedModel)) ?? undefined,
     saveFailedModel: (failed) => serial(() => (failed ? set(KEYS.failedModel, failed) : del(KEYS.failedModel))),
     loadSearchedModels: async () => (await get<string[]>(KEYS.searchedModels)) ?? [],
+    loadModelUses: async () => (await get<Record<string, ModelUse>>(KEYS.modelUses)) ?? {},
+    saveModelUse: (address, use) =>
+      serial(() =>
+        update<Record<string, ModelUse>>(KEYS.modelUses, (stored = {}) => {
+          const { [address]: _old, ...rest } = stored;
+          return use ? { ...rest, [address]: use } : rest;
+        }),
+      ),
+    loadPersistAsked: async () => (await get<boolean>(KEYS.persistAsked)) === true,
+    savePersistAsked: () => serial(() => set(KEYS.persistAsked, true)),
     saveSearchedModel: (address) => serial(() => update<string[]>(KEYS.searchedModels, (stored = []) => [...new Set([...stored, address])].slice(-50))),
     loadMcpServers: async () => (await get<SavedMcpServer[]>(KEYS.mcpServers)) ?? [],
     saveMcpServers: (servers) => serial(() => set(KEYS.mcpServers, [...servers])),
@@ -136,6 +155,13 @@ export function memoryPersistence(data = new Map<string, unknown>()): Persistenc
     loadFailedModel: async () => structuredClone(data.get(KEYS.failedModel) as FailedModel | undefined),
     saveFailedModel: async (failed) => void (failed ? data.set(KEYS.failedModel, structuredClone(failed)) : data.delete(KEYS.failedModel)),
     loadSearchedModels: async () => [...((data.get(KEYS.searchedModels) as string[] | undefined) ?? [])],
+    loadModelUses: async () => structuredClone((data.get(KEYS.modelUses) as Record<string, ModelUse> | undefined) ?? {}),
+    saveModelUse: async (address, use) => {
+      const { [address]: _old, ...rest } = (data.get(KEYS.modelUses) as Record<string, ModelUse> | undefined) ?? {};
+      data.set(KEYS.modelUses, use ? { ...rest, [address]: structuredClone(use) } : rest);
+    },
+    loadPersistAsked: async () => data.get(KEYS.persistAsked) === true,
+    savePersistAsked: async () => void data.set(KEYS.persistAsked, true),
     saveSearchedModel: async (address) =>
       void data.set(KEYS.searchedModels, [...new Set([...((data.get(KEYS.searchedModels) as string[] | undefined) ?? []), address])]),
     loadMcpServers: async () => structuredClone((data.get(KEYS.mcpServers) as SavedMcpServer[] | undefined) ?? []),

@@ -12,6 +12,36 @@ export const settingsPanelStyles = [
       display: grid;
       gap: 0.9rem;
     }
+    .device-models {
+      margin-bottom: 1.2rem;
+      padding-bottom: 1rem;
+      border-bottom: 1px solid var(--border);
+    }
+    .device-models h3 {
+      margin: 0 0 0.5rem;
+      font-size: 0.95rem;
+    }
+    .device-models ul {
+      list-style: none;
+      margin: 0 0 0.5rem;
+      padding: 0;
+      display: grid;
+      gap: 0.5rem;
+    }
+    .device-models li {
+      display: flex;
+      gap: 0.6rem;
+      align-items: center;
+      justify-content: space-between;
+    }
+    .device-models li > div {
+      display: grid;
+      min-width: 0;
+      overflow-wrap: anywhere;
+    }
+    .device-models li button {
+      flex: none;
+    }
     label {
       display: grid;
       gap: 0.3rem;

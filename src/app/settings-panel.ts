@@ -3,6 +3,7 @@ import { MCP_LOG_LEVELS, type Strategy, type ToolChoice } from '../internal.ts';
 import { DEFAULT_SETTINGS, type AppState, type Settings, type Theme } from './app-state.ts';
 import { settingsPanelStyles } from './settings-panel-styles.ts';
 import { fire } from './app-actions.ts';
+import { deviceLabel, formatBytes, formatWhen } from './format.ts';
 
 /** The loop's settings for the next answers: prompts, strategy, tool choice, limits, thinking. */
 export class SettingsPanel extends LitElement {
@@ -10,6 +11,7 @@ export class SettingsPanel extends LitElement {
     settings: { attribute: false },
     toolNames: { attribute: false },
     instructions: { attribute: false },
+    deviceModels: { attribute: false },
     undo: { attribute: false },
     confirmingReset: { state: true },
   };
@@ -25,13 +27,20 @@ export class SettingsPanel extends LitElement {
   declare toolNames: string[];
   /** The open conversation's own instructions, from the store. */
   declare instructions: string | undefined;
+  /** The models this browser keeps, read each time the drawer opens. */
+  declare deviceModels: AppState['deviceModels'];
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void fire(this, { type: 'listDeviceModels' });
+  }
 
   static override styles = settingsPanelStyles;
 
   override render() {
     const s = this.settings;
     const choice = typeof s.toolChoice === 'object' ? `tool:${s.toolChoice.name}` : s.toolChoice;
-    return html`<form data-testid="settings" @submit=${(e: Event) => e.preventDefault()}>
+    return html`${this.renderDeviceModels()}<form data-testid="settings" @submit=${(e: Event) => e.preventDefault()}>
       <label>
         This conversation's instructions
         <span class="help">Added for this conversation only, after the system prompt ("answer in French", "you are a travel agent").</span>
@@ -172,6 +181,41 @@ export class SettingsPanel extends LitElement {
     this.confirmingReset = false;
     fire(this, { type: 'resetSettings' });
   };
+
+  /** The models this browser keeps: size, last use, verdict, Delete (saying what it frees), and the storage the browser grants. */
+  private renderDeviceModels() {
+    const state = this.deviceModels;
+    if (!state) return html`<section class="device-models" data-testid="device-models"><h3>Models on this device</h3><p class="help">Reading…</p></section>`;
+    const storage =
+      state.usage !== undefined && state.quota
+        ? `This site uses ${formatBytes(state.usage)} of the ${formatBytes(state.quota)} the browser allows it.`
+        : 'The browser does not say how much it allows this site.';
+    const kept = state.persisted ? 'Kept until you delete them.' : 'The browser may clear them when the disk runs low.';
+    return html`<section class="device-models" data-testid="device-models" aria-labelledby="device-models-title">
+      <h3 id="device-models-title">Models on this device</h3>
+      ${
+        state.models.length
+          ? html`<ul>
+              ${state.models.map(
+                (m) => html`<li data-testid="device-model" data-address=${m.address}>
+                  <div>
+                    <strong title=${m.address}>${m.label}</strong>
+                    <span class="help">${formatBytes(m.bytes)} · ${m.usedAt ? `used ${formatWhen(m.usedAt)}` : 'not used here yet'} · ${
+                      m.verdict ? `${m.verdict.ok ? 'calls tools' : 'does not call tools'} (${deviceLabel(m.verdict.device, m.verdict.dtype)})` : 'not checked'
+                    }</span>
+                  </div>
+                  <button type="button" class="small" data-testid="delete-device-model" aria-label=${`Delete ${m.label} (frees ${formatBytes(m.bytes)})`} @click=${() => fire(this, { type: 'deleteDeviceModel', address: m.address })}>
+                    Delete · ${formatBytes(m.bytes)}
+                  </button>
+                </li>`,
+              )}
+            </ul>`
+          : html`<p class="help">No model is downloaded in this browser.</p>`
+      }
+      ${state.freed ? html`<p class="help" role="status" data-testid="device-model-freed">${state.freed}</p>` : nothing}
+      <p class="help" data-testid="storage">${storage} ${kept}</p>
+    </section>`;
+  }
 
   private save(change: Partial<Settings>): void {
     fire(this, { type: 'updateSettings', change });

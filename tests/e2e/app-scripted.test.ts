@@ -560,10 +560,14 @@ describe('the chat page over a scripted model', () => {
     await page.getByTestId('verdict-toggle').click();
     expect(await page.getByTestId('verdict-detail').isVisible()).toBe(true);
     // Left open, it is open after a reload (issue 44); folded again, it stays folded.
+    const stored = (card: string) =>
+      expect.poll(async () => ((await readStored(page, 'settings', 'nexus-harness')) as { verdictCard?: string })?.verdictCard).toBe(card);
+    await stored('open');
     await page.reload();
     await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toBe('Ready: scripted on WASM q4');
     await expect.poll(() => page.getByTestId('verdict-detail').isVisible()).toBe(true);
     await page.getByTestId('verdict-toggle').click();
+    await stored('folded');
     await page.reload();
     await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toBe('Ready: scripted on WASM q4');
     expect(await page.getByTestId('verdict-detail').isVisible()).toBe(false);
@@ -589,7 +593,14 @@ describe('the chat page over a scripted model', () => {
     await waitIdle(page);
     const cells = lastAnswer(page).locator('.markdown td');
     for (const width of await cells.evaluateAll((tds) => tds.map((td) => td.getBoundingClientRect().width))) expect(width).toBeGreaterThan(50);
-    expect(await cells.filter({ hasText: 'Reykjavík' }).evaluate((td) => td.getBoundingClientRect().height < 40)).toBe(true);
+    // A one-word cell is on one line: its text is not broken letter by letter.
+    const lines = (td: Element) => {
+      const range = document.createRange();
+      range.selectNodeContents(td);
+      return range.getClientRects().length;
+    };
+    expect(await cells.filter({ hasText: 'Reykjavík' }).evaluate(lines)).toBe(1);
+    expect(await cells.filter({ hasText: 'Chennai' }).evaluate(lines)).toBe(1);
     expect(await scroller.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     // The composer's hint is read whole, not cut.
     const hint = page.locator('nexus-composer .hint');
@@ -726,6 +737,12 @@ describe('the chat page over a scripted model', () => {
       .toBe(true);
     await page.reload();
     await expect.poll(() => page.getByTestId('memory-start').count(), { timeout: 15_000 }).toBe(1);
+    // Its title in the list is the first message cut short; the Markdown file is titled with the message itself (issue 44).
+    expect(await page.locator('nexus-conversations li.current .title').textContent()).toMatch(/…$/);
+    const [markdown] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-markdown').click()]);
+    const heading = (await (await import('node:fs/promises')).readFile((await markdown.path()) ?? '', 'utf8')).split('\n')[0] ?? '';
+    expect(heading.startsWith('# Long note 1: the river runs past the old mill the river runs')).toBe(true);
+    expect(heading.length).toBeGreaterThan(150);
     expect(pageErrors).toEqual([]);
   });
 });
