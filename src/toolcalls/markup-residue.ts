@@ -99,11 +99,17 @@ const strayMarkerSites: readonly CallSite[] = [...new Set(STRAY_MARKERS)].map((m
 }));
 
 /**
- * The header of a new turn: a model that wrote on past its end of turn writes the next turn itself (the
- * user's, or another of its own). The answer ended before it; the rest is never the reader's. Not
- * Harmony's `<|start|>`, which opens its own call messages.
+ * The header of a user's (or a system) turn: a model that wrote on past its end of turn writes the user's
+ * next message itself. The answer ended before it; the rest is never the reader's. An assistant header is
+ * not one of these (a rendered conversation has them before its calls), nor Harmony's `<|start|>`.
  */
-const NEW_TURN_MARKERS: readonly string[] = ['<|im_start|>', '<|start_header_id|>', '<start_of_turn>'];
+const NEW_TURN_MARKERS: readonly string[] = [
+  '<|im_start|>user',
+  '<|im_start|>system',
+  '<|start_header_id|>user',
+  '<|start_header_id|>system',
+  '<start_of_turn>user',
+];
 
 /** One site per new-turn header: it and everything after it leave the text (held while the output streams). */
 const newTurnSites: readonly CallSite[] = NEW_TURN_MARKERS.map((marker) => ({
