@@ -85,12 +85,13 @@ function activityOf(record: ToolCallRecord, web: boolean): Activity {
       ...(shown.length ? { shown } : {}),
     };
   }
+  const call = { id: record.id, name: record.name, arguments: record.arguments, result: record.result };
   const found = details.web as Activity | undefined;
-  if (found && (found.kind === 'search' || found.kind === 'read')) return { ...found, source: record.source };
+  if (found && (found.kind === 'search' || found.kind === 'read')) return { ...found, source: record.source, call };
   // The web tool did not run (refused, unknown, failed before the proxy answered): a failed line says why.
   const args = record.arguments;
   return record.name === READ_PAGE
-    ? { kind: 'read', url: String(args.url ?? ''), pages: [], ok: false, detail: record.result, source: record.source }
+    ? { kind: 'read', url: String(args.url ?? ''), pages: [], ok: false, detail: record.result, source: record.source, call }
     : {
         kind: 'search',
         queries: [args.query, ...(Array.isArray(args.queries) ? args.queries : [])].map(String),
@@ -98,6 +99,7 @@ function activityOf(record: ToolCallRecord, web: boolean): Activity {
         results: 0,
         detail: record.result,
         source: record.source,
+        call,
       };
 }
 

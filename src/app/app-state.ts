@@ -112,6 +112,11 @@ export type Activity =
   | (WebActivity & {
       /** How the loop got this web call when it had to force it (primed, stepwise). */
       source?: CallSource;
+      /**
+       * The call as the model made it and what it was shown: not on the line, but kept with it so that a file
+       * can prove the model's memory of a research answer (an import checks the history against it).
+       */
+      call?: { id: string; name: string; arguments: Record<string, unknown>; result: string };
     });
 
 /** One generation's diagnostics, in the order the loop produced them. */

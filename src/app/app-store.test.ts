@@ -890,7 +890,9 @@ describe('AppStore', () => {
     await store.dispatch({ type: 'send', text: 'Look it up' });
     const answer = store.state.conversation.turns.at(-1);
     expect(answer).toMatchObject({ web: true, text: 'Answer [1].', sources: [{ n: 1, url: 'https://example.org', title: 'Example' }] });
-    expect(answer && answerView(answer).activity).toEqual([{ kind: 'search', queries: ['q'], ok: true, results: 3, source: 'inline' }]);
+    expect(answer && answerView(answer).activity).toEqual([
+      { kind: 'search', queries: ['q'], ok: true, results: 3, source: 'inline', call: expect.objectContaining({ result: 'r' }) },
+    ]);
   });
 
   it('restores settings and resets them to the defaults', async () => {

@@ -61,18 +61,27 @@ function checkActivity(value: unknown, where: string): Activity {
   }
   const source = isString(value.source) && CALL_SOURCES.includes(value.source) ? { source: value.source as never } : {};
   const detail = isString(value.detail) ? { detail: value.detail } : {};
+  const made = value.call;
+  if (
+    made !== undefined &&
+    !(isObject(made) && isString(made.id) && isString(made.name) && isObject(made.arguments) && isString(made.result, IMPORT_LIMITS.textChars))
+  )
+    refuse(where, 'has a call that is not {id, name, arguments, result}');
+  const call = isObject(made)
+    ? { call: { id: made.id as string, name: made.name as string, arguments: made.arguments as Record<string, unknown>, result: made.result as string } }
+    : {};
   if (value.kind === 'search') {
     if (!Array.isArray(value.queries) || value.queries.length > 20 || !value.queries.every((q) => isString(q)))
       refuse(where, 'needs its queries as a list of texts');
     if (typeof value.ok !== 'boolean' || !Number.isInteger(value.results) || (value.results as number) < 0)
       refuse(where, 'needs ok and results (a whole number)');
-    return { kind: 'search', queries: value.queries as string[], ok: value.ok, results: value.results as number, ...detail, ...source };
+    return { kind: 'search', queries: value.queries as string[], ok: value.ok, results: value.results as number, ...detail, ...source, ...call };
   }
   if (value.kind === 'read') {
     if (!isString(value.url) || typeof value.ok !== 'boolean') refuse(where, 'needs a url and ok');
     const pages = Array.isArray(value.pages) ? value.pages : [];
     if (pages.length > 50 || !pages.every((p) => isObject(p) && isString(p.url) && isString(p.title))) refuse(where, 'has pages that are not {url, title}');
-    return { kind: 'read', url: value.url, pages: pages as { url: string; title: string }[], ok: value.ok, ...detail, ...source };
+    return { kind: 'read', url: value.url, pages: pages as { url: string; title: string }[], ok: value.ok, ...detail, ...source, ...call };
   }
   return refuse(where, 'is not a tool use (kind call, search or read)');
 }
@@ -349,7 +358,8 @@ function hiddenInHistory(conversation: { turns: readonly LegacyTurn[]; history: 
     });
   };
   const answerTexts = new Set(conversation.turns.filter((t) => t.role === 'assistant').flatMap((t) => [shown(t.text), ...(t.drafts ?? []).map(shown)]));
-  const calls = conversation.turns.flatMap((t) => (t.activity ?? []).filter((a): a is Extract<Activity, { kind: 'call' }> => a.kind === 'call'));
+  // Every call a line stands for: a tool's row, and a web line's call as the model made it.
+  const calls = conversation.turns.flatMap((t) => (t.activity ?? []).flatMap((a) => (a.kind === 'call' ? [a] : a.call ? [a.call] : [])));
   const callKeys = new Set(calls.map((c) => `${c.name}\u0000${canonical(c.arguments)}`));
   const results = new Set(calls.map((c) => c.result));
   for (const [i, message] of conversation.history.entries()) {
