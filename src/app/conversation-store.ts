@@ -339,6 +339,8 @@ export class ConversationStore {
       return;
     }
     const conversation = this.host.state().conversation;
+    // A turn of neither (a late log line of an answer in a conversation since closed): nothing to change or save.
+    if (!conversation.turns.some((turn) => turn.id === id)) return;
     const turns = conversation.turns.map((turn) => (turn.id === id ? { ...turn, ...change(turn) } : turn));
     this.setConversation({ ...conversation, turns });
   }

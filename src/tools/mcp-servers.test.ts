@@ -196,11 +196,12 @@ describe('connection life', () => {
     TIMEOUTS.networkTest,
   );
 
-  it('a server that is not there keeps being tried with growing delays, capped', async () => {
+  /** Servers whose retries are only scheduled, not run: the test sees each delay and runs the retry itself. */
+  const serversOnHeldTimers = (backoff: { firstMs: number; maxMs: number }) => {
     const scheduled: number[] = [];
     const pending: (() => void)[] = [];
     const servers = new McpServers(new ToolRegistry(), {
-      backoff: { firstMs: 1000, maxMs: 4000 },
+      backoff,
       timers: {
         setTimeout: (run, ms) => {
           scheduled.push(ms);
@@ -210,6 +211,11 @@ describe('connection life', () => {
         clearTimeout: () => undefined,
       },
     });
+    return { servers, scheduled, pending };
+  };
+
+  it('a server that is not there keeps being tried with growing delays, capped', async () => {
+    const { servers, scheduled, pending } = serversOnHeldTimers({ firstMs: 1000, maxMs: 4000 });
     try {
       servers.declare('settings', [{ url: 'http://127.0.0.1:9/mcp', connectTimeoutMs: 2000 }]);
       for (let attempt = 0; attempt < 4; attempt++) {
@@ -227,19 +233,7 @@ describe('connection life', () => {
   });
 
   it('stops trying by itself after eight times in a row, says so, and Retry starts again (issue 44)', async () => {
-    const scheduled: number[] = [];
-    const pending: (() => void)[] = [];
-    const servers = new McpServers(new ToolRegistry(), {
-      backoff: { firstMs: 10, maxMs: 40 },
-      timers: {
-        setTimeout: (run, ms) => {
-          scheduled.push(ms);
-          pending.push(run);
-          return pending.length;
-        },
-        clearTimeout: () => undefined,
-      },
-    });
+    const { servers, scheduled, pending } = serversOnHeldTimers({ firstMs: 10, maxMs: 40 });
     try {
       servers.declare('settings', [{ url: 'http://127.0.0.1:9/mcp', connectTimeoutMs: 2000 }]);
       for (let attempt = 0; attempt < 8; attempt++) {

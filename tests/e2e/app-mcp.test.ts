@@ -371,28 +371,15 @@ describe('MCP servers on the chat page', () => {
       await relayed.kill();
       const row = page.locator('[data-testid="mcp-server"][data-url$="/mcp-relay/notes"]');
       // The heartbeat notices within its period; the reconnect then fails at the relay.
-      await expect
-        .poll(
-          async () =>
-            (await row
-              .getByTestId('mcp-error')
-              .textContent()
-              .catch(() => '')) ?? '',
-          { timeout: 60_000, interval: 500 },
-        )
-        .toContain('cannot be reached from the app server');
+      const shown = async () =>
+        (await row
+          .getByTestId('mcp-error')
+          .textContent()
+          .catch(() => '')) ?? '';
+      await expect.poll(shown, { timeout: 60_000, interval: 500 }).toContain('cannot be reached from the app server');
       expect(await row.getByTestId('mcp-error').textContent()).not.toContain('often ending in /mcp');
       // Tried again, it says what the relay said, and where the fault is.
-      await expect
-        .poll(
-          async () =>
-            (await row
-              .getByTestId('mcp-error')
-              .textContent()
-              .catch(() => '')) ?? '',
-          { timeout: 60_000, interval: 500 },
-        )
-        .toContain('The app server relays to it and could not reach it');
+      await expect.poll(shown, { timeout: 60_000, interval: 500 }).toContain('The app server relays to it and could not reach it');
       const why = (await row.getByTestId('mcp-error').textContent()) ?? '';
       expect(why).toContain('cannot be reached from the app server');
       expect(why).not.toContain('often ending in /mcp');
