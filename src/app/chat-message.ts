@@ -18,6 +18,11 @@ const STATUS_WORDS: Readonly<Record<string, string>> = {
 };
 
 /** A tool's name as words: `get_weather` → "get weather" (the exact call is in the row's title and the diagnostics). */
+/** A duration as the answer's line shows it: seconds with one decimal. */
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
 function toolWords(name: string): string {
   return name
     .replace(/[_-]+/g, ' ')
@@ -133,8 +138,9 @@ export class ChatMessage extends LitElement {
       model,
       // Regenerate samples anew (a greedy answer would come back the same): said, so a different answer is no surprise.
       this.turn.sampled ? `a new sample (temperature ${this.turn.sampled})` : '',
+      metrics.firstTextMs === undefined ? '' : `first words after ${seconds(metrics.firstTextMs)}`,
       `${metrics.tokensPerSecond.toFixed(1)} tokens/s`,
-      `${(metrics.ms / 1000).toFixed(1)} s`,
+      seconds(metrics.ms),
     ].filter(Boolean);
     return html`<p class="answer-meta" data-testid="answer-meta">${parts.join(' · ')}</p>`;
   }
@@ -267,7 +273,8 @@ export class ChatMessage extends LitElement {
       ['tool calls', m.toolCalls],
       ['forced calls', m.forcedCalls],
       ['tokens / s', m.tokensPerSecond.toFixed(1)],
-      ['time', `${(m.ms / 1000).toFixed(1)} s`],
+      ...(m.firstTextMs === undefined ? [] : ([['first words', seconds(m.firstTextMs)]] as [string, string][])),
+      ['time', seconds(m.ms)],
     ];
     if (this.turn.model) rows.unshift(['model', this.turn.model]);
     return html`<dl class="metrics" data-testid="metrics">${rows.map(([k, v]) => html`<div class=${k === 'model' ? 'wide' : ''}><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>`;

@@ -391,6 +391,11 @@ describe('conversation files', () => {
       expect(() => conversationFromJson(file(withMetrics({ ms: 'slow' })))).toThrow(/Turn 2 has metrics whose ms is not a number/);
       // An export writes NaN as null: it reads as 0. A number past the float range parses as Infinity: refused.
       expect(conversationFromJson(file(withMetrics({ tokensPerSecond: null }))).turns[1]?.metrics?.tokensPerSecond).toBe(0);
+      // The time to first text is kept when given, and stays absent (never a made-up 0) in a file written before it was measured.
+      expect(conversationFromJson(file(withMetrics({ ms: 900, firstTextMs: 420 }))).turns[1]?.metrics?.firstTextMs).toBe(420);
+      expect(conversationFromJson(file(withMetrics({ ms: 900 }))).turns[1]?.metrics).not.toHaveProperty('firstTextMs');
+      expect(conversationFromJson(file(withMetrics({ firstTextMs: null }))).turns[1]?.metrics).not.toHaveProperty('firstTextMs');
+      expect(() => conversationFromJson(file(withMetrics({ firstTextMs: -5 })))).toThrow(/firstTextMs is not a number of at least 0/);
       expect(() =>
         conversationFromJson(
           file(withMetrics({ ms: 1 }))

@@ -115,8 +115,11 @@ function checkMetrics(value: unknown, where: string): AnswerMetrics {
       const count = value[key] ?? 0;
       return isCount(count) ? [key, count] : refuse(where, `has metrics whose ${key} is not a number of at least 0`);
     }),
-  ) as Omit<AnswerMetrics, 'tool_calls_force_failed'>;
-  return { ...counts, tool_calls_force_failed: counts.forcedCallsFailed };
+  ) as Omit<AnswerMetrics, 'tool_calls_force_failed' | 'firstTextMs'>;
+  // Answers kept before it was measured have no time to first text: absent, never a made-up 0.
+  const firstText = value.firstTextMs ?? undefined;
+  if (firstText !== undefined && !isCount(firstText)) refuse(where, 'has metrics whose firstTextMs is not a number of at least 0');
+  return { ...counts, ...(firstText === undefined ? {} : { firstTextMs: firstText }), tool_calls_force_failed: counts.forcedCallsFailed };
 }
 
 function checkDiagnostic(value: unknown, where: string): DiagnosticEntry {

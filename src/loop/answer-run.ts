@@ -82,6 +82,8 @@ export class AnswerRun implements AnswerView {
   private readonly steps: Step[] = [];
   private readonly initialTools: readonly string[];
   private readonly startedAt = performance.now();
+  /** When the first visible text streamed, from {@link AnswerRun.startedAt}: the reader's time to first token. */
+  private firstTextMs: number | undefined;
 
   constructor(
     readonly engine: Engine,
@@ -112,7 +114,9 @@ export class AnswerRun implements AnswerView {
 
   /** Streams visible answer text (never call markup or thinking). */
   token(text: string): void {
-    if (text) this.sink.token(text);
+    if (!text) return;
+    if (this.firstTextMs === undefined && text.trim()) this.firstTextMs = performance.now() - this.startedAt;
+    this.sink.token(text);
   }
 
   /** Streams the model's reasoning as it is written, apart from the answer text. */
@@ -163,7 +167,8 @@ export class AnswerRun implements AnswerView {
 
   /** Ends the answer: its text and wall time go into the log. */
   finish(text: string): void {
-    this.record({ kind: 'finished', ms: performance.now() - this.startedAt, text });
+    const firstText = this.firstTextMs === undefined ? {} : { firstTextMs: this.firstTextMs };
+    this.record({ kind: 'finished', ms: performance.now() - this.startedAt, text, ...firstText });
   }
 
   /** The tools callable now: the answer's offer as its results changed it, narrowed by `prepareStep` for this round. */

@@ -91,6 +91,11 @@ export interface AnswerMetrics {
   unofferedCalls: number;
   /** Wall-clock time of the answer. */
   ms: number;
+  /**
+   * Time to first token as the reader sees it: milliseconds from the answer's start to its first
+   * visible text (after any tool rounds and thinking). Absent when no text streamed.
+   */
+  firstTextMs?: number;
   /** Generated tokens per second of generation time. */
   tokensPerSecond: number;
 }

@@ -10,6 +10,8 @@ import { ANSWER_NOW_PROMPT } from './prompts.ts';
 import { QWEN3_PRIMED_PREFIX as PRIMED_PREFIX } from '../testing/script-matchers.ts';
 import { when } from '../testing/script-matchers.ts';
 import type { ChatEvents } from './types.ts';
+import { DelegatingEngine } from '../testing/delegating-engine.ts';
+import type { GenerateOptions, GenerateResult } from '../engine/engine.ts';
 import { withDetails } from '../tools/tool-registry.ts';
 
 const weatherOf = (city: string) => ({ city, temperature_c: city === 'Paris' ? 12 : 31.2, conditions: city === 'Paris' ? 'rain' : 'partly cloudy' });
@@ -126,6 +128,45 @@ describe('the tool loop on a scripted Qwen3', () => {
     // The conversation's new turns are derived from the steps: the call with its result, then the answer.
     expect(chat.history).toEqual([{ role: 'user', content: 'Weather in Chennai?' }, ...messagesOf(answer.steps)]);
     expect(messagesOf(answer.steps).map((m) => m.role)).toEqual(['assistant', 'tool', 'assistant']);
+  });
+
+  it("records the reader's time to first text: after the tool round, at the answer's first visible token", async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      // Each generation takes 300 ms of the (fake) clock before it writes a word.
+      class Slow extends DelegatingEngine {
+        override generate(prompt: string, options: GenerateOptions): Promise<GenerateResult> {
+          vi.advanceTimersByTime(300);
+          return super.generate(prompt, options);
+        }
+      }
+      const engine = new ScriptedEngine([
+        { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
+        { when: when.promptContains('"temperature_c":31.2'), output: qwen3.answerChennai },
+      ]);
+      const chat = NexusChat.withEngine(new Slow(engine)).tool(
+        'get_weather',
+        'Get current weather for a city',
+        { city: 'string' },
+        ({ city }: { city: string }) => weatherOf(city),
+      );
+      const answer = await chat.chat('Weather in Chennai?');
+      // The call's generation wrote no visible text: the first words came with the second generation.
+      expect(answer.metrics.firstTextMs).toBe(600);
+      expect(answer.steps.at(-1)).toMatchObject({ kind: 'finished', firstTextMs: 600 });
+      // A caller that takes the calls itself streams no text, and the answer says no time rather than a made-up one.
+      const handed = await NexusChat.withEngine(
+        new Slow(new ScriptedEngine([{ when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai }])),
+      ).modelTurn([{ role: 'user', content: 'Weather in Chennai?' }], {
+        tools: [
+          { name: 'get_weather', description: 'Get current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+        ],
+      });
+      expect(handed.calls).toHaveLength(1);
+      expect(handed.metrics.firstTextMs).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('hears every event but token as a projection of the steps: replaying the steps gives the same events in the same order', async () => {

@@ -77,4 +77,9 @@ describe('the step log', () => {
       tokensPerSecond: (35 * 1000) / 30,
     });
   });
+
+  it("reads the time to first text off the answer's end, and leaves it out where no text streamed", () => {
+    expect(metricsOf([round(1), generation(1, 10, 0, 3), { kind: 'finished', ms: 900, text: 'Hi.', firstTextMs: 420 }]).firstTextMs).toBe(420);
+    expect('firstTextMs' in metricsOf([round(1), { kind: 'finished', ms: 900, text: '' }])).toBe(false);
+  });
 });

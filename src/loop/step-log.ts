@@ -79,7 +79,11 @@ export type Step =
    * tools only, arguments validated and coerced; `dropped` names a call whose arguments never validated.
    */
   | { kind: 'handover'; round: number; text: string; calls: readonly HandedCall[]; dropped: readonly { name: string; message: string }[] }
-  | { kind: 'finished'; ms: number; text: string };
+  /**
+   * The answer's end: its text and wall time, and `firstTextMs`, how long after the start its first
+   * visible text streamed (the time to first token as the reader sees it; absent when none streamed).
+   */
+  | { kind: 'finished'; ms: number; text: string; firstTextMs?: number };
 
 /** The settings an answer ran with, as its `started` step records them (data only: it crosses the worker and is saved). */
 export interface StartedSettings {
@@ -196,6 +200,7 @@ export function metricsOf(log: readonly Step[]): AnswerMetrics {
   const sum = (pick: (g: (typeof generations)[number]) => number) => generations.reduce((n, g) => n + pick(g), 0);
   const newTokens = sum((g) => g.newTokens);
   const generationMs = sum((g) => g.ms);
+  const finished = stepsOf(log, 'finished').at(-1);
   return {
     rounds: toolRoundsRun(log),
     answerRounds: stepsOf(log, 'round').filter((s) => s.phase === 'answer').length,
@@ -211,7 +216,8 @@ export function metricsOf(log: readonly Step[]): AnswerMetrics {
     duplicateCalls: calls.filter((c) => c.status === 'duplicate').length,
     unknownToolCalls: calls.filter((c) => c.status === 'unknown').length,
     unofferedCalls: stepsOf(log, 'unoffered-call').length,
-    ms: stepsOf(log, 'finished').at(-1)?.ms ?? 0,
+    ms: finished?.ms ?? 0,
+    ...(finished?.firstTextMs === undefined ? {} : { firstTextMs: finished.firstTextMs }),
     tokensPerSecond: generationMs > 0 ? (newTokens * 1000) / generationMs : 0,
   };
 }
