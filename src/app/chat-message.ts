@@ -23,6 +23,11 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** A wait as the answer's line shows it: under a second in milliseconds (time to first token is often that), else seconds. */
+function wait(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : seconds(ms);
+}
+
 function toolWords(name: string): string {
   return name
     .replace(/[_-]+/g, ' ')
@@ -138,7 +143,7 @@ export class ChatMessage extends LitElement {
       model,
       // Regenerate samples anew (a greedy answer would come back the same): said, so a different answer is no surprise.
       this.turn.sampled ? `a new sample (temperature ${this.turn.sampled})` : '',
-      metrics.firstTextMs === undefined ? '' : `first words after ${seconds(metrics.firstTextMs)}`,
+      metrics.firstTextMs === undefined ? '' : `first words after ${wait(metrics.firstTextMs)}`,
       `${metrics.tokensPerSecond.toFixed(1)} tokens/s`,
       seconds(metrics.ms),
     ].filter(Boolean);
@@ -273,7 +278,7 @@ export class ChatMessage extends LitElement {
       ['tool calls', m.toolCalls],
       ['forced calls', m.forcedCalls],
       ['tokens / s', m.tokensPerSecond.toFixed(1)],
-      ...(m.firstTextMs === undefined ? [] : ([['first words', seconds(m.firstTextMs)]] as [string, string][])),
+      ...(m.firstTextMs === undefined ? [] : ([['first words', wait(m.firstTextMs)]] as [string, string][])),
       ['time', seconds(m.ms)],
     ];
     if (this.turn.model) rows.unshift(['model', this.turn.model]);

@@ -10,6 +10,16 @@ import { fire } from './app-actions.ts';
 type Choice = 'known' | 'other';
 
 /**
+ * A verdict's sentence with the model called by the name the card shows: the library names it by its
+ * source, which for a folder is a whole address ending in that name (the sentence's title keeps it).
+ */
+function inWords(detail: string, name: string | undefined): string {
+  if (!name) return detail;
+  const address = new RegExp(`\\S*/${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[\\s(.,]|$)`, 'g');
+  return detail.replace(address, name);
+}
+
+/**
  * The model card: the picker, the download progress per file, the warm-up and self-check, and
  * the verdict in plain words with what to do next.
  */
@@ -234,6 +244,7 @@ export class ModelPanel extends LitElement {
     if (!verdict && this.model.checkSkipped) return this.renderUnchecked();
     const ok = verdict?.ok ?? false;
     const when = verdict ? new Date(verdict.checkedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '';
+    const detail = verdict ? inWords(verdict.detail, label) : 'Not checked.';
     const title = ok ? (verdict?.needed_forcing ? 'Calls tools when nudged' : 'Calls tools') : 'This model does not call tools reliably';
     return this.renderVerdictFrame(
       ok ? 'ok' : 'bad',
@@ -241,7 +252,7 @@ export class ModelPanel extends LitElement {
       ok ? '✓' : '!',
       title,
       html`
-      <p data-testid="verdict-detail">${verdict?.detail ?? 'Not checked.'}</p>
+      <p data-testid="verdict-detail" title=${verdict && detail !== verdict.detail ? verdict.detail : nothing}>${detail}</p>
       ${this.model.searched && this.model.attempts.length ? html`<ul class="notes" data-testid="model-notes">${this.model.attempts.map((a) => html`<li>${a}</li>`)}</ul>` : nothing}
       <div class="meta">
         <span class="badge accent" data-testid="device">${deviceLabel(device, dtype)}</span>

@@ -226,6 +226,9 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     const verdict = page.getByTestId('verdict');
     expect(await verdict.getAttribute('data-ok')).toBe('false');
     expect(await page.getByTestId('verdict-detail').textContent()).toMatch(/tiny-random-qwen3 \(q8 on wasm, Qwen3 profile\) does not call tools/);
+    // Named as the card names it, not by the folder's whole address (which stays in the sentence's title).
+    expect(await page.getByTestId('verdict-detail').textContent()).toMatch(/^tiny-random-qwen3 \(q8/);
+    expect(await page.getByTestId('verdict-detail').getAttribute('title')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/models\/tiny-random-qwen3 \(q8/);
     expect(await page.getByTestId('profile').textContent()).toContain('Qwen3 profile');
     expect(await verdict.getByTestId('device').textContent()).toBe('WASM q8');
     // Served cross-origin isolated, so ONNX Runtime's WASM backend computes on every core.
