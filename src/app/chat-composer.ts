@@ -81,6 +81,7 @@ export class ChatComposer extends LitElement {
           placeholder=${this.ready ? 'Ask something…' : this.phase === 'idle' || this.phase === 'error' || this.phase === 'confirm' ? 'Choose a model to start…' : 'Type while the model loads…'}
           @keydown=${this.handleKeydown}
           @input=${this.handleInput}
+          @paste=${this.handlePaste}
         ></textarea>
         <div class="bar">${this.renderAttach()}${this.renderWebSwitch()}<span class="hint">${this.renderHint()}</span>${this.renderGauge()}${this.renderButton()}</div>
       </form>
@@ -134,7 +135,7 @@ export class ChatComposer extends LitElement {
 
   /** Attach a file (text or PDF): its text goes with the next message, fenced as data. */
   private renderAttach() {
-    return html`<button type="button" class="small ghost attach" data-testid="attach-file" aria-label="Attach a file" title="Attach a text file or a PDF to your next message" @click=${this.handleAttachClick}>${icons.paperclip}</button>
+    return html`<button type="button" class="small ghost attach" data-testid="attach-file" aria-label="Attach a file" title="Attach a text file or a PDF to your next message (or drop it on the page, or paste it)" @click=${this.handleAttachClick}>${icons.paperclip}</button>
       <input type="file" id="attach-file" data-testid="attach-file-input" multiple hidden accept=${ATTACHABLE_FILES} @change=${this.handleAttachFiles} />`;
   }
 
@@ -147,6 +148,15 @@ export class ChatComposer extends LitElement {
     const files = [...(input.files ?? [])];
     input.value = '';
     if (files.length) void fire(this, { type: 'attachFiles', files });
+  }
+
+  /** A paste of files (a file copied on the device) attaches them; copied text stays text. */
+  private handlePaste(event: ClipboardEvent): void {
+    const data = event.clipboardData;
+    const files = [...(data?.files ?? [])];
+    if (!files.length || data?.getData('text/plain')) return;
+    event.preventDefault();
+    void fire(this, { type: 'attachFiles', files });
   }
 
   private renderWebSwitch() {

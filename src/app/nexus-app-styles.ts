@@ -37,6 +37,25 @@ export const nexusAppStyles = [
       color: var(--faint);
       padding: 0 0.3rem;
     }
+    /* Over everything while files are dragged over the page; the drop itself lands on the page below. */
+    .drop-zone {
+      position: fixed;
+      inset: 0.75rem;
+      z-index: 40;
+      display: grid;
+      place-items: center;
+      border: 2px dashed var(--accent);
+      border-radius: 14px;
+      background: color-mix(in srgb, var(--bg) 88%, transparent);
+      color: var(--text);
+      text-align: center;
+      pointer-events: none;
+    }
+    .drop-zone p {
+      max-width: 28rem;
+      margin: 0;
+      line-height: 1.5;
+    }
     .main {
       display: flex;
       flex-direction: column;

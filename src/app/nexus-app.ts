@@ -33,6 +33,11 @@ const TOOLS_URL = './tools.js';
 
 type Panel = 'tools' | 'settings';
 
+/** A drag that carries files from the device (not text or a link dragged within the page). */
+function carriesFiles(event: DragEvent): boolean {
+  return event.dataTransfer?.types.includes('Files') ?? false;
+}
+
 /**
  * The root of the chat page. It alone holds the store: it passes each part of the page the slice of
  * state it shows, dispatches the actions the parts fire (`app-action` events), and lays the parts out: conversations on the left, the model card and the chat in the
@@ -46,6 +51,7 @@ export class NexusApp extends LitElement {
     panel: { state: true },
     navOpen: { state: true },
     shortcutsOpen: { state: true },
+    dropping: { state: true },
   };
 
   /** The page's store. Set it before the element is connected to run the page over another store (tests do). */
@@ -58,6 +64,10 @@ export class NexusApp extends LitElement {
   declare navOpen: boolean;
   /** The keyboard shortcut sheet is shown (`?`). */
   declare shortcutsOpen: boolean;
+  /** Files are dragged over the page: it shows that dropping them attaches them. */
+  declare dropping: boolean;
+  /** Drag enters and leaves every element under the pointer: the page is left when they balance. */
+  private dragDepth = 0;
 
   private unsubscribe: (() => void) | undefined;
   private stuckToBottom = false;
@@ -68,6 +78,7 @@ export class NexusApp extends LitElement {
   constructor() {
     super();
     this.navOpen = false;
+    this.dropping = false;
   }
 
   override connectedCallback(): void {
@@ -127,7 +138,13 @@ export class NexusApp extends LitElement {
 
   override render() {
     const s = this.state;
-    return html`<div class="shell ${this.navOpen ? 'nav-open' : ''}">
+    return html`<div
+        class="shell ${this.navOpen ? 'nav-open' : ''}"
+        @dragenter=${this.handleDragEnter}
+        @dragover=${this.handleDragOver}
+        @dragleave=${this.handleDragLeave}
+        @drop=${this.handleDrop}
+      >
         <aside class="sidebar" aria-label="Conversations" ?inert=${Boolean(this.panel)}>
           <nexus-conversations
             @conversation-chosen=${() => (this.navOpen = false)}
@@ -166,6 +183,7 @@ export class NexusApp extends LitElement {
           </section>
         </div>
         ${this.renderDrawer()}
+        ${this.renderDropZone()}
       </div>
       <nexus-approval-dialog .approval=${s.approval}></nexus-approval-dialog>
       <nexus-mcp-request-dialog .request=${s.mcpRequest}></nexus-mcp-request-dialog>
@@ -174,6 +192,43 @@ export class NexusApp extends LitElement {
   }
 
   /** A new version waits: it is used from the next reload, or now if the user asks (not mid-answer). */
+  /** Where dragged files go, said while they are over the page. */
+  private renderDropZone() {
+    if (!this.dropping) return nothing;
+    return html`<div class="drop-zone" data-testid="drop-zone" aria-hidden="true">
+      <p><strong>Drop to attach</strong><br />The text of each file (text, Markdown, code, CSV, JSON or PDF) goes with your next message.</p>
+    </div>`;
+  }
+
+  private readonly handleDragEnter = (event: DragEvent): void => {
+    if (!carriesFiles(event)) return;
+    event.preventDefault();
+    this.dragDepth++;
+    this.dropping = true;
+  };
+
+  /** Accepting the drag here is what keeps the browser from opening a dropped file in place of the page. */
+  private readonly handleDragOver = (event: DragEvent): void => {
+    if (!carriesFiles(event)) return;
+    event.preventDefault();
+    if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+  };
+
+  private readonly handleDragLeave = (event: DragEvent): void => {
+    if (!carriesFiles(event)) return;
+    this.dragDepth = Math.max(0, this.dragDepth - 1);
+    if (this.dragDepth === 0) this.dropping = false;
+  };
+
+  private readonly handleDrop = (event: DragEvent): void => {
+    if (!carriesFiles(event)) return;
+    event.preventDefault();
+    this.dragDepth = 0;
+    this.dropping = false;
+    const files = [...(event.dataTransfer?.files ?? [])];
+    if (files.length) void this.store?.dispatch({ type: 'attachFiles', files });
+  };
+
   private renderUpdate() {
     if (!this.state.updateReady) return nothing;
     const busy = this.state.busy || this.state.queued !== undefined;

@@ -1,6 +1,6 @@
 import type { EmbeddingModel, ToolSearchStatus } from '../engine/embedding-model.ts';
 import { errorMessage } from '../shared/errors.ts';
-import { groupChoices, groupQuestion, toolGroups, type ToolGroup } from '../tools/tool-groups.ts';
+import type { ToolGroup } from '../tools/tool-groups.ts';
 import type { Embedder, ToolIndex } from '../tools/tool-index.ts';
 import { ToolRegistry, type RegisteredTool } from '../tools/tool-registry.ts';
 import { addFindTools, FIND_TOOLS, selectTools, type GroupChooser, type ToolSelection } from '../tools/tool-selection.ts';
@@ -19,6 +19,8 @@ interface IndexedTools {
   /** The tools it was built from (the groups are derived from them). */
   tools: readonly RegisteredTool[];
   encoder?: SemanticEncoder;
+  /** How groups are derived and asked about: loaded with the index, as only a ranked offer needs them. */
+  grouping: typeof import('../tools/tool-groups.ts');
   /** The tool groups, derived on the first unsure ranking. */
   groups?: ToolGroup[];
 }
@@ -178,8 +180,8 @@ export class ToolOffering {
       setStatus({ state: 'idle', model: this.parts.describeModel(model) });
     } else setStatus({ state: 'off' });
     // The index (and its search engine) loads with the first answer that has more tools than it offers at once.
-    const { ToolIndex: Index } = await import('../tools/tool-index.ts');
-    const indexed: IndexedTools = { key, index: new Index(registry.schemas, encoder), tools, ...(encoder ? { encoder } : {}) };
+    const [{ ToolIndex: Index }, grouping] = await Promise.all([import('../tools/tool-index.ts'), import('../tools/tool-groups.ts')]);
+    const indexed: IndexedTools = { key, index: new Index(registry.schemas, encoder), tools, grouping, ...(encoder ? { encoder } : {}) };
     if (side) this.sideIndex = indexed;
     else this.chatIndex = indexed;
     return indexed;
@@ -203,6 +205,7 @@ export class ToolOffering {
   private groupChooser(indexed: IndexedTools, prompt: string, signal?: AbortSignal): { groups: readonly ToolGroup[]; chooser: GroupChooser } | undefined {
     const choose = this.parts.runner.choose?.bind(this.parts.runner);
     if (!choose) return undefined;
+    const { toolGroups, groupQuestion, groupChoices } = indexed.grouping;
     indexed.groups ??= toolGroups(indexed.tools.filter((t) => t.name !== FIND_TOOLS));
     return {
       groups: indexed.groups,

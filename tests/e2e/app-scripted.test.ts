@@ -702,6 +702,64 @@ describe('the chat page over a scripted model', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('attaches a file dropped anywhere on the page, or pasted into the box; copied text stays text', async () => {
+    await page.getByTestId('new-conversation').click();
+    const files = (list: { name: string; type: string; text: string }[], text?: string) =>
+      page.evaluateHandle(
+        ({ list, text }) => {
+          const transfer = new DataTransfer();
+          for (const f of list) transfer.items.add(new File([f.text], f.name, { type: f.type }));
+          if (text) transfer.setData('text/plain', text);
+          return transfer;
+        },
+        { list, text },
+      );
+    const notes = await files([{ name: 'notes.md', type: 'text/markdown', text: '# Notes\n\nBuy milk.\n' }]);
+    // While files are over the page it says what dropping does; dropped on the conversation, they are attached.
+    const thread = page.locator('nexus-thread');
+    await thread.dispatchEvent('dragenter', { dataTransfer: notes });
+    await thread.dispatchEvent('dragover', { dataTransfer: notes });
+    await expect.poll(() => page.getByTestId('drop-zone').isVisible()).toBe(true);
+    expect(await page.getByTestId('drop-zone').textContent()).toContain('Drop to attach');
+    await screenshot(page, 'drop-zone');
+    // The page took the drop (the browser would otherwise open the file in its place).
+    expect(
+      await thread.evaluate(
+        (el, transfer) => !el.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, composed: true, cancelable: true })),
+        notes,
+      ),
+    ).toBe(true);
+    await thread.dispatchEvent('drop', { dataTransfer: notes });
+    expect(await page.getByTestId('drop-zone').count()).toBe(0);
+    const chips = page.getByTestId('attachments');
+    await expect.poll(() => chips.locator('li').count(), { timeout: 30_000 }).toBe(1);
+    expect(await chips.textContent()).toContain('notes.md');
+    // Dragged out again without a drop: the notice goes.
+    await thread.dispatchEvent('dragenter', { dataTransfer: notes });
+    await expect.poll(() => page.getByTestId('drop-zone').count()).toBe(1);
+    await thread.dispatchEvent('dragleave', { dataTransfer: notes });
+    await expect.poll(() => page.getByTestId('drop-zone').count()).toBe(0);
+    // A file pasted into the box is attached; a paste with text in it is the text, as always.
+    const prompt = page.getByTestId('prompt');
+    // Dispatched in the page: a ClipboardEvent carries its data only from its own constructor. True when the page left the paste alone.
+    const paste = async (transfer: Awaited<ReturnType<typeof files>>) =>
+      prompt.evaluate(
+        (field, data) => field.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true, composed: true })),
+        transfer,
+      );
+    expect(await paste(await files([{ name: 'data.csv', type: 'text/csv', text: 'a,b\n1,2\n' }]))).toBe(false);
+    await expect.poll(() => chips.locator('li').count(), { timeout: 30_000 }).toBe(2);
+    expect(await chips.textContent()).toContain('data.csv');
+    expect(await paste(await files([{ name: 'x.txt', type: 'text/plain', text: 'x' }], 'just text'))).toBe(true);
+    expect(await chips.locator('li').count()).toBe(2);
+    // A dropped file that is not text is refused by name, as one chosen with the button is.
+    await thread.dispatchEvent('drop', { dataTransfer: await files([{ name: 'photo.png', type: 'image/png', text: '\u0089PNG\u0000\u0000' }]) });
+    await expect.poll(() => page.getByTestId('attach-error').textContent()).toContain('“photo.png” is not a text file');
+    for (let n = 0; n < 2; n++) await chips.locator('li button').first().click();
+    await expect.poll(() => chips.count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
   it("marks where the model's memory begins once a conversation outgrows the context, and keeps every message (issue 25)", async () => {
     await page.getByTestId('new-conversation').click();
     await expect.poll(() => page.getByTestId('context').getAttribute('title')).toMatch(/^8,192 tokens: context length 8,192/);
