@@ -169,6 +169,26 @@ export const nexusAppStyles = [
       max-width: 48rem;
       margin: 0 auto;
     }
+    /* Floats just above the message box, over the end of the conversation. */
+    .composer {
+      position: relative;
+    }
+    .composer > .jump {
+      position: absolute;
+      left: 0;
+      right: 0;
+      top: -2.6rem;
+      max-width: none;
+      display: flex;
+      justify-content: center;
+      pointer-events: none;
+    }
+    .jump button {
+      pointer-events: auto;
+      border-radius: 999px;
+      box-shadow: var(--shadow);
+      background: var(--surface);
+    }
     .update {
       margin: 0 auto 0.5rem;
       max-width: 48rem;

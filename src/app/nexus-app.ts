@@ -52,6 +52,7 @@ export class NexusApp extends LitElement {
     navOpen: { state: true },
     shortcutsOpen: { state: true },
     dropping: { state: true },
+    scrolledUp: { state: true },
   };
 
   /** The page's store. Set it before the element is connected to run the page over another store (tests do). */
@@ -66,6 +67,8 @@ export class NexusApp extends LitElement {
   declare shortcutsOpen: boolean;
   /** Files are dragged over the page: it shows that dropping them attaches them. */
   declare dropping: boolean;
+  /** The user scrolled up from the latest message: a button takes them back down. */
+  declare scrolledUp: boolean;
   /** Drag enters and leaves every element under the pointer: the page is left when they balance. */
   private dragDepth = 0;
 
@@ -79,6 +82,7 @@ export class NexusApp extends LitElement {
     super();
     this.navOpen = false;
     this.dropping = false;
+    this.scrolledUp = false;
   }
 
   override connectedCallback(): void {
@@ -179,6 +183,7 @@ export class NexusApp extends LitElement {
           </main>
           ${this.renderUpdate()}
           <section class="composer" aria-label="Message" ?inert=${Boolean(this.panel)}>
+            ${this.renderJumpToLatest()}
             <nexus-composer ?ready=${SENDABLE_PHASES.has(s.model.phase)} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .answeringElsewhere=${answeringElsewhere(s)} .attachError=${s.attachError} .web=${s.web} .queued=${s.queued} .returned=${s.returnedText} .attachments=${s.attachments} .starters=${promptStarters(s)} .gauge=${contextGauge(s)}></nexus-composer>
           </section>
         </div>
@@ -191,7 +196,6 @@ export class NexusApp extends LitElement {
       <div class="sr-only" role="status" aria-live="polite">${s.notice ?? ''}</div>`;
   }
 
-  /** A new version waits: it is used from the next reload, or now if the user asks (not mid-answer). */
   /** Where dragged files go, said while they are over the page. */
   private renderDropZone() {
     if (!this.dropping) return nothing;
@@ -229,6 +233,7 @@ export class NexusApp extends LitElement {
     if (files.length) void this.store?.dispatch({ type: 'attachFiles', files });
   };
 
+  /** A new version waits: it is used from the next reload, or now if the user asks (not mid-answer). */
   private renderUpdate() {
     if (!this.state.updateReady) return nothing;
     const busy = this.state.busy || this.state.queued !== undefined;
@@ -356,7 +361,27 @@ export class NexusApp extends LitElement {
 
   private handleScroll(event: Event): void {
     const el = event.currentTarget as HTMLElement;
-    this.stuckToBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - 48;
+    const below = el.scrollHeight - el.scrollTop - el.clientHeight;
+    this.stuckToBottom = below <= 48;
+    // Offered once the latest message is out of sight, not for a few lines.
+    this.scrolledUp = below > el.clientHeight / 2;
+  }
+
+  /** Back to the latest message; a growing answer is followed again from there. */
+  private renderJumpToLatest() {
+    if (!this.scrolledUp) return nothing;
+    const writing = this.state.busy && answeringElsewhere(this.state) === undefined;
+    return html`<div class="jump"><button type="button" class="small" data-testid="jump-to-latest" @click=${this.handleJumpToLatest}>
+      ${writing ? '↓ The answer goes on below' : '↓ Latest message'}
+    </button></div>`;
+  }
+
+  private handleJumpToLatest(): void {
+    const scroller = this.renderRoot.querySelector<HTMLElement>('.scroller');
+    if (!scroller) return;
+    this.stuckToBottom = true;
+    this.scrolledUp = false;
+    scroller.scrollTop = scroller.scrollHeight;
   }
 
   /** Follows a growing answer down once a message is sent, unless the user scrolled up to read. */

@@ -398,6 +398,28 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     await waitIdle(page);
   });
 
+  it('leaves a reader who scrolled up where they are while the answer grows, and takes them back down on request', async () => {
+    const scroller = page.locator('main.scroller');
+    const answers = page.locator('.turn[data-role="assistant"]');
+    const count = await answers.count();
+    await sendMessage(page, PROMPT);
+    const answer = answers.nth(count);
+    await answer.locator('.markdown').waitFor({ timeout: 60_000 });
+    await scroller.evaluate((el) => el.scrollTo({ top: 0 }));
+    const jump = page.getByTestId('jump-to-latest');
+    await expect.poll(() => jump.textContent(), { timeout: 10_000 }).toContain('The answer goes on below');
+    // The answer grows below; the reader stays where they scrolled.
+    const grown = (await answer.textContent())?.length ?? 0;
+    await expect.poll(async () => (await answer.textContent())?.length ?? 0, { timeout: 60_000 }).toBeGreaterThan(grown);
+    expect(await scroller.evaluate((el) => el.scrollTop)).toBe(0);
+    await jump.click();
+    await expect.poll(() => jump.count()).toBe(0);
+    // From the bottom the page follows the answer again.
+    await expect.poll(() => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight), { timeout: 10_000 }).toBeLessThanOrEqual(48);
+    await page.keyboard.press('Escape');
+    await waitIdle(page, 30_000);
+  });
+
   it('sent nothing anywhere but its own origin, and threw no page errors', () => {
     expect(foreign).toEqual([]);
     expect(errors).toEqual([]);

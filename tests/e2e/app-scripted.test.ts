@@ -788,6 +788,19 @@ describe('the chat page over a scripted model', () => {
     expect(used).toBeGreaterThan(3000);
     expect(used).toBeLessThanOrEqual(8192);
     await screenshot(page, 'memory-start');
+    // Scrolled up to read, a button takes the reader back to the latest message (and the page follows answers from there).
+    const scroller = page.locator('main.scroller');
+    const jump = page.getByTestId('jump-to-latest');
+    // The memory notice's link scrolled up to the marker: the way back is offered.
+    await expect.poll(() => jump.isVisible()).toBe(true);
+    await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await expect.poll(() => jump.count()).toBe(0);
+    await scroller.evaluate((el) => el.scrollTo({ top: 0 }));
+    await expect.poll(() => jump.isVisible()).toBe(true);
+    expect(await jump.textContent()).toContain('Latest message');
+    await jump.click();
+    await expect.poll(() => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThanOrEqual(1);
+    await expect.poll(() => jump.count()).toBe(0);
     // Saved with the conversation, in the steps of the answer that shrank it: after a reload the mark is where it was.
     await expect
       .poll(async () => {
