@@ -15,6 +15,16 @@ describe('files attached to a message (issue 44, item 6)', () => {
     expect(await textOfFile(file('app.ts', 'export const x = 1;'))).toBe('export const x = 1;');
   });
 
+  it("reads the encodings text files come in: UTF-16 by its mark (Windows' Unicode text) and Windows-1252 (older spreadsheets' CSV)", async () => {
+    const utf16le = new Uint8Array([0xff, 0xfe, ...[...'Café,42\n'].flatMap((c) => [c.charCodeAt(0), 0])]);
+    expect(await textOfFile(file('notes.txt', utf16le))).toBe('Café,42\n');
+    const utf16be = new Uint8Array([0xfe, 0xff, ...[...'Zoë'].flatMap((c) => [0, c.charCodeAt(0)])]);
+    expect(await textOfFile(file('name.txt', utf16be))).toBe('Zoë');
+    // "Café – 5 €" in Windows-1252: é 0xE9, en dash 0x96, euro 0x80 (not UTF-8, so the UTF-8 reading fails).
+    const cp1252 = new Uint8Array([0x43, 0x61, 0x66, 0xe9, 0x20, 0x96, 0x20, 0x35, 0x20, 0x80, 0x0d, 0x0a]);
+    expect(await textOfFile(file('prices.csv', cp1252))).toBe('Café – 5 €\r\n');
+  });
+
   it('refuses what is not text, naming the file and what can be attached', async () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0xff, 0xfe]);
     await expect(textOfFile(file('photo.png', png))).rejects.toThrow(AttachmentFileError);

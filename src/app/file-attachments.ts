@@ -39,13 +39,33 @@ export async function textOfFile(file: FileLike): Promise<string> {
     if (!read.text.trim()) throw new AttachmentFileError(`“${file.name}” has no text to read (a scan of images?). Attach a PDF with text, or paste the text.`);
     return read.readPages < read.pages ? `${read.text}\n\n[read ${read.readPages} of ${read.pages} pages]` : read.text;
   }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new AttachmentFileError(`“${file.name}” is not a text file. ${what}`);
-  }
+  const text = decodeText(bytes);
   // Text files hold no NUL characters; a binary file that happened to decode does.
-  if (text.includes('\u0000')) throw new AttachmentFileError(`“${file.name}” is not a text file. ${what}`);
+  if (text === undefined || text.includes('\u0000')) throw new AttachmentFileError(`“${file.name}” is not a text file. ${what}`);
   return text.replace(/^\uFEFF/, '');
 }
+
+/** Control bytes no text file holds (tab, line ends, form feed and escape aside): the mark of a binary file. */
+const BINARY_BYTE = (byte: number) => byte < 0x09 || (byte > 0x0d && byte < 0x20 && byte !== 0x1b) || byte === 0x7f;
+
+/**
+ * A text file's characters: UTF-16 by its byte-order mark (Windows' "Unicode" text), else UTF-8, else — a
+ * file that is not UTF-8 but holds no binary bytes — Windows-1252, as older spreadsheets export CSV.
+ * Undefined for a file that is none of these.
+ */
+function decodeText(bytes: Uint8Array): string | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    if (bytes.some(BINARY_BYTE)) return undefined;
+    // Browsers decode the 0x80–0x9F row as Windows-1252 does; some runtimes read it as Latin-1 controls: mapped here.
+    return new TextDecoder('windows-1252').decode(bytes).replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_ROW_8_9[c.charCodeAt(0) - 0x80] ?? c);
+  }
+}
+
+/** What Windows-1252 puts at bytes 0x80–0x9F (the WHATWG Encoding table; the five it leaves unassigned stay controls). */
+const WINDOWS_1252_ROW_8_9 =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
