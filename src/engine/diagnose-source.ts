@@ -5,6 +5,7 @@ import {
   ModelNotFoundError,
   ModelUnreachableError,
   describeSource,
+  hubFileAddress,
   type ModelLoadError,
   type ModelSource,
 } from './model-source.ts';
@@ -20,11 +21,6 @@ export interface DiagnoseOptions {
 
 /** The files a model folder needs whatever the quantization: when one fails, every quantization fails. */
 const SHARED_FILES = /\b(?:config\.json|tokenizer\.json|tokenizer_config\.json|generation_config\.json)\b/;
-
-/** The hub's address for a file of a model, as transformers.js builds it. */
-export function hubFileAddress(hubUrl: string, id: string, revision: string | undefined, file: string): string {
-  return `${hubUrl.replace(/\/*$/, '/')}${id}/resolve/${encodeURIComponent(revision ?? 'main')}/${file}`;
-}
 
 function configAddress(source: ModelSource, hubUrl: string): string | undefined {
   if ('hub' in source) return hubFileAddress(hubUrl, source.hub, source.revision, 'config.json');

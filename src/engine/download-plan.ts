@@ -1,6 +1,5 @@
 import { weightSessions, weightsFile } from './device-ladder.ts';
-import { hubFileAddress } from './diagnose-source.ts';
-import { DEFAULT_HUB_URL, type ModelSource, TOKENIZER_FILES } from './model-source.ts';
+import { DEFAULT_HUB_URL, hubFileAddress, type ModelSource, TOKENIZER_FILES } from './model-source.ts';
 
 /** One file a load will read, and its size in bytes (0 when the server did not say). */
 export interface PlannedFile {

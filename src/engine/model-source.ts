@@ -63,6 +63,11 @@ export const SOURCE_FAILURES: ReadonlySet<string> = new Set(['ModelNotFoundError
 /** The hub transformers.js downloads from unless told otherwise. */
 export const DEFAULT_HUB_URL = 'https://huggingface.co/';
 
+/** The hub's address for a file of a model, as transformers.js builds it. */
+export function hubFileAddress(hubUrl: string, id: string, revision: string | undefined, file: string): string {
+  return `${hubUrl.replace(/\/*$/, '/')}${id}/resolve/${encodeURIComponent(revision ?? 'main')}/${file}`;
+}
+
 /** A readable name for a source, for messages and `info.model`. */
 export function describeSource(source: ModelSource): string {
   if ('hub' in source) return source.revision ? `${source.hub}@${source.revision}` : source.hub;

@@ -1,6 +1,5 @@
 import { DTYPE_FILES, dtypesInFiles, weightsFile } from './device-ladder.ts';
-import { hubFileAddress } from './diagnose-source.ts';
-import { DEFAULT_HUB_URL, type ModelSource } from './model-source.ts';
+import { DEFAULT_HUB_URL, hubFileAddress, type ModelSource } from './model-source.ts';
 
 /**
  * The quantizations a source serves, found without loading transformers.js: from the file names
