@@ -399,12 +399,24 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
   });
 
   it('leaves a reader who scrolled up where they are while the answer grows, and takes them back down on request', async () => {
+    // Deterministic: a fresh conversation and a fixed prompt make the greedy answer the same every run, long
+    // enough at 2,048 new tokens to be read while it streams; a short window makes it overflow at once.
+    const setMaxNewTokens = async (value: string) => {
+      await page.getByTestId('open-settings').click();
+      const field = page.getByLabel('Max new tokens');
+      await field.fill(value);
+      await field.dispatchEvent('change');
+      await page.keyboard.press('Escape');
+    };
+    await setMaxNewTokens('2048');
+    const viewport = page.viewportSize();
+    await page.setViewportSize({ width: 1280, height: 420 });
+    await page.getByTestId('new-conversation').click();
+    await sendMessage(page, 'Write a short essay on snow.');
+    const answer = lastAnswer(page);
     const scroller = page.locator('main.scroller');
-    const answers = page.locator('.turn[data-role="assistant"]');
-    const count = await answers.count();
-    await sendMessage(page, PROMPT);
-    const answer = answers.nth(count);
-    await answer.locator('.markdown').waitFor({ timeout: 60_000 });
+    await expect.poll(() => scroller.evaluate((el) => el.scrollHeight > 2.5 * el.clientHeight), { timeout: 60_000 }).toBe(true);
+    expect(await answer.getAttribute('data-state')).toBe('streaming');
     await scroller.evaluate((el) => el.scrollTo({ top: 0 }));
     const jump = page.getByTestId('jump-to-latest');
     await expect.poll(() => jump.textContent(), { timeout: 10_000 }).toContain('The answer goes on below');
@@ -418,6 +430,8 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     await expect.poll(() => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight), { timeout: 10_000 }).toBeLessThanOrEqual(48);
     await page.keyboard.press('Escape');
     await waitIdle(page, 30_000);
+    if (viewport) await page.setViewportSize(viewport);
+    await setMaxNewTokens('512');
   });
 
   it('sent nothing anywhere but its own origin, and threw no page errors', () => {
