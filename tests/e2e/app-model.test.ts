@@ -392,7 +392,13 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     await expect.poll(() => lastAnswer(page).getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
     const after = await written();
     expect(after.startsWith(before), `continued:\n${JSON.stringify(after)}\nstopped:\n${JSON.stringify(before)}`).toBe(true);
-    expect(after.length).toBeGreaterThan(before.length);
+    // The model went on from the stopped text (its generation is the answer's last, marked `continue`). How much
+    // it wrote is the random model's choice — it may end at once; that the text grows is the unit tests' part
+    // (src/nexus/continue-answer.test.ts), on a scripted model.
+    expect(after.length).toBeGreaterThanOrEqual(before.length);
+    await lastAnswer(page).getByTestId('diagnostics-toggle').click();
+    expect(await lastAnswer(page).getByTestId('diagnostics').textContent()).toMatch(/Generation\s*round \d+, continue/);
+    await lastAnswer(page).getByTestId('diagnostics-toggle').click();
     expect(await page.locator('.turn[data-role="assistant"]').count()).toBe(answers);
     expect(await lastAnswer(page).getByTestId('continue').count()).toBe(0);
     await waitIdle(page);
