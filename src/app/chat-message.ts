@@ -1,7 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import type { AnswerMetrics } from '../internal.ts';
 import type { Activity, DiagnosticEntry, Turn } from './app-state.ts';
-import { formatArgs, formatResult } from './format.ts';
+import { formatArgs, formatResult, formatSeconds, formatWait } from './format.ts';
 import type { LinkDestination } from './link-check.ts';
 import { enrichMarkdown, isWebAddress, renderMarkdown } from './markdown.ts';
 import type { Source } from './web-research.ts';
@@ -18,16 +18,6 @@ const STATUS_WORDS: Readonly<Record<string, string>> = {
 };
 
 /** A tool's name as words: `get_weather` → "get weather" (the exact call is in the row's title and the diagnostics). */
-/** A duration as the answer's line shows it: seconds with one decimal. */
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
-}
-
-/** A wait as the answer's line shows it: under a second in milliseconds (time to first token is often that), else seconds. */
-function wait(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : seconds(ms);
-}
-
 function toolWords(name: string): string {
   return name
     .replace(/[_-]+/g, ' ')
@@ -143,9 +133,9 @@ export class ChatMessage extends LitElement {
       model,
       // Regenerate samples anew (a greedy answer would come back the same): said, so a different answer is no surprise.
       this.turn.sampled ? `a new sample (temperature ${this.turn.sampled})` : '',
-      metrics.firstTextMs === undefined ? '' : `first words after ${wait(metrics.firstTextMs)}`,
+      metrics.firstTextMs === undefined ? '' : `first words after ${formatWait(metrics.firstTextMs)}`,
       `${metrics.tokensPerSecond.toFixed(1)} tokens/s`,
-      seconds(metrics.ms),
+      formatSeconds(metrics.ms),
     ].filter(Boolean);
     return html`<p class="answer-meta" data-testid="answer-meta">${parts.join(' · ')}</p>`;
   }
@@ -278,8 +268,8 @@ export class ChatMessage extends LitElement {
       ['tool calls', m.toolCalls],
       ['forced calls', m.forcedCalls],
       ['tokens / s', m.tokensPerSecond.toFixed(1)],
-      ...(m.firstTextMs === undefined ? [] : ([['first words', wait(m.firstTextMs)]] as [string, string][])),
-      ['time', seconds(m.ms)],
+      ...(m.firstTextMs === undefined ? [] : ([['first words', formatWait(m.firstTextMs)]] as [string, string][])),
+      ['time', formatSeconds(m.ms)],
     ];
     if (this.turn.model) rows.unshift(['model', this.turn.model]);
     return html`<dl class="metrics" data-testid="metrics">${rows.map(([k, v]) => html`<div class=${k === 'model' ? 'wide' : ''}><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>`;

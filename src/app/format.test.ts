@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatApproxBytes, formatBytes, formatPercent, formatRate } from './format.ts';
+import { formatApproxBytes, formatBytes, formatPercent, formatRate, formatSeconds, formatWait } from './format.ts';
 
 describe('progress words', () => {
   it('writes sizes a person reads at a glance, and nothing as 0 KB rather than an ellipsis', () => {
@@ -27,5 +27,13 @@ describe('formatApproxBytes', () => {
     expect(formatApproxBytes(23 * 1024 * 1024)).toBe('23 MB');
     expect(formatApproxBytes(1.23 * 1024 ** 3)).toBe('1.2 GB');
     expect(formatApproxBytes(512)).toBe('0.5 KB');
+  });
+});
+
+describe('durations', () => {
+  it('says a wait under a second in milliseconds, and longer ones in seconds', () => {
+    expect(formatWait(420.4)).toBe('420 ms');
+    expect(formatWait(1234)).toBe('1.2 s');
+    expect(formatSeconds(2449)).toBe('2.4 s');
   });
 });

@@ -53,6 +53,16 @@ export function formatResult(result: string): string {
   }
 }
 
+/** A duration in seconds with one decimal: "2.4 s". */
+export function formatSeconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** A wait a user notices in milliseconds under a second (time to first token often is), else in seconds. */
+export function formatWait(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : formatSeconds(ms);
+}
+
 /** "just now", "5 min ago", "yesterday", or a date: for the conversation list. */
 export function formatWhen(iso: string, now = Date.now()): string {
   const then = Date.parse(iso);

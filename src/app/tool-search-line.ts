@@ -1,5 +1,5 @@
 import type { ToolSearchStatus } from '../internal.ts';
-import { formatApproxBytes, formatBytes } from './format.ts';
+import { formatApproxBytes, formatBytes, formatSeconds } from './format.ts';
 
 /** The Tools panel's line about finding tools by meaning: what it does for the user, and why not when it failed. */
 export interface ToolSearchLine {
@@ -28,7 +28,7 @@ export function describeToolSearch(search: ToolSearchStatus | undefined): ToolSe
     };
   }
   const info = search.info;
-  const cost = info ? ` (a ${info.bytes ? `${formatApproxBytes(info.bytes)} ` : ''}helper model, ready in ${(info.loadMs / 1000).toFixed(1)} s)` : '';
+  const cost = info ? ` (a ${info.bytes ? `${formatApproxBytes(info.bytes)} ` : ''}helper model, ready in ${formatSeconds(info.loadMs)})` : '';
   const kept = search.vectors.reused ? ` · ${search.vectors.reused} tool descriptions kept from an earlier visit` : '';
   return { text: `Each question gets the tools closest to its meaning${cost}${kept}.`, failed: false };
 }

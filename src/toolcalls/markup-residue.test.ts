@@ -94,9 +94,7 @@ describe('markup residue', () => {
       ['He said "yes"}}', 'He said "yes"'],
     ]) {
       expect(parseToolCalls(raw).text, raw).toBe(text);
-      const filter = new ToolCallStreamFilter();
-      const streamed = [...raw].map((c) => filter.push(c).text).join('') + filter.end().text;
-      expect(streamed, raw).toBe(text);
+      expect(streamed(raw), raw).toBe(text);
     }
   });
 
@@ -107,9 +105,7 @@ describe('markup residue', () => {
       ['Hi.<end_of_turn>\n<start_of_turn>user\nmore', 'Hi.'],
     ]) {
       expect(parseToolCalls(raw).text, raw).toBe(text);
-      const filter = new ToolCallStreamFilter();
-      const streamed = [...raw].map((c) => filter.push(c).text).join('') + filter.end().text;
-      expect(streamed, raw).toBe(text);
+      expect(streamed(raw), raw).toBe(text);
     }
   });
 });
