@@ -280,6 +280,98 @@ describe('bad input gets a bounded wait and a clear message', () => {
   });
 });
 
+describe('schemas as servers publish them (issue 53): definitions and references followed, the whole schema checked', () => {
+  let schemas: TestMcpServer;
+  beforeAll(async () => {
+    schemas = await startMcpServer({ SCHEMAS: '1' });
+  }, TIMEOUTS.processStart);
+  afterAll(() => schemas?.kill());
+
+  /** Every `$ref` anywhere in a schema, for asserting none reaches the model where it could be written out. */
+  const refsIn = (value: unknown): string[] => JSON.stringify(value).match(/"\$ref":"[^"]*"/g) ?? [];
+
+  it("a pydantic/FastMCP tool is offered whole, and a call the model writes runs: coerced by the referenced types, accepted by the server's own check", async () => {
+    const engine = new ScriptedEngine([
+      {
+        when: when.userAsked('Order two widgets for Ada in Paris, urgently.'),
+        output: call('create_order', { customer: { name: 'Ada', address: { city: 'Paris' } }, items: [{ sku: 'widget', quantity: '2' }], priority: 'HIGH' }),
+      },
+      { when: when.afterResults(), output: 'Ordered.' },
+    ]);
+    const chat = NexusChat.withEngine(engine);
+    const connection = await chat.connect(schemas.url, { trust: true });
+    try {
+      const offered = chat.tools.schemas.find((s) => s.function.name === 'create_order')?.function.parameters;
+      // What the model reads: the nested models written out, nothing pointing at definitions it cannot see.
+      expect(refsIn(offered)).toEqual([]);
+      expect(offered).not.toHaveProperty('$defs');
+      expect(offered).toMatchObject({
+        required: ['customer', 'items'],
+        properties: {
+          customer: { type: 'object', required: ['name', 'address'], properties: { address: { type: 'object', properties: { city: { type: 'string' } } } } },
+          items: { type: 'array', items: { type: 'object', properties: { quantity: { type: 'integer', minimum: 1 } } } },
+          priority: { enum: ['low', 'normal', 'high'], default: 'normal' },
+        },
+      });
+      const answer = await chat.chat('Order two widgets for Ada in Paris, urgently.');
+      expect(answer.text).toBe('Ordered.');
+      expect(answer.calls[0]).toMatchObject({ name: 'create_order', status: 'ok' });
+      // "2" became the integer 2 and "HIGH" the declared "high": the types came from the definitions.
+      expect(JSON.parse(String(answer.calls[0]?.result))).toMatchObject({
+        customer: { name: 'Ada', address: { city: 'Paris' } },
+        items: [{ sku: 'widget', quantity: 2 }],
+        priority: 'high',
+      });
+      // The whole schema is checked, nested minimum included; the model is told what to fix.
+      const refused = await chat.tools.runTool('create_order', { customer: { name: 'Ada', address: { city: 'Paris' } }, items: [{ sku: 'w', quantity: 0 }] });
+      expect(refused).toMatchObject({ ok: false, failure: 'invalid', error: expect.stringContaining('quantity') });
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it("the SDK's zod conversion (draft-7 definitions, references wrapped in allOf, a recursive tree): shared shapes written out, the tree checked to its leaves", async () => {
+    const registry = new ToolRegistry();
+    const connection = await connectMcp(schemas.url, registry, { trust: true });
+    try {
+      const parameters = registry.schemas.find((s) => s.function.name === 'draw_line')?.function.parameters;
+      expect(parameters?.properties.from).toEqual({ type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] });
+      expect(parameters?.properties.to).toEqual(parameters?.properties.from);
+      // Only the recursion stays a reference, and the definition it needs stays beside it.
+      expect(new Set(refsIn(parameters))).toEqual(new Set(['"$ref":"#/definitions/__schema0"']));
+      expect(parameters).toHaveProperty(['definitions', '__schema0', 'properties', 'children', 'items', '$ref'], '#/definitions/__schema0');
+      const tree = { name: 'root', children: [{ name: 'leaf', children: [{ name: 'deeper' }] }] };
+      const drawn = await registry.runTool('draw_line', { from: { x: 0, y: '1' }, to: { x: 2, y: 3 }, tree });
+      expect(drawn).toMatchObject({ ok: true });
+      expect(JSON.parse(String(drawn.ok && drawn.result))).toEqual({ from: { x: 0, y: 1 }, to: { x: 2, y: 3 }, tree });
+      const bad = await registry.runTool('draw_line', { from: { x: 0, y: 1 }, to: { x: 2, y: 3 }, tree: { name: 'root', children: [{ children: [] }] } });
+      expect(bad).toMatchObject({ ok: false, failure: 'invalid', error: expect.stringContaining('name') });
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('a reference that cannot be followed makes that tool unavailable with the reason; the rest are registered and an answer goes on', async () => {
+    const engine = new ScriptedEngine([
+      { when: when.userAsked('Draw a line from 0,0 to 1,1.'), output: call('draw_line', { from: { x: 0, y: 0 }, to: { x: 1, y: 1 } }) },
+      { when: when.afterResults(), output: 'Drawn.' },
+    ]);
+    const chat = NexusChat.withEngine(engine);
+    const connection = await chat.connect(schemas.url, { trust: true });
+    try {
+      expect(connection.skipped).toEqual([
+        { name: 'missing_def', reason: expect.stringContaining("refer to '#/$defs/Missing', which their schema does not define; it defines '#/$defs/Item'") },
+        { name: 'remote_ref', reason: expect.stringContaining("refer to 'https://schemas.invalid/item.json', outside their own schema") },
+      ]);
+      expect(chat.tools.has('missing_def')).toBe(false);
+      const answer = await chat.chat('Draw a line from 0,0 to 1,1.');
+      expect(answer).toMatchObject({ text: 'Drawn.', calls: [{ name: 'draw_line', status: 'ok' }] });
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
 describe('mcpResultText', () => {
   it('keeps text, describes what a text model cannot see, and adds structured content as JSON', () => {
     expect(

@@ -3,6 +3,7 @@ import { mcpOAuthProvider } from './mcp-oauth.ts';
 import type { McpConnectOptions, McpElicitation, McpSamplingRequest } from './mcp-options.ts';
 import type { ToolHandler, ToolRegistry } from './tool-registry.ts';
 import { type ToolReturn, withDetails } from './tool-registry.ts';
+import type { ObjectSchemaInput } from './tool-schema.ts';
 
 /** An MCP server that could not be connected to or listed: the message names the address and what happened. */
 export class McpConnectError extends NexusError {
@@ -491,13 +492,11 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
         target.tool(
           name,
           tool.description ?? tool.annotations?.title ?? tool.name,
-          {
-            type: 'object',
-            properties: tool.inputSchema.properties ?? {},
-            ...(tool.inputSchema.required ? { required: tool.inputSchema.required } : {}),
-          } as never,
+          // Whole, as published: definitions and references (pydantic, FastMCP, the SDK's zod) are followed
+          // at registration, and every keyword is checked. JSON Schema's `required` absent means none.
+          { ...tool.inputSchema, type: 'object', properties: tool.inputSchema.properties ?? {} } as ObjectSchemaInput,
           handler,
-          { readOnly, ...(options.trust ? {} : { confirm: true }) },
+          { readOnly, required: tool.inputSchema.required ?? [], ...(options.trust ? {} : { confirm: true }) },
         );
         owned.set(name, handler);
         if (changedTools.has(tool.name)) changedNames.add(name);

@@ -14,7 +14,8 @@ import {
   type ParametersInput,
   type ToolSchema,
 } from './tool-schema.ts';
-import { validateArguments } from './validate-arguments.ts';
+import { hasSchemaRefs, inlineSchemaRefs } from './schema-refs.ts';
+import { assertCheckable, validateArguments } from './validate-arguments.ts';
 
 /**
  * A tool's implementation. It receives validated, coerced arguments and a {@link ToolContext};
@@ -336,7 +337,11 @@ function defineTool(name: unknown, description: unknown, parameters: unknown, ha
     throw new ToolDefinitionError(`The group option of tool '${name}' must be a non-empty string such as 'calendar', got ${describeValue(given.group)}.`, name);
   }
 
-  const expanded = expandParameters(name, parameters, given.required);
+  const whole = isPlainObject(parameters) && hasSchemaRefs(parameters) ? inlineSchemaRefs(parameters, { toolName: name }) : parameters;
+  const expanded = expandParameters(name, whole, given.required);
+  // Every reference left (a recursion, or one written inside a shorthand map) must point somewhere.
+  if (hasSchemaRefs(expanded)) inlineSchemaRefs(expanded, { toolName: name });
+  assertCheckable({ name, parameters: expanded });
   const schema: ToolSchema = Object.freeze({
     type: 'function',
     function: Object.freeze({ name, description, parameters: promptParameters(expanded) }),

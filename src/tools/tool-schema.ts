@@ -225,7 +225,8 @@ function expandProperty(toolName: string, path: string, spec: unknown): Expanded
       toolName,
     );
   }
-  if (spec.items !== undefined && !Array.isArray(spec.items)) {
+  // `items: false` (a tuple's "nothing after these") and `items: true` are whole schemas already.
+  if (spec.items !== undefined && !Array.isArray(spec.items) && typeof spec.items !== 'boolean') {
     expanded.items = expandProperty(toolName, `${path}[]`, spec.items);
   }
   if (isPlainObject(spec.properties)) {

@@ -1,5 +1,5 @@
 import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
-import { ToolArgumentsError } from './errors.ts';
+import { ToolArgumentsError, ToolDefinitionError } from './errors.ts';
 import { describeValue, isPlainObject, type ExpandedProperty, type JsonType, type ObjectSchema } from './tool-schema.ts';
 import { findProtoKey, setOwn } from '../toolcalls/own-property.ts';
 
@@ -74,7 +74,14 @@ export function validateArguments(tool: ArgumentsTarget, raw: unknown): Argument
       message: `Invalid arguments for ${tool.name}: ${inexact}. Call ${tool.name} again with ${callTemplate(tool.parameters, args, new Set([key]))}.`,
     };
   }
-  const errors = validatorFor(tool.parameters).validate(args).errors;
+  let errors: OutputUnit[];
+  try {
+    errors = validatorFor(tool.parameters).validate(args).errors;
+  } catch (error) {
+    // Registration compiles each schema (assertCheckable), so this is a schema the validator
+    // gives up on only for some values: the call fails, the answer goes on.
+    return { ok: false, message: `The arguments for ${tool.name} could not be checked against its schema (${firstLine(error)}); answer without this tool.` };
+  }
   if (errors.length === 0) return { ok: true, arguments: args };
 
   const problems: string[] = [];
@@ -122,6 +129,26 @@ function inexactNumber(value: unknown, path: string): string | undefined {
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/**
+ * Throws a {@link ToolDefinitionError} when the validator cannot use a tool's schema (a reference to
+ * nothing, a keyword value it cannot compile), so the tool is refused at registration with the reason
+ * instead of failing every call later.
+ *
+ * @param tool - the tool's name and expanded parameters.
+ */
+export function assertCheckable(tool: ArgumentsTarget): void {
+  try {
+    validatorFor(tool.parameters).validate({});
+  } catch (error) {
+    throw new ToolDefinitionError(`The parameters of tool '${tool.name}' cannot be checked: ${firstLine(error)}.`, tool.name);
+  }
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message.split('\n')[0] ?? '').trim().replace(/\.$/, '');
 }
 
 function validatorFor(parameters: ObjectSchema): Validator {

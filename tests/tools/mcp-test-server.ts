@@ -12,7 +12,11 @@
  * `ask_name` (elicitation), `summarize` (sampling), `list_roots` (roots), `count_up` (progress and log
  * messages), `weather_structured` (structured content repeated as text, and a part for the user only),
  * `find_note` (a resource link to `note://1`), the prompt `greet`, and a task-only tool; it prints
- * `SESSION CLOSED` when a client ends its session. `OAUTH=1` wants a token of an authorization server it
+ * `SESSION CLOSED` when a client ends its session. `SCHEMAS=1` adds tools whose schemas use definitions
+ * and references (issue 53): `draw_line` as the SDK's zod conversion publishes it (a shared `Point` and a
+ * recursive category tree), `create_order` listed as FastMCP publishes a pydantic signature (see
+ * `PYDANTIC_CREATE_ORDER`, checked by the server's own zod on every call), and two whose references
+ * cannot be followed (`missing_def`, `remote_ref`). `OAUTH=1` wants a token of an authorization server it
  * starts beside it (mcp-oauth-server.ts); `AUTH_SERVER <url>` is printed.
  */
 import { randomUUID } from 'node:crypto';
@@ -29,6 +33,7 @@ function newServer(): McpServer {
     process.env.CLIENT_FEATURES ? { capabilities: { logging: {} } } : {},
   );
   const prefix = process.env.TOOL_PREFIX ?? '';
+  if (process.env.SCHEMAS) addSchemaTools(server);
   server.registerTool(
     `${prefix}add_numbers`,
     { description: 'Add two numbers.', inputSchema: { a: z.number(), b: z.number() }, annotations: { readOnlyHint: true } },
@@ -180,19 +185,99 @@ function clientFeatures(server: McpServer): void {
 }
 
 /**
+ * The input schema FastMCP lists for `create_order(customer: Customer, items: list[Item], priority:
+ * Priority = Priority.normal, note: str | None = None)`, as pydantic 2 writes it: models as `$defs`,
+ * a `$ref` beside its default, `Optional` as `anyOf` with null, a title on everything.
+ */
+const PYDANTIC_CREATE_ORDER = {
+  $defs: {
+    Address: {
+      properties: { city: { title: 'City', type: 'string' }, zip: { anyOf: [{ type: 'string' }, { type: 'null' }], default: null, title: 'Zip' } },
+      required: ['city'],
+      title: 'Address',
+      type: 'object',
+    },
+    Customer: {
+      properties: { name: { title: 'Name', type: 'string' }, address: { $ref: '#/$defs/Address' } },
+      required: ['name', 'address'],
+      title: 'Customer',
+      type: 'object',
+    },
+    Item: {
+      properties: { sku: { title: 'Sku', type: 'string' }, quantity: { minimum: 1, title: 'Quantity', type: 'integer' } },
+      required: ['sku', 'quantity'],
+      title: 'Item',
+      type: 'object',
+    },
+    Priority: { enum: ['low', 'normal', 'high'], title: 'Priority', type: 'string' },
+  },
+  properties: {
+    customer: { $ref: '#/$defs/Customer' },
+    items: { items: { $ref: '#/$defs/Item' }, title: 'Items', type: 'array' },
+    priority: { $ref: '#/$defs/Priority', default: 'normal' },
+    note: { anyOf: [{ type: 'string' }, { type: 'null' }], default: null, title: 'Note' },
+  },
+  required: ['customer', 'items'],
+  title: 'create_orderArguments',
+  type: 'object',
+};
+
+/** Tools whose schemas use definitions and references (`SCHEMAS=1`); each answers with the arguments it got. */
+function addSchemaTools(server: McpServer): void {
+  const echo = async (args: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(args) }] });
+  const Point = z.object({ x: z.number(), y: z.number() }).meta({ id: 'Point' });
+  const Category = z.object({
+    name: z.string(),
+    get children() {
+      return z.array(Category).optional();
+    },
+  });
+  server.registerTool(
+    'draw_line',
+    { description: 'Draws a line between two points.', inputSchema: { from: Point, to: Point, tree: Category.optional() } },
+    echo,
+  );
+  server.registerTool(
+    'create_order',
+    {
+      description: 'Creates an order.',
+      inputSchema: {
+        customer: z.object({ name: z.string(), address: z.object({ city: z.string(), zip: z.string().nullable().optional() }) }),
+        items: z.array(z.object({ sku: z.string(), quantity: z.number().int().min(1) })),
+        priority: z.enum(['low', 'normal', 'high']).optional(),
+        note: z.string().nullable().optional(),
+      },
+    },
+    echo,
+  );
+  server.registerTool('missing_def', { description: 'Refers to nothing.', inputSchema: {} }, echo);
+  server.registerTool('remote_ref', { description: 'Refers elsewhere.', inputSchema: {} }, echo);
+}
+
+/** The listed schemas `SCHEMAS=1` publishes in place of the SDK's own conversion. */
+const PUBLISHED_SCHEMAS: Record<string, unknown> = {
+  create_order: PYDANTIC_CREATE_ORDER,
+  missing_def: { type: 'object', properties: { item: { $ref: '#/$defs/Missing' } }, $defs: { Item: { type: 'string' } } },
+  remote_ref: { type: 'object', properties: { item: { $ref: 'https://schemas.invalid/item.json' } } },
+};
+
+/**
  * The SDK's server lists every tool at once and only object schemas: wrap its `tools/list` handler
  * to list `PAGE_SIZE` a page and to add a tool with a string schema (`BAD_SCHEMA=1`). Reaches into
  * the SDK's handler table, which is fine for a test server.
  */
 function paginateListing(server: McpServer): void {
   const pageSize = Number(process.env.PAGE_SIZE ?? 0);
-  if (!pageSize && !process.env.BAD_SCHEMA && !process.env.HOSTILE_TOOLS && !process.env.CLIENT_FEATURES) return;
+  if (!pageSize && !process.env.BAD_SCHEMA && !process.env.HOSTILE_TOOLS && !process.env.CLIENT_FEATURES && !process.env.SCHEMAS) return;
   const handlers = (server.server as unknown as { _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<{ tools: unknown[] }>> })
     ._requestHandlers;
   const original = handlers.get('tools/list');
   if (!original) return;
   handlers.set('tools/list', async (request, extra) => {
     const all = (await original(request, extra)).tools;
+    for (const tool of all as { name: string; inputSchema: unknown }[]) {
+      if (process.env.SCHEMAS && tool.name in PUBLISHED_SCHEMAS) tool.inputSchema = PUBLISHED_SCHEMAS[tool.name];
+    }
     if (process.env.BAD_SCHEMA) all.push({ name: 'bad_schema', description: 'Its schema is a string.', inputSchema: { type: 'string' } });
     if (process.env.CLIENT_FEATURES) {
       all.push({
