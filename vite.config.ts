@@ -154,6 +154,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          globalSetup: ['tests/prepare-fixtures-setup.ts'],
           include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
           exclude: [...MODEL_TESTS, ...NETWORK_TESTS, ...BROWSER_TESTS, 'node_modules/**'],
           environment: 'node',
@@ -165,6 +166,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'models',
+          globalSetup: ['tests/prepare-fixtures-setup.ts'],
           include: MODEL_TESTS,
           environment: 'node',
           testTimeout: TIMEOUTS.modelTest,
@@ -177,6 +179,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'network',
+          globalSetup: ['tests/prepare-fixtures-setup.ts'],
           include: NETWORK_TESTS,
           environment: 'node',
           testTimeout: TIMEOUTS.networkTest,
