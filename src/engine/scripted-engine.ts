@@ -9,6 +9,7 @@ import { renderQwen3ChatML } from './qwen3-chatml.ts';
 import { probeTemplate, type RawTemplateRender, renderInDialect, type TemplateDialect } from './template-dialect.ts';
 import { keepGeneratedThinkBlocks } from './think-blocks.ts';
 import { commonPrefixLength } from './token-transcript.ts';
+import { hasOutsideMarks, withoutOutsideMarks } from '../shared/outside-text.ts';
 
 /** Decides whether a scripted output answers a prompt. A string matches a prompt that ends with it. */
 export type PromptMatcher = string | RegExp | ((prompt: string, options: GenerateOptions) => boolean);
@@ -155,15 +156,18 @@ export class ScriptedEngine implements Engine {
   }
 
   async render(messages: ChatMessage[], options: RenderOptions): Promise<string> {
-    if (this.template) return renderInDialect(this.template.render, this.template.dialect, this.family, messages, options);
-    return renderQwen3ChatML(keepGeneratedThinkBlocks(messages, options.enableThinking), options);
+    // No tokenizer to guard: the loop's outside marks are dropped, as any engine that does not guard drops them.
+    const plain = messages.map((m) => (m.role === 'system' && hasOutsideMarks(m.content) ? { ...m, content: withoutOutsideMarks(m.content) } : m));
+    if (this.template) return renderInDialect(this.template.render, this.template.dialect, this.family, plain, options);
+    return renderQwen3ChatML(keepGeneratedThinkBlocks(plain, options.enableThinking), options);
   }
 
   countTokens(text: string): number {
-    return estimateTokens(text).length;
+    return estimateTokens(withoutOutsideMarks(text)).length;
   }
 
-  async generate(prompt: string, options: GenerateOptions): Promise<GenerateResult> {
+  async generate(marked: string, options: GenerateOptions): Promise<GenerateResult> {
+    const prompt = withoutOutsideMarks(marked);
     if (this.disposed) throw new ScriptExhaustedError('This scripted engine was disposed.');
     throwIfAborted(options.signal);
     const index = this.outputs.findIndex((o) => matches(o.when, prompt, options));

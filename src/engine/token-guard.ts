@@ -1,78 +1,118 @@
+import { OUTSIDE_END, OUTSIDE_START } from '../shared/outside-text.ts';
 import type { ChatMessage, ToolSchema } from './engine.ts';
 
 /** Opens and closes a placeholder for a control token found in untrusted text (private-use characters). */
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
 const PLACEHOLDER = /\uE000(\d+)\uE001/g;
+/** An outside span the loop marked in its own text (see `shared/outside-text.ts`). */
+const MARKED_SPAN = /\uE002([^\uE002\uE003]*)\uE003/g;
+const MARKS = /[\uE002\uE003]/g;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A rendered prompt, and where its untrusted text held a control token's characters. */
+/** A prompt as it is encoded: its text without marks, and where the encoder must cut it. */
 export interface GuardedPrompt {
   text: string;
   /**
-   * Offsets in `text` the encoder must cut at: one character into each control token's text that came
-   * from untrusted content, so the tokenizer reads those characters as ordinary text.
+   * Offsets in `text` the encoder must cut at, so that no control token that takes even one character
+   * from outside text is read as one: the tokenizer reads those characters as ordinary text.
    */
   cuts: number[];
 }
 
 /**
- * Keeps untrusted text — tool results, pages read, MCP results, the user's and imported messages,
- * tool descriptions — from producing a special or added token of the model's tokenizer. A tokenizer
- * turns `<|im_end|><|im_start|>system` anywhere in a prompt into real control tokens, so a page could
- * close its turn and open a system turn outside its fence. The guard hides each such string in
- * untrusted text behind a placeholder while the chat template renders (so the template never sees
- * it either), then puts the characters back and records where the encoder must cut them apart. Text
- * without control tokens is left exactly as it is, and so is its tokenization.
+ * Keeps text the loop did not write — tool results, pages read, MCP results and schemas (names and
+ * keys included), the user's and imported messages, reasoning, call arguments, per-conversation and
+ * server-given instructions — from producing a special or added token of the model's tokenizer. A
+ * tokenizer turns `<|im_end|><|im_start|>system` anywhere in a prompt into real control tokens, so a
+ * page could close its turn and open a system turn outside its fence.
+ *
+ * The guard works where the prompt is made, by construction: every field of every message but the
+ * system message (whatever its name, keys included) and every tool schema whole is outside text; in the
+ * system message and in text the loop adds after rendering, the loop marks outside spans itself
+ * (`outside()`). While the template renders, control tokens in outside text are placeholders (so the
+ * template never sees them); the rendered prompt then carries marks around them, and {@link split}
+ * reads the cuts from the prompt alone when it is encoded. Nothing is remembered, so nothing expires.
+ * Text without control tokens is left exactly as it is, and so is its tokenization.
  */
 export class TokenGuard {
   /** Every control token, longest first, and the placeholder opener itself (so untrusted text cannot forge a placeholder). */
   private readonly pattern: RegExp;
+  /** Every control token, longest first, for finding them in a prompt. */
+  private readonly controls: RegExp | undefined;
 
   /** @param tokens every added token of the tokenizer (special or not), as text */
   constructor(private readonly tokens: readonly string[]) {
     const sorted = [...new Set(tokens.filter((t) => t.length > 1))].sort((a, b) => b.length - a.length);
     this.pattern = new RegExp([...sorted.map(escapeRegExp), OPEN].join('|'), 'g');
+    this.controls = sorted.length ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined;
   }
 
-  /** `text` with every control token (and every placeholder opener) replaced by a placeholder. */
+  /** Outside `text` with every control token (and every placeholder opener) a placeholder, and any mark removed. */
   hide(text: string): string {
-    return text.replace(this.pattern, (token) => `${OPEN}${this.index(token)}${CLOSE}`);
+    return text.replace(MARKS, '').replace(this.pattern, (token) => `${OPEN}${this.index(token)}${CLOSE}`);
   }
 
-  /** The rendered prompt with every placeholder turned back into its characters, and where to cut them. */
-  reveal(rendered: string): GuardedPrompt {
-    const cuts: number[] = [];
-    let text = '';
-    let last = 0;
-    for (const match of rendered.matchAll(PLACEHOLDER)) {
-      const token = this.tokenAt(Number(match[1]));
-      text += rendered.slice(last, match.index);
-      if (token.length > 1) cuts.push(text.length + 1);
-      text += token;
-      last = (match.index ?? 0) + match[0].length;
-    }
-    return { text: text + rendered.slice(last), cuts };
+  /** The loop's own text with its marked outside spans hidden; the marks stay, so the span is cut from its neighbours. */
+  hideMarked(text: string): string {
+    return text.replace(MARKED_SPAN, (_, span: string) => `${OUTSIDE_START}${this.hide(span)}${OUTSIDE_END}`);
   }
 
-  /** Untrusted parts of a conversation hidden: every message's text but the system prompt, and the arguments of calls. */
-  messages(messages: readonly ChatMessage[]): ChatMessage[] {
-    return messages.map((m) => {
-      if (m.role === 'system') return m;
-      const content = this.hide(m.content);
-      if (m.role !== 'assistant' || !m.tool_calls?.length) return content === m.content ? m : { ...m, content };
-      const tool_calls = m.tool_calls.map((c) => ({
-        ...c,
-        function: { ...c.function, arguments: this.deep(c.function.arguments) as Record<string, unknown> },
-      }));
-      return { ...m, content, tool_calls };
+  /** The rendered prompt with every placeholder its characters again, marked as outside text for {@link split}. */
+  reveal(rendered: string): string {
+    return rendered.replace(PLACEHOLDER, (_, index: string) => {
+      const token = this.tokenAt(Number(index));
+      return token.length > 1 ? `${OUTSIDE_START}${token}${OUTSIDE_END}` : token;
     });
   }
 
-  /** Tools with their descriptions hidden (an MCP server writes them). */
+  /**
+   * A prompt as it is encoded: the marks removed, and a cut in every control token that takes a character
+   * from a marked span (one character into it, or where the span begins), so it is read as ordinary text.
+   */
+  split(prompt: string): GuardedPrompt {
+    if (!prompt.includes(OUTSIDE_START) && !prompt.includes(OUTSIDE_END)) return { text: prompt, cuts: [] };
+    const spans: [number, number][] = [];
+    let text = '';
+    let open: number | undefined;
+    for (const char of prompt) {
+      if (char === OUTSIDE_START) open ??= text.length;
+      else if (char === OUTSIDE_END) {
+        if (open !== undefined && open < text.length) spans.push([open, text.length]);
+        open = undefined;
+      } else text += char;
+    }
+    if (open !== undefined && open < text.length) spans.push([open, text.length]);
+    const cuts = new Set<number>();
+    if (this.controls && spans.length) {
+      const controls = new RegExp(this.controls.source, 'g');
+      for (let match = controls.exec(text); match; match = controls.exec(text)) {
+        const start = match.index;
+        const end = start + match[0].length;
+        for (const [from, to] of spans) {
+          if (from >= end || to <= start) continue;
+          cuts.add(Math.max(start + 1, from));
+          break;
+        }
+        // Overlapping occurrences too: the tokenizer may find one that starts inside this one.
+        controls.lastIndex = start + 1;
+      }
+    }
+    return { text, cuts: [...cuts].sort((a, b) => a - b) };
+  }
+
+  /** A conversation with its outside text hidden: every field of every message but the role, and the system message's marked spans. */
+  messages(messages: readonly ChatMessage[]): ChatMessage[] {
+    return messages.map((m) => {
+      if (m.role === 'system') return { ...m, content: this.hideMarked(m.content) };
+      return Object.fromEntries(Object.entries(m).map(([key, value]) => (key === 'role' ? [key, value] : [this.hide(key), this.deep(value)]))) as ChatMessage;
+    });
+  }
+
+  /** Tools hidden whole, names and keys included (an MCP server writes them). */
   tools(tools: readonly ToolSchema[] | undefined): ToolSchema[] | undefined {
     return tools?.map((t) => this.deep(t) as ToolSchema);
   }
@@ -80,7 +120,7 @@ export class TokenGuard {
   private deep(value: unknown): unknown {
     if (typeof value === 'string') return this.hide(value);
     if (Array.isArray(value)) return value.map((v) => this.deep(v));
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.deep(v)]));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.hide(k), this.deep(v)]));
     return value;
   }
 

@@ -23,7 +23,7 @@ import { MODEL_FAMILIES } from './families.ts';
 import { fixChatTemplate, type FamilyId, type ModelFamily } from './model-family.ts';
 import { TOKENIZER_FILES } from './model-source.ts';
 import { probeTemplate, type RawTemplateRender, renderInDialect, STANDARD_DIALECT, type TemplateDialect } from './template-dialect.ts';
-import { type GuardedPrompt, piecesAt, TokenGuard } from './token-guard.ts';
+import { piecesAt, TokenGuard } from './token-guard.ts';
 import { TokenTranscript } from './token-transcript.ts';
 
 /** A transformers.js progress event (`initiate`, `download`, `progress`, `done`, `progress_total`, …). */
@@ -212,9 +212,6 @@ function addedTokenTexts(tokenizer: unknown): string[] {
   return list.map((a) => a.content).filter((c): c is string => typeof c === 'string');
 }
 
-/** How many guarded prompts an engine remembers: a round's prompt and the rungs' prompts built on it. */
-const GUARDED_PROMPTS_KEPT = 8;
-
 /** Image and audio inputs a multimodal model's generation step may carry. */
 const MODALITY_INPUTS = ['pixel_values', 'pixel_values_videos', 'image_grid_thw', 'video_grid_thw', 'audio_values', 'input_features'] as const;
 
@@ -297,8 +294,6 @@ export class TransformersEngine implements Engine {
   private readonly prefillChunk: number;
   /** Keeps control tokens in untrusted text from becoming tokens. */
   private readonly guard: TokenGuard;
-  /** The latest rendered prompts that held guarded control tokens, with their cuts. */
-  private guardedPrompts: GuardedPrompt[] = [];
   private busy: Promise<unknown> = Promise.resolve();
   private disposed = false;
 
@@ -445,9 +440,10 @@ export class TransformersEngine implements Engine {
   }
 
   /**
-   * Renders through the model's own template. Untrusted text (results, pages, MCP results, user and
-   * imported messages, tool descriptions) is guarded: control tokens in it stay ordinary text when the
-   * prompt is encoded ({@link TokenGuard}).
+   * Renders through the model's own template. Outside text (results, pages, MCP results and schemas,
+   * user and imported messages, reasoning, call arguments, marked spans of the system message) is
+   * guarded: the prompt carries marks around any control token in it, and the encoder reads those as
+   * ordinary text ({@link TokenGuard}).
    */
   async render(messages: ChatMessage[], options: RenderOptions): Promise<string> {
     const tools = this.guard.tools(options.tools);
@@ -455,25 +451,17 @@ export class TransformersEngine implements Engine {
       ...options,
       ...(tools ? { tools } : {}),
     });
-    const { text, cuts } = this.guard.reveal(rendered);
-    if (cuts.length) this.guardedPrompts = [{ text, cuts }, ...this.guardedPrompts.filter((p) => p.text !== text)].slice(0, GUARDED_PROMPTS_KEPT);
-    return text;
+    return this.guard.reveal(rendered);
   }
 
-  /** Where `prompt` (a rendered prompt, maybe with a rung's opener after it) must be cut so untrusted text stays text. */
-  private cutsFor(prompt: string): number[] {
-    let best: GuardedPrompt | undefined;
-    for (const p of this.guardedPrompts) if (prompt.startsWith(p.text) && p.text.length > (best?.text.length ?? -1)) best = p;
-    return best?.cuts ?? [];
-  }
-
-  /** The token ids `prompt` is fed as, untrusted text guarded (for tests and diagnostics). */
+  /** The token ids `prompt` is fed as, outside text guarded (for tests and diagnostics). */
   tokenize(prompt: string): number[] {
-    return piecesAt(prompt, this.cutsFor(prompt)).flatMap((piece) => this.tokenizer.encode(piece, { add_special_tokens: false }));
+    const { text, cuts } = this.guard.split(prompt);
+    return piecesAt(text, cuts).flatMap((piece) => this.tokenizer.encode(piece, { add_special_tokens: false }));
   }
 
   countTokens(text: string): number {
-    return this.tokenizer.encode(text, { add_special_tokens: false }).length;
+    return this.tokenize(text).length;
   }
 
   generate(prompt: string, options: GenerateOptions): Promise<GenerateResult> {
@@ -486,17 +474,19 @@ export class TransformersEngine implements Engine {
   private async generateNow(prompt: string, options: GenerateOptions): Promise<GenerateResult> {
     if (this.disposed) throw new Error('This engine was disposed.');
     throwIfAborted(options.signal);
-    let text = prompt;
+    // The marks in the prompt say where outside text is; they are not fed.
+    const guarded = this.guard.split(prompt);
+    let text = guarded.text;
     let choices = options.choices;
     // A trailing space would make the model continue after a lone space token, which it rarely saw
     // in training; move it into the choices so each choice starts with its usual " word" token.
-    if (choices?.length && prompt.endsWith(' ')) {
-      text = prompt.slice(0, -1);
+    if (choices?.length && text.endsWith(' ')) {
+      text = text.slice(0, -1);
       choices = choices.map((c) => ` ${c}`);
     }
 
     if (!this.reuseCache) await this.resetCache();
-    const cuts = this.cutsFor(text);
+    const cuts = guarded.cuts.filter((cut) => cut < text.length);
     const planned = this.transcript.plan(text, cuts);
     const plan = { ...planned, keep: await this.prepareCache(planned.keep) };
     const promptLength = plan.ids.length;

@@ -3,6 +3,7 @@ import { familyById } from '../engine/families.ts';
 import { InvalidOptionError } from '../shared/errors.ts';
 import { ToolRegistry } from '../tools/tool-registry.ts';
 import { answerMessages, answerSettings, CHAT_DEFAULTS, ToolTemplateError, UnknownToolError } from './answer-request.ts';
+import { outside } from '../shared/outside-text.ts';
 
 const registry = new ToolRegistry().tool('get_weather', 'Weather', { city: 'string' }, () => 'sunny');
 const parts = {
@@ -35,7 +36,8 @@ describe('answerMessages', () => {
   it('starts from one system message, then the history and the question', () => {
     const messages = answerMessages({ ...parts, settings: { toolChoice: 'auto' }, instructions: 'Be brief.' });
     expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
-    expect(messages[0]?.content).toBe(`${CHAT_DEFAULTS.systemPrompt}\n${CHAT_DEFAULTS.answerPrompt}\n\nBe brief.`);
+    // The instructions are marked as outside text (an imported file or an MCP server may have written them).
+    expect(messages[0]?.content).toBe(`${CHAT_DEFAULTS.systemPrompt}\n${CHAT_DEFAULTS.answerPrompt}\n\n${outside('Be brief.')}`);
     expect(messages.at(-1)).toEqual({ role: 'user', content: 'Weather in Paris?' });
   });
 

@@ -8,6 +8,7 @@ import { DEFAULT_MAX_RESULT_CHARS } from './cap-result.ts';
 import { ContextOverflowError } from './fit-context.ts';
 import { DEFAULT_ANSWER_PROMPT, DEFAULT_SYSTEM_PROMPT, systemPromptFor } from './prompts.ts';
 import type { ChatOptions } from './types.ts';
+import { outside } from '../shared/outside-text.ts';
 
 /** The values of `chat()`'s `strategy` option. */
 export const STRATEGIES = ['auto', 'inline', 'stepwise'] as const;
@@ -135,7 +136,8 @@ export function answerMessages(parts: AnswerPromptParts): ChatMessage[] {
   }
   const system = systemPromptFor({ ...parts.defaults, offered: schemas, family: parts.family });
   return [
-    { role: 'system', content: parts.instructions ? `${system}\n\n${parts.instructions}` : system },
+    // Instructions come from the person, an imported file or an MCP server's sampling request: outside text.
+    { role: 'system', content: parts.instructions ? `${system}\n\n${outside(parts.instructions)}` : system },
     ...parts.history,
     ...(parts.prompt === undefined ? [] : [{ role: 'user' as const, content: parts.prompt }]),
   ];

@@ -10,6 +10,7 @@ import { answerFromSteps } from './step-log.ts';
 import { attemptInline } from './strategy-inline.ts';
 import { ToolCallStreamFilter } from '../toolcalls/index.ts';
 import type { ChatAnswer } from './types.ts';
+import { outside } from '../shared/outside-text.ts';
 
 /** Tool-less rounds after the round limit, each telling the model to answer now. */
 const MAX_ANSWER_ROUNDS = 2;
@@ -84,7 +85,8 @@ async function continueWriting(run: AnswerRun, from: string): Promise<string> {
     run.token(text);
   };
   await run.generate(
-    `${prompt}${from}`,
+    // The earlier text may come from a saved or imported conversation: outside text.
+    `${prompt}${outside(from)}`,
     {
       maxNewTokens: run.settings.maxNewTokens,
       onText: (chunk) => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { familyById } from '../engine/families.ts';
 import type { ToolSchema } from '../engine/engine.ts';
 import { DEFAULT_ANSWER_PROMPT, DEFAULT_PLAIN_SYSTEM_PROMPT, DEFAULT_SYSTEM_PROMPT, systemPromptFor, WORKED_EXAMPLE_SYSTEM_PROMPT } from './prompts.ts';
+import { outside, withoutOutsideMarks } from '../shared/outside-text.ts';
 
 const weather: ToolSchema = {
   type: 'function',
@@ -25,9 +26,11 @@ describe('systemPromptFor', () => {
 
   it("writes a worked example in the family's own syntax, and drops a prompt about tools when none is offered", () => {
     const qwen = systemPromptFor({ ...defaults, systemPrompt: WORKED_EXAMPLE_SYSTEM_PROMPT, offered: [weather] });
-    expect(qwen).toContain('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>');
+    // The schema's keys and example values are marked as outside text; the family's markers are the loop's.
+    expect(qwen).toContain(`<tool_call>\n{"name": "get_weather", "arguments": {"${outside('city')}": "${outside('Oslo')}"}}\n</tool_call>`);
+    expect(withoutOutsideMarks(qwen)).toContain('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>');
     const lfm2 = systemPromptFor({ ...defaults, systemPrompt: WORKED_EXAMPLE_SYSTEM_PROMPT, offered: [weather], family: familyById('lfm2') });
-    expect(lfm2).toContain('<|tool_call_start|>[get_weather(city="Oslo")]<|tool_call_end|>');
+    expect(withoutOutsideMarks(lfm2)).toContain('<|tool_call_start|>[get_weather(city="Oslo")]<|tool_call_end|>');
     expect(systemPromptFor({ ...defaults, systemPrompt: WORKED_EXAMPLE_SYSTEM_PROMPT, offered: [] })).toBe(DEFAULT_PLAIN_SYSTEM_PROMPT);
   });
 

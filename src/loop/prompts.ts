@@ -1,5 +1,6 @@
 import type { ToolSchema } from '../engine/engine.ts';
 import type { ModelFamily } from '../engine/model-family.ts';
+import { outsideDeep } from '../shared/outside-text.ts';
 
 /**
  * The system prompt whenever tools are offered. Short and in the words model trainers use: a tiny model
@@ -91,7 +92,8 @@ function toolCallExample(tool: ToolSchema, family: Pick<ModelFamily, 'formatCall
   const { properties, required = Object.keys(properties) } = tool.function.parameters;
   const args: Record<string, unknown> = {};
   for (const key of required) args[key] = exampleValue(properties[key] ?? {});
-  return family.formatCall(tool.function.name, args);
+  // The keys and example values are the tool's schema, which a server may have written: outside text.
+  return family.formatCall(tool.function.name, outsideDeep(args));
 }
 
 /** What {@link systemPromptFor} builds the system message from. */

@@ -3,6 +3,7 @@ import type { ModelFamily } from '../engine/model-family.ts';
 import type { AnswerRun } from './answer-run.ts';
 import { emptyAttempt, type Attempt } from './attempt.ts';
 import { withoutMarkers } from './strip-markers.ts';
+import { outside, outsideDeep, withoutOutsideMarks } from '../shared/outside-text.ts';
 
 type PropertySchema = { readonly [keyword: string]: unknown };
 
@@ -141,9 +142,11 @@ export async function attemptStepwise(run: AnswerRun, prompt: string, forcedName
   let transcript = `${prompt}${family.selectPrefix}${name}.\n`;
   for (const key of required) {
     const property = properties[key] ?? {};
-    const question = slotted ? slotQuestion(slotted, name, args, key, property) : questionFor(property);
+    // Argument names are the schema's and the values so far the model's: outside text where they join the prompt.
+    const question = slotted ? slotQuestion(slotted, name, outsideDeep(args), outside(key), property) : questionFor(property);
+    const shown = slotted ? withoutOutsideMarks(question.opener) : `${key} = ${question.opener}`;
     // In the family's own syntax the slot follows the assistant header; otherwise a `key = ` line follows the choice.
-    const ask = slotted ? `${prompt}${question.opener}` : `${transcript}${key} = ${question.opener}`;
+    const ask = slotted ? `${prompt}${question.opener}` : `${transcript}${outside(key)} = ${question.opener}`;
     const generated = await run.generate(
       ask,
       {
@@ -152,14 +155,20 @@ export async function attemptStepwise(run: AnswerRun, prompt: string, forcedName
         ...(question.stop ? { stop: question.stop } : {}),
       },
       'stepwise',
-      slotted ? question.opener : `${key} = ${question.opener}`,
+      shown,
     );
     const value = withoutMarkers({ name, arguments: { value: question.decode(generated.text) } }, family.valueMarkers).arguments.value;
     args[key] = value;
-    run.record({ kind: 'choice', round: run.round, which: `arg:${key}`, raw: `${question.opener}${generated.text}`, resolved: JSON.stringify(value) });
-    transcript += `${key} = ${JSON.stringify(value)}\n`;
+    run.record({
+      kind: 'choice',
+      round: run.round,
+      which: `arg:${key}`,
+      raw: `${withoutOutsideMarks(question.opener)}${generated.text}`,
+      resolved: JSON.stringify(value),
+    });
+    transcript += `${outside(key)} = ${outside(JSON.stringify(value))}\n`;
   }
   if (slotted) transcript = prompt + family.formatCall(name, args);
   const calls = [{ name, arguments: args }];
-  return { source: 'stepwise', calls, unknown: [], order: calls, text: '', raw: transcript.slice(prompt.length) };
+  return { source: 'stepwise', calls, unknown: [], order: calls, text: '', raw: withoutOutsideMarks(transcript.slice(prompt.length)) };
 }

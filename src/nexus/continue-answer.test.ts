@@ -5,6 +5,7 @@ import { DelegatingEngine } from '../testing/delegating-engine.ts';
 import { when } from '../testing/script-matchers.ts';
 import { InvalidHistoryError } from './errors.ts';
 import { NexusChat } from './nexus-chat.ts';
+import { outside, withoutOutsideMarks } from '../shared/outside-text.ts';
 
 /** A model that stops itself: its first essay is aborted after three words, as the user pressing Stop. */
 class StoppedOnce extends DelegatingEngine {
@@ -43,7 +44,9 @@ describe('Continue after Stop (issue 44, item 8)', () => {
     const answer = await chat.continueAnswer();
     off();
     // The model was given its own words after the generation prompt, not a new user turn, and no tools.
-    const prompt = engine.prompts.at(-1) ?? '';
+    // Its own words are marked as outside text (a saved or imported conversation may have written them).
+    expect(engine.prompts.at(-1)).toContain(outside('Rain is water'));
+    const prompt = withoutOutsideMarks(engine.prompts.at(-1) ?? '');
     expect(prompt).toMatch(/<\|im_start\|>user\nWrite about rain\.<\|im_end\|>\n<\|im_start\|>assistant\n<think>\n\n<\/think>\n\nRain is water$/);
     expect(prompt).not.toContain('get_weather');
     expect(answer.text).toBe('Rain is water that falls from clouds.');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NO_GROUP, groupQuestion, toolGroups } from './tool-groups.ts';
+import { outside } from '../shared/outside-text.ts';
 
 describe('toolGroups', () => {
   it('uses the groups a tools.js declares', () => {
@@ -29,7 +30,7 @@ describe('toolGroups', () => {
 
   it('asks with each group and a few of its tools in plain words, none always possible', () => {
     const question = groupQuestion([{ name: 'mail', tools: ['send_email', 'search_email'] }]);
-    expect(question).toContain('- mail: send email, search email');
+    expect(question).toContain(`- ${outside('mail')}: send email, search email`);
     expect(question).toContain(`or ${NO_GROUP} if no kind fits`);
   });
 });

@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import { nameWords } from './tool-words.ts';
+import { outside } from '../shared/outside-text.ts';
 
 /** A kind of tool the chat model can be asked to pick: its name and its tools. */
 export interface ToolGroup {
@@ -45,7 +46,7 @@ export const NO_GROUP = 'none';
 
 /** The question the chat model answers to pick a group: each kind with a few of its tools, in their own words. */
 export function groupQuestion(groups: readonly ToolGroup[]): string {
-  const lines = groups.map((g) => `- ${g.name}: ${g.tools.slice(0, 6).map(nameWords).join(', ')}`);
+  const lines = groups.map((g) => `- ${outside(g.name)}: ${g.tools.slice(0, 6).map(nameWords).join(', ')}`);
   return `Which kind of tool would help with the user's message? Kinds:\n${lines.join('\n')}\nAnswer with the kind's name only, or ${NO_GROUP} if no kind fits.`;
 }
 
