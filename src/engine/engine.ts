@@ -73,9 +73,18 @@ export interface Engine {
   readonly info: EngineInfo;
   /** The family's dialect: call syntax, openers, end tokens, thinking switch (see `families.ts`). */
   readonly family: ModelFamily;
-  /** The model's own chat template: messages (+ tools, rendered in) → prompt text. */
+  /**
+   * The model's own chat template: messages (+ tools, rendered in) → prompt text. Every message field
+   * but the role, every tool schema, and the spans of a system message between the outside marks
+   * (`outside()`) are text the loop did not write: an engine with a tokenizer keeps control tokens in
+   * them from becoming control (the transformers.js engine does); one that has none removes the marks.
+   */
   render(messages: ChatMessage[], options: RenderOptions): Promise<string>;
-  /** Continue `prompt`. With `choices`, the output is exactly one of those strings. */
+  /**
+   * Continue `prompt`. With `choices`, the output is exactly one of those strings. The prompt may hold
+   * outside marks (from `render`, or text the loop appended after it): they are not text to feed, so an
+   * engine guards what they enclose or drops them (`withoutOutsideMarks`).
+   */
   generate(prompt: string, options: GenerateOptions): Promise<GenerateResult>;
   /** Tokens `text` takes in this model's tokenizer (a prompt as rendered, special tokens included). */
   countTokens(text: string): number;
