@@ -347,12 +347,23 @@ export interface McpFormField {
 
 /** What an MCP server asks of the user now; the page shows one at a time. */
 export type McpRequestState =
-  | { id: number; kind: 'form'; server: string; message: string; fields: McpFormField[] }
-  | { id: number; kind: 'url'; server: string; message: string; url: string }
+  | { id: number; kind: 'form'; server: string; address: string; message: string; fields: McpFormField[] }
+  | {
+      id: number;
+      kind: 'url';
+      server: string;
+      address: string;
+      message: string;
+      /** The page as the browser will reach it: http(s) only, no user info, no bidi controls. */
+      url: string;
+      /** Its host as the browser will reach it (punycode), shown apart so a look-alike shows. */
+      host: string;
+    }
   | {
       id: number;
       kind: 'sample';
       server: string;
+      address: string;
       messages: { role: 'user' | 'assistant'; text: string }[];
       systemPrompt?: string;
       maxTokens: number;

@@ -3,9 +3,9 @@ import { ScriptedEngine } from '../engine/scripted-engine.ts';
 import { NexusChat, type McpClientServer, type McpSamplingRequest } from '../internal.ts';
 import { DEFAULT_SETTINGS, emptyConversation, type AppState, type Attachment } from './app-state.ts';
 import { MAX_ATTACHMENT_CHARS, withAttachments } from './attachment-fence.ts';
-import { formFields, McpPageClient } from './mcp-page-client.ts';
+import { formFields, MAX_SAMPLES_PER_MINUTE, MAX_WAITING_PER_SERVER, McpPageClient, webAddress } from './mcp-page-client.ts';
 
-function setup(chat?: NexusChat) {
+function setup(chat?: NexusChat, now: () => number = Date.now) {
   let state = {
     settings: { ...DEFAULT_SETTINGS },
     mcpExtras: {},
@@ -23,11 +23,12 @@ function setup(chat?: NexusChat) {
       log: () => undefined,
     },
     undefined,
+    now,
   );
   return { part, state: () => state, notices };
 }
 
-const server = (label: string, trusted = false): McpClientServer => ({ url: `http://127.0.0.1:1/${label}`, label: () => label, trusted });
+const server = (label: string, trusted = false, url = `http://127.0.0.1:1/${label}`): McpClientServer => ({ url, address: url, label: () => label, trusted });
 const request: McpSamplingRequest = { messages: [{ role: 'user', content: { type: 'text', text: 'Summarize: a long day' } }], maxTokens: 20 };
 
 describe("the page's part of the MCP client", () => {
@@ -145,5 +146,69 @@ describe("the page's part of the MCP client", () => {
     const log = state().mcpExtras['http://127.0.0.1:1/notes']?.log ?? [];
     expect(log).toHaveLength(20);
     expect(log.at(-1)).toEqual({ level: 'warning', text: 'db: slow query 24' });
+  });
+
+  it('knows a server by its address: an allowance for one "notes" is not another\'s, and every dialog shows the address (issue 52)', async () => {
+    const engine = new ScriptedEngine([{ output: 'Done.', repeat: true }]);
+    const { part, state } = setup(NexusChat.withEngine(engine));
+    const first = part.handlers(server('notes', false, 'http://127.0.0.1:1/mcp'));
+    const impostor = part.handlers(server('notes', false, 'http://127.0.0.2:1/mcp'));
+    const allowed = first.sample?.(request);
+    expect(state().mcpRequest).toMatchObject({ kind: 'sample', server: 'notes', address: 'http://127.0.0.1:1/mcp' });
+    part.answer(state().mcpRequest?.id ?? -1, { action: 'allow-always' });
+    await allowed;
+    // The same name at another address asks, and its dialog says where it is.
+    const asked = impostor.sample?.(request);
+    expect(state().mcpRequest).toMatchObject({ kind: 'sample', server: 'notes', address: 'http://127.0.0.2:1/mcp' });
+    part.answer(state().mcpRequest?.id ?? -1, { action: 'decline' });
+    await expect(asked).rejects.toThrow(/declined/);
+    expect(engine.generations).toHaveLength(1);
+  });
+
+  it('bounds what a server starts: a few dialogs wait per server, sampling without a dialog a few times a minute, each cut said once', async () => {
+    let clock = 0;
+    const engine = new ScriptedEngine([{ output: 'Done.', repeat: true }]);
+    const { part, state, notices } = setup(NexusChat.withEngine(engine), () => clock);
+    const noisy = part.handlers(server('noisy'));
+    const form = { mode: 'form' as const, message: 'Again?', requestedSchema: { type: 'object' as const, properties: {} } };
+    const asks = Array.from({ length: 200 }, () => noisy.elicit?.(form));
+    // Three wait for the user; the rest are declined at once, and the page says so once.
+    await expect(asks[MAX_WAITING_PER_SERVER]).resolves.toEqual({ action: 'decline' });
+    await expect(asks[199]).resolves.toEqual({ action: 'decline' });
+    expect(notices.filter((n) => n.includes('noisy'))).toEqual([
+      `The MCP server noisy (http://127.0.0.1:1/noisy) has ${MAX_WAITING_PER_SERVER} requests waiting for you; more were declined until you answer those.`,
+    ]);
+    // Another server's request is not crowded out.
+    const other = part.handlers(server('quiet')).elicit?.(form);
+    part.cancelAll();
+    await expect(other).resolves.toEqual({ action: 'cancel' });
+    expect(state().mcpRequest).toBeUndefined();
+
+    const trusted = part.handlers(server('team', true)).sample;
+    const runs = await Promise.allSettled(Array.from({ length: 40 }, () => trusted?.(request)));
+    expect(runs.filter((r) => r.status === 'fulfilled')).toHaveLength(MAX_SAMPLES_PER_MINUTE);
+    expect(runs.at(-1)).toMatchObject({
+      status: 'rejected',
+      reason: expect.objectContaining({ message: expect.stringContaining('at most 10 sampling requests a minute') }),
+    });
+    expect(notices.at(-1)).toContain(`team (http://127.0.0.1:1/team) asked the model to answer more than ${MAX_SAMPLES_PER_MINUTE} times in a minute`);
+    clock += 60_000;
+    await expect(trusted?.(request)).resolves.toMatchObject({ model: 'scripted' });
+  });
+
+  it('opens only web pages, shown as the browser reaches them, and declines what was not opened', async () => {
+    expect(webAddress('https://accounts.google.com@attacker.invalid/login')).toEqual({ href: 'https://attacker.invalid/login', host: 'attacker.invalid' });
+    expect(webAddress('https://\u0430pple.com/')).toEqual({ href: 'https://xn--pple-43d.com/', host: 'xn--pple-43d.com' });
+    expect(webAddress('https://example.com/\u202Egnp.exe')).toEqual({ href: 'https://example.com/gnp.exe', host: 'example.com' });
+    expect(webAddress('javascript:alert(1)')).toEqual({ refused: 'it is not a web page (javascript:)' });
+    expect(webAddress('data:text/html,<script>1</script>')).toEqual({ refused: 'it is not a web page (data:)' });
+    const { part, state, notices } = setup();
+    const handlers = part.handlers(server('notes'));
+    await expect(handlers.elicit?.({ mode: 'url', message: 'Open', url: 'javascript:alert(1)', elicitationId: 'e' })).resolves.toEqual({ action: 'decline' });
+    expect(state().mcpRequest).toBeUndefined();
+    expect(notices.at(-1)).toContain('declined: it is not a web page (javascript:)');
+    void handlers.elicit?.({ mode: 'url', message: 'Sign in', url: 'https://user:pw@accounts.google.com@attacker.invalid/', elicitationId: 'f' });
+    expect(state().mcpRequest).toMatchObject({ kind: 'url', url: 'https://attacker.invalid/', host: 'attacker.invalid', address: 'http://127.0.0.1:1/notes' });
+    part.cancelAll();
   });
 });

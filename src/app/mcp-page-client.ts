@@ -11,7 +11,7 @@ import type {
   McpServerStatus,
   NexusChat,
 } from '../internal.ts';
-import { samplingMessages, samplingReport } from '../internal.ts';
+import { mcpServerAddress, samplingMessages, samplingReport } from '../internal.ts';
 import { attachmentOf } from './attachment-fence.ts';
 import type { AppState, McpFormField, McpRequestState, McpServerExtras } from './app-state.ts';
 
@@ -41,6 +41,38 @@ export interface McpSignInDeps {
 /** Log lines kept per server. */
 const LOG_LINES = 20;
 
+/**
+ * Requests one server may have waiting for the user at once: a server that asks faster than anyone
+ * answers gets the rest declined, not a queue of dialogs that hides every other server's.
+ */
+export const MAX_WAITING_PER_SERVER = 3;
+
+/** Sampling requests one server may have answered without a dialog (allowed or trusted) in a minute. */
+export const MAX_SAMPLES_PER_MINUTE = 10;
+
+const MINUTE_MS = 60_000;
+
+/** Characters that reorder or hide text (bidi overrides and isolates, marks): never part of an address shown. */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * A page a server asks the user to open, as the browser will reach it: only http and https, without
+ * user info (`accounts.google.com@attacker.invalid` is attacker.invalid), bidi controls removed, the host
+ * in punycode (a Cyrillic look-alike shows as `xn--…`). A reason instead where it is not a web page.
+ */
+export function webAddress(url: string): { href: string; host: string } | { refused: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.replace(BIDI_CONTROLS, '').trim());
+  } catch {
+    return { refused: 'it is not an address' };
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return { refused: `it is not a web page (${parsed.protocol})` };
+  parsed.username = '';
+  parsed.password = '';
+  return { href: parsed.href.replace(BIDI_CONTROLS, ''), host: parsed.host };
+}
+
 interface Pending {
   state: McpRequestState;
   resolve: (answer: unknown) => void;
@@ -55,14 +87,19 @@ interface Pending {
 export class McpPageClient {
   private readonly queue: Pending[] = [];
   private nextId = 1;
-  /** Servers whose sampling requests the user allowed for this visit. */
+  /** Servers (by address) whose sampling requests the user allowed for this visit. */
   private readonly samplingAllowed = new Set<string>();
+  /** When each server's recent sampling requests ran without a dialog, by address. */
+  private readonly sampledAt = new Map<string, number[]>();
+  /** Servers already told about this minute, by address and what was cut. */
+  private readonly cutNoticeAt = new Map<string, number>();
   /** Servers whose resources and prompts were asked for (once a server is connected). */
   private readonly listed = new Set<string>();
 
   constructor(
     private readonly host: McpPageClientHost,
     private readonly signIn: McpSignInDeps | undefined,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** The handlers one server's connection answers with. */
@@ -112,7 +149,7 @@ export class McpPageClient {
     const first = this.queue[0];
     if (first?.state.id !== id) return;
     this.queue.shift();
-    if (first.state.kind === 'sample' && answer.action === 'allow-always') this.samplingAllowed.add(first.state.server);
+    if (first.state.kind === 'sample' && answer.action === 'allow-always') this.samplingAllowed.add(first.state.address);
     first.resolve(answer);
     this.host.set({ mcpRequest: this.queue[0]?.state });
   }
@@ -147,6 +184,7 @@ export class McpPageClient {
         id: this.nextId++,
         kind: 'form',
         server: status.label,
+        address: mcpServerAddress(url),
         message: `The prompt “${prompt.title ?? prompt.name}” needs these filled in.`,
         fields: prompt.arguments.map((argument) => ({
           name: argument.name,
@@ -156,8 +194,8 @@ export class McpPageClient {
           required: argument.required === true,
         })),
       });
-      if (answer.action !== 'accept') return undefined;
-      args = Object.fromEntries(Object.entries(answer.content ?? {}).map(([key, value]) => [key, String(value)]));
+      if (answer?.action !== 'accept') return undefined;
+      args = Object.fromEntries(Object.entries(('content' in answer ? answer.content : undefined) ?? {}).map(([key, value]) => [key, String(value)]));
     }
     try {
       const messages = await connection.getPrompt(name, args);
@@ -177,34 +215,68 @@ export class McpPageClient {
     this.host.set({ mcpRequest: undefined });
   }
 
-  private ask<T>(state: McpRequestState): Promise<T> {
+  /** Queues a request for the user, or refuses it (`undefined`) where its server already has enough waiting. */
+  private ask<T>(state: McpRequestState): Promise<T> | undefined {
+    const waiting = this.queue.filter((pending) => pending.state.address === state.address).length;
+    if (waiting >= MAX_WAITING_PER_SERVER) {
+      this.noteCut(state.server, state.address, `has ${MAX_WAITING_PER_SERVER} requests waiting for you; more were declined until you answer those`);
+      return undefined;
+    }
     return new Promise<T>((resolve) => {
       this.queue.push({ state, resolve: resolve as (answer: unknown) => void });
       if (this.queue.length === 1) this.host.set({ mcpRequest: state });
     });
   }
 
-  private elicit(server: McpClientServer, request: McpElicitation): Promise<McpElicitationAnswer> {
+  /** One line in the page when a server's requests are cut, at most once a minute per server. */
+  private noteCut(label: string, address: string, what: string): void {
+    const last = this.cutNoticeAt.get(address);
+    if (last !== undefined && this.now() - last < MINUTE_MS) return;
+    this.cutNoticeAt.set(address, this.now());
+    this.host.notify(`The MCP server ${label} (${address}) ${what}.`);
+  }
+
+  private async elicit(server: McpClientServer, request: McpElicitation): Promise<McpElicitationAnswer> {
     const id = this.nextId++;
-    if (request.mode === 'url') return this.ask({ id, kind: 'url', server: server.label(), message: request.message, url: request.url });
-    return this.ask({ id, kind: 'form', server: server.label(), message: request.message, fields: formFields(request.requestedSchema) });
+    const from = { id, server: server.label(), address: server.address, message: request.message };
+    if (request.mode === 'url') {
+      const page = webAddress(request.url);
+      if ('refused' in page) {
+        // Nothing was opened, so the server is not told it was.
+        this.host.notify(`The MCP server ${from.server} (${from.address}) asked to open an address that was declined: ${page.refused}.`);
+        return { action: 'decline' };
+      }
+      return (await this.ask<McpElicitationAnswer>({ ...from, kind: 'url', url: page.href, host: page.host })) ?? { action: 'decline' };
+    }
+    return (await this.ask<McpElicitationAnswer>({ ...from, kind: 'form', fields: formFields(request.requestedSchema) })) ?? { action: 'decline' };
   }
 
   private async sample(server: McpClientServer, request: McpSamplingRequest): Promise<McpSamplingAnswer> {
     const chat = this.host.chat();
     if (!chat) throw new Error('No model is loaded in the tab to answer with; load one and ask again.');
     const label = server.label();
-    if (!server.trusted && !this.samplingAllowed.has(label)) {
-      const { action } = await this.ask<{ action: string }>({
+    const address = server.address;
+    if (!server.trusted && !this.samplingAllowed.has(address)) {
+      const asked = this.ask<{ action: string }>({
         id: this.nextId++,
         kind: 'sample',
         server: label,
+        address,
         messages: samplingMessages(request).map((message) => ({ role: message.role, text: message.content })),
         ...(request.systemPrompt ? { systemPrompt: request.systemPrompt } : {}),
         maxTokens: request.maxTokens,
         declined: samplingReport(request).declined,
       });
+      const action = asked ? (await asked).action : 'decline';
       if (action !== 'allow' && action !== 'allow-always') throw new Error('The user declined to let the model answer this request.');
+    } else {
+      // Allowed once is not allowed without end: a bounded number a minute runs without a dialog.
+      const recent = (this.sampledAt.get(address) ?? []).filter((at) => this.now() - at < MINUTE_MS);
+      if (recent.length >= MAX_SAMPLES_PER_MINUTE) {
+        this.noteCut(label, address, `asked the model to answer more than ${MAX_SAMPLES_PER_MINUTE} times in a minute; the rest were refused`);
+        throw new Error(`This client answers at most ${MAX_SAMPLES_PER_MINUTE} sampling requests a minute from one server; ask again later.`);
+      }
+      this.sampledAt.set(address, [...recent, this.now()]);
     }
     const { report: _report, ...answer } = await chat.sampleForMcp(request);
     return answer;
@@ -227,7 +299,7 @@ export class McpPageClient {
     const text = `${logger ? `${logger}: ` : ''}${typeof data === 'string' ? data : JSON.stringify(data)}`.slice(0, 500);
     const log = [...(this.host.state().mcpExtras[server.url]?.log ?? []), { level, text }].slice(-LOG_LINES);
     this.patch(server.url, { log });
-    this.host.log(server.label(), level, text);
+    this.host.log(`${server.label()} (${server.address})`, level, text);
   }
 
   private patch(url: string, change: Partial<McpServerExtras>): void {

@@ -26,7 +26,11 @@ export class McpRequestDialog extends LitElement {
   }
 
   private renderServer(r: McpRequestState) {
-    return html`<p class="server">From the MCP server <strong data-testid="mcp-request-server">${r.server}</strong>.</p>`;
+    // The name is the server's own claim; the address is who it is, so two servers of one name differ here.
+    return html`<p class="server">
+      From the MCP server <strong data-testid="mcp-request-server">${r.server}</strong> at
+      <code data-testid="mcp-request-address">${r.address}</code>.
+    </p>`;
   }
 
   private renderBody(r: McpRequestState) {
@@ -80,6 +84,7 @@ export class McpRequestDialog extends LitElement {
       ${this.renderServer(r)}
       <p class="description" data-testid="mcp-request-message">${r.message}</p>
       <p class="address" data-testid="mcp-request-url">${r.url}</p>
+      <p class="hint">It opens <strong data-testid="mcp-request-host">${r.host}</strong>.</p>
       <p class="why">It opens in a new tab, only if you choose to. Come back here when you are done there.</p>
       <div class="buttons">
         <button class="danger" data-testid="mcp-decline" @click=${() => this.answer({ action: 'decline' })}>Decline</button>
@@ -116,8 +121,12 @@ export class McpRequestDialog extends LitElement {
   }
 
   private handleOpen(url: string): void {
-    // Only web addresses open; the server's text is never a script to run.
-    if (/^https?:\/\//i.test(url)) window.open(url, '_blank', 'noopener,noreferrer');
+    // Only web addresses open; the server's text is never a script to run, and what was not opened is declined.
+    if (!/^https?:\/\//i.test(url)) {
+      this.answer({ action: 'decline' });
+      return;
+    }
+    window.open(url, '_blank', 'noopener,noreferrer');
     this.answer({ action: 'accept' });
   }
 

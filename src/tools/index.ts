@@ -70,6 +70,7 @@ export { mcpOAuthProvider, type McpOAuthOptions, type McpOAuthProvider, type Mcp
 export { McpSamplingError, MAX_SAMPLING_TOKENS, samplingMessages, samplingReport, type SamplingReport } from './mcp-sampling.ts';
 export {
   McpServers,
+  mcpServerAddress,
   type McpClientHandlers,
   type McpClientServer,
   type McpServerEntry,

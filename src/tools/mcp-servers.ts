@@ -44,11 +44,33 @@ export interface McpServersOptions {
   timers?: { setTimeout: (run: () => void, ms: number) => unknown; clearTimeout: (handle: unknown) => void };
 }
 
-/** The server a client handler serves: its address, what it is called now, and whether the user trusts it. */
+/**
+ * The server a client handler serves: its address, what it is called now, and whether the user trusts it.
+ * A server is known by {@link McpClientServer.address}: allowances, dialogs and logs key on it, and the
+ * name a server gives itself (or a label) is display only — another server may call itself the same.
+ */
 export interface McpClientServer {
   readonly url: string;
+  /** Its identity: the endpoint's origin and path ({@link mcpServerAddress}). */
+  readonly address: string;
   label(): string;
   readonly trusted: boolean;
+}
+
+/**
+ * An MCP server's identity: its endpoint's origin and path, as the browser reaches it (the host in
+ * punycode, the default port dropped), without user info, query or fragment, which may hold secrets.
+ *
+ * @param url - the endpoint as configured.
+ * @returns for example `https://mcp.example.com/notes/mcp`; the text itself where it is not a URL.
+ */
+export function mcpServerAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return url;
+  }
 }
 
 /** The options of a connection that answer the server's own requests and notifications. */
@@ -197,7 +219,7 @@ export class McpServers {
     // The client loads with the first server (pages without one never fetch it).
     server.settled = Promise.all([
       import('./mcp-tools.ts'),
-      client ? client({ url, label: () => server.status.label, trusted: server.entry.trust === true }) : {},
+      client ? client({ url, address: mcpServerAddress(url), label: () => server.status.label, trusted: server.entry.trust === true }) : {},
     ])
       .then(([{ connectMcp }, handlers]) =>
         connectMcp(url, registry, {

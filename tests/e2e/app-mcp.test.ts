@@ -217,6 +217,9 @@ describe('MCP servers on the chat page', () => {
     const form = page.getByTestId('mcp-request');
     await form.getByTestId('mcp-form').waitFor({ timeout: 10_000 });
     expect(await form.getByTestId('mcp-request-server').textContent()).toBe('features');
+    // Issue 52: the name is the server's claim; the address says which server it is.
+    const { origin, pathname } = new URL(features.url);
+    expect(await form.getByTestId('mcp-request-address').textContent()).toBe(`${origin}${pathname}`);
     expect(await form.getByTestId('mcp-request-message').textContent()).toBe('Who are you?');
     expect(await form.locator('input[name="name"]').inputValue()).toBe('Ada');
     expect(await form.locator('input[name="age"]').inputValue()).toBe('36');
@@ -278,6 +281,7 @@ describe('MCP servers on the chat page', () => {
     await page.getByTestId('approve').click();
     await page.getByTestId('mcp-request-url').waitFor({ timeout: 10_000 });
     expect(await page.getByTestId('mcp-request-url').textContent()).toBe(`http://127.0.0.1:${features.port}/pay?bill=7`);
+    expect(await page.getByTestId('mcp-request-host').textContent()).toBe(`127.0.0.1:${features.port}`);
     expect(await page.getByTestId('mcp-request-message').textContent()).toBe("Pay the bill on the bank's page.");
     const opened = page.context().waitForEvent('page');
     await page.getByTestId('mcp-open').click();
