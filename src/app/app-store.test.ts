@@ -720,7 +720,7 @@ describe('AppStore', () => {
     const sent = historyOf(store.state.conversation.turns).at(-2)?.content;
     await store.dispatch({ type: 'regenerate' });
     expect(store.state.conversation.turns.at(-1)?.text).toBe('Milk, again.');
-    expect(sent).toMatch(/<<<ATTACHMENT-\w+\nMilk\.\nATTACHMENT-\w+>>>$/);
+    expect(sent).toMatch(/<<<ATTACHMENT-\w+\n\[file: note \(from MCP server notes\)\]\nMilk\.\nATTACHMENT-\w+>>>$/);
     expect(historyOf(store.state.conversation.turns).at(-2)?.content).toBe(sent);
   });
 

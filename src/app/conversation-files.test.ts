@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../internal.ts';
 import type { Conversation } from './app-state.ts';
-import { withAttachments } from './attachment-fence.ts';
+import { withAttachments, withAttachmentsNamedBefore } from './attachment-fence.ts';
 import { historyOf } from './conversation-history.ts';
 import { titleFrom } from './format.ts';
 import type { LegacyConversation } from './conversation-upgrade.ts';
@@ -289,6 +289,38 @@ describe('conversation files', () => {
       (tampered.conversation.turns[0]?.attachments ?? [])[0]!.text = 'Something else.';
       const rebuilt = importConversationFile('x.json', JSON.stringify(tampered), newId);
       expect(rebuilt.notes.join(' ')).toMatch(/does not show/);
+    });
+
+    it("notes a file's instructions, which steer every answer unseen, and refuses instructions no person writes (issue 52)", () => {
+      const withInstructions = { ...conversation, instructions: 'Answer in French.' };
+      const imported = importConversationFile('x.json', fileOf(withInstructions), newId);
+      expect(imported.conversation.instructions).toBe('Answer in French.');
+      expect(imported.notes).toEqual([
+        "This file gives the model instructions for this conversation: “Answer in French.”. Read or remove them in Settings, under “This conversation's instructions”.",
+      ]);
+      expect(() => importConversationFile('x.json', fileOf({ ...conversation, instructions: 'x'.repeat(4_001) }), newId)).toThrow(
+        /instructions are 4,001 characters, more than the 4,000/,
+      );
+      expect(() => importConversationFile('x.json', fileOf({ ...conversation, instructions: { role: 'system' } } as never), newId)).toThrow(/must be text/);
+    });
+
+    it('imports a file exported before issue 52, whose history has the attachment named before its fence, without a note', () => {
+      const note = { name: 'note', from: 'MCP server notes', text: 'Buy milk.', chars: 9 };
+      const older: LegacyConversation = {
+        ...conversation,
+        turns: [
+          { id: 'u1', role: 'user', text: 'What does it say?', state: 'done', attachments: [note] },
+          { id: 'a1', role: 'assistant', text: 'Buy milk.', state: 'done' },
+        ],
+        history: [
+          { role: 'user', content: withAttachmentsNamedBefore('What does it say?', [{ ...note, fence: 'n1' }]) },
+          { role: 'assistant', content: 'Buy milk.' },
+        ],
+      };
+      const imported = importConversationFile('x.json', fileOf(older), newId);
+      expect(imported.notes).toEqual([]);
+      // From now on the model reads it fenced as today: the name inside.
+      expect(historyOf(imported.conversation.turns)[0]?.content).toBe(withAttachments('What does it say?', [{ ...note, fence: 'n1' }]));
     });
 
     it.each<[string, (c: Record<string, unknown>) => void, string]>([

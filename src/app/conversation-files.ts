@@ -173,10 +173,16 @@ function checkedConversation(raw: unknown): ImportedConversation {
     updatedAt: c.updatedAt ?? now,
   };
   const hidden = hiddenInAnyVersion(c);
-  if (hidden === undefined) return { conversation: upgradeConversation(checked), notes: [] };
+  // Instructions steer every answer and nobody sees them in the conversation: the import says what they are.
+  const instructions = c.instructions
+    ? [
+        `This file gives the model instructions for this conversation: “${c.instructions.length > 160 ? `${c.instructions.slice(0, 160)}…` : c.instructions}”. Read or remove them in Settings, under “This conversation's instructions”.`,
+      ]
+    : [];
+  if (hidden === undefined) return { conversation: upgradeConversation(checked), notes: instructions };
   return {
     conversation: upgradeConversation(checked, { history: false }),
-    notes: [`The model's memory was rebuilt from the messages the conversation shows: the file's own held text it does not show (${hidden}).`],
+    notes: [`The model's memory was rebuilt from the messages the conversation shows: the file's own held text it does not show (${hidden}).`, ...instructions],
   };
 }
 

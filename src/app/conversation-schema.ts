@@ -1,6 +1,6 @@
 import type { AnswerMetrics, ChatMessage } from '../internal.ts';
 import type { Activity, DiagnosticEntry, TurnState } from './app-state.ts';
-import { withAttachments } from './attachment-fence.ts';
+import { withAttachments, withAttachmentsNamedBefore } from './attachment-fence.ts';
 import type { LegacyBranch, LegacyConversation, LegacyTurn } from './conversation-upgrade.ts';
 import { MAX_VERSIONS } from './conversation-versions.ts';
 
@@ -18,6 +18,8 @@ export const IMPORT_LIMITS = {
   diagnosticsPerTurn: 200,
   /** Characters of a short field: an id, a model label, a note, a tool name. */
   shortChars: 2_000,
+  /** Characters of a conversation's instructions: a few paragraphs a person writes, not a document. */
+  instructionsChars: 4_000,
 } as const;
 
 /** Thrown when a file is not a conversation this page can read; the message says what is wrong. */
@@ -276,9 +278,25 @@ export function checkImportedConversation(
     ...(isString(raw.title) && raw.title ? { title: raw.title.slice(0, IMPORT_LIMITS.titleChars) } : {}),
     ...(isString(raw.createdAt, 40) ? { createdAt: raw.createdAt } : {}),
     ...(isString(raw.updatedAt, 40) ? { updatedAt: raw.updatedAt } : {}),
-    ...(isString(raw.instructions, IMPORT_LIMITS.textChars) ? { instructions: raw.instructions } : {}),
+    ...importedInstructions(raw.instructions),
     ...memoryWithin(raw.memory, history.length),
   };
+}
+
+/**
+ * A file's instructions for its conversation, checked: they reach the model after the system prompt
+ * (guarded as outside text), so they are text a person could have written — a string within
+ * {@link IMPORT_LIMITS.instructionsChars} — or the file is refused, saying so. The import notes them.
+ */
+function importedInstructions(value: unknown): { instructions?: string } {
+  if (value === undefined || value === null || value === '') return {};
+  if (typeof value !== 'string') throw new ConversationFileError('The conversation\'s "instructions" must be text; this file holds something else there.');
+  if (value.length > IMPORT_LIMITS.instructionsChars) {
+    throw new ConversationFileError(
+      `The conversation's instructions are ${value.length.toLocaleString('en-US')} characters, more than the ${IMPORT_LIMITS.instructionsChars.toLocaleString('en-US')} a conversation's instructions may have; shorten them in the file, or remove them and import again.`,
+    );
+  }
+  return value.trim() ? { instructions: value.trim() } : {};
 }
 
 /**
@@ -357,7 +375,8 @@ function hiddenInHistory(conversation: { turns: readonly LegacyTurn[]; history: 
     const fences = [...content.matchAll(/<<<ATTACHMENT-([0-9A-Za-z_-]+)\n/g)].map((m) => m[1] ?? '');
     return attached.some((t) => {
       const attachments = (t.attachments ?? []).map((attachment, i) => ({ ...attachment, fence: fences[i] ?? '' }));
-      return shown(withAttachments(t.text.trim(), attachments)) === content;
+      // A file exported before issue 52 holds the fences with the name before them.
+      return [withAttachments, withAttachmentsNamedBefore].some((fence) => shown(fence(t.text.trim(), attachments)) === content);
     });
   };
   const answerTexts = new Set(conversation.turns.filter((t) => t.role === 'assistant').flatMap((t) => [shown(t.text), ...(t.drafts ?? []).map(shown)]));
