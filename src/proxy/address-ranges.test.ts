@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress } from './address-ranges.ts';
+import { classifyAddress, clientNetwork } from './address-ranges.ts';
 
 describe('classifyAddress', () => {
   it.each([
@@ -80,4 +80,13 @@ describe('classifyAddress', () => {
       expect(classifyAddress(text)).toMatchObject({ public: false, range: 'not an IP address' });
     },
   );
+});
+
+describe('clientNetwork (issue 52)', () => {
+  it('is the IPv4 /24 or the IPv6 /56 of an address; a mapped IPv4 address counts as IPv4', () => {
+    expect(clientNetwork('203.0.113.77')).toBe('203.0.113.0/24');
+    expect(clientNetwork('2001:db8:0:abcd:1:2:3:4')).toBe('2001:db8:0:ab00::/56');
+    expect(clientNetwork('::ffff:203.0.113.9')).toBe('203.0.113.0/24');
+    expect(clientNetwork('not an address')).toBe('not an address');
+  });
 });

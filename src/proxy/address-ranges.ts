@@ -98,3 +98,25 @@ function judgeV4(v4: ipaddr.IPv4, shown: string, prefix: string): AddressVerdict
 export function refusalReason(verdict: Extract<AddressVerdict, { public: false }>): string {
   return `${verdict.address} is not a public address (${verdict.range})`;
 }
+
+/**
+ * The network a client address belongs to, as a fair share counts clients: its IPv4 /24 or its IPv6
+ * /56 (what one home or one server is usually given), so the addresses one party holds in a block
+ * count as one client. An IPv4-mapped IPv6 address counts as its IPv4 address; text that is not an
+ * address is returned as it is.
+ *
+ * @param address - the client's address, as the socket or the trusted proxy header gives it.
+ * @returns `203.0.113.0/24` or `2001:db8:0:ab00::/56`.
+ */
+export function clientNetwork(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const bits = parsed.kind() === 'ipv4' ? 24 : 56;
+  const bytes = parsed.toByteArray();
+  const masked = bytes.map((byte, i) => {
+    const kept = Math.max(0, Math.min(8, bits - i * 8));
+    return byte & ((0xff << (8 - kept)) & 0xff);
+  });
+  return `${ipaddr.fromByteArray(masked).toString()}/${bits}`;
+}

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newAnswer, post } from '../../tests/proxy/helpers/inject.ts';
 import { article, page, redirect, startTestWeb, type Handler, type TestWeb } from '../../tests/proxy/helpers/test-web.ts';
+import { InvalidOptionError } from '../shared/errors.ts';
 import { assertSafeBind } from './bind-guard.ts';
 import { proxyVitePlugin } from './vite-plugin.ts';
 import type { FetchLike } from './search-backend.ts';
@@ -81,13 +82,19 @@ describe('finding 6: the guard runs before the rate limit', () => {
 });
 
 describe('issue 41: one client cannot push out the team’s answers', () => {
-  it("a client's flood of new answers drops only its own, each client by its address", async () => {
+  it("a client's flood of new answers drops only its own, each client by its network", async () => {
     const app = proxy({ rateLimit: false, sessions: { maxSessions: 50, maxSessionsPerClient: 5 } });
-    const teammate = (await post(app, '/api/answers', { message: 'x' }, {}, '127.0.0.2')).body.answer as string;
+    // Another /24 than the flood's (issue 52: the addresses of one /24 are one client).
+    const teammate = (await post(app, '/api/answers', { message: 'x' }, {}, '127.0.1.2')).body.answer as string;
     for (let i = 0; i < 200; i++) expect((await post(app, '/api/answers', { message: 'x' }, {}, '127.0.0.66')).status).toBe(201);
-    const still = await app.inject({ method: 'GET', url: `/api/answers/${teammate}`, headers: { host: '127.0.0.1:4173' }, remoteAddress: '127.0.0.2' });
+    const still = await app.inject({ method: 'GET', url: `/api/answers/${teammate}`, headers: { host: '127.0.0.1:4173' }, remoteAddress: '127.0.1.2' });
     expect(still.statusCode).toBe(200);
     await app.close();
+  });
+
+  it('refuses trustProxy: true in code as the environment variable does (issue 52): any client could name its own address', () => {
+    expect(() => proxy({ trustProxy: true })).toThrow(InvalidOptionError);
+    expect(() => proxy({ trustProxy: true })).toThrow(/trustProxy: true is not a valid value. Use one of: '1 \(a hop count/);
   });
 });
 

@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { AnswerSessions, type AnswerSession, type Budgets } from './answer-sessions.ts';
+import { InvalidOptionError } from '../shared/errors.ts';
 import { BudgetSpentError, ProxyError, SessionStoreUnavailableError } from './errors.ts';
 import { notReadNote } from './fence.ts';
 import { createFetchLogSink, type FetchLogSink } from './fetch-log.ts';
@@ -374,6 +375,9 @@ export function createProxy(options: ProxyOptions = {}): FastifyInstance {
 /** Fastify's `trustProxy` from the option: a hop count becomes "trust the nearest N hops", as Fastify's docs define it. */
 function trustProxyOf(trust: ProxyOptions['trustProxy']): boolean | string | string[] | ((address: string, hop: number) => boolean) {
   if (trust === undefined) return false;
+  // As PROXY_TRUST_PROXY=true is refused: trusting every hop lets any client name its own address in
+  // X-Forwarded-For, and so pick the key its rate limit and its share of answers are counted under.
+  if (trust === true) throw new InvalidOptionError('trustProxy', true, ['1 (a hop count: the balancers in front)', '10.0.0.0/8 (their addresses or CIDR ranges)', 'false']);
   if (typeof trust === 'number') return (_address, hop) => hop < trust;
   return typeof trust === 'string' || typeof trust === 'boolean' ? trust : [...trust];
 }

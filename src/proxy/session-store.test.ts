@@ -110,7 +110,7 @@ describe.each(Object.keys(kinds))('the %s session store', (kind) => {
     let now = 1_000;
     const clock = () => ++now;
     const sessions = new AnswerSessions({ store: await storeOf({ maxSessions: 10, maxSessionsPerClient: 3, now: clock }) });
-    const team = await Promise.all(['10.0.0.2', '10.0.0.3', '10.0.0.4'].map((client) => sessions.create('', client)));
+    const team = await Promise.all(['10.0.1.2', '10.0.2.3', '10.0.3.4'].map((client) => sessions.create('', client)));
     const mine = [];
     for (let i = 0; i < 40; i++) mine.push(await sessions.create('', '10.0.0.66'));
     // Use keeps an answer: the flooding client's first answer, used now, outlives its later ones.
@@ -129,6 +129,17 @@ describe.each(Object.keys(kinds))('the %s session store', (kind) => {
     await sessions.create('', '10.0.0.66');
     await expect(sessions.get(mine[38]?.id ?? '')).rejects.toThrow(AnswerNotFoundError);
     expect((await sessions.get(mine[37]?.id ?? '')).id).toBe(mine[37]?.id);
+  });
+
+  it('counts a client by its network: many addresses in one IPv4 /24 or IPv6 /56 share one share, and evict no one else (issue 52)', async () => {
+    let now = 1_000;
+    const clock = () => ++now;
+    const sessions = new AnswerSessions({ store: await storeOf({ maxSessions: 10, maxSessionsPerClient: 3, now: clock }) });
+    const others = await Promise.all(['192.0.2.10', '198.51.100.7', '2001:db8:1::1'].map((client) => sessions.create('', client)));
+    // Forty addresses of one /24, and forty /64s of one /56: two clients, each holding its share at most.
+    for (let i = 1; i <= 40; i++) await sessions.create('', `203.0.113.${i}`);
+    for (let i = 0; i < 40; i++) await sessions.create('', `2001:db8:0:${(0xab00 + i).toString(16)}::1`);
+    for (const answer of others) expect((await sessions.get(answer.id)).id).toBe(answer.id);
   });
 
   it('keeps at most maxSessions answers, dropping the least recently used', async () => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type LedgerEntry, SourceLedger } from './source-ledger.ts';
+import { clientNetwork } from './address-ranges.ts';
 
 /** The two budgets an answer spends. */
 export type BudgetName = 'searches' | 'pages';
@@ -105,12 +106,13 @@ export function answerKey(id: string): string {
 }
 
 /**
- * Whose answer it is, as a store keeps it: a digest of the client's address (as the rate limit sees it),
- * so a store holds no client addresses.
+ * Whose answer it is, as a store keeps it: a digest of the client's network (its IPv4 /24 or IPv6 /56,
+ * see {@link clientNetwork}; the address as the rate limit sees it), so the addresses one party holds in
+ * a block share one client's share, and a store holds no client addresses.
  * @param address - the client's address.
  */
 export function clientKey(address: string): string {
-  return createHash('sha256').update(`nexus-client:${address}`).digest('base64url').slice(0, 22);
+  return createHash('sha256').update(`nexus-client:${clientNetwork(address)}`).digest('base64url').slice(0, 22);
 }
 
 /** One answer in memory. */
