@@ -377,7 +377,8 @@ function trustProxyOf(trust: ProxyOptions['trustProxy']): boolean | string | str
   if (trust === undefined) return false;
   // As PROXY_TRUST_PROXY=true is refused: trusting every hop lets any client name its own address in
   // X-Forwarded-For, and so pick the key its rate limit and its share of answers are counted under.
-  if (trust === true) throw new InvalidOptionError('trustProxy', true, ['1 (a hop count: the balancers in front)', '10.0.0.0/8 (their addresses or CIDR ranges)', 'false']);
+  if (trust === true)
+    throw new InvalidOptionError('trustProxy', true, ['1 (a hop count: the balancers in front)', '10.0.0.0/8 (their addresses or CIDR ranges)', 'false']);
   if (typeof trust === 'number') return (_address, hop) => hop < trust;
   return typeof trust === 'string' || typeof trust === 'boolean' ? trust : [...trust];
 }

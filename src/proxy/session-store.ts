@@ -112,7 +112,10 @@ export function answerKey(id: string): string {
  * @param address - the client's address.
  */
 export function clientKey(address: string): string {
-  return createHash('sha256').update(`nexus-client:${clientNetwork(address)}`).digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update(`nexus-client:${clientNetwork(address)}`)
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /** One answer in memory. */

@@ -234,6 +234,17 @@ describe('bad input gets a bounded wait and a clear message', () => {
     }
   });
 
+  it('a listing larger than the bound in bytes is refused while it arrives, naming the bound (issue 52)', async () => {
+    const huge = await startMcpServer({ HUGE_LISTING: '60000' });
+    try {
+      const registry = new ToolRegistry();
+      await expect(connectMcp(huge.url, registry, { trust: true })).rejects.toThrow(/could not be listed: .*larger than 8 MB/);
+      expect(registry.names).toEqual([]);
+    } finally {
+      await huge.kill();
+    }
+  });
+
   it('a schema that is not an object is skipped and named; the other tools stay usable', async () => {
     const odd = await startMcpServer({ BAD_SCHEMA: '1' });
     const registry = new ToolRegistry();

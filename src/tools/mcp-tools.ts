@@ -1,4 +1,5 @@
 import { NexusError, registerErrorClass } from '../shared/errors.ts';
+import { boundedFetch } from './bounded-fetch.ts';
 import { mcpOAuthProvider } from './mcp-oauth.ts';
 import type { McpConnectOptions, McpElicitation, McpSamplingRequest } from './mcp-options.ts';
 import type { ToolHandler, ToolRegistry } from './tool-registry.ts';
@@ -237,7 +238,8 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
   const oauth = options.oauth ? mcpOAuthProvider(endpoint.href, options.oauth) : undefined;
   const transportOptions = {
     ...(requestInit ? { requestInit } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    // Every message bounded in bytes while it arrives, before the SDK parses it (a listing of 300,000 tools).
+    fetch: boundedFetch(options.fetch),
     ...(oauth ? { authProvider: oauth } : {}),
   };
   // Only what the caller can answer is offered: a server asking for anything else is told the method is not supported.

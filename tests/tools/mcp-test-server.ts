@@ -12,7 +12,7 @@
  * `ask_name` (elicitation), `summarize` (sampling), `list_roots` (roots), `count_up` (progress and log
  * messages), `weather_structured` (structured content repeated as text, and a part for the user only),
  * `find_note` (a resource link to `note://1`), the prompt `greet`, and a task-only tool; it prints
- * `SESSION CLOSED` when a client ends its session. `SCHEMAS=1` adds tools whose schemas use definitions
+ * `SESSION CLOSED` when a client ends its session. `HUGE_LISTING=n` lists n more tools at once. `SCHEMAS=1` adds tools whose schemas use definitions
  * and references (issue 53): `draw_line` as the SDK's zod conversion publishes it (a shared `Point` and a
  * recursive category tree), `create_order` listed as FastMCP publishes a pydantic signature (see
  * `PYDANTIC_CREATE_ORDER`, checked by the server's own zod on every call), and two whose references
@@ -268,7 +268,8 @@ const PUBLISHED_SCHEMAS: Record<string, unknown> = {
  */
 function paginateListing(server: McpServer): void {
   const pageSize = Number(process.env.PAGE_SIZE ?? 0);
-  if (!pageSize && !process.env.BAD_SCHEMA && !process.env.HOSTILE_TOOLS && !process.env.CLIENT_FEATURES && !process.env.SCHEMAS) return;
+  if (!pageSize && !process.env.BAD_SCHEMA && !process.env.HOSTILE_TOOLS && !process.env.CLIENT_FEATURES && !process.env.SCHEMAS && !process.env.HUGE_LISTING)
+    return;
   const handlers = (server.server as unknown as { _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<{ tools: unknown[] }>> })
     ._requestHandlers;
   const original = handlers.get('tools/list');
@@ -293,6 +294,10 @@ function paginateListing(server: McpServer): void {
       let deep: Record<string, unknown> = { type: 'string' };
       for (let i = 0; i < 2000; i++) deep = { type: 'object', properties: { x: deep } };
       all.push({ name: 'deep_schema', description: 'Deep.', inputSchema: { type: 'object', properties: { x: deep } } });
+    }
+    // `HUGE_LISTING=n`: n more tools in one listing (issue 52: 60,000 make about 10 MB).
+    for (let i = 0; i < Number(process.env.HUGE_LISTING ?? 0); i++) {
+      all.push({ name: `bulk_${i}`, description: `Bulk tool number ${i}. ${'Padding. '.repeat(12)}`, inputSchema: { type: 'object', properties: {} } });
     }
     if (!pageSize) return { tools: all };
     const start = Number((request as { params?: { cursor?: string } }).params?.cursor ?? 0);
