@@ -37,12 +37,21 @@ export async function textOfFile(file: FileLike): Promise<string> {
       throw new AttachmentFileError(`“${file.name}” could not be read as a PDF (${(error as Error).message}). ${what}`);
     }
     if (!read.text.trim()) throw new AttachmentFileError(`“${file.name}” has no text to read (a scan of images?). Attach a PDF with text, or paste the text.`);
-    return read.readPages < read.pages ? `${read.text}\n\n[read ${read.readPages} of ${read.pages} pages]` : read.text;
+    // The note goes first: a long text is cut to fit the model's memory from its end.
+    return `${pdfNote(read)}${read.text}`;
   }
   const text = decodeText(bytes);
   // Text files hold no NUL characters; a binary file that happened to decode does.
   if (text === undefined || text.includes('\u0000')) throw new AttachmentFileError(`“${file.name}” is not a text file. ${what}`);
   return text.replace(/^\uFEFF/, '');
+}
+
+/** What the model (and the reader) is told of a PDF read in part: how much, and why it stopped. */
+function pdfNote(read: { pages: number; readPages: number; cut?: 'chars' | 'time' }): string {
+  const why = read.cut === 'chars' ? ': its text is longer than this page reads of one file' : read.cut === 'time' ? ': reading it took too long' : '';
+  if (!why && read.readPages >= read.pages) return '';
+  const part = read.cut && read.readPages > 0 ? `${read.readPages} of ${read.pages} pages, the last in part` : `${read.readPages} of ${read.pages} pages`;
+  return `[read ${part}${why}]\n\n`;
 }
 
 /** Control bytes no text file holds (tab, line ends, form feed and escape aside): the mark of a binary file. */

@@ -1,33 +1,68 @@
 /**
  * The text of a PDF, through Mozilla's pdf.js (pdfjs-dist): loaded only when a PDF is attached, its
- * parser in a worker of its own from this origin (the page's policy allows no other).
+ * parser in a worker of its own from this origin (the page's policy allows no other). The text is read
+ * as it streams from that worker, within a character bound and a deadline (a small file can inflate to
+ * tens of millions of characters, or take minutes to parse): past either, parsing stops and the text
+ * read so far is kept, with why.
  */
-import { getDocument, GlobalWorkerOptions } from 'pdfjs-dist';
+import { getDocument, GlobalWorkerOptions, PDFWorker } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import { readTextStream, type TextChunk } from './bounded-text-stream.ts';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
 /** Pages read from one PDF at most: a longer one is cut, and says so. */
 const MAX_PAGES = 300;
 
+/** Characters of text taken from one PDF at most: far past what a conversation reads of it, small enough for the page. */
+export const MAX_PDF_CHARS = 2_000_000;
+
+/** How long reading one PDF may take. */
+export const PDF_DEADLINE_MS = 30_000;
+
+/** A PDF's text: how many pages it has and how many were read, and why reading stopped early, if it did. */
+export interface PdfText {
+  text: string;
+  pages: number;
+  readPages: number;
+  cut?: 'chars' | 'time';
+}
+
 /**
  * The text of each page, pages apart by a blank line; a PDF of scanned images has none (the caller says so).
  * @throws Error from pdf.js for a file that is not a PDF it can read (damaged, or with a password).
  */
-export async function pdfText(data: Uint8Array): Promise<{ text: string; pages: number; readPages: number }> {
+export async function pdfText(data: Uint8Array, now: () => number = Date.now): Promise<PdfText> {
+  const deadline = now() + PDF_DEADLINE_MS;
+  // The parser's worker is this call's own, so it can be ended at once: pdf.js's own teardown waits for
+  // the worker to answer, which a worker inflating a bomb does only when it is done.
+  const worker = new PDFWorker();
   // No fonts loaded: only the text is wanted.
-  const task = getDocument({ data, disableFontFace: true, useSystemFonts: false });
-  const document = await task.promise;
+  const task = getDocument({ data, worker, disableFontFace: true, useSystemFonts: false });
   try {
-    const readPages = Math.min(document.numPages, MAX_PAGES);
+    const document = await task.promise;
+    const last = Math.min(document.numPages, MAX_PAGES);
     const pages: string[] = [];
-    for (let n = 1; n <= readPages; n++) {
-      const content = await (await document.getPage(n)).getTextContent();
-      const line = content.items.map((item) => ('str' in item ? `${item.str}${item.hasEOL ? '\n' : ''}` : '')).join('');
-      pages.push(line.replace(/[ \t]+\n/g, '\n').trim());
+    let length = 0;
+    let readPages = 0;
+    let cut: PdfText['cut'];
+    for (let n = 1; n <= last && !cut; n++) {
+      if (now() >= deadline) {
+        cut = 'time';
+        break;
+      }
+      const page = await document.getPage(n);
+      const read = await readTextStream(page.streamTextContent() as ReadableStream<TextChunk>, { room: MAX_PDF_CHARS - length, deadline, now });
+      const text = read.text.replace(/[ \t]+\n/g, '\n').trim();
+      pages.push(text);
+      length += text.length + 2;
+      readPages = n;
+      cut = read.cut;
     }
-    return { text: pages.filter(Boolean).join('\n\n'), pages: document.numPages, readPages };
+    return { text: pages.filter(Boolean).join('\n\n'), pages: document.numPages, readPages, ...(cut ? { cut } : {}) };
   } finally {
-    await task.destroy();
+    task.destroy().catch(() => undefined);
+    // Ends the parser's work where a page was cut short: the worker is terminated.
+    worker.destroy();
   }
 }

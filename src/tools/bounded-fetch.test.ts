@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedFetch, MessageTooLargeError } from './bounded-fetch.ts';
+import { boundedFetch, MAX_MESSAGE_BYTES, MessageTooLargeError } from './bounded-fetch.ts';
 
 /** A response whose body is `chunks` of `size` bytes each, counting how many were pulled. */
 function streamed(chunks: number, size: number, type: string, fill = 120): { response: Response; pulled: () => number } {
@@ -25,7 +25,8 @@ describe('boundedFetch (issue 52: a listing bounded in bytes before it is parsed
   });
 
   it('refuses a declared Content-Length past the bound before reading, and passes a small body whole', async () => {
-    const fetchOf = boundedFetch(async () => new Response('x', { headers: { 'content-length': String(9 * 1024 * 1024) } }), 8 * 1024 * 1024);
+    expect(MAX_MESSAGE_BYTES).toBe(8 * 1024 * 1024);
+    const fetchOf = boundedFetch(async () => new Response('x', { headers: { 'content-length': String(9 * 1024 * 1024) } }));
     await expect(fetchOf('http://127.0.0.1:1/mcp')).rejects.toThrow(/larger than 8 MB/);
     const small = boundedFetch(async () => Response.json({ ok: 1 }, { status: 202 }), 1024);
     const response = await small('http://127.0.0.1:1/mcp');

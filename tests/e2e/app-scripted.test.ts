@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
 import { startHarness, type Harness } from './app/harness-server.ts';
 import { lastAnswer, readStored, screenshot, sendMessage, waitIdle } from './app/page-helpers.ts';
-import { FAKE_SOURCES, longNote, pdfWithText, QUESTIONS } from './app/questions.ts';
+import { FAKE_SOURCES, longNote, pdfBomb, pdfWithText, QUESTIONS } from './app/questions.ts';
 
 /**
  * The chat page driven through a scripted engine (tests/e2e/app/harness.ts): the real Lit app,
@@ -698,6 +698,24 @@ describe('the chat page over a scripted model', () => {
     expect(await sent.locator('li').count()).toBe(2);
     await sent.locator('summary', { hasText: 'letter.pdf' }).click();
     expect(await sent.getByTestId('attachment-text').last().textContent()).toContain('Hello from a PDF');
+    expect(await chips.count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('reads a PDF whose text inflates far past its file only to a bound, while it streams, and says so (issue 52)', async () => {
+    await page.getByTestId('new-conversation').click();
+    // 10 million characters of text in a file of about 20 KB.
+    const bomb = pdfBomb(170_000);
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    await page.getByTestId('attach-file-input').setInputFiles({ name: 'bomb.pdf', mimeType: 'application/pdf', buffer: bomb });
+    const chips = page.getByTestId('attachments');
+    await expect.poll(() => chips.locator('li').count(), { timeout: 30_000 }).toBe(1);
+    // The chip says how much text the file gave: at most the bound (2,000,000 and the note), not ten million.
+    const title = (await chips.getByTestId('attachment').getAttribute('title')) ?? '';
+    const read = Number(/ of ([\d,]+)$/.exec(title)?.[1]?.replaceAll(',', '') ?? Number.NaN);
+    expect(read, title).toBeGreaterThan(1_000_000);
+    expect(read, title).toBeLessThanOrEqual(2_000_200);
+    await chips.getByRole('button', { name: 'Remove bomb.pdf' }).click();
     expect(await chips.count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });

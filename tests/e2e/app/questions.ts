@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 /** What the e2e tests ask the scripted harness; its script answers exactly these. */
 export const QUESTIONS = {
   weather: 'What is the weather in Chennai right now?',
@@ -47,6 +48,46 @@ export function pdfWithText(text: string): Buffer {
   body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, 'latin1');
+}
+
+/**
+ * A one-page PDF whose page shows `lines` runs of sixty letters (each set at one place), its content stream compressed
+ * (FlateDecode): a file of some 20 KB per 10 million characters of text, as a deflate bomb is made
+ * (issue 52). Written byte by byte as {@link pdfWithText} is.
+ */
+export function pdfBomb(lines: number): Buffer {
+  const run = `1 0 0 1 72 700 Tm (${'A'.repeat(60)}) Tj `;
+  const content = deflateSync(Buffer.from(`BT /F1 12 Tf 14 TL 72 720 Td ${run.repeat(lines)}ET`, 'latin1'));
+  const head = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+  ];
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
+  const offsets: number[] = [];
+  let length = parts[0]!.length;
+  const add = (chunk: Buffer) => {
+    parts.push(chunk);
+    length += chunk.length;
+  };
+  head.forEach((object, i) => {
+    offsets.push(length);
+    add(Buffer.from(`${i + 1} 0 obj\n${object}\nendobj\n`, 'latin1'));
+  });
+  offsets.push(length);
+  add(Buffer.from(`4 0 obj\n<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'));
+  add(content);
+  add(Buffer.from('\nendstream\nendobj\n', 'latin1'));
+  offsets.push(length);
+  add(Buffer.from('5 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>\nendobj\n', 'latin1'));
+  const xref = length;
+  add(
+    Buffer.from(
+      `xref\n0 6\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
+      'latin1',
+    ),
+  );
+  return Buffer.concat(parts);
 }
 
 /** A message of about 3,000 tokens (as the scripted engine counts them): three outgrow the harness model's 8,192-token context. */
