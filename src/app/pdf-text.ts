@@ -15,10 +15,10 @@ GlobalWorkerOptions.workerSrc = workerUrl;
 const MAX_PAGES = 300;
 
 /** Characters of text taken from one PDF at most: far past what a conversation reads of it, small enough for the page. */
-export const MAX_PDF_CHARS = 2_000_000;
+const MAX_PDF_CHARS = 2_000_000;
 
 /** How long reading one PDF may take. */
-export const PDF_DEADLINE_MS = 30_000;
+const PDF_DEADLINE_MS = 30_000;
 
 /** A PDF's text: how many pages it has and how many were read, and why reading stopped early, if it did. */
 export interface PdfText {
