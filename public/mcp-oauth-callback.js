@@ -4,6 +4,8 @@ const query = new URLSearchParams(location.search);
 const message = {
   state: query.get('state') ?? '',
   code: query.get('code') ?? undefined,
+  // The authorization server names itself (RFC 9207): the tab checks it is the one it asked.
+  iss: query.get('iss') ?? undefined,
   error: query.get('error') ?? undefined,
   description: query.get('error_description') ?? undefined,
 };

@@ -32,8 +32,8 @@ export interface McpPageClientHost {
 export interface McpSignInDeps {
   /** The page the authorization server redirects to (`mcp-oauth-callback.html` beside the app). */
   redirectUrl: string;
-  /** Resolves with the `code` the callback page received for `state`; rejects with the server's `error`. */
-  waitForCode(state: string): Promise<string>;
+  /** Resolves with the `code` (and the `iss`) the callback page received for `state`; rejects with the server's `error`. */
+  waitForCode(state: string): Promise<{ code: string; iss?: string }>;
   /** Keeps registrations and tokens across reloads (default: this page's memory). */
   store?: McpOAuthStore;
 }
@@ -282,7 +282,7 @@ export class McpPageClient {
     return answer;
   }
 
-  private async authorize(url: string, page: URL): Promise<string> {
+  private async authorize(url: string, page: URL): Promise<{ code: string; iss?: string }> {
     if (!this.signIn) throw new Error('This page cannot sign in.');
     // What the server's metadata names is opened by the user's click: only a web page, never a script.
     if (page.protocol !== 'https:' && page.protocol !== 'http:') throw new Error(`the sign-in page is not a web address (${page.protocol})`);

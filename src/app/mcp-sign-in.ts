@@ -16,12 +16,12 @@ export function browserSignIn(redirectUrl: string): McpSignInDeps {
   return {
     redirectUrl,
     waitForCode: (state) =>
-      new Promise<string>((resolve, reject) => {
+      new Promise<{ code: string; iss?: string }>((resolve, reject) => {
         const channel = new BroadcastChannel(CHANNEL);
-        channel.onmessage = (event: MessageEvent<{ state?: string; code?: string; error?: string; description?: string }>) => {
+        channel.onmessage = (event: MessageEvent<{ state?: string; code?: string; iss?: string; error?: string; description?: string }>) => {
           if (event.data?.state !== state) return;
           channel.close();
-          if (event.data.code) resolve(event.data.code);
+          if (event.data.code) resolve({ code: event.data.code, ...(typeof event.data.iss === 'string' ? { iss: event.data.iss } : {}) });
           else reject(new Error(`the authorization server said ${event.data.error ?? 'no'}${event.data.description ? `: ${event.data.description}` : ''}`));
         };
       }),

@@ -16,10 +16,12 @@ export interface McpOAuthOptions {
   /** Where the authorization server sends the user back with the code: registered with it as the redirect URI. */
   redirectUrl: string;
   /**
-   * Shows the user the authorization page and resolves with the `code` of the redirect back (in a page, a
-   * sign-in window; in Node, a callback of yours: a local server, a pasted code). Reject to refuse.
+   * Shows the user the authorization page and resolves with what the redirect back carried (in a page, a
+   * sign-in window; in Node, a callback of yours: a local server, a pasted code): the whole address it
+   * redirected to (best: its `iss` is then checked against the authorization server, RFC 9207), its
+   * `{ code, iss }`, or the `code` alone. Reject to refuse.
    */
-  authorize(authorizationUrl: URL): Promise<string>;
+  authorize(authorizationUrl: URL): Promise<AuthorizationResponse>;
   /** The name the authorization server shows for this client when it registers (default "Nexus Chat"). */
   clientName?: string;
   /** A client registered with the authorization server beforehand: used instead of registering one. */
@@ -28,6 +30,57 @@ export interface McpOAuthOptions {
   clientMetadataUrl?: string;
   /** Keeps the registration and the tokens between connections (default: this connection's memory only). */
   store?: McpOAuthStore;
+}
+
+/** What a redirect back from the authorization server carried: its address, its parameters, or the code alone. */
+export type AuthorizationResponse = string | URL | { code: string; iss?: string };
+
+/**
+ * The code of an authorization response, its issuer checked (RFC 9207, OAuth's mix-up defence): an `iss`
+ * that is not the authorization server this sign-in discovered is refused, and so is a response without
+ * one from a server that says it always sends one.
+ *
+ * @param response - what `authorize` resolved with.
+ * @param server - the authorization server's metadata, as discovered (its `issuer`, and whether it sends `iss`).
+ * @throws Error naming both issuers, or the missing code.
+ */
+export function codeOfResponse(
+  response: AuthorizationResponse,
+  server: { issuer?: string; authorization_response_iss_parameter_supported?: boolean } | undefined,
+): string {
+  let code: string | undefined;
+  let iss: string | undefined;
+  let whole = false;
+  if (typeof response === 'object' && !(response instanceof URL)) ({ code, iss } = response);
+  else {
+    const text = String(response);
+    const address = /^https?:\/\/|^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? new URL(text) : undefined;
+    whole = address !== undefined;
+    code = address ? (address.searchParams.get('code') ?? undefined) : text;
+    iss = address?.searchParams.get('iss') ?? undefined;
+  }
+  if (!code) throw new Error('the authorization server sent no code back');
+  if (iss !== undefined && server?.issuer && iss !== server.issuer) {
+    throw new Error(`the authorization response comes from issuer ${iss}, not from ${server.issuer}, the authorization server this sign-in asked (RFC 9207)`);
+  }
+  if (iss === undefined && (whole || typeof response === 'object') && server?.authorization_response_iss_parameter_supported === true) {
+    throw new Error(`the authorization server ${server.issuer ?? ''} always names itself in its response (iss), and this response does not (RFC 9207)`);
+  }
+  return code;
+}
+
+/**
+ * The OIDC `application_type` of a client redirected to `redirectUrl`: `native` where the redirect goes to
+ * this machine (a CLI's loopback server) or to an app's own scheme, `web` for a page on the web.
+ */
+export function applicationTypeOf(redirectUrl: string): 'native' | 'web' {
+  try {
+    const url = new URL(redirectUrl);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'native';
+    return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) ? 'native' : 'web';
+  } catch {
+    return 'web';
+  }
 }
 
 /** Where a sign-in's registration and tokens are kept, by server address. */
@@ -54,6 +107,11 @@ export interface McpOAuthProvider {
   state(): Promise<string>;
   /** The authorization page the last sign-in asked for, consumed once. */
   takeAuthorizationUrl(): URL | undefined;
+  /** Keeps what discovery found (the SDK calls it), so the authorization response's issuer can be checked. */
+  saveDiscoveryState(state: unknown): void;
+  discoveryState(): undefined;
+  /** The authorization server's metadata, as discovered. */
+  authorizationServer(): { issuer?: string; authorization_response_iss_parameter_supported?: boolean } | undefined;
 }
 
 /** A store in memory, for one process or page. */
@@ -80,7 +138,10 @@ export function mcpOAuthProvider(serverUrl: string, options: McpOAuthOptions): M
     response_types: ['code'],
     // A public client (a page, a CLI): it holds no secret, so it proves itself with PKCE alone.
     token_endpoint_auth_method: options.client?.client_secret ? 'client_secret_basic' : 'none',
+    // Registration says which kind of client this is (OIDC; the MCP draft asks for it): a page, or a program here.
+    application_type: applicationTypeOf(options.redirectUrl),
   };
+  let discovered: { authorizationServerMetadata?: { issuer?: string; authorization_response_iss_parameter_supported?: boolean } } | undefined;
   return {
     get redirectUrl() {
       return options.redirectUrl;
@@ -115,6 +176,7 @@ export function mcpOAuthProvider(serverUrl: string, options: McpOAuthOptions): M
       if (scope === 'all' || scope === 'client') await store.delete(key('client'));
       if (scope === 'all' || scope === 'tokens') await store.delete(key('tokens'));
       if (scope === 'all' || scope === 'verifier') verifier = '';
+      if (scope === 'all' || scope === 'discovery') discovered = undefined;
     },
     async state() {
       const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -124,6 +186,15 @@ export function mcpOAuthProvider(serverUrl: string, options: McpOAuthOptions): M
       const url = pending;
       pending = undefined;
       return url;
+    },
+    saveDiscoveryState(state) {
+      discovered = state as typeof discovered;
+    },
+    discoveryState() {
+      return discovered as never;
+    },
+    authorizationServer() {
+      return discovered?.authorizationServerMetadata;
     },
   };
 }

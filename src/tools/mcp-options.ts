@@ -1,4 +1,5 @@
 /** What an MCP connection is asked to do, and what a declared server is: the options, apart from the client that uses them. */
+import type { McpClientCredentials, McpCrossAppAccess } from './mcp-machine-auth.ts';
 import type { McpOAuthOptions } from './mcp-oauth.ts';
 
 /** Options of {@link connectMcp}. */
@@ -27,6 +28,13 @@ export interface McpConnectOptions {
   heartbeatMs?: number;
   /** Signs in where the server asks for authorization (HTTP 401), as MCP specifies (OAuth 2.1, PKCE). */
   oauth?: McpOAuthOptions;
+  /**
+   * Signs in with this client's own credentials, no user (OAuth `client_credentials`, SEP-1046): a secret
+   * or a private key. For a server or a CLI that holds them; a page cannot keep a secret.
+   */
+  clientCredentials?: McpClientCredentials;
+  /** Signs in as the user an enterprise identity provider vouches for (cross-app access, SEP-990). */
+  crossAppAccess?: McpCrossAppAccess;
   /**
    * Answers the server's requests for information from the user (MCP elicitation): a form (its fields'
    * defaults filled in where the answer leaves them out) or a page to open (URL mode). Without it the

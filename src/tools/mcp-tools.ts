@@ -1,6 +1,7 @@
 import { NexusError, registerErrorClass } from '../shared/errors.ts';
 import { boundedFetch } from './bounded-fetch.ts';
-import { mcpOAuthProvider } from './mcp-oauth.ts';
+import type { McpClientCredentials } from './mcp-machine-auth.ts';
+import { codeOfResponse, mcpOAuthProvider } from './mcp-oauth.ts';
 import type { McpConnectOptions, McpElicitation, McpSamplingRequest } from './mcp-options.ts';
 import type { ToolHandler, ToolRegistry } from './tool-registry.ts';
 import { type ToolReturn, withDetails } from './tool-registry.ts';
@@ -236,11 +237,18 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
   const connectTimeout = options.connectTimeoutMs ?? 10_000;
   const requestInit = options.headers ? { headers: options.headers } : undefined;
   const oauth = options.oauth ? mcpOAuthProvider(endpoint.href, options.oauth) : undefined;
+  // Without a user: a client's own credentials, or an identity provider's word for its user (loaded only then).
+  const machine = options.clientCredentials
+    ? await import('./mcp-machine-auth.ts').then((auth) => auth.clientCredentialsProvider(options.clientCredentials as McpClientCredentials))
+    : options.crossAppAccess
+      ? (await import('./mcp-machine-auth.ts')).crossAppAccessProvider(options.crossAppAccess, endpoint.href, options.fetch)
+      : undefined;
+  const authProvider = machine ?? oauth;
   const transportOptions = {
     ...(requestInit ? { requestInit } : {}),
     // Every message bounded in bytes while it arrives, before the SDK parses it (a listing of 300,000 tools).
     fetch: boundedFetch(options.fetch),
-    ...(oauth ? { authProvider: oauth } : {}),
+    ...(authProvider ? { authProvider: authProvider as never } : {}),
   };
   // Only what the caller can answer is offered: a server asking for anything else is told the method is not supported.
   const capabilities = {
@@ -287,7 +295,7 @@ export async function connectMcp(url: string, registry: ToolRegistry, options: M
     if (!options.oauth || !page) throw cause;
     let code: string;
     try {
-      code = await options.oauth.authorize(page);
+      code = codeOfResponse(await options.oauth.authorize(page), oauth?.authorizationServer());
     } catch (error) {
       throw new McpConnectError(`Signing in to the MCP server at ${url} did not finish: ${describeFailure(error)}.`);
     }

@@ -9,7 +9,50 @@ import { connectMcp } from '../../src/tools/mcp-tools.ts';
 import { ToolRegistry } from '../../src/tools/tool-registry.ts';
 
 const url = process.argv.at(-1) ?? '';
-const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { client_id?: string; client_secret?: string };
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
+  client_id?: string;
+  client_secret?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_token_endpoint?: string;
+};
+
+/**
+ * How this client signs in, as a deployment would configure it: a back end holding its own credentials
+ * (a secret, or a private key) uses `clientCredentials`; one whose users sign in at an enterprise identity
+ * provider uses `crossAppAccess` with the user's ID token; anything else signs in as a user (OAuth, PKCE).
+ */
+function signInOptions() {
+  if (context.client_id && context.private_key_pem) {
+    return { clientCredentials: { clientId: context.client_id, privateKey: context.private_key_pem, algorithm: context.signing_algorithm ?? 'ES256' } };
+  }
+  if (context.client_id && context.client_secret && scenario.startsWith('auth/client-credentials')) {
+    return { clientCredentials: { clientId: context.client_id, clientSecret: context.client_secret } };
+  }
+  if (context.idp_id_token && context.idp_token_endpoint && context.idp_client_id && context.client_id && context.client_secret) {
+    return {
+      crossAppAccess: {
+        idToken: context.idp_id_token,
+        idpTokenEndpoint: context.idp_token_endpoint,
+        idpClientId: context.idp_client_id,
+        clientId: context.client_id,
+        clientSecret: context.client_secret,
+      },
+    };
+  }
+  return {
+    oauth: {
+      redirectUrl: 'http://localhost:3000/callback',
+      authorize,
+      // The scenario's own client metadata document (used where the authorization server accepts one).
+      clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+      ...(context.client_id ? { client: { client_id: context.client_id, ...(context.client_secret ? { client_secret: context.client_secret } : {}) } } : {}),
+    },
+  };
+}
 
 /**
  * The user's part of a sign-in, as a test plays it: opens the authorization page (the scenario's server
@@ -18,9 +61,9 @@ const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { cli
 async function authorize(page: URL): Promise<string> {
   const response = await fetch(page, { redirect: 'manual' });
   const location = response.headers.get('location');
-  const code = location ? new URL(location).searchParams.get('code') : null;
-  if (!code) throw new Error(`the authorization page answered ${response.status} without a code`);
-  return code;
+  if (!location) throw new Error(`the authorization page answered ${response.status} without a redirect`);
+  // The whole address, so the client checks its issuer (RFC 9207) as well as taking the code.
+  return location;
 }
 
 const registry = new ToolRegistry();
@@ -28,13 +71,7 @@ const connection = await connectMcp(url, registry, {
   trust: true,
   connectTimeoutMs: 20_000,
   elicit: async () => ({ action: 'accept', content: {} }),
-  oauth: {
-    redirectUrl: 'http://localhost:3000/callback',
-    authorize,
-    // The scenario's own client metadata document (used where the authorization server accepts one).
-    clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
-    ...(context.client_id ? { client: { client_id: context.client_id, ...(context.client_secret ? { client_secret: context.client_secret } : {}) } } : {}),
-  },
+  ...signInOptions(),
 });
 for (const name of connection.tools) {
   const args = name.endsWith('add_numbers') ? { a: 2, b: 3 } : {};
