@@ -156,6 +156,29 @@ describe("the page's part of the MCP client", () => {
     expect(log.at(-1)).toEqual({ level: 'warning', text: 'db: slow query 24' });
   });
 
+  it('signs in with the page’s client metadata document as its client id, where the page serves one (issue 53)', () => {
+    const signIn = {
+      redirectUrl: 'https://chat.example/cb.html',
+      clientMetadataUrl: 'https://chat.example/oauth/client-metadata.json',
+      waitForCode: async () => ({ code: 'c' }),
+    };
+    const part = new McpPageClient(
+      {
+        state: () => ({ settings: { ...DEFAULT_SETTINGS }, mcpExtras: {} }) as unknown as AppState,
+        set: () => undefined,
+        notify: () => undefined,
+        chat: () => undefined,
+        progress: () => undefined,
+        log: () => undefined,
+      },
+      signIn,
+    );
+    expect(part.handlers(server('notes')).oauth).toMatchObject({
+      redirectUrl: 'https://chat.example/cb.html',
+      clientMetadataUrl: 'https://chat.example/oauth/client-metadata.json',
+    });
+  });
+
   it('knows a server by its address: an allowance for one "notes" is not another\'s, and every dialog shows the address (issue 52)', async () => {
     const engine = new ScriptedEngine([{ output: 'Done.', repeat: true }]);
     const { part, state } = setup(NexusChat.withEngine(engine));

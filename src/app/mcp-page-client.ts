@@ -32,6 +32,8 @@ export interface McpPageClientHost {
 export interface McpSignInDeps {
   /** The page the authorization server redirects to (`mcp-oauth-callback.html` beside the app). */
   redirectUrl: string;
+  /** The page's client metadata document (served by the app over https), its client id where a server accepts one. */
+  clientMetadataUrl?: string;
   /** Resolves with the `code` (and the `iss`) the callback page received for `state`; rejects with the server's `error`. */
   waitForCode(state: string): Promise<{ code: string; iss?: string }>;
   /** Keeps registrations and tokens across reloads (default: this page's memory). */
@@ -114,6 +116,7 @@ export class McpPageClient {
         ? {
             oauth: {
               redirectUrl: this.signIn.redirectUrl,
+              ...(this.signIn.clientMetadataUrl ? { clientMetadataUrl: this.signIn.clientMetadataUrl } : {}),
               authorize: (page) => this.authorize(server.url, page),
               ...(this.signIn.store ? { store: this.signIn.store } : {}),
             },

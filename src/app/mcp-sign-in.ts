@@ -9,12 +9,15 @@ const CHANNEL = 'nexus-mcp-oauth';
  * matched by `state`; registrations and tokens are kept in IndexedDB (idb-keyval, loaded when first
  * used, as the page's other stores do), so a reload stays signed in.
  * @param redirectUrl - the callback page's address, as registered with the authorization server.
+ * @param clientMetadataUrl - the page's client metadata document, where it is served (https): the page's
+ *   client id where an authorization server accepts one, with no registration.
  */
-export function browserSignIn(redirectUrl: string): McpSignInDeps {
+export function browserSignIn(redirectUrl: string, clientMetadataUrl?: string): McpSignInDeps {
   let opened: Promise<{ idb: typeof import('idb-keyval'); store: ReturnType<typeof import('idb-keyval')['createStore']> }> | undefined;
   const open = () => (opened ??= import('idb-keyval').then((idb) => ({ idb, store: idb.createStore('nexus-mcp-oauth', 'sign-ins') })));
   return {
     redirectUrl,
+    ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
     waitForCode: (state) =>
       new Promise<{ code: string; iss?: string }>((resolve, reject) => {
         const channel = new BroadcastChannel(CHANNEL);

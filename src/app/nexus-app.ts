@@ -461,7 +461,11 @@ function defaultStore(): AppStore {
     toolsUrl: TOOLS_URL,
     // `npm start` relays to the MCP servers its operator listed; elsewhere this answers nothing usable.
     mcpRelayUrl: new URL('./mcp-relay/', location.href).href,
-    mcpSignIn: browserSignIn(new URL('./mcp-oauth-callback.html', location.href).href),
+    // Over https the app serves its client metadata document: servers that accept one need no registration.
+    mcpSignIn: browserSignIn(
+      new URL('./mcp-oauth-callback.html', location.href).href,
+      location.protocol === 'https:' ? new URL('/oauth/client-metadata.json', location.href).href : undefined,
+    ),
     // The page's Content-Security-Policy has no 'unsafe-eval': tools.js is imported as a module.
     toolsEvaluate: 'module',
     setAddress: (model) => {

@@ -69,6 +69,24 @@ describe('startAppServer', () => {
     }
   });
 
+  it("serves the page's OAuth client metadata document over https, its client id its own address (issue 53: CIMD by default)", async () => {
+    const served = await rawGet(app, '/oauth/client-metadata.json', 'GET', { host: 'localhost:4173', 'x-forwarded-proto': 'https' });
+    expect(served.status).toBe(200);
+    expect(served.type).toContain('application/json');
+    expect(JSON.parse(served.body)).toEqual({
+      client_id: 'https://localhost:4173/oauth/client-metadata.json',
+      client_name: 'Nexus Chat',
+      client_uri: 'https://localhost:4173/',
+      redirect_uris: ['https://localhost:4173/mcp-oauth-callback.html'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      application_type: 'web',
+    });
+    // Over plain http no authorization server would take it: not served.
+    expect((await rawGet(app, '/oauth/client-metadata.json', 'GET', { host: 'localhost:4173' })).status).toBe(404);
+  });
+
   it('serves the page at / with its content type', async () => {
     const res = await rawGet(app, '/?model=onnx-community/Qwen3-0.6B-ONNX');
     expect(res.status).toBe(200);

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { isAllowedHost } from '../proxy/request-guard.ts';
 import { pageSecurityHeaders } from './page-policy.ts';
+import { CLIENT_METADATA_PATH, clientMetadataDocument } from './oauth-client-metadata.ts';
 
 /** Content types for what a Vite build of the page emits (and model files served from a folder). */
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -147,6 +148,22 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   };
 }
 
+/**
+ * The page's client metadata document, for the origin it was asked on (an allowed host): over https only
+ * (behind a TLS terminator that says so with `X-Forwarded-Proto`), where an authorization server fetches it.
+ */
+function sendClientMetadata(req: IncomingMessage, res: ServerResponse): void {
+  const https = req.headers['x-forwarded-proto'] === 'https' || (req.socket as { encrypted?: boolean }).encrypted === true;
+  if (!https || !req.headers.host) {
+    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('The client metadata document is served over https only.');
+    return;
+  }
+  const body = JSON.stringify(clientMetadataDocument(`https://${req.headers.host}`));
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
 async function realRoot(folder: string): Promise<string> {
   try {
     return await realpath(resolve(folder));
@@ -166,6 +183,10 @@ async function handle(roots: readonly ServedRoot[], options: AppServerOptions, r
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('Method not allowed');
+    return;
+  }
+  if ((req.url ?? '').split('?')[0] === CLIENT_METADATA_PATH) {
+    sendClientMetadata(req, res);
     return;
   }
   const opened = await withTimeout(openFile(roots, req.url ?? '/'), options.fsTimeoutMs ?? DEFAULT_FS_TIMEOUT_MS);
