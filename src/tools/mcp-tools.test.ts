@@ -1,3 +1,4 @@
+import '../../tests/proxy/helpers/no-egress.ts';
 import { TIMEOUTS } from '../../tests/timeouts.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -231,6 +232,49 @@ describe('bad input gets a bounded wait and a clear message', () => {
       await connection.close();
     } finally {
       await big.kill();
+    }
+  });
+
+  it('a server whose protected-resource metadata names another server is refused for that, not blamed on the address (issue 53)', async () => {
+    const wrong: Server = createServer((req, res) => {
+      const port = (wrong.address() as AddressInfo).port;
+      if (req.url?.startsWith('/.well-known/oauth-protected-resource')) {
+        // The resource is another server's; the authorization server is this loopback one (nothing leaves the machine).
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ resource: 'https://evil.example.com/mcp', authorization_servers: [`http://127.0.0.1:${port}`] }));
+        return;
+      }
+      if (req.url?.startsWith('/.well-known/')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            issuer: `http://127.0.0.1:${port}`,
+            authorization_endpoint: `http://127.0.0.1:${port}/authorize`,
+            token_endpoint: `http://127.0.0.1:${port}/token`,
+            response_types_supported: ['code'],
+            code_challenge_methods_supported: ['S256'],
+          }),
+        );
+        return;
+      }
+      res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"` });
+      res.end();
+    });
+    await new Promise<void>((done) => wrong.listen(0, '127.0.0.1', () => done()));
+    try {
+      const address = `http://127.0.0.1:${(wrong.address() as AddressInfo).port}/mcp`;
+      const failure = await connectMcp(address, new ToolRegistry(), {
+        connectTimeoutMs: TIMEOUTS.networkTest / 2,
+        oauth: { redirectUrl: 'http://localhost:3000/callback', authorize: async () => 'never' },
+      }).catch((error: Error) => error);
+      expect(failure).toBeInstanceOf(McpConnectError);
+      expect((failure as Error).message).toContain(
+        `its protected-resource metadata names another resource (https://evil.example.com/mcp) than this server (${address})`,
+      );
+      expect((failure as Error).message).toContain("The address is right; the server's sign-in set-up is not");
+      expect((failure as Error).message).not.toContain('Check that the address');
+    } finally {
+      await new Promise((done) => wrong.close(done));
     }
   });
 

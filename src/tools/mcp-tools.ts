@@ -669,6 +669,16 @@ const RELAY_PATH = '/mcp-relay/';
  */
 function connectAdvice(error: unknown, endpoint: URL): { text: string; lasting: boolean } {
   const page = globalThis.location?.origin;
+  // The SDK's refusal of a protected-resource document that names another server (RFC 9728 §3.3).
+  const mismatch = error instanceof Error ? /Protected resource (\S+) does not match expected (\S+)/.exec(error.message) : null;
+  if (mismatch) {
+    return {
+      text:
+        `The address is right; the server's sign-in set-up is not: a token for ${mismatch[1]} would be another server's, so this client does not sign in. ` +
+        "Ask the server's operator to correct its metadata.",
+      lasting: true,
+    };
+  }
   if (error instanceof TypeError && page && page !== 'null' && endpoint.origin !== page) {
     if (refusedByPolicy.has(endpoint.origin)) {
       return {
@@ -703,6 +713,8 @@ function describeFailure(error: unknown): string {
     // The SDK puts the whole response body in the message: an HTML error page says nothing more than its status.
     return `the server answered HTTP ${status}, not as an MCP server`;
   }
+  const mismatch = /Protected resource (\S+) does not match expected (\S+?)(?: \(or origin\))?\.?$/.exec(error.message);
+  if (mismatch) return `its protected-resource metadata names another resource (${mismatch[1]}) than this server (${mismatch[2]})`;
   const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
   return `${error.message.replace(/\.\s*$/, '')}${cause}`;
 }
