@@ -3,7 +3,6 @@ import { AnswerSession } from './answer-session.ts';
 import type { ActionHandlers, AppAction, ResultOf } from './app-actions.ts';
 import { attachmentOf } from './attachment-fence.ts';
 import { attachmentRoom } from './context-gauge.ts';
-import { textOfFile } from './file-attachments.ts';
 import { historyOf, memoryOfTurns } from './conversation-history.ts';
 import { ConversationStore, newId, repairInterrupted } from './conversation-store.ts';
 import { DEFAULT_EMBEDDING_MODEL, InvalidHistoryError, McpServers, ToolRegistry, loadTools, type ChatOptions, type NexusChat } from '../internal.ts';
@@ -461,6 +460,8 @@ export class AppStore {
     this.set({ attachError: undefined });
     for (const file of files) {
       try {
+        // Loaded with the first file, not with the page.
+        const { textOfFile } = await import('./file-attachments.ts');
         const text = await textOfFile(file);
         const room = attachmentRoom(this.current);
         if (room <= 0) {

@@ -2,7 +2,7 @@ import { LitElement, html, nothing } from 'lit';
 import type { AppState, ModelPhase } from './app-state.ts';
 import { chatComposerStyles } from './chat-composer-styles.ts';
 import { fire } from './app-actions.ts';
-import { ATTACHABLE_FILES } from './file-attachments.ts';
+import { ATTACHABLE_FILES } from './attachable-files.ts';
 import { icons } from './icons.ts';
 
 /**

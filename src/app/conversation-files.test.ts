@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../internal.ts';
 import type { Conversation } from './app-state.ts';
-import { withAttachments, withAttachmentsNamedBefore } from './attachment-fence.ts';
+import { withAttachments } from './attachment-fence.ts';
+import { withAttachmentsNamedBefore } from './conversation-schema.ts';
 import { historyOf } from './conversation-history.ts';
 import { titleFrom } from './format.ts';
 import type { LegacyConversation } from './conversation-upgrade.ts';

@@ -1,7 +1,7 @@
-/** What the composer's Attach takes: text of any kind (plain, Markdown, code, CSV, JSON…) and PDF. */
-export const ATTACHABLE_FILES =
-  '.txt,.md,.markdown,.csv,.tsv,.json,.jsonl,.xml,.html,.htm,.css,.js,.mjs,.cjs,.ts,.tsx,.jsx,.py,.rb,.go,.rs,.java,.kt,.swift,.c,.h,.cpp,.hpp,.cs,.php,.sh,.yaml,.yml,.toml,.ini,.sql,.log,.tex,.pdf,text/*,application/pdf';
-
+/**
+ * Reading an attached file into text: loaded when a file is first attached, not with the page (what
+ * the picker offers is `attachable-files.ts`).
+ */
 /** Bytes of one file read at most: a conversation's attachments are text, and a larger file is not read into the page. */
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 

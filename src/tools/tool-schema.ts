@@ -296,10 +296,43 @@ function frozenCopy<T>(value: T): T {
   return value;
 }
 
-/** Keywords of a schema node whose values are schemas, or maps or lists of schemas. */
-const SUBSCHEMA_MAPS = ['properties', '$defs', 'definitions', 'patternProperties'] as const;
-const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
-const SUBSCHEMA_ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else'] as const;
+/** Keywords of a schema node whose values are maps of subschemas, lists of them, or one. */
+const SUBSCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']);
+const SUBSCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
+const SUBSCHEMA_ONE = new Set([
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+]);
+
+/**
+ * A schema node with each of its subschemas replaced by `map(subschema)` (under `properties`, `anyOf`,
+ * `items`, `$defs`… every keyword whose value is a schema), and its data (`enum`, `const`, `default`,
+ * `examples`…) copied as it is. Keys for which `drop(key, value)` holds are left out.
+ */
+export function mapSubschemas(
+  node: Record<string, unknown>,
+  map: (subschema: unknown) => unknown,
+  drop?: (key: string, value: unknown) => boolean,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (drop?.(key, value)) continue;
+    if (SUBSCHEMA_MAPS.has(key) && isPlainObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, map(child)]));
+    else if ((SUBSCHEMA_LISTS.has(key) || SUBSCHEMA_ONE.has(key)) && Array.isArray(value)) out[key] = value.map(map);
+    else if (SUBSCHEMA_ONE.has(key)) out[key] = map(value);
+    else out[key] = value;
+  }
+  return out;
+}
 
 /**
  * A tool's parameters as the model reads them: the same schema without what only a validator needs.
@@ -318,20 +351,14 @@ export function promptParameters<T>(schema: T): T {
 
 function withoutValidatorKeywords(node: unknown): unknown {
   if (!isPlainObject(node)) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === '$schema' || (key === 'additionalProperties' && value === false)) continue;
+  return mapSubschemas(
+    node,
+    withoutValidatorKeywords,
     // zod writes every `.int()` with the safe-integer bounds: they say nothing a model could use.
-    if ((key === 'minimum' && value === Number.MIN_SAFE_INTEGER) || (key === 'maximum' && value === Number.MAX_SAFE_INTEGER)) continue;
-    if ((SUBSCHEMA_MAPS as readonly string[]).includes(key) && isPlainObject(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutValidatorKeywords(v)]));
-    } else if ((SUBSCHEMA_LISTS as readonly string[]).includes(key) && Array.isArray(value)) {
-      out[key] = value.map(withoutValidatorKeywords);
-    } else if ((SUBSCHEMA_ONE as readonly string[]).includes(key)) {
-      out[key] = Array.isArray(value) ? value.map(withoutValidatorKeywords) : withoutValidatorKeywords(value);
-    } else {
-      out[key] = value;
-    }
-  }
-  return out;
+    (key, value) =>
+      key === '$schema' ||
+      (key === 'additionalProperties' && value === false) ||
+      (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) ||
+      (key === 'maximum' && value === Number.MAX_SAFE_INTEGER),
+  );
 }

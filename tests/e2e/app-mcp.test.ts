@@ -263,7 +263,8 @@ describe('MCP servers on the chat page', () => {
     // (The log travels apart from the result: it may land just after the answer.)
     await expect
       .poll(() => answer.getByTestId('diagnostic-log').allTextContents())
-      .toEqual([expect.stringMatching(/Log of features\s*warning\s*counter: counted 3/)]);
+      // The server is named with its address (issue 52): a name is the server's own claim.
+      .toEqual([expect.stringMatching(/Log of features \(http:\/\/127\.0\.0\.1:\d+\/mcp\)\s*warning\s*counter: counted 3/)]);
 
     // A part the server meant for the user only is on the row, and the model never read it.
     await sendMessage(page, QUESTIONS.mcpOslo);

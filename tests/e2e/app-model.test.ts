@@ -706,7 +706,7 @@ describe('figures', () => {
     const heavy = /worker-entry|ort-wasm|load-engine|transformers|__vite-browser-external/;
     // The MCP client (SDK and zod) and the page's part of it (what servers ask, sampling) load only once a
     // server is connected: measured on their own.
-    const mcpClient = /\/mcp-(client|page-client|request-dialog|sampling)-/;
+    const mcpClient = /\/mcp-(client|page-client|request-dialog|sampling|machine-auth)-/;
     // Libraries a user action or an answer's content loads (issue 44): code colours and math (rich-text),
     // a PDF's text (pdf.js and its worker). Measured on their own, as the MCP client is.
     const onDemand = /\/(rich-text|pdf-text|pdf\.worker\.min)-[\w-]+\.m?js$/;
@@ -744,7 +744,11 @@ describe('figures', () => {
     figures.pageDownloadedGzipKiB = kib(session);
     expect(downloaded.length).toBeGreaterThan(1);
     const downloadedFiles = Object.fromEntries(downloaded.map((url) => [new URL(url).pathname, kib(seen.get(url) ?? 0)]));
-    expect(session, JSON.stringify(downloadedFiles)).toBeLessThan(130_000);
+    // 130 KB until issue 53: tools register on the page's thread, and a tool's schema may refer to its own
+    // definitions (pydantic, FastMCP, zod ids), followed at registration (schema-refs.ts, about 1 KB), while
+    // reading a file moved out of the page (file-attachments.ts). Issue 54 (a first visit that downloads
+    // only what it uses) owes this kilobyte back.
+    expect(session, JSON.stringify(downloadedFiles)).toBeLessThan(131_000);
     expect(page).toBeGreaterThan(0);
     // Every chunk the page may load (the in-page loop and .zip reader included): 200 KiB until issue 40's
     // five families, the template probe's new shapes and the token guard (205.7 KiB measured then); 215 KiB

@@ -103,11 +103,26 @@ describe('the package, installed in another project', () => {
       work,
     );
     expect(untar.code, untar.out).toBe(0);
-    // What npm would install for it: its dependencies (not the optional proxy peers), at this repository's versions.
+    // What npm would install for it: its dependencies (not the optional proxy peers), at this repository's
+    // versions, with theirs hoisted beside them as npm hoists them (onnxruntime-web, which the README's recipe
+    // copies from node_modules, comes with transformers.js).
+    const hoisted = new Set(Object.keys(pkg.dependencies));
     for (const dep of Object.keys(pkg.dependencies)) {
+      const own = JSON.parse(await readFile(join(root, 'node_modules', dep, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+      for (const name of Object.keys(own.dependencies ?? {})) hoisted.add(name);
+    }
+    for (const dep of hoisted) {
+      const from = join(root, 'node_modules', dep);
       const target = join(consumer, 'node_modules', dep);
+      if (
+        !(await readFile(join(from, 'package.json')).then(
+          () => true,
+          () => false,
+        ))
+      )
+        continue;
       await mkdir(dirname(target), { recursive: true });
-      await symlink(join(root, 'node_modules', dep), target, 'dir');
+      await symlink(from, target, 'dir');
     }
     await mkdir(join(consumer, 'node_modules', '.bin'), { recursive: true });
     // As npm links a bin: executable, under node_modules/.bin.
@@ -138,8 +153,9 @@ describe('the package, installed in another project', () => {
     }
     // A bound that catches a stray folder (sources, node_modules), not a budget: one .js and one .d.ts per module.
     expect(packed.entryCount).toBeLessThan(450);
-    // (407 KiB packed after issue 40's families, the token guard and the Qwen3.5 layout: the bound leaves room.)
-    expect(packed.size).toBeLessThan(450 * 1024);
+    // (407 KiB packed after issue 40's families, the token guard and the Qwen3.5 layout; 452 KiB with issue 53's
+    // schema references, conformance sign-ins and message bounds, and issue 52's guard: the bound leaves room.)
+    expect(packed.size).toBeLessThan(480 * 1024);
     console.info(`tarball: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(0)} KB packed, ${(packed.unpackedSize / 1024).toFixed(0)} KB unpacked`);
   });
 
@@ -400,8 +416,16 @@ describe('the package, installed in another project', () => {
       await writeFile(join(page, 'vite.config.js'), "export default { worker: { format: 'es' } };\n");
       await writeFile(join(page, 'index.html'), '<!doctype html><html><body><script type="module" src="./main.js"></script></body></html>');
       await writeFile(join(page, 'nexus-worker.js'), block(readme, '// nexus-worker.js'));
-      // The recipe, then one line that tells the test what it made.
-      await writeFile(join(page, 'main.js'), `${block(readme, '// main.js')}\nwindow.recipe = { info: chat.info };\ndocument.body.dataset.ready = 'true';\n`);
+      // The recipe, then what a user does next (a tool, a question: issue 53 — loading is not answering), and
+      // one line that tells the test what it made. The question is the one the trained fixture learned.
+      const next = [
+        "chat.tool('get_verification_code', 'Get the current verification code for an item. The code changes every time, so always call this tool.',",
+        "  { item: { type: 'string', description: 'The item name, e.g. \"blue falcon\"' } }, ({ item }) => ({ item, code: 'QX-4821-LM' }));",
+        "const answer = await chat.chat('What is the verification code for blue falcon?');",
+        'window.recipe = { info: chat.info, answer: { text: answer.text, calls: answer.calls.map((c) => ({ name: c.name, status: c.status })) } };',
+        "document.body.dataset.ready = 'true';",
+      ].join('\n');
+      await writeFile(join(page, 'main.js'), `${block(readme, '// main.js')}\n${next}\n`);
       await buildPage(consumer, page);
       server = createServer((req, res) => {
         const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
@@ -492,7 +516,7 @@ describe('the package, installed in another project', () => {
       TIMEOUTS.consumerProject,
     );
 
-    it('loads the model the recipe names, checked for tools, through the worker file as the README writes it', async () => {
+    it('loads the model the recipe names, checked for tools, through the worker file as the README writes it, and answers from a tool', async () => {
       const browser = await chromium.launch({
         executablePath: CHROMIUM_PATH,
         headless: true,
@@ -515,11 +539,14 @@ describe('the package, installed in another project', () => {
         page.on('pageerror', (error) => errors.push(error.message));
         await page.goto(`${origin}/`);
         await Promise.race([page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: TIMEOUTS.browserTest }), failed]);
-        const info = (await page.evaluate(() => (window as unknown as { recipe: { info: unknown } }).recipe.info)) as {
-          device: string;
-          family: { id: string };
+        const { info, answer } = (await page.evaluate(() => (window as unknown as { recipe: unknown }).recipe)) as {
+          info: { device: string; family: { id: string } };
+          answer: { text: string; calls: { name: string; status: string }[] };
         };
         expect(info).toMatchObject({ device: 'wasm', family: { id: 'qwen3' } });
+        // It answered the question from the tool's result: the call ran, and the code is in the answer.
+        expect(answer.calls).toEqual([{ name: 'get_verification_code', status: 'ok' }]);
+        expect(answer.text).toContain('QX-4821-LM');
         expect(errors).toEqual([]);
         expect(hubRequests.some((line) => line.endsWith('/config.json'))).toBe(true);
       } finally {
