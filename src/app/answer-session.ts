@@ -417,7 +417,7 @@ export class AnswerSession {
         update((turn) => ({
           steps: [...(turn.steps ?? []), keptStep(step)],
           ...(step.kind === 'call' ? { running: undefined } : {}),
-          ...(drafted && turn.text.trim() ? { text: '', drafts: [...(turn.drafts ?? []), turn.text.trim()] } : {}),
+          ...(drafted && turn.text.trim() ? { text: '', ...draftedText(turn) } : {}),
         }));
       }),
     ];
@@ -479,6 +479,17 @@ function droppedFromView(streamed: string, answer: string): string[] {
     return before ? [before] : [];
   }
   return final.includes(shown) || shown.includes(final) ? [] : [shown];
+}
+
+/**
+ * Where the text a round streamed goes once the round ends in calls: nowhere more when the round's own
+ * `turn` step holds it (a preamble before an inline call: the view shows the steps' text as drafts),
+ * else into the turn's drafts (a draft answer a later round replaced), so it shows once either way.
+ */
+function draftedText(turn: Turn): Pick<Turn, 'drafts'> {
+  const text = turn.text.trim();
+  const inSteps = (turn.steps ?? []).some((step) => step.kind === 'turn' && step.text.trim() === text);
+  return inSteps ? {} : { drafts: [...(turn.drafts ?? []), text] };
 }
 
 /** The drafts worth keeping beside the final answer: not the answer itself, which is shown anyway. */

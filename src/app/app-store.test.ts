@@ -16,6 +16,7 @@ import type { GenerateOptions, GenerateResult } from '../engine/engine.ts';
 import { abortError } from '../shared/abort.ts';
 import type { Research } from './web-research.ts';
 import { answerView } from './answer-view.ts';
+import { conversationToJson } from './conversation-files.ts';
 import type { Turn } from './app-state.ts';
 
 const TOOLS = `data:text/javascript,${encodeURIComponent(
@@ -388,6 +389,30 @@ describe('AppStore', () => {
     expect(seen.some((s) => s.checking && s.text === draft)).toBe(true);
     expect(store.state.conversation.turns.at(-1)).toMatchObject({ state: 'done', text: 'It is 31 °C.', drafts: [draft] });
     expect(answerView(store.state.conversation.turns.at(-1) as Turn).checking).toBe(false);
+  });
+
+  it('issue 55: a preamble written before an inline call is shown once, folded — not twice — and saved and exported once', async () => {
+    const preamble = 'Let me check the weather.';
+    const { store, persistence } = storeWith([
+      { when: when.userAsked('Weather in Chennai?'), output: `${preamble}\n${CALL}` },
+      { when: when.afterResults(), output: 'It is 31 °C.' },
+    ]);
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+    const seen: string[][] = [];
+    store.subscribe((state) => {
+      const turn = state.conversation.turns.at(-1);
+      if (turn?.role === 'assistant') seen.push(answerView(turn).drafts);
+    });
+    await store.dispatch({ type: 'send', text: 'Weather in Chennai?' });
+    const answer = store.state.conversation.turns.at(-1) as Turn;
+    expect(answer).toMatchObject({ state: 'done', text: 'It is 31 °C.' });
+    expect(answerView(answer).drafts).toEqual([preamble]);
+    // Never twice while it ran either.
+    expect(seen.every((drafts) => drafts.filter((d) => d === preamble).length <= 1)).toBe(true);
+    const saved = (await persistence.loadConversation(store.state.conversation.id))?.turns.at(-1) as Turn | undefined;
+    expect(saved && answerView(saved).drafts).toEqual([preamble]);
+    const exported = JSON.parse(conversationToJson(store.state.conversation).text) as { conversation: { turns: { drafts?: string[] }[] } };
+    expect(exported.conversation.turns.at(-1)?.drafts).toEqual([preamble]);
   });
 
   it('keeps no draft when the loop checked with a tool and the first answer stood', async () => {

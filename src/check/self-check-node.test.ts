@@ -79,7 +79,9 @@ describe('copying from a tool result under a repetition penalty (issue 53: the m
     for (let i = 0; i < 6; i++) {
       const question = selfCheckQuestion(seededRandom(70_000_200 + i));
       const token = freshToken(seededRandom(70_000_300 + i));
-      const tools = new ToolRegistry().tool(question.tool.name, question.tool.description, question.tool.parameters, () => question.result(token));
+      const tools = new ToolRegistry().tool(question.tool.name, question.tool.description, question.tool.parameters, (args: Record<string, unknown>) =>
+        question.result(token, args),
+      );
       chat.reset();
       const answer = await chat.chat(question.question, { toolkit: { tools }, repetitionPenalty, maxNewTokens: 96 });
       if (answer.text.includes(token)) copied++;
