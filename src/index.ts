@@ -134,5 +134,6 @@ export type { ParseOptions, ParseResult, ToolCall } from './toolcalls/types.ts';
 // Errors every part shares, and stopping.
 export { InvalidOptionError, ModelWorkerError, NexusError, type SerializedError } from './shared/errors.ts';
 export { isAbortError } from './shared/abort.ts';
-/** Outside text: what a custom Engine guards or drops (see Engine.render and Engine.generate). */
-export { outside, withoutOutsideMarks } from './shared/outside-text.ts';
+/** For an Engine of your own: a family's profile, and the outside marks it guards or drops (see Engine.render and Engine.generate). */
+export { modelFamily } from './engine/families.ts';
+export { withoutOutsideMarks } from './shared/outside-text.ts';

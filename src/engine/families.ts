@@ -15,6 +15,7 @@ import { qwen3 } from './families/qwen3.ts';
 import { qwen35 } from './families/qwen3-5.ts';
 import { smollm3 } from './families/smollm3.ts';
 import type { FamilyId, FamilyProfile, ModelFamily } from './model-family.ts';
+import { checkOption } from '../shared/errors.ts';
 
 /**
  * The family modules, in the order people meet them, `generic` last. Adding a family is one module in
@@ -70,4 +71,16 @@ export const TOOL_FAMILIES: string = FAMILY_MODULES.filter((m) => m.profile.id !
 /** The profile with this id; an unknown id (a newer page, an older worker) gets the generic one. */
 export function familyById(id: string | undefined): ModelFamily {
   return (id && (MODEL_FAMILIES as Record<string, ModelFamily>)[id]) || MODEL_FAMILIES.generic;
+}
+
+/**
+ * A family's profile, for an `Engine` of your own (`engine.family`): its call syntax, openers, end tokens
+ * and thinking switch, as the loop speaks to a model of that family.
+ *
+ * @param id - the family's id (`qwen3`, `llama3.2`, `lfm2`…; `generic` for a model of none).
+ * @throws InvalidOptionError naming the valid ids, for an id no profile has.
+ */
+export function modelFamily(id: FamilyId): ModelFamily {
+  checkOption('family', id, Object.keys(MODEL_FAMILIES));
+  return MODEL_FAMILIES[id];
 }

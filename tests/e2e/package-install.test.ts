@@ -195,6 +195,42 @@ describe('the package, installed in another project', () => {
     expect(code).toBe(0);
   });
 
+  it('runs the loop over an Engine written with the root exports alone: a family by id, its own template and generation (issue 55)', async () => {
+    await writeFile(
+      join(consumer, 'custom-engine.mjs'),
+      [
+        "import { NexusChat, modelFamily, withoutOutsideMarks } from 'browser-llm-nexus';",
+        "const family = modelFamily('qwen3');",
+        '// This engine renders ChatML itself and answers from a script: a remote API would sit here.',
+        "const chatml = (messages) => messages.map((m) => '<|im_start|>' + m.role + '\\n' + withoutOutsideMarks(m.content) + '<|im_end|>\\n').join('') + '<|im_start|>assistant\\n';",
+        'const outputs = [\'<tool_call>\\n{"name": "add", "arguments": {"a": 2, "b": 40}}\\n</tool_call>\', \'It is 42.\'];',
+        'const engine = {',
+        "  info: { model: 'scripted-remote', device: 'cpu', dtype: 'fp32', family: { id: family.id, label: family.label, detectedBy: 'its author' } },",
+        '  family,',
+        '  render: async (messages) => chatml(messages),',
+        '  generate: async (prompt, options) => {',
+        "    const text = outputs.shift() ?? 'Done.';",
+        '    options.onText?.(text);',
+        '    return { text, promptTokens: Math.ceil(withoutOutsideMarks(prompt).length / 4), cachedTokens: 0, newTokens: 1 };',
+        '  },',
+        '  countTokens: (text) => Math.ceil(text.length / 4),',
+        '  dispose: async () => {},',
+        '};',
+        'const chat = NexusChat.withEngine(engine);',
+        "chat.tool('add', 'Adds two numbers.', { a: 'number', b: 'number' }, ({ a, b }) => a + b);",
+        "const answer = await chat.chat('What is 2 plus 40?');",
+        'console.log(JSON.stringify({ text: answer.text, calls: answer.calls.map((c) => [c.name, c.status, c.result]) }));',
+        "try { modelFamily('qwen9'); } catch (error) { console.log(error.name + ': ' + error.message); }",
+        '',
+      ].join('\n'),
+    );
+    const { code, out } = await run(process.execPath, ['custom-engine.mjs'], consumer);
+    expect(code, out).toBe(0);
+    const [answer, refusal] = out.trim().split('\n');
+    expect(JSON.parse(answer ?? '{}')).toEqual({ text: 'It is 42.', calls: [['add', 'ok', '42']] });
+    expect(refusal).toMatch(/^InvalidOptionError: family: 'qwen9' is not a valid value\. Use one of: .*'qwen3'/);
+  });
+
   it('type-checks a strict consumer, with bundler, Node16 and legacy node10 module resolution', async () => {
     await writeFile(
       join(consumer, 'use.ts'),
