@@ -158,6 +158,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           globalSetup: ['tests/prepare-fixtures-setup.ts'],
+          // A unit file that starts loading a model fails, naming where it belongs.
+          setupFiles: ['tests/unit-tier-setup.ts'],
           include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
           exclude: [...MODEL_TESTS, ...NETWORK_TESTS, ...BROWSER_TESTS, 'node_modules/**'],
           environment: 'node',

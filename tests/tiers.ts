@@ -9,7 +9,9 @@
  *   bin. `npm run test:network`.
  * - `e2e`: Chromium. `npm run test:e2e`.
  *
- * A file not listed below is a unit test. A file that starts loading a model or opening a socket moves here.
+ * A file not listed below is a unit test. A file that starts loading a model or opening a socket moves here;
+ * in the unit tier transformers.js and ONNX Runtime cannot be imported at all (`tests/unit-tier-setup.ts`),
+ * so a unit file that starts loading one fails, naming this list.
  */
 export const MODEL_TESTS = [
   'src/ai-sdk/ai-sdk-node.test.ts',
@@ -19,6 +21,10 @@ export const MODEL_TESTS = [
   'src/engine/appended-kv-session.test.ts',
   'src/engine/check-model-folder.test.ts',
   'src/engine/detect-family.test.ts',
+  // These three load transformers.js (and with it ONNX Runtime) to use its tensors, cache or environment.
+  'src/engine/kv-cache.test.ts',
+  'src/engine/use-source.test.ts',
+  'src/worker/wasm-threads.test.ts',
   'src/engine/load-engine.test.ts',
   'src/engine/load-template.test.ts',
   'src/engine/prefill-chunks.test.ts',
