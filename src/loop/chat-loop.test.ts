@@ -188,6 +188,24 @@ describe('the tool loop on a scripted Qwen3', () => {
     for (const name of CHAT_EVENT_NAMES) fresh.on(name, ((...args: unknown[]) => replayed.push([name, ...args])) as never);
     for (const step of JSON.parse(JSON.stringify(answer.steps)) as Step[]) emitStep(fresh, step);
     expect(JSON.parse(JSON.stringify(replayed))).toEqual(JSON.parse(JSON.stringify(heard)));
+    // And what is heard is the answer as it happened, written out here independently of the projection
+    // (issue 55: a replay compared only with itself proved nothing): the guess, the gate, the primed call,
+    // its result, the answer.
+    const heardEvents = heard.filter(([name]) => name !== 'stepFinish');
+    expect(heardEvents).toEqual([
+      ['round', { round: 1, kind: 'tools' }],
+      ['raw', qwen3.guessParis, { round: 1, strategy: 'inline' }],
+      ['escalate', { round: 1, rung: 'gate' }],
+      ['raw', 'Yes', { round: 1, strategy: 'gate' }],
+      ['step', 'gate', 'Yes', expect.anything()],
+      ['escalate', { round: 1, rung: 'primed' }],
+      ['raw', expect.stringContaining('<tool_call>\n{"name": "get_weather"'), { round: 1, strategy: 'primed' }],
+      ['toolCall', expect.objectContaining({ name: 'get_weather', arguments: { city: 'Paris' }, source: 'primed', status: 'ok' }), answer.calls[0]?.result],
+      ['round', { round: 2, kind: 'tools' }],
+      ['raw', qwen3.answerParis, { round: 2, strategy: 'inline' }],
+    ]);
+    // Every step was announced once, in order, as the record itself.
+    expect(heard.filter(([name]) => name === 'stepFinish').map(([, step]) => step)).toEqual(answer.steps);
     expect(new Set(heard.map(([name]) => name))).toEqual(new Set(['stepFinish', 'round', 'raw', 'step', 'escalate', 'toolCall']));
   });
 
