@@ -29,6 +29,16 @@ const base = {
   browserHook: 180_000,
   /** A whole consumer project: install, build, and its own tests (the package and the examples). */
   consumerProject: 420_000,
+  /** Waiting, inside a test, for a page or a server to react to an action (a dialog, a row, a status). */
+  reacts: 10_000,
+  /** Waiting for work a page or a server does after an action (a connection, a scripted answer, a file read). */
+  works: 20_000,
+  /** Waiting for an answer from a real model in the page, or for a server to come back. */
+  answers: 60_000,
+  /** Waiting for a model to load and be checked in the page. */
+  loadsModel: 120_000,
+  /** Waiting for a model that loads only after others failed (every dtype of a folder tried in turn). */
+  loadsAfterFailures: 240_000,
 } as const;
 
 /** The named timeouts, in milliseconds, scaled. */

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MODELS_DIR, TINY_QWEN3, prepareFixtureModels } from '../../tests/fixtures/prepare-models.ts';
 import { NexusChat } from '../nexus/index.ts';
+import { TIMEOUTS } from '../../tests/timeouts.ts';
 
-const LOAD_TIMEOUT_MS = 120_000;
+const LOAD_TIMEOUT_MS = TIMEOUTS.modelLoad;
 let models = '';
 
 /** A copy of the tiny Qwen3 fixture whose tokenizer config carries `chatTemplate`. */

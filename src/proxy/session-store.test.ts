@@ -5,6 +5,7 @@ import { AnswerSessions } from './answer-sessions.ts';
 import { AnswerNotFoundError, SessionStoreUnavailableError } from './errors.ts';
 import { RedisSessionStore } from './redis-session-store.ts';
 import { answerKey, MemorySessionStore, type SessionStore, type SessionStoreLimits } from './session-store.ts';
+import { TIMEOUTS } from '../../tests/timeouts.ts';
 
 let redis: TestRedis;
 let prefixes = 0;
@@ -270,7 +271,7 @@ describe('the Redis session store', () => {
       await expect(sessions.create('')).rejects.toThrow(/answer store \(Redis\) cannot be reached/);
       await own.start();
       // The client reconnects by itself (bounded wait: its backoff tops out at 3 s).
-      await expect.poll(() => store.client.status, { timeout: 15_000, interval: 50 }).toBe('ready');
+      await expect.poll(() => store.client.status, { timeout: TIMEOUTS.works, interval: 50 }).toBe('ready');
       // A restarted Redis lost the answer (no persistence here): a clean not-found, and new answers work.
       await expect(sessions.get(session.id)).rejects.toThrow(AnswerNotFoundError);
       const fresh = await sessions.create('');

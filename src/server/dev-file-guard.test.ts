@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TIMEOUTS } from '../../tests/timeouts.ts';
 
 /** Starting Vite with the project's config (its plugins, the proxy among them) on a busy 2-core machine. */
-const START_TIMEOUT_MS = 60_000;
+const START_TIMEOUT_MS = TIMEOUTS.processStart;
 
 /**
  * `npm run dev` as it runs (the project's own vite.config.ts, a real dev server on 127.0.0.1), serving a

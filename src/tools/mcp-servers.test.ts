@@ -124,7 +124,7 @@ describe('connection life', () => {
         { url: hanging.url, connectTimeoutMs: 60_000 },
         { url: server.url, trust: true },
       ]);
-      await expect.poll(() => chat.mcp.list().map((s) => s.phase), { timeout: 10_000 }).toEqual(['connecting', 'connected']);
+      await expect.poll(() => chat.mcp.list().map((s) => s.phase), { timeout: TIMEOUTS.reacts }).toEqual(['connecting', 'connected']);
       const answer = await chat.chat('What is 20 plus 22?');
       expect(answer.calls[0]).toMatchObject({ name: 'add_numbers', status: 'ok', result: '42' });
       expect(chat.mcp.list()[0]?.phase).toBe('connecting');
@@ -151,12 +151,12 @@ describe('connection life', () => {
         expect(registry.has('add_numbers')).toBe(true);
 
         await restartable.kill();
-        await expect.poll(() => servers.list()[0]?.phase, { timeout: 10_000 }).toBe('down');
+        await expect.poll(() => servers.list()[0]?.phase, { timeout: TIMEOUTS.reacts }).toBe('down');
         expect(registry.names).toEqual(['local_time']);
         expect(servers.list()[0]).toMatchObject({ tools: [], error: expect.stringContaining('it stopped answering'), retryInMs: expect.any(Number) });
 
         await restartable.restart();
-        await expect.poll(() => servers.list()[0]?.phase, { timeout: 15_000 }).toBe('connected');
+        await expect.poll(() => servers.list()[0]?.phase, { timeout: TIMEOUTS.works }).toBe('connected');
         expect(registry.has('add_numbers')).toBe(true);
         expect(await registry.runTool('add_numbers', { a: 1, b: 1 })).toMatchObject({ ok: true, result: '2' });
         expect(phases.slice(0, 4)).toEqual(['connecting', 'connected', 'down', 'connecting']);
@@ -187,7 +187,7 @@ describe('connection life', () => {
         // Retry now, instead of in a minute.
         await restartable.restart();
         servers.retry(restartable.url);
-        await expect.poll(() => servers.list()[0]?.phase, { timeout: 10_000 }).toBe('connected');
+        await expect.poll(() => servers.list()[0]?.phase, { timeout: TIMEOUTS.reacts }).toBe('connected');
       } finally {
         await servers.close();
         await restartable.kill();
@@ -219,7 +219,7 @@ describe('connection life', () => {
     try {
       servers.declare('settings', [{ url: 'http://127.0.0.1:9/mcp', connectTimeoutMs: 2000 }]);
       for (let attempt = 0; attempt < 4; attempt++) {
-        await expect.poll(() => scheduled.length, { timeout: 10_000 }).toBe(attempt + 1);
+        await expect.poll(() => scheduled.length, { timeout: TIMEOUTS.reacts }).toBe(attempt + 1);
         expect(servers.list()[0]).toMatchObject({
           phase: 'down',
           error: expect.stringContaining('Could not connect to the MCP server at http://127.0.0.1:9/mcp'),
@@ -237,14 +237,14 @@ describe('connection life', () => {
     try {
       servers.declare('settings', [{ url: 'http://127.0.0.1:9/mcp', connectTimeoutMs: 2000 }]);
       for (let attempt = 0; attempt < 8; attempt++) {
-        await expect.poll(() => scheduled.length, { timeout: 10_000 }).toBe(attempt + 1);
+        await expect.poll(() => scheduled.length, { timeout: TIMEOUTS.reacts }).toBe(attempt + 1);
         pending.shift()?.();
       }
       // The ninth failure schedules nothing: the server waits for Retry.
-      await expect.poll(() => servers.list()[0]?.retryInMs === undefined && servers.list()[0]?.phase === 'down', { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => servers.list()[0]?.retryInMs === undefined && servers.list()[0]?.phase === 'down', { timeout: TIMEOUTS.reacts }).toBe(true);
       expect(scheduled).toHaveLength(8);
       servers.retry('http://127.0.0.1:9/mcp');
-      await expect.poll(() => scheduled.length, { timeout: 10_000 }).toBe(9);
+      await expect.poll(() => scheduled.length, { timeout: TIMEOUTS.reacts }).toBe(9);
       expect(scheduled.at(-1)).toBe(10);
     } finally {
       await servers.close();

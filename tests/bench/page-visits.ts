@@ -20,6 +20,7 @@ import { lastAnswer, sendMessage, waitIdle } from '../e2e/app/page-helpers.ts';
 import { CHROMIUM_PATH } from '../e2e/chromium.ts';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../fixtures/prepare-models.ts';
 import { ensureChromium } from '../setup/ensure-chromium.ts';
+import { TIMEOUTS } from '../timeouts.ts';
 
 const MODEL = 'tiny-tools-qwen3';
 const RUNS = 5;
@@ -34,7 +35,7 @@ async function untilReady(page: Page, since: number): Promise<number> {
   await page
     .getByTestId('model-status')
     .filter({ hasText: /^Ready(?: without tools)?: / })
-    .waitFor({ timeout: 180_000 });
+    .waitFor({ timeout: TIMEOUTS.browserHook });
   return Date.now() - since;
 }
 

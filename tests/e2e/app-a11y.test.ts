@@ -5,6 +5,7 @@ import { launchChromium } from './chromium.ts';
 import { startHarness, type Harness } from './app/harness-server.ts';
 import { sendMessage, waitIdle } from './app/page-helpers.ts';
 import { QUESTIONS } from './app/questions.ts';
+import { TIMEOUTS } from '../timeouts.ts';
 
 /** One axe-core finding, as much as a reader needs to fix it. */
 interface Finding {
@@ -71,7 +72,7 @@ describe('the chat page for keyboard and screen-reader users (axe-core)', () => 
     await page
       .getByTestId('model-status')
       .filter({ hasText: /^Ready/ })
-      .waitFor({ timeout: 20_000 });
+      .waitFor({ timeout: TIMEOUTS.works });
   });
   afterAll(async () => {
     await browser?.close();
@@ -96,7 +97,7 @@ describe('the chat page for keyboard and screen-reader users (axe-core)', () => 
 
   it('has none with the approval dialog open', async () => {
     await sendMessage(page, QUESTIONS.email);
-    await page.getByTestId('approve').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approve').waitFor({ timeout: TIMEOUTS.reacts });
     expect(await violations()).toEqual([]);
     await page.getByTestId('refuse').click();
     await waitIdle(page);

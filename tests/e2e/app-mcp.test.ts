@@ -56,7 +56,7 @@ describe('MCP servers on the chat page', () => {
       if (response.url().includes('/mcp-relay/')) relayBodies.push(await response.text().catch(() => ''));
     });
     await page.goto(harness.url);
-    await page.getByText('Ready: scripted on WASM q4').waitFor({ timeout: 20_000 });
+    await page.getByText('Ready: scripted on WASM q4').waitFor({ timeout: TIMEOUTS.works });
   }, TIMEOUTS.browserHook);
 
   afterAll(async () => {
@@ -70,7 +70,7 @@ describe('MCP servers on the chat page', () => {
   it('connects on load to the servers the app server relays, and lists their tools with the server they come from', async () => {
     await page.getByTestId('open-tools').click();
     const relayUrl = new URL('/mcp-relay/notes', harness.origin).href;
-    await expect.poll(() => serverRow(relayUrl).getAttribute('data-phase'), { timeout: 15_000 }).toBe('connected');
+    await expect.poll(() => serverRow(relayUrl).getAttribute('data-phase'), { timeout: TIMEOUTS.works }).toBe('connected');
     expect(await serverRow(relayUrl).textContent()).toMatch(/Team notes\s*connected · 7 tools\s*relayed by the app server/);
     const tools = page.getByTestId('tools');
     expect(await tools.textContent()).toContain('from Team notes');
@@ -94,12 +94,12 @@ describe('MCP servers on the chat page', () => {
   it('adds a server whose CORS allows the page, directly; one that refuses is shown down with what to do', async () => {
     await page.getByTestId('mcp-url').fill(direct.url);
     await page.getByTestId('mcp-add').click();
-    await expect.poll(() => serverRow(direct.url).getAttribute('data-phase'), { timeout: 15_000 }).toBe('connected');
+    await expect.poll(() => serverRow(direct.url).getAttribute('data-phase'), { timeout: TIMEOUTS.works }).toBe('connected');
     expect(await serverRow(direct.url).textContent()).toContain('added here');
 
     await page.getByTestId('mcp-url').fill(refused.url);
     await page.getByTestId('mcp-add').click();
-    await expect.poll(() => serverRow(refused.url).getAttribute('data-phase'), { timeout: 15_000 }).toBe('down');
+    await expect.poll(() => serverRow(refused.url).getAttribute('data-phase'), { timeout: TIMEOUTS.works }).toBe('down');
     const why = await serverRow(refused.url).getByTestId('mcp-error').textContent();
     expect(why).toContain('Its tools are not offered');
     expect(why).toContain('CORS');
@@ -110,7 +110,7 @@ describe('MCP servers on the chat page', () => {
     const blocked = 'http://127.0.0.1:9/mcp';
     await page.getByTestId('mcp-url').fill(blocked);
     await page.getByTestId('mcp-add').click();
-    await expect.poll(() => serverRow(blocked).getAttribute('data-phase'), { timeout: 15_000 }).toBe('down');
+    await expect.poll(() => serverRow(blocked).getAttribute('data-phase'), { timeout: TIMEOUTS.works }).toBe('down');
     const policy = (await serverRow(blocked).getByTestId('mcp-error').textContent()) ?? '';
     expect(policy).toContain("This page's connect policy does not allow http://127.0.0.1:9");
     expect(policy).toContain('MCP_SERVERS=http://127.0.0.1:9/mcp');
@@ -122,7 +122,7 @@ describe('MCP servers on the chat page', () => {
     const twin = `${direct.url}?copy=2`;
     await page.getByTestId('mcp-url').fill(twin);
     await page.getByTestId('mcp-add').click();
-    await expect.poll(() => serverRow(twin).getAttribute('data-phase'), { timeout: 15_000 }).toBe('connected');
+    await expect.poll(() => serverRow(twin).getAttribute('data-phase'), { timeout: TIMEOUTS.works }).toBe('connected');
     const names = [await serverRow(direct.url).getByTestId('mcp-name').textContent(), await serverRow(twin).getByTestId('mcp-name').textContent()];
     expect(names[0]).not.toBe(names[1]);
     expect(names[1]).toContain('?copy=2)');
@@ -138,7 +138,7 @@ describe('MCP servers on the chat page', () => {
 
   it('answers with a relayed tool and with a direct one, each asked first, naming its server (its read-only hint decides nothing)', async () => {
     await sendMessage(page, QUESTIONS.mcpSum);
-    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approval-dialog').waitFor({ timeout: TIMEOUTS.reacts });
     expect(await page.getByTestId('approval-server').textContent()).toContain('Team notes');
     await page.getByTestId('approve-always').click();
     await waitIdle(page);
@@ -147,7 +147,7 @@ describe('MCP servers on the chat page', () => {
     expect(await answer.locator('.markdown').textContent()).toContain('The notes server says 4002.');
 
     await sendMessage(page, QUESTIONS.mcpDirect);
-    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approval-dialog').waitFor({ timeout: TIMEOUTS.reacts });
     await page.getByTestId('approve').click();
     await waitIdle(page);
     answer = lastAnswer(page);
@@ -157,7 +157,7 @@ describe('MCP servers on the chat page', () => {
 
   it('asks before a tool not marked read-only, and runs it once approved', async () => {
     await sendMessage(page, QUESTIONS.mcpDelete);
-    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approval-dialog').waitFor({ timeout: TIMEOUTS.reacts });
     expect(await page.getByTestId('approval-dialog').textContent()).toContain('delete_note');
     await page.getByTestId('approve').click();
     await waitIdle(page);
@@ -166,13 +166,13 @@ describe('MCP servers on the chat page', () => {
 
   it('Stop cancels the call on the server', async () => {
     await sendMessage(page, QUESTIONS.mcpSlow);
-    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approval-dialog').waitFor({ timeout: TIMEOUTS.reacts });
     await page.getByTestId('approve').click();
-    await page.getByTestId('stop').waitFor({ timeout: 10_000 });
-    await expect.poll(() => relayed.output(), { timeout: 10_000 }).toContain('CALLED slow_echo');
+    await page.getByTestId('stop').waitFor({ timeout: TIMEOUTS.reacts });
+    await expect.poll(() => relayed.output(), { timeout: TIMEOUTS.reacts }).toContain('CALLED slow_echo');
     await page.getByTestId('stop').click();
     await waitIdle(page);
-    await expect.poll(() => relayed.output(), { timeout: 10_000 }).toContain('CANCELLED slow_echo');
+    await expect.poll(() => relayed.output(), { timeout: TIMEOUTS.reacts }).toContain('CANCELLED slow_echo');
     expect(await lastAnswer(page).getAttribute('data-state')).toBe('stopped');
   });
 
@@ -194,9 +194,9 @@ describe('MCP servers on the chat page', () => {
 
   it('remembers the servers the user added across a reload, and reconnects them', async () => {
     await page.reload();
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toBe('Ready: scripted on WASM q4');
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.works }).toBe('Ready: scripted on WASM q4');
     await page.getByTestId('open-tools').click();
-    await expect.poll(() => serverRow(direct.url).getAttribute('data-phase'), { timeout: 15_000 }).toBe('connected');
+    await expect.poll(() => serverRow(direct.url).getAttribute('data-phase'), { timeout: TIMEOUTS.works }).toBe('connected');
     // Removed, it goes with its tools.
     await serverRow(direct.url).getByTestId('mcp-remove').click();
     await expect.poll(() => serverRow(direct.url).count()).toBe(0);
@@ -208,14 +208,14 @@ describe('MCP servers on the chat page', () => {
   it('a server that asks for a form gets what the user filled in (its defaults shown); the tool row shows its progress', async () => {
     await page.getByTestId('mcp-url').fill(features.url);
     await page.getByTestId('mcp-add').click();
-    await expect.poll(() => serverRow(features.url).getAttribute('data-phase'), { timeout: 15_000 }).toBe('connected');
+    await expect.poll(() => serverRow(features.url).getAttribute('data-phase'), { timeout: TIMEOUTS.works }).toBe('connected');
     await page.getByTestId('close-drawer').click();
 
     await sendMessage(page, QUESTIONS.mcpAskName);
-    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approval-dialog').waitFor({ timeout: TIMEOUTS.reacts });
     await page.getByTestId('approve').click();
     const form = page.getByTestId('mcp-request');
-    await form.getByTestId('mcp-form').waitFor({ timeout: 10_000 });
+    await form.getByTestId('mcp-form').waitFor({ timeout: TIMEOUTS.reacts });
     expect(await form.getByTestId('mcp-request-server').textContent()).toBe('features');
     // Issue 52: the name is the server's claim; the address says which server it is.
     const { origin, pathname } = new URL(features.url);
@@ -232,9 +232,9 @@ describe('MCP servers on the chat page', () => {
 
     // A declined form: the server hears "decline", nothing the user did not send.
     await sendMessage(page, QUESTIONS.mcpAskName);
-    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approval-dialog').waitFor({ timeout: TIMEOUTS.reacts });
     await page.getByTestId('approve').click();
-    await page.getByTestId('mcp-form').waitFor({ timeout: 10_000 });
+    await page.getByTestId('mcp-form').waitFor({ timeout: TIMEOUTS.reacts });
     await page.getByTestId('mcp-decline').click();
     await waitIdle(page);
     expect(await lastAnswer(page).getByTestId('tool-row').locator('pre').textContent()).toContain('decline');
@@ -242,7 +242,7 @@ describe('MCP servers on the chat page', () => {
 
     // Progress: the running tool's row says what the server last reported.
     await sendMessage(page, QUESTIONS.mcpCount);
-    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approval-dialog').waitFor({ timeout: TIMEOUTS.reacts });
     await page.getByTestId('approve').click();
     await expect
       .poll(
@@ -251,7 +251,7 @@ describe('MCP servers on the chat page', () => {
             .getByTestId('tool-progress')
             .textContent()
             .catch(() => ''),
-        { timeout: 10_000, interval: 50 },
+        { timeout: TIMEOUTS.reacts, interval: 50 },
       )
       .toMatch(/^[123] of 3: step [123]$/);
     await waitIdle(page);
@@ -268,7 +268,7 @@ describe('MCP servers on the chat page', () => {
 
     // A part the server meant for the user only is on the row, and the model never read it.
     await sendMessage(page, QUESTIONS.mcpOslo);
-    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approval-dialog').waitFor({ timeout: TIMEOUTS.reacts });
     await page.getByTestId('approve').click();
     await waitIdle(page);
     answer = lastAnswer(page);
@@ -278,9 +278,9 @@ describe('MCP servers on the chat page', () => {
 
     // URL mode: the page to open is shown in full and opens only on the user's click (here the server's own, on loopback).
     await sendMessage(page, QUESTIONS.mcpPay);
-    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approval-dialog').waitFor({ timeout: TIMEOUTS.reacts });
     await page.getByTestId('approve').click();
-    await page.getByTestId('mcp-request-url').waitFor({ timeout: 10_000 });
+    await page.getByTestId('mcp-request-url').waitFor({ timeout: TIMEOUTS.reacts });
     expect(await page.getByTestId('mcp-request-url').textContent()).toBe(`http://127.0.0.1:${features.port}/pay?bill=7`);
     expect(await page.getByTestId('mcp-request-host').textContent()).toBe(`127.0.0.1:${features.port}`);
     expect(await page.getByTestId('mcp-request-message').textContent()).toBe("Pay the bill on the bank's page.");
@@ -297,10 +297,10 @@ describe('MCP servers on the chat page', () => {
 
   it('a server that asks the model for a completion: the user sees the messages and allows it; the model in the tab answers', async () => {
     await sendMessage(page, QUESTIONS.mcpSummarize);
-    await page.getByTestId('approval-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approval-dialog').waitFor({ timeout: TIMEOUTS.reacts });
     await page.getByTestId('approve').click();
     const dialog = page.getByTestId('mcp-request');
-    await dialog.getByTestId('mcp-sample-messages').waitFor({ timeout: 10_000 });
+    await dialog.getByTestId('mcp-sample-messages').waitFor({ timeout: TIMEOUTS.reacts });
     expect(await dialog.getByTestId('mcp-sample-messages').textContent()).toContain('Summarize: a long day');
     expect(await dialog.textContent()).toContain('up to 40 tokens');
     await screenshot(page, 'mcp-sampling-dialog');
@@ -326,7 +326,7 @@ describe('MCP servers on the chat page', () => {
     // The prompt as a starter: its argument asked in a form, its text put in the box, not sent.
     expect(await page.getByTestId('prompt-starters').textContent()).toContain('greet');
     await page.getByTestId('prompt-starter').click();
-    await page.getByTestId('mcp-form').waitFor({ timeout: 10_000 });
+    await page.getByTestId('mcp-form').waitFor({ timeout: TIMEOUTS.reacts });
     await page.getByTestId('mcp-request').locator('input[name="name"]').fill('Bob');
     await page.getByTestId('mcp-accept').click();
     await expect.poll(() => page.getByTestId('prompt').inputValue()).toBe('Say hello to Bob.');
@@ -349,23 +349,23 @@ describe('MCP servers on the chat page', () => {
     await page.getByTestId('mcp-url').fill(guarded.url);
     await page.getByTestId('mcp-add').click();
     const row = serverRow(guarded.url);
-    await row.getByTestId('mcp-sign-in-needed').waitFor({ timeout: 15_000 });
+    await row.getByTestId('mcp-sign-in-needed').waitFor({ timeout: TIMEOUTS.works });
     expect(await row.getByTestId('mcp-sign-in-needed').textContent()).toContain('asks you to sign in');
     // The window opens from the click (no popup blocker), goes to the authorization server, and comes back to the callback page.
     const signInWindow = page.context().waitForEvent('page');
     await row.getByTestId('mcp-sign-in').click();
     const opened = await signInWindow;
-    await expect.poll(() => serverRow(guarded.url).getAttribute('data-phase'), { timeout: 15_000 }).toBe('connected');
+    await expect.poll(() => serverRow(guarded.url).getAttribute('data-phase'), { timeout: TIMEOUTS.works }).toBe('connected');
     expect(await serverRow(guarded.url).textContent()).toMatch(/private\s*connected · 7 tools/);
     expect(await page.getByTestId('tools').textContent()).toContain('private_add_numbers');
-    await opened.waitForEvent('close', { timeout: 10_000 }).catch(() => undefined);
+    await opened.waitForEvent('close', { timeout: TIMEOUTS.reacts }).catch(() => undefined);
     // The code is spent: the callback page took it out of its address.
     expect(opened.isClosed() || !opened.url().includes('code=')).toBe(true);
 
     await page.reload();
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toBe('Ready: scripted on WASM q4');
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.works }).toBe('Ready: scripted on WASM q4');
     await page.getByTestId('open-tools').click();
-    await expect.poll(() => serverRow(guarded.url).getAttribute('data-phase'), { timeout: 15_000 }).toBe('connected');
+    await expect.poll(() => serverRow(guarded.url).getAttribute('data-phase'), { timeout: TIMEOUTS.works }).toBe('connected');
     expect(await serverRow(guarded.url).getByTestId('mcp-sign-in-needed').count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
@@ -381,10 +381,10 @@ describe('MCP servers on the chat page', () => {
           .getByTestId('mcp-error')
           .textContent()
           .catch(() => '')) ?? '';
-      await expect.poll(shown, { timeout: 60_000, interval: 500 }).toContain('cannot be reached from the app server');
+      await expect.poll(shown, { timeout: TIMEOUTS.answers, interval: 500 }).toContain('cannot be reached from the app server');
       expect(await row.getByTestId('mcp-error').textContent()).not.toContain('often ending in /mcp');
       // Tried again, it says what the relay said, and where the fault is.
-      await expect.poll(shown, { timeout: 60_000, interval: 500 }).toContain('The app server relays to it and could not reach it');
+      await expect.poll(shown, { timeout: TIMEOUTS.answers, interval: 500 }).toContain('The app server relays to it and could not reach it');
       const why = (await row.getByTestId('mcp-error').textContent()) ?? '';
       expect(why).toContain('cannot be reached from the app server');
       expect(why).not.toContain('often ending in /mcp');

@@ -6,6 +6,7 @@ import { launchChromium, watchPage } from './chromium.ts';
 import { formatBytes } from '../../src/app/format.ts';
 import { FIXTURE_MODELS_DIR } from '../fixtures/prepare-models.ts';
 import { SCREENSHOTS_DIR, allowSoftwareWebgpu, lastAnswer, readStored, rememberVerdict, screenshot, sendMessage, waitIdle } from './app/page-helpers.ts';
+import { TIMEOUTS } from '../timeouts.ts';
 
 const MODEL_PATH = '/models/tiny-random-qwen3';
 const PROMPT = 'What is the weather in Paris?';
@@ -64,9 +65,9 @@ async function streamAndStop(page: Page, stop: 'escape' | 'button'): Promise<Sto
   await page.evaluate(() => ((window as unknown as Record<string, unknown>).__sentAt = performance.now()));
   await sendMessage(page, PROMPT);
   // The new answer, not the last one stopped: the message joins the conversation once this tab holds it.
-  await answers.nth(before).waitFor({ timeout: 10_000 });
+  await answers.nth(before).waitFor({ timeout: TIMEOUTS.reacts });
   const answer = answers.nth(before);
-  await answer.locator('.markdown').waitFor({ timeout: 60_000 });
+  await answer.locator('.markdown').waitFor({ timeout: TIMEOUTS.answers });
   // The page's own clock notes when the first text shows: the same answer's baseline for its stop.
   await answer.evaluate(
     (article) =>
@@ -117,8 +118,8 @@ async function streamAndStop(page: Page, stop: 'escape' | 'button'): Promise<Sto
       (button as HTMLButtonElement).click();
     });
   }
-  await expect.poll(() => answer.getAttribute('data-state'), { timeout: 30_000 }).toBe('stopped');
-  await page.getByTestId('send').waitFor({ timeout: 10_000 });
+  await expect.poll(() => answer.getAttribute('data-state'), { timeout: TIMEOUTS.answers }).toBe('stopped');
+  await page.getByTestId('send').waitFor({ timeout: TIMEOUTS.reacts });
   // No sleep: the worker posts every token before it reports the stop, so once Send is back every
   // token it sent has been handled; two frames later anything they changed is on screen.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
@@ -183,7 +184,7 @@ async function userTurns(page: Page): Promise<string[]> {
 
 /** After a reload the saved conversation is shown at once, before any model is ready. */
 async function expectConversationIntact(page: Page, partial: string): Promise<void> {
-  await expect.poll(() => page.locator('.turn[data-role="user"]').last().textContent(), { timeout: 10_000 }).toContain(PROMPT);
+  await expect.poll(() => page.locator('.turn[data-role="user"]').last().textContent(), { timeout: TIMEOUTS.reacts }).toContain(PROMPT);
   const answer = lastAnswer(page);
   expect(await answer.getAttribute('data-state')).toBe('stopped');
   expect(((await answer.locator('.markdown').textContent()) ?? '').trim()).toBe(partial);
@@ -207,17 +208,19 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
   it('shows per-file progress, then the self-check and its verdict in plain words', async () => {
     const started = Date.now();
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent(MODEL_PATH)}`);
-    await page.getByTestId('progress-file').first().waitFor({ timeout: 30_000 });
+    await page.getByTestId('progress-file').first().waitFor({ timeout: TIMEOUTS.answers });
     const firstFile = ((await page.getByTestId('progress-file').first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
     expect(firstFile).toMatch(/^\S+ [\d.]+ [KMG]B of [\d.]+ [KMG]B(?: · \d+%)?$/);
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 60_000, interval: 250 }).toBe('Checking that this model calls tools…');
+    await expect
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.answers, interval: 250 })
+      .toBe('Checking that this model calls tools…');
     const checkStarted = Date.now();
     expect(await page.getByTestId('model-files').textContent()).toContain('tokenizer.json');
     expect(await page.getByTestId('model-progress').textContent()).toContain('Checking that this model calls tools…');
     await screenshot(page, 'loading');
     // WASM tries q8 first: dynamic int8 decodes faster there than 4-bit (MEASURED_DECODE).
     await expect
-      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 110_000, interval: 250 })
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.loadsModel, interval: 250 })
       .toMatch(/^Ready(?: without tools)?: tiny-random-qwen3 on WASM q8$/);
     // The check found it does not call tools: the pill says so (issue 44), not a plain "Ready".
     expect(await page.getByTestId('model-status').textContent()).toBe('Ready without tools: tiny-random-qwen3 on WASM q8');
@@ -262,7 +265,7 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     await page.getByTestId('new-conversation').click();
     await sendMessage(page, 'Write a short essay on snow.');
     const answer = lastAnswer(page);
-    await expect.poll(async () => ((await answer.locator('.markdown').textContent()) ?? '').length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => ((await answer.locator('.markdown').textContent()) ?? '').length, { timeout: TIMEOUTS.answers }).toBeGreaterThan(0);
     await expect.poll(() => page.locator('nexus-conversations li.current').count()).toBe(1);
     const answeringId = await page.locator('nexus-conversations li.current').getAttribute('data-id');
     expect(await answer.getAttribute('data-state')).toBe('streaming');
@@ -277,7 +280,7 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     await screenshot(page, 'answering-elsewhere');
     // Back in the conversation being written, the answer is still coming in; then it ends there.
     await page.locator(`nexus-conversations li[data-id="${answeringId}"] button.open`).click();
-    await expect.poll(() => lastAnswer(page).getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+    await expect.poll(() => lastAnswer(page).getAttribute('data-state'), { timeout: TIMEOUTS.loadsModel }).toBe('done');
     expect(await badge.count()).toBe(0);
     expect(((await lastAnswer(page).locator('.markdown').textContent()) ?? '').length).toBeGreaterThan(0);
     await waitIdle(page);
@@ -289,7 +292,7 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
   it('"Try other quantizations" tries every file the folder serves, fp32 too, says so once each, and is not offered again (issue 30, P2.6)', async () => {
     await page.getByTestId('search-quantizations').click();
     await expect
-      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 240_000, interval: 500 })
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.loadsAfterFailures, interval: 500 })
       .toMatch(/^Ready(?: without tools)?: tiny-random-qwen3 on WASM/);
     const notes = await page.getByTestId('model-notes').locator('li').allTextContents();
     expect(
@@ -305,19 +308,19 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     // Nor after a reload (issue 44): every quantization was tried, and the page remembers it.
     await page.reload();
     await expect
-      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 120_000, interval: 500 })
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.loadsModel, interval: 500 })
       .toMatch(/^Ready(?: without tools)?: tiny-random-qwen3 on WASM/);
-    await expect.poll(() => page.getByTestId('verdict').getAttribute('data-ok'), { timeout: 60_000 }).toBe('false');
+    await expect.poll(() => page.getByTestId('verdict').getAttribute('data-ok'), { timeout: TIMEOUTS.answers }).toBe('false');
     expect(await page.getByTestId('search-quantizations').count()).toBe(0);
   });
 
   it('opens the model that loaded last on a visit to / (no ?model=)', async () => {
     await page.goto(inject('appUrl'));
     await expect
-      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 60_000, interval: 250 })
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.answers, interval: 250 })
       .toMatch(/^(?:Loading |Ready(?: without tools)?: )tiny-random-qwen3/);
     await expect
-      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 })
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.loadsModel, interval: 500 })
       .toMatch(/^Ready(?: without tools)?: tiny-random-qwen3 on WASM q8$/);
     expect(new URL(page.url()).searchParams.get('model')).toBe(MODEL_PATH);
   });
@@ -333,7 +336,7 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     );
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent(MODEL_PATH)}`);
     await expect
-      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 })
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.loadsModel, interval: 500 })
       .toMatch(/^Ready(?: without tools)?: tiny-random-qwen3 on WASM q4$/);
     partial = (await stopFiveTimes(page, 'escape', 'stopOnWasm')).partial;
     await screenshot(page, 'stopped-answer');
@@ -342,7 +345,7 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     await expectConversationIntact(page, partial);
     // The remembered verdict skips the self-check on this second visit.
     await expect
-      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 })
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.loadsModel, interval: 500 })
       .toMatch(/^Ready(?: without tools)?: tiny-random-qwen3 on WASM q4$/);
     figures.returningVisitToInteractiveMs = await untilInteractive(page, reloaded, 5_000);
     expect(await page.getByTestId('verdict').textContent()).toContain('remembered from');
@@ -354,7 +357,7 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
   it('lists the models on this device with size, last use and verdict, and deletes one, saying what it freed (issue 44)', async () => {
     await page.getByTestId('open-settings').click();
     const row = page.locator('[data-testid="device-model"][data-address="/models/tiny-random-qwen3"]');
-    await row.waitFor({ timeout: 15_000 });
+    await row.waitFor({ timeout: TIMEOUTS.works });
     const text = (await row.textContent()) ?? '';
     expect(text).toContain('tiny-random-qwen3');
     expect(text).toMatch(/\d[\d.]* (?:KB|MB|GB)/);
@@ -364,7 +367,9 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     const label = (await row.getByTestId('delete-device-model').getAttribute('aria-label')) ?? '';
     expect(label).toMatch(/^Delete tiny-random-qwen3 \(frees .+\)$/);
     await row.getByTestId('delete-device-model').click();
-    await expect.poll(() => page.getByTestId('device-model-freed').textContent(), { timeout: 15_000 }).toMatch(/^Deleted tiny-random-qwen3: .+ freed\.$/);
+    await expect
+      .poll(() => page.getByTestId('device-model-freed').textContent(), { timeout: TIMEOUTS.works })
+      .toMatch(/^Deleted tiny-random-qwen3: .+ freed\.$/);
     await expect.poll(() => row.count()).toBe(0);
     const cached = await page.evaluate(
       async () => (await (await caches.open('transformers-cache')).keys()).filter((r) => r.url.includes('/models/tiny-random-qwen3/')).length,
@@ -381,7 +386,7 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     const written = async (): Promise<string> => {
       await page.evaluate(() => navigator.clipboard.writeText('\u0000'));
       await page.keyboard.press('Control+Shift+C');
-      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: 10_000 }).not.toBe('\u0000');
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: TIMEOUTS.reacts }).not.toBe('\u0000');
       return (await page.evaluate(() => navigator.clipboard.readText())).trim();
     };
     const answer = lastAnswer(page);
@@ -389,7 +394,7 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     const before = await written();
     const answers = await page.locator('.turn[data-role="assistant"]').count();
     await answer.getByTestId('continue').click();
-    await expect.poll(() => lastAnswer(page).getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+    await expect.poll(() => lastAnswer(page).getAttribute('data-state'), { timeout: TIMEOUTS.loadsModel }).toBe('done');
     const after = await written();
     expect(after.startsWith(before), `continued:\n${JSON.stringify(after)}\nstopped:\n${JSON.stringify(before)}`).toBe(true);
     // The model went on from the stopped text (its generation is the answer's last, marked `continue`). How much
@@ -421,19 +426,19 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     await sendMessage(page, 'Write a short essay on snow.');
     const answer = lastAnswer(page);
     const scroller = page.locator('main.scroller');
-    await expect.poll(() => scroller.evaluate((el) => el.scrollHeight > 2.5 * el.clientHeight), { timeout: 60_000 }).toBe(true);
+    await expect.poll(() => scroller.evaluate((el) => el.scrollHeight > 2.5 * el.clientHeight), { timeout: TIMEOUTS.answers }).toBe(true);
     expect(await answer.getAttribute('data-state')).toBe('streaming');
     await scroller.evaluate((el) => el.scrollTo({ top: 0 }));
     const jump = page.getByTestId('jump-to-latest');
-    await expect.poll(() => jump.textContent(), { timeout: 10_000 }).toContain('The answer goes on below');
+    await expect.poll(() => jump.textContent(), { timeout: TIMEOUTS.reacts }).toContain('The answer goes on below');
     // The answer grows below; the reader stays where they scrolled.
     const grown = (await answer.textContent())?.length ?? 0;
-    await expect.poll(async () => (await answer.textContent())?.length ?? 0, { timeout: 60_000 }).toBeGreaterThan(grown);
+    await expect.poll(async () => (await answer.textContent())?.length ?? 0, { timeout: TIMEOUTS.answers }).toBeGreaterThan(grown);
     expect(await scroller.evaluate((el) => el.scrollTop)).toBe(0);
     await jump.click();
     await expect.poll(() => jump.count()).toBe(0);
     // From the bottom the page follows the answer again.
-    await expect.poll(() => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight), { timeout: 10_000 }).toBeLessThanOrEqual(48);
+    await expect.poll(() => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight), { timeout: TIMEOUTS.reacts }).toBeLessThanOrEqual(48);
     await page.keyboard.press('Escape');
     await waitIdle(page, 30_000);
     if (viewport) await page.setViewportSize(viewport);
@@ -473,9 +478,9 @@ describe('the page on the fixture model, WebGPU path (the software adapter, chos
     );
     const navigated = Date.now();
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent(MODEL_PATH)}`);
-    await page.getByTestId('model-progress').waitFor({ timeout: 10_000 });
+    await page.getByTestId('model-progress').waitFor({ timeout: TIMEOUTS.reacts });
     await expect
-      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 250 })
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.loadsModel, interval: 250 })
       .toMatch(/^Ready(?: without tools)?: tiny-random-qwen3 on WebGPU q4$/);
     figures.rememberedVisitToInteractiveOnWebgpuMs = await untilInteractive(page, navigated, 5_000);
     expect(await page.getByTestId('device').textContent()).toBe('WebGPU q4');
@@ -492,27 +497,29 @@ describe('the page on the fixture model, WebGPU path (the software adapter, chos
   it('lets the user skip a self-check that runs long, showing what it does and for how long', async () => {
     // No remembered verdict for this fixture: its check on SwiftShader runs for minutes.
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent('/models/tiny-unchecked')}`);
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 250 }).toBe('Checking that this model calls tools…');
     await expect
-      .poll(async () => Number.parseInt((await page.getByTestId('check-elapsed').textContent()) ?? '0', 10), { timeout: 10_000 })
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.loadsModel, interval: 250 })
+      .toBe('Checking that this model calls tools…');
+    await expect
+      .poll(async () => Number.parseInt((await page.getByTestId('check-elapsed').textContent()) ?? '0', 10), { timeout: TIMEOUTS.reacts })
       .toBeGreaterThanOrEqual(2);
     // The composer is not blocked while it checks: Send is there, and says what it would do.
-    await page.locator('[data-testid="send"]:not([disabled])').waitFor({ timeout: 5_000 });
+    await page.locator('[data-testid="send"]:not([disabled])').waitFor({ timeout: TIMEOUTS.reacts });
     await screenshot(page, 'checking');
     // A message sent now waits for the verdict, which decides whether calls may be forced (issue 30,
     // P2.1): the check goes on, and the page says what the message waits for.
     await sendMessage(page, 'Write a short poem about rain.');
-    await page.getByTestId('waiting-for-check').waitFor({ timeout: 5_000 });
+    await page.getByTestId('waiting-for-check').waitFor({ timeout: TIMEOUTS.reacts });
     expect(await page.getByTestId('model-status').textContent()).toBe('Checking that this model calls tools…');
     const skipped = Date.now();
     await page.getByTestId('skip-check').click();
     await expect
-      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 10_000, interval: 100 })
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.reacts, interval: 100 })
       .toMatch(/^Ready(?: without tools)?: tiny-unchecked on WebGPU q4$/);
     figures.skipCheckToReadyMs = Date.now() - skipped;
     // Skipped, the message goes at once; this random model would write for minutes, so it is stopped.
-    await page.getByTestId('waiting-for-check').waitFor({ state: 'detached', timeout: 10_000 });
-    await expect.poll(() => userTurns(page), { timeout: 10_000 }).toContain('Write a short poem about rain.');
+    await page.getByTestId('waiting-for-check').waitFor({ state: 'detached', timeout: TIMEOUTS.reacts });
+    await expect.poll(() => userTurns(page), { timeout: TIMEOUTS.reacts }).toContain('Write a short poem about rain.');
     await page.getByTestId('stop').click();
     await waitIdle(page, 60_000);
     expect(await page.getByTestId('verdict').getAttribute('data-ok')).toBe('unknown');
@@ -522,7 +529,7 @@ describe('the page on the fixture model, WebGPU path (the software adapter, chos
 
   it('explains a model that cannot be loaded', async () => {
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent('/models/no-such-model')}`);
-    await page.getByTestId('model-error').waitFor({ timeout: 30_000 });
+    await page.getByTestId('model-error').waitFor({ timeout: TIMEOUTS.answers });
     expect(await page.getByTestId('model-status').textContent()).toBe('Could not load no-such-model');
     const error = (await page.getByTestId('model-error').textContent()) ?? '';
     expect(error).toMatch(
@@ -560,7 +567,7 @@ describe('a download on a slow connection (WASM path, throttled to 2 MB/s)', () 
   it('shows the whole size from the first row, with speed and time left, never "… of …", and Cancel stops it', async () => {
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent(MODEL_PATH)}`);
     const total = page.getByTestId('progress-total');
-    await total.waitFor({ timeout: 30_000 });
+    await total.waitFor({ timeout: TIMEOUTS.answers });
     const firstTotal = ((await total.textContent()) ?? '').replace(/\s+/g, ' ');
     const sizes = (text: string) => /of ([\d.]+ [KMG]B)/.exec(text)?.[1];
     // The plan is known before the weights start: the total first seen is the whole download —
@@ -577,16 +584,16 @@ describe('a download on a slow connection (WASM path, throttled to 2 MB/s)', () 
             .getByTestId('download-rate')
             .textContent()
             .catch(() => '')) ?? '',
-        { timeout: 15_000 },
+        { timeout: TIMEOUTS.works },
       )
       .toMatch(/^[\d.]+ [KM]B\/s · about \d+ (?:s|min) left$/);
     for (const row of await page.getByTestId('progress-file').allTextContents()) expect(row).not.toContain('…');
     await screenshot(page, 'download-throttled');
     await page.getByTestId('cancel-load').click();
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 10_000 }).toBe('No model loaded');
-    await page.getByTestId('model-picker').waitFor({ timeout: 5_000 });
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.reacts }).toBe('No model loaded');
+    await page.getByTestId('model-picker').waitFor({ timeout: TIMEOUTS.reacts });
     // The worker goes with the load: it is terminated, and nothing of the model is asked for after it closed.
-    await expect.poll(() => timeline.findIndex((e) => 'workerClosed' in e), { timeout: 10_000 }).toBeGreaterThanOrEqual(0);
+    await expect.poll(() => timeline.findIndex((e) => 'workerClosed' in e), { timeout: TIMEOUTS.reacts }).toBeGreaterThanOrEqual(0);
     expect(page.workers()).toEqual([]);
     const closed = timeline.findIndex((e) => 'workerClosed' in e);
     expect(timeline.slice(closed).filter((e) => 'request' in e && e.request.includes('/models/'))).toEqual([]);
@@ -636,11 +643,11 @@ describe('load failures, said once with what to do (WASM path)', () => {
     await useHub(hubUrl);
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent('nobody/no-such-model')}`);
     // A link to a hub model asks first (issue 28, N5), saying from where; nothing is fetched before the click.
-    await page.getByTestId('linked-model').waitFor({ timeout: 30_000 });
+    await page.getByTestId('linked-model').waitFor({ timeout: TIMEOUTS.answers });
     expect(await page.getByTestId('linked-model-from').textContent()).toBe(`${hubUrl}nobody/no-such-model`);
     expect(requested.filter((url) => url.startsWith(hubUrl))).toEqual([]);
     await page.getByTestId('confirm-linked-model').click();
-    await page.getByTestId('model-error').waitFor({ timeout: 60_000 });
+    await page.getByTestId('model-error').waitFor({ timeout: TIMEOUTS.answers });
     const error = (await page.getByTestId('model-error').textContent()) ?? '';
     expect(error).toContain('There is no model nobody/no-such-model on the hub');
     expect(error).toContain('Check the id: it reads owner/name');
@@ -651,8 +658,8 @@ describe('load failures, said once with what to do (WASM path)', () => {
   it('says the hub cannot be reached, once, when it is offline', async () => {
     await useHub(await closedPort());
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent('onnx-community/Qwen3-0.6B-ONNX')}`);
-    await page.getByTestId('confirm-linked-model').click({ timeout: 30_000 });
-    await page.getByTestId('model-error').waitFor({ timeout: 60_000 });
+    await page.getByTestId('confirm-linked-model').click({ timeout: TIMEOUTS.answers });
+    await page.getByTestId('model-error').waitFor({ timeout: TIMEOUTS.answers });
     const error = (await page.getByTestId('model-error').textContent()) ?? '';
     expect(error.match(/Cannot reach the model hub/g) ?? []).toHaveLength(1);
     expect(error).toContain('load a model folder or .zip from this computer');
@@ -660,22 +667,22 @@ describe('load failures, said once with what to do (WASM path)', () => {
     await screenshot(page, 'error-offline');
     // The user's own pick failed here: a reload shows that failure, not "The link you opened…" (issue 44).
     await page.reload();
-    await page.getByTestId('model-error').waitFor({ timeout: 30_000 });
+    await page.getByTestId('model-error').waitFor({ timeout: TIMEOUTS.answers });
     expect(await page.getByTestId('linked-model').count()).toBe(0);
     expect(await page.getByTestId('model-error').textContent()).toContain('Cannot reach the model hub');
   });
 
   it('does not try the failed model again on a reload, and says so', async () => {
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent('/models/no-such-model')}`);
-    await page.getByTestId('model-error').waitFor({ timeout: 30_000 });
+    await page.getByTestId('model-error').waitFor({ timeout: TIMEOUTS.answers });
     requested.length = 0;
     await page.reload();
-    await page.getByTestId('model-error').waitFor({ timeout: 30_000 });
+    await page.getByTestId('model-error').waitFor({ timeout: TIMEOUTS.answers });
     expect(await page.getByTestId('model-error').textContent()).toContain('Not tried again by itself: it failed on your last visit.');
     expect(requested.filter((url) => url.includes('/models/no-such-model'))).toEqual([]);
     // Try again does try.
     await page.getByTestId('retry-model').click();
-    await expect.poll(() => requested.filter((url) => url.includes('/models/no-such-model')).length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => requested.filter((url) => url.includes('/models/no-such-model')).length, { timeout: TIMEOUTS.answers }).toBeGreaterThan(0);
   });
 
   it('asked nothing of anything but this machine (the hubs above were loopback)', () => {

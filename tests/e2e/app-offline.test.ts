@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, watchPage } from './chromium.ts';
 import { lastAnswer, rememberVerdict, sendMessage, waitIdle } from './app/page-helpers.ts';
+import { TIMEOUTS } from '../timeouts.ts';
 
 const MODEL_PATH = '/models/tiny-random-qwen3';
 
@@ -82,7 +83,7 @@ describe('the page offline, after a first visit', () => {
       expect(((await answer.locator('.markdown').textContent()) ?? '').trim().length).toBeGreaterThan(0);
       // The Web switch offline says so (issue 44): not that a server should be started.
       await page.getByTestId('web-switch').click();
-      await expect.poll(() => page.getByTestId('web-status').textContent(), { timeout: 15_000 }).toContain("You're offline");
+      await expect.poll(() => page.getByTestId('web-status').textContent(), { timeout: TIMEOUTS.works }).toContain("You're offline");
       expect(await page.getByTestId('web-status').textContent()).not.toContain('npm start');
       await page.getByTestId('web-switch').click();
     } finally {

@@ -66,7 +66,7 @@ describe("the installed page takes the server's current policy", () => {
       // Offline, the precached page still opens.
       await context.setOffline(true);
       await page.reload();
-      await expect.poll(() => page.locator('nexus-app').count(), { timeout: 10_000 }).toBe(1);
+      await expect.poll(() => page.locator('nexus-app').count(), { timeout: TIMEOUTS.reacts }).toBe(1);
       await context.setOffline(false);
     },
     TIMEOUTS.browserTest,

@@ -4,6 +4,7 @@ import { launchChromium } from './chromium.ts';
 import { startHarness, type Harness } from './app/harness-server.ts';
 import { lastAnswer, readStored, screenshot, sendMessage, waitIdle } from './app/page-helpers.ts';
 import { FAKE_SOURCES, longNote, pdfBomb, pdfWithText, QUESTIONS } from './app/questions.ts';
+import { TIMEOUTS } from '../timeouts.ts';
 
 /**
  * The chat page driven through a scripted engine (tests/e2e/app/harness.ts): the real Lit app,
@@ -28,7 +29,7 @@ describe('the chat page over a scripted model', () => {
   });
 
   it('opens on the model named in the address and shows its verdict', async () => {
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toBe('Ready: scripted on WASM q4');
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.works }).toBe('Ready: scripted on WASM q4');
     await expect.poll(() => page.getByTestId('verdict').getAttribute('data-ok')).toBe('true');
     expect(await page.getByTestId('verdict-detail').textContent()).toContain('calls tools and answers from their results');
   });
@@ -184,7 +185,7 @@ describe('the chat page over a scripted model', () => {
   it('asks before a confirm tool runs, and a refusal is respected', async () => {
     await sendMessage(page, QUESTIONS.email);
     const dialog = page.getByTestId('approval-dialog');
-    await page.getByTestId('refuse').waitFor({ timeout: 10_000 });
+    await page.getByTestId('refuse').waitFor({ timeout: TIMEOUTS.reacts });
     expect(await dialog.locator('h2').textContent()).toBe('Allow send_email?');
     expect(await dialog.getByTestId('approval-arguments').textContent()).toContain('bob@example.com');
     await screenshot(page, 'approval-dialog');
@@ -200,7 +201,7 @@ describe('the chat page over a scripted model', () => {
   it('regenerates the last answer, and an approved confirm tool runs', async () => {
     const answers = await page.locator('.turn[data-role="assistant"]').count();
     await lastAnswer(page).getByTestId('regenerate').click();
-    await page.getByTestId('approve').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approve').waitFor({ timeout: TIMEOUTS.reacts });
     await page.getByTestId('approve').click();
     await waitIdle(page);
     expect(await page.locator('.turn[data-role="assistant"]').count()).toBe(answers);
@@ -389,7 +390,7 @@ describe('the chat page over a scripted model', () => {
 
   it('keeps an answer interrupted by a reload, consistent, with settings and conversations', async () => {
     await sendMessage(page, QUESTIONS.email);
-    await page.getByTestId('approve').waitFor({ timeout: 10_000 });
+    await page.getByTestId('approve').waitFor({ timeout: TIMEOUTS.reacts });
     // The answer is mid-way (waiting for approval): wait until the throttled save has stored it running, then reload.
     await expect
       .poll(async () => {
@@ -403,7 +404,7 @@ describe('the chat page over a scripted model', () => {
       })
       .toBe(true);
     await page.reload();
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toMatch(/^Ready/);
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.works }).toMatch(/^Ready/);
     const answer = lastAnswer(page);
     expect(await answer.getAttribute('data-state')).toBe('stopped');
     expect(await answer.getByTestId('turn-note').textContent()).toContain('Interrupted');
@@ -529,7 +530,7 @@ describe('the chat page over a scripted model', () => {
     await page.mouse.click(700, 25);
     await page.keyboard.press('?');
     const sheet = page.getByTestId('shortcuts');
-    await expect.poll(() => sheet.isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => sheet.isVisible(), { timeout: TIMEOUTS.reacts }).toBe(true);
     for (const line of ['Ctrl+K', 'Ctrl+Shift+O', 'Ctrl+Shift+C', 'Esc']) expect(await sheet.textContent()).toContain(line);
     await page.keyboard.press('Escape');
     await expect.poll(() => sheet.isVisible()).toBe(false);
@@ -557,7 +558,7 @@ describe('the chat page over a scripted model', () => {
   it('on a phone: long lines and diagnostics stay in the column, the drawer closes after a choice, the picker opens at its top, the verdict folds, settings fit', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toBe('Ready: scripted on WASM q4');
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.works }).toBe('Ready: scripted on WASM q4');
     // The verdict takes one line on a phone, and opens on demand.
     const verdict = page.getByTestId('verdict');
     expect((await verdict.boundingBox())?.height ?? 999).toBeLessThan(90);
@@ -569,12 +570,12 @@ describe('the chat page over a scripted model', () => {
       expect.poll(async () => ((await readStored(page, 'settings', 'nexus-harness')) as { verdictCard?: string })?.verdictCard).toBe(card);
     await stored('open');
     await page.reload();
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toBe('Ready: scripted on WASM q4');
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.works }).toBe('Ready: scripted on WASM q4');
     await expect.poll(() => page.getByTestId('verdict-detail').isVisible()).toBe(true);
     await page.getByTestId('verdict-toggle').click();
     await stored('folded');
     await page.reload();
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 20_000 }).toBe('Ready: scripted on WASM q4');
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.works }).toBe('Ready: scripted on WASM q4');
     expect(await page.getByTestId('verdict-detail').isVisible()).toBe(false);
     // Open again: the tests after this one read its details.
     await page.getByTestId('verdict-toggle').click();
@@ -683,7 +684,7 @@ describe('the chat page over a scripted model', () => {
       { name: 'letter.pdf', mimeType: 'application/pdf', buffer: pdfWithText('Hello from a PDF') },
     ]);
     const chips = page.getByTestId('attachments');
-    await expect.poll(() => chips.locator('li').count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => chips.locator('li').count(), { timeout: TIMEOUTS.answers }).toBe(2);
     expect(await chips.textContent()).toContain('totals.md');
     expect(await chips.textContent()).toContain('letter.pdf');
     // What is not text is refused by name, by the box; what was attached stays.
@@ -709,7 +710,7 @@ describe('the chat page over a scripted model', () => {
     expect(bomb.length).toBeLessThan(64 * 1024);
     await page.getByTestId('attach-file-input').setInputFiles({ name: 'bomb.pdf', mimeType: 'application/pdf', buffer: bomb });
     const chips = page.getByTestId('attachments');
-    await expect.poll(() => chips.locator('li').count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => chips.locator('li').count(), { timeout: TIMEOUTS.answers }).toBe(1);
     // The chip says how much text the file gave: at most the bound (2,000,000 and the note), not ten million.
     const title = (await chips.getByTestId('attachment').getAttribute('title')) ?? '';
     const read = Number(/ of ([\d,]+)$/.exec(title)?.[1]?.replaceAll(',', '') ?? Number.NaN);
@@ -750,7 +751,7 @@ describe('the chat page over a scripted model', () => {
     await thread.dispatchEvent('drop', { dataTransfer: notes });
     expect(await page.getByTestId('drop-zone').count()).toBe(0);
     const chips = page.getByTestId('attachments');
-    await expect.poll(() => chips.locator('li').count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => chips.locator('li').count(), { timeout: TIMEOUTS.answers }).toBe(1);
     expect(await chips.textContent()).toContain('notes.md');
     // Dragged out again without a drop: the notice goes.
     await thread.dispatchEvent('dragenter', { dataTransfer: notes });
@@ -766,7 +767,7 @@ describe('the chat page over a scripted model', () => {
         transfer,
       );
     expect(await paste(await files([{ name: 'data.csv', type: 'text/csv', text: 'a,b\n1,2\n' }]))).toBe(false);
-    await expect.poll(() => chips.locator('li').count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => chips.locator('li').count(), { timeout: TIMEOUTS.answers }).toBe(2);
     expect(await chips.textContent()).toContain('data.csv');
     expect(await paste(await files([{ name: 'x.txt', type: 'text/plain', text: 'x' }], 'just text'))).toBe(true);
     expect(await chips.locator('li').count()).toBe(2);
@@ -797,7 +798,7 @@ describe('the chat page over a scripted model', () => {
     // Where the user reads, at the bottom, a notice says so and shows where (issue 44).
     expect(await page.getByTestId('memory-notice').textContent()).toContain("Older messages have left the model's memory");
     await page.getByTestId('memory-jump').click();
-    await expect.poll(async () => (await marker.boundingBox())?.y ?? -1, { timeout: 10_000 }).toBeGreaterThanOrEqual(0);
+    await expect.poll(async () => (await marker.boundingBox())?.y ?? -1, { timeout: TIMEOUTS.reacts }).toBeGreaterThanOrEqual(0);
     expect((await marker.boundingBox())?.y ?? 9_999).toBeLessThan(860);
     // A gauge by the message box: how full the model's memory was at the last answer.
     const gauge = page.getByTestId('context-gauge');
@@ -830,7 +831,7 @@ describe('the chat page over a scripted model', () => {
       })
       .toBe(true);
     await page.reload();
-    await expect.poll(() => page.getByTestId('memory-start').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => page.getByTestId('memory-start').count(), { timeout: TIMEOUTS.works }).toBe(1);
     // Its title in the list is the first message cut short; the Markdown file is titled with the message itself (issue 44).
     expect(await page.locator('nexus-conversations li.current .title').textContent()).toMatch(/…$/);
     const [markdown] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-markdown').click()]);

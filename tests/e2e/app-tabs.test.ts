@@ -4,6 +4,7 @@ import { launchChromium } from './chromium.ts';
 import { startHarness, type Harness } from './app/harness-server.ts';
 import { lastAnswer, readStored, sendMessage, waitIdle } from './app/page-helpers.ts';
 import { QUESTIONS } from './app/questions.ts';
+import { TIMEOUTS } from '../timeouts.ts';
 
 /**
  * The chat page open in two tabs of one browser (issue 30, P1): one IndexedDB, one
@@ -21,7 +22,7 @@ describe('the chat page in two tabs', () => {
     page
       .getByTestId('model-status')
       .filter({ hasText: /^Ready/ })
-      .waitFor({ timeout: 20_000 });
+      .waitFor({ timeout: TIMEOUTS.works });
   const userTexts = (page: Page) => page.locator('.turn[data-role="user"]').allTextContents();
 
   beforeAll(async () => {
@@ -43,7 +44,7 @@ describe('the chat page in two tabs', () => {
     await sendMessage(a, QUESTIONS.weather);
     await waitIdle(a);
     const list = b.getByTestId('conversation-list').locator('li');
-    await expect.poll(() => list.count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => list.count(), { timeout: TIMEOUTS.reacts }).toBe(1);
     await list.first().locator('button.open').click();
     await expect.poll(() => userTexts(b)).toEqual([expect.stringContaining(QUESTIONS.weather)]);
   });
@@ -51,20 +52,20 @@ describe('the chat page in two tabs', () => {
   it('answers in one conversation one tab at a time: the second message waits, says so, and both turns are kept', async () => {
     // Tab A's answer stops at the approval dialog, holding the conversation.
     await sendMessage(a, QUESTIONS.email);
-    await a.getByTestId('approve').waitFor({ timeout: 10_000 });
+    await a.getByTestId('approve').waitFor({ timeout: TIMEOUTS.reacts });
     await sendMessage(b, QUESTIONS.paris);
     const waiting = b.getByTestId('waiting-for-tab');
-    await waiting.waitFor({ timeout: 10_000 });
+    await waiting.waitFor({ timeout: TIMEOUTS.reacts });
     expect(await waiting.textContent()).toMatch(/another tab/i);
     await a.getByTestId('approve').click();
     await waitIdle(a);
-    await waiting.waitFor({ state: 'detached', timeout: 10_000 });
+    await waiting.waitFor({ state: 'detached', timeout: TIMEOUTS.reacts });
     await waitIdle(b);
     const expected = [QUESTIONS.weather, QUESTIONS.email, QUESTIONS.paris].map((q) => expect.stringContaining(q));
     // B added its message after A's answer, and A shows B's exchange as it is saved.
     await expect.poll(() => userTexts(b)).toEqual(expected);
     expect(await lastAnswer(b).locator('.markdown').textContent()).toContain('Paris');
-    await expect.poll(() => userTexts(a), { timeout: 10_000 }).toEqual(expected);
+    await expect.poll(() => userTexts(a), { timeout: TIMEOUTS.reacts }).toEqual(expected);
     // After a reload of both, every turn is there, each once, and each answer finished.
     await Promise.all([a.reload(), b.reload()]);
     await Promise.all([ready(a), ready(b)]);
@@ -102,7 +103,7 @@ describe('the chat page in two tabs', () => {
     await b.keyboard.press('Escape');
     // Tab A's answer stops at the approval dialog, holding the conversation.
     await sendMessage(a, QUESTIONS.email);
-    await a.getByTestId('approve').waitFor({ timeout: 10_000 });
+    await a.getByTestId('approve').waitFor({ timeout: TIMEOUTS.reacts });
     const list = b.getByTestId('conversation-list').locator('li');
     await list.first().getByTestId('delete').click();
     await expect.poll(() => b.getByTestId('list-note').textContent()).toContain('is being answered in another tab');
@@ -115,6 +116,6 @@ describe('the chat page in two tabs', () => {
     await expect.poll(() => list.count()).toBe(0);
     await b.getByTestId('undo').click();
     await expect.poll(() => list.count()).toBe(1);
-    await expect.poll(() => a.getByTestId('conversation-list').locator('li').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => a.getByTestId('conversation-list').locator('li').count(), { timeout: TIMEOUTS.reacts }).toBe(1);
   });
 });

@@ -39,7 +39,7 @@ describe('a new version of the page, deployed while a tab is open', () => {
     page
       .getByTestId('model-status')
       .filter({ hasText: /^Ready(?: without tools)?: / })
-      .waitFor({ timeout: 90_000 });
+      .waitFor({ timeout: TIMEOUTS.loadsModel });
 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'nexus-e2e-deploy-'));
@@ -70,13 +70,13 @@ describe('a new version of the page, deployed while a tab is open', () => {
 
     await deploySecond();
     await page.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => registration?.update()));
-    await page.getByTestId('update-ready').waitFor({ timeout: 30_000 });
+    await page.getByTestId('update-ready').waitFor({ timeout: TIMEOUTS.answers });
     expect(await page.getByTestId('update-ready').textContent()).toContain('the next reload uses it');
     expect(await runningSecond()).toBe(false);
 
     // Mid-answer the update waits: "Reload now" cannot be pressed, and nothing reloads.
     await sendMessage(page, 'Write a short essay on rain.');
-    await page.getByTestId('stop').waitFor({ timeout: 10_000 });
+    await page.getByTestId('stop').waitFor({ timeout: TIMEOUTS.reacts });
     const apply = page.getByTestId('apply-update');
     expect(await apply.isDisabled()).toBe(true);
     expect(await apply.getAttribute('title')).toBe('After this answer');
@@ -90,8 +90,8 @@ describe('a new version of the page, deployed while a tab is open', () => {
     expect(await runningSecond()).toBe(false);
 
     // Idle, it applies: the page reloads into the second deployment.
-    await Promise.all([page.waitForEvent('load', { timeout: 30_000 }), apply.click()]);
-    await expect.poll(runningSecond, { timeout: 30_000 }).toBe(true);
+    await Promise.all([page.waitForEvent('load', { timeout: TIMEOUTS.answers }), apply.click()]);
+    await expect.poll(runningSecond, { timeout: TIMEOUTS.answers }).toBe(true);
     await ready();
     expect(await page.getByTestId('update-ready').count()).toBe(0);
   });

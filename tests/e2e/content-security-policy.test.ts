@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
+import { TIMEOUTS } from '../timeouts.ts';
 
 // Issue 28, N3: the page's Content-Security-Policy blocks what gets past the sanitiser, and the page
 // still works under it. Every "foreign" address here is another loopback origin: a policy that failed
@@ -53,7 +54,7 @@ describe('the Content-Security-Policy in headless Chromium', () => {
     expect(response?.headers()['cross-origin-embedder-policy']).toBe('credentialless');
     await expect.poll(() => page.locator('nexus-app h1').textContent()).toBe('Nexus Chat');
     await page.getByTestId('open-tools').click();
-    await page.getByTestId('tools').waitFor({ timeout: 15_000 });
+    await page.getByTestId('tools').waitFor({ timeout: TIMEOUTS.works });
     expect(await page.getByTestId('tools').locator('code').allTextContents()).toEqual(
       expect.arrayContaining(['current_datetime', 'calculator', 'get_weather']),
     );

@@ -40,7 +40,7 @@ describe.each([
   afterAll(() => browser?.close());
 
   it("loads the fixture from the app's own origin on the device the ladder picks (no shader-f16 here, so q4)", async () => {
-    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: 90_000, interval: 500 }).toMatch(ready);
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.loadsModel, interval: 500 }).toMatch(ready);
     expect(errors).toEqual([]);
   });
 
@@ -48,10 +48,10 @@ describe.each([
     await page.getByTestId('prompt').fill('What is the weather in Paris?');
     await page.getByTestId('send').click();
     const answer = page.locator('.turn[data-role="assistant"]').last();
-    await expect.poll(async () => ((await answer.textContent()) ?? '').trim().length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => ((await answer.textContent()) ?? '').trim().length, { timeout: TIMEOUTS.answers }).toBeGreaterThan(0);
     await page.getByTestId('stop').click();
-    await expect.poll(() => answer.getAttribute('data-state'), { timeout: 30_000 }).toBe('stopped');
-    await page.getByTestId('send').waitFor({ timeout: 10_000 });
+    await expect.poll(() => answer.getAttribute('data-state'), { timeout: TIMEOUTS.answers }).toBe('stopped');
+    await page.getByTestId('send').waitFor({ timeout: TIMEOUTS.reacts });
   });
 
   it('sent no request anywhere but its own origin', () => {
@@ -69,7 +69,7 @@ describe('a quantization that fails to load', () => {
     // WASM tries q8 first (measured faster); its file is broken here, so q4 loads in a fresh worker.
     const { page, foreign } = await openOnModel(browser, '/models/tiny-broken-q8');
     await expect
-      .poll(() => page.getByTestId('model-status').textContent(), { timeout: 180_000, interval: 500 })
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.browserHook, interval: 500 })
       .toMatch(/Ready(?: without tools)?: .*tiny-broken-q8 on WASM q4$/);
     expect(foreign).toEqual([]);
   });

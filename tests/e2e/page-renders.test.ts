@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
 import { screenshot } from './app/page-helpers.ts';
+import { TIMEOUTS } from '../timeouts.ts';
 
 describe.each([
   { webgpu: true, runtime: /^Only a software WebGPU adapter is available here \(no GPU\): the model will run on WASM/ },
@@ -24,7 +25,7 @@ describe.each([
   });
 
   it('tells which runtime the model will use', async () => {
-    await expect.poll(() => page.getByTestId('runtime').textContent(), { timeout: 15_000 }).toMatch(runtime);
+    await expect.poll(() => page.getByTestId('runtime').textContent(), { timeout: TIMEOUTS.works }).toMatch(runtime);
     await screenshot(page, webgpu ? 'first-visit-picker-webgpu' : 'first-visit-picker');
   });
 
@@ -40,7 +41,7 @@ describe.each([
 
   it('offers the model folders this app serves in the picker, one click from the address field (issue 30, P2.5)', async () => {
     const served = page.getByTestId('served-models');
-    await served.waitFor({ timeout: 10_000 });
+    await served.waitFor({ timeout: TIMEOUTS.reacts });
     const names = await served.locator('button').allTextContents();
     expect(names).toEqual(expect.arrayContaining(['tiny-random-qwen3', 'tiny-tools-qwen3']));
     await served.locator('button', { hasText: /^tiny-tools-qwen3$/ }).click();
@@ -52,17 +53,17 @@ describe.each([
     await page.getByTestId('open-settings').click();
     await page.getByTestId('software-webgpu').check();
     await page.getByTestId('close-drawer').click();
-    await expect.poll(() => page.getByTestId('runtime').textContent(), { timeout: 15_000 }).toMatch(/software WebGPU adapter you chose/);
+    await expect.poll(() => page.getByTestId('runtime').textContent(), { timeout: TIMEOUTS.works }).toMatch(/software WebGPU adapter you chose/);
     await page.getByTestId('open-settings').click();
     await page.getByTestId('software-webgpu').uncheck();
     await page.getByTestId('close-drawer').click();
-    await expect.poll(() => page.getByTestId('runtime').textContent(), { timeout: 15_000 }).toMatch(runtime);
+    await expect.poll(() => page.getByTestId('runtime').textContent(), { timeout: TIMEOUTS.works }).toMatch(runtime);
   });
 
   it('loads tools.js and lists what it registered', async () => {
     await page.getByTestId('open-tools').click();
     const tools = page.getByTestId('tools');
-    await tools.waitFor({ timeout: 15_000 });
+    await tools.waitFor({ timeout: TIMEOUTS.works });
     const names = await tools.locator('code').allTextContents();
     expect(names).toEqual(expect.arrayContaining(['current_datetime', 'calculator', 'get_weather']));
     expect(pageErrors).toEqual([]);
