@@ -93,6 +93,25 @@ describe('the page converter', () => {
   it(
     'ends a conversion past its budget and says the page is too complex; other reads go on',
     async () => {
+      // The budget is set between what the two pages take on this machine now, measured in this run (issue 55:
+      // a fixed 100 ms failed when a loaded machine took longer than that for the fine page in a fresh thread).
+      const probe = createPageConverter({ maxThreads: 1 });
+      const input = (html: string) => ({ body: new TextEncoder().encode(html), charset: undefined, mediaType: 'text/html', url: 'https://site.example/x' });
+      let fineMs: number;
+      try {
+        const started = performance.now();
+        await probe.convert(input(article('Fine', ['An ordinary page with ordinary words in it, long enough to read. '.repeat(4)])));
+        fineMs = performance.now() - started;
+      } finally {
+        await probe.close();
+      }
+      const started = performance.now();
+      convertPage(input(HOSTILE));
+      const hostileMs = performance.now() - started;
+      // The fine page's time in a fresh thread includes the thread's start, which the budget does not count:
+      // an upper bound for it. The budget sits between the two, by the same factor from each.
+      expect(hostileMs).toBeGreaterThan(fineMs * 2);
+      const budgetMs = Math.round(Math.sqrt(fineMs * hostileMs));
       const app = createProxy({
         resolve: web.resolve,
         ca: web.pki.ca,
@@ -100,11 +119,15 @@ describe('the page converter', () => {
         log: false,
         rateLimit: false,
         crawl: { maxPages: 1 },
-        converter: createPageConverter({ budgetMs: 100 }),
+        converter: createPageConverter({ budgetMs }),
       });
       const answer = await newAnswer(app, 'read https://site.example/hostile and https://site.example/fine');
       const hostile = await post(app, '/api/read', { answer, url: 'https://site.example/hostile' });
-      expect(hostile.body).toMatchObject({ ok: false, code: 'fetch_failed', reason: 'the page is too complex to read: converting it took longer than 0.1 s' });
+      expect(hostile.body).toMatchObject({
+        ok: false,
+        code: 'fetch_failed',
+        reason: `the page is too complex to read: converting it took longer than ${budgetMs / 1000} s`,
+      });
       expect((await post(app, '/api/read', { answer, url: 'https://site.example/fine' })).body.ok).toBe(true);
       await app.close();
     },
