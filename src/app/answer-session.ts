@@ -327,7 +327,7 @@ export class AnswerSession {
       repetitionPenalty: settings.repetitionPenalty,
       enableThinking: settings.enableThinking,
       maxNewTokens: settings.maxNewTokens,
-      // Regenerate samples a new answer even at greedy settings; calls are still decided greedily (the loop's rule).
+      // Regenerate samples a new answer even at greedy settings: every free generation, the choice to call included (the loop's rule).
       ...(settings.temperature > 0 || resampled ? { sampling: samplingFor(settings, resampled) } : {}),
       ...(conversation.instructions?.trim() ? { instructions: conversation.instructions.trim() } : {}),
     };

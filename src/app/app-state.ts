@@ -153,7 +153,7 @@ export interface Turn {
   metrics?: AnswerMetrics;
   /** Research mode was on for this answer. */
   web?: boolean;
-  /** Regenerate sampled this answer anew, at this temperature (calls still decided greedily). */
+  /** Regenerate sampled this answer anew, at this temperature (its free generations; forced calls stay greedy). */
   sampled?: number;
   /** Which model wrote the answer, and where ("qwen3-0.6b · WebGPU q4f16"), for the answer's quiet line. */
   model?: string;

@@ -536,7 +536,7 @@ describe('the tool loop on a scripted Qwen3', () => {
     );
   });
 
-  it('samples only where no call is expected: the answer from results, never the round that may call or a forced step', async () => {
+  it('samples every free generation when asked (issue 54: the round that may call too, so a new sample varies), never a forced step', async () => {
     const { chat, engine } = setup([
       { when: when.userAsked('Weather in Paris?'), output: qwen3.guessParis },
       { when: when.primed(), output: qwen3.primedContinuationParis },
@@ -545,7 +545,8 @@ describe('the tool loop on a scripted Qwen3', () => {
     ]);
     await chat.chat('Weather in Paris?', { sampling: { temperature: 0.7, topP: 0.9 } });
     const sampled = engine.generations.map((g) => g.options.sampling);
-    expect(sampled).toEqual([undefined, undefined, undefined, { temperature: 0.7, topP: 0.9 }]);
+    // The free first round, then the gate's yes/no and the primed call (constrained and greedy), then the answer.
+    expect(sampled).toEqual([{ temperature: 0.7, topP: 0.9 }, undefined, undefined, { temperature: 0.7, topP: 0.9 }]);
     // Temperature 0 is greedy: no sampling is passed at all.
     const greedy = setup([{ when: when.userAsked('Hi'), output: 'Hello!' }]);
     await greedy.chat.chat('Hi', { sampling: { temperature: 0 }, toolChoice: 'none' });

@@ -59,7 +59,7 @@ async function answerRounds(run: AnswerRun, hooks: AnswerHooks): Promise<string 
   for (let i = 0; i < MAX_ANSWER_ROUNDS; i++) {
     run.record({ kind: 'round', round: run.round + 1, phase: 'answer' });
     const prompt = await run.render([{ role: 'user', content: answerNow }], []);
-    const attempt = await attemptInline(run, prompt, 'answer-round', run.settings.toolChoice !== 'none', true);
+    const attempt = await attemptInline(run, prompt, 'answer-round', run.settings.toolChoice !== 'none');
     if (!hasCalls(attempt) && attempt.text.trim()) return attempt.text;
     if (hasCalls(attempt)) await runCalls(run, attempt, hooks.newCallId);
   }

@@ -87,7 +87,7 @@ const ESCALATION_LADDER: readonly Rung[] = [
   {
     id: 'inline',
     applies: (plan) => plan.strategy !== 'stepwise' || !plan.expectCall,
-    attempt: (run, prompt, plan) => attemptInline(run, prompt, 'inline', plan.activeTools.length > 0, !plan.expectCall),
+    attempt: (run, prompt, plan) => attemptInline(run, prompt, 'inline', plan.activeTools.length > 0),
     judge: judgeInline,
   },
   {

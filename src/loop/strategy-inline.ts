@@ -10,9 +10,9 @@ import type { CallSource } from './types.ts';
  * thinking never show), then parsed. Calls are sorted into registered ones and unknown ones; a
  * lone pseudo-tool call (`respond`, `answer`, …) carrying a plausible reply becomes that reply.
  * When the prompt offered no tools, any call markup is stripped and nothing is returned as a call.
- * `prose`: no call is expected here, so the answer's sampling settings apply.
+ * The answer's sampling settings apply (a call the sample writes is checked like any other).
  */
-export async function attemptInline(run: AnswerRun, prompt: string, source: CallSource = 'inline', toolsOffered = true, prose = false): Promise<Attempt> {
+export async function attemptInline(run: AnswerRun, prompt: string, source: CallSource = 'inline', toolsOffered = true): Promise<Attempt> {
   const filter = new ToolCallStreamFilter();
   const emitVisible = (text: string) => run.token(text);
   const generated = await run.generate(
@@ -24,8 +24,10 @@ export async function attemptInline(run: AnswerRun, prompt: string, source: Call
         run.reasoning(update.reasoning);
         emitVisible(update.text);
       },
-      // Sampled only where no call is expected: a call decoded by chance is a call the user did not ask for.
-      ...(prose && run.settings.sampling ? { sampling: run.settings.sampling } : {}),
+      // Sampled whenever the answer asks for a sample (a temperature, a Regenerate), the free choice to call
+      // included: greedy there, a new sample of an answer written instead of a call came out the same every
+      // time (issue 54). What a call then says is still checked; the forced rungs stay greedy and constrained.
+      ...(run.settings.sampling ? { sampling: run.settings.sampling } : {}),
     },
     source,
   );

@@ -93,8 +93,10 @@ export interface ChatOptions {
   /** Applied to every generation; default 1.1. */
   repetitionPenalty?: number;
   /**
-   * Sampling for prose (temperature > 0): used only where no call is expected — the answer after
-   * tool results, the answer rounds, a chat offered no tools. Calls are always decoded greedily.
+   * Sampling (temperature > 0) for every free generation of the answer — the first, where the model
+   * chooses between a call and an answer, the answer after tool results, the answer rounds — so a new
+   * sample differs wherever the model writes freely. A call it writes is checked as any call is; the
+   * forced rungs (the primed opener, the stepwise choices and arguments) stay greedy and constrained.
    * Default: greedy everywhere.
    */
   sampling?: Sampling;
