@@ -169,6 +169,14 @@ describe('the tool loop on a scripted Qwen3', () => {
     }
   });
 
+  it("records the system message as the model read it: an import's or a server's instructions in it, the guard's marks not (issue 52)", async () => {
+    const { chat } = setup([{ when: when.userAsked('Hi'), output: 'Hello!' }]);
+    const answer = await chat.chat('Hi', { instructions: 'Answer in French.' });
+    const started = answer.steps[0];
+    expect(started?.kind === 'started' && started.systemPrompt).toMatch(/\n\nAnswer in French\.$/);
+    expect(JSON.stringify(answer.steps)).not.toMatch(/[\uE002\uE003]/);
+  });
+
   it('hears every event but token as a projection of the steps: replaying the steps gives the same events in the same order', async () => {
     const heard: unknown[][] = [];
     const { chat } = setup(

@@ -12,6 +12,7 @@ import type { StopRule } from '../loop/stop-conditions.ts';
 import type { ToolSelection } from '../tools/tool-selection.ts';
 import type { ChatOptions } from '../loop/types.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
+import { withoutOutsideMarks } from '../shared/outside-text.ts';
 
 /** What one request is built from. */
 export interface RequestParts {
@@ -73,7 +74,8 @@ export function preambleOf(request: BuiltRequest, selection: ToolSelection | und
     ...(stopRules.length ? { stopRules: structuredClone([...stopRules]) } : {}),
   };
   const offered = s.toolChoice === 'none' ? [] : [...(s.tools ?? request.schemas.map((schema) => schema.function.name))];
-  const system = request.messages[0]?.role === 'system' ? request.messages[0].content : '';
+  // As the model reads it: the outside marks say where the guard cuts, they are not text.
+  const system = request.messages[0]?.role === 'system' ? withoutOutsideMarks(request.messages[0].content) : '';
   const group = selection?.group;
   const started: Step = {
     kind: 'started',
