@@ -170,8 +170,8 @@ describe('the tool loop on a scripted Qwen3', () => {
   });
 
   it("records the system message as the model read it: an import's or a server's instructions in it, the guard's marks not (issue 52)", async () => {
-    const { chat } = setup([{ when: when.userAsked('Hi'), output: 'Hello!' }]);
-    const answer = await chat.chat('Hi', { instructions: 'Answer in French.' });
+    const { chat } = setup([{ when: when.userAsked('Hi'), output: 'Bonjour !' }]);
+    const answer = await chat.chat('Hi', { instructions: 'Answer in French.', toolChoice: 'none' });
     const started = answer.steps[0];
     expect(started?.kind === 'started' && started.systemPrompt).toMatch(/\n\nAnswer in French\.$/);
     expect(JSON.stringify(answer.steps)).not.toMatch(/[\uE002\uE003]/);
