@@ -115,32 +115,6 @@ class ChoiceLogitsProcessor extends LogitsProcessor {
   }
 }
 
-/**
- * A repetition penalty on the tokens this generation wrote, not on the prompt's. transformers.js' own
- * (as Hugging Face's) penalises every token of the whole input, so a code, a number or a name in a tool
- * result is made less likely exactly where the answer has to copy it: a small model that copies it right
- * at no penalty miscopies one word at 1.1. Loops in the model's own text are what the penalty is for.
- */
-class GeneratedRepetitionPenalty extends LogitsProcessor {
-  constructor(
-    private readonly penalty: number,
-    private readonly promptLength: number,
-  ) {
-    super();
-  }
-
-  override _call(inputIds: TokenIds, logits: Tensor): Tensor {
-    for (let row = 0; row < inputIds.length; row++) {
-      const scores = (logits as unknown as Tensor[])[row]?.data as Float32Array;
-      for (const token of new Set((inputIds[row] ?? []).slice(this.promptLength).map(Number))) {
-        const score = scores[token];
-        if (score !== undefined) scores[token] = score < 0 ? score * this.penalty : score / this.penalty;
-      }
-    }
-    return logits;
-  }
-}
-
 /** Top-p for sampled prose (transformers.js' own TopPLogitsWarper is not wired into generate). */
 class NucleusLogitsProcessor extends LogitsProcessor {
   constructor(private readonly topP: number) {
@@ -547,9 +521,12 @@ export class TransformersEngine implements Engine {
         max_new_tokens: trie ? trie.maxLength + 1 : this.roomAfter(promptLength, options.maxNewTokens),
         // Constrained choices are always greedy; sampling only when the caller asks (prose).
         ...(sampled ? { do_sample: true, temperature: sampled.temperature, top_k: 0 } : { do_sample: false }),
-        // The penalty applies to what this generation writes, never to the prompt it copies from.
-        repetition_penalty: 1,
-        logits_processor: this.logitsProcessors(options, promptLength, trie, sampled),
+        repetition_penalty: options.repetitionPenalty ?? 1,
+        ...(trie
+          ? { logits_processor: [new ChoiceLogitsProcessor(trie, promptLength, this.endTokens)] }
+          : sampled && sampled.topP !== undefined && sampled.topP < 1
+            ? { logits_processor: [new NucleusLogitsProcessor(sampled.topP)] }
+            : {}),
         stopping_criteria: criteria,
         ...(streamer ? { streamer } : {}),
         return_dict_in_generate: true,
@@ -600,21 +577,6 @@ export class TransformersEngine implements Engine {
       done = end;
     }
     return current;
-  }
-
-  /** A generation's processors: its repetition penalty (its own tokens only), then constrained choices or top-p. */
-  private logitsProcessors(
-    options: GenerateOptions,
-    promptLength: number,
-    trie: ChoiceTrie | undefined,
-    sampled: { topP?: number } | undefined,
-  ): LogitsProcessor[] {
-    const penalty = options.repetitionPenalty ?? 1;
-    return [
-      ...(penalty !== 1 && !trie ? [new GeneratedRepetitionPenalty(penalty, promptLength)] : []),
-      ...(trie ? [new ChoiceLogitsProcessor(trie, promptLength, this.endTokens)] : []),
-      ...(!trie && sampled?.topP !== undefined && sampled.topP < 1 ? [new NucleusLogitsProcessor(sampled.topP)] : []),
-    ];
   }
 
   /**
