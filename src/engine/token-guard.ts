@@ -1,4 +1,4 @@
-import { OUTSIDE_END, OUTSIDE_START } from '../shared/outside-text.ts';
+import { OUTSIDE_END, OUTSIDE_START, RESULT_END, RESULT_START } from '../shared/outside-text.ts';
 import type { ChatMessage, ToolSchema } from './engine.ts';
 
 /** Opens and closes a placeholder for a control token found in untrusted text (private-use characters). */
@@ -7,7 +7,7 @@ const CLOSE = '\uE001';
 const PLACEHOLDER = /\uE000(\d+)\uE001/g;
 /** An outside span the loop marked in its own text (see `shared/outside-text.ts`). */
 const MARKED_SPAN = /\uE002([^\uE002\uE003]*)\uE003/g;
-const MARKS = /[\uE002\uE003]/g;
+const MARKS = /[\uE002-\uE005]/g;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -16,6 +16,8 @@ function escapeRegExp(text: string): string {
 /** A prompt as it is encoded: its text without marks, and where the encoder must cut it. */
 export interface GuardedPrompt {
   text: string;
+  /** The tool results the prompt holds, as the model reads them: what an answer copies from. */
+  results: string[];
   /**
    * Offsets in `text` the encoder must cut at, so that no control token that takes even one character
    * from outside text is read as one: the tokenizer reads those characters as ordinary text.
@@ -74,15 +76,21 @@ export class TokenGuard {
    * from a marked span (one character into it, or where the span begins), so it is read as ordinary text.
    */
   split(prompt: string): GuardedPrompt {
-    if (!prompt.includes(OUTSIDE_START) && !prompt.includes(OUTSIDE_END)) return { text: prompt, cuts: [] };
+    if (!/[\uE002-\uE005]/.test(prompt)) return { text: prompt, cuts: [], results: [] };
     const spans: [number, number][] = [];
+    const results: string[] = [];
     let text = '';
     let open: number | undefined;
+    let result: number | undefined;
     for (const char of prompt) {
       if (char === OUTSIDE_START) open ??= text.length;
       else if (char === OUTSIDE_END) {
         if (open !== undefined && open < text.length) spans.push([open, text.length]);
         open = undefined;
+      } else if (char === RESULT_START) result ??= text.length;
+      else if (char === RESULT_END) {
+        if (result !== undefined) results.push(text.slice(result));
+        result = undefined;
       } else text += char;
     }
     if (open !== undefined && open < text.length) spans.push([open, text.length]);
@@ -101,14 +109,18 @@ export class TokenGuard {
         controls.lastIndex = start + 1;
       }
     }
-    return { text, cuts: [...cuts].sort((a, b) => a - b) };
+    return { text, cuts: [...cuts].sort((a, b) => a - b), results };
   }
 
   /** A conversation with its outside text hidden: every field of every message but the role, and the system message's marked spans. */
   messages(messages: readonly ChatMessage[]): ChatMessage[] {
     return messages.map((m) => {
       if (m.role === 'system') return { ...m, content: this.hideMarked(m.content) };
-      return Object.fromEntries(Object.entries(m).map(([key, value]) => (key === 'role' ? [key, value] : [this.hide(key), this.deep(value)]))) as ChatMessage;
+      const hidden = Object.fromEntries(
+        Object.entries(m).map(([key, value]) => (key === 'role' ? [key, value] : [this.hide(key), this.deep(value)])),
+      ) as ChatMessage;
+      // A tool result is marked where it sits in the prompt: the text the answer copies from.
+      return hidden.role === 'tool' ? { ...hidden, content: `${RESULT_START}${hidden.content}${RESULT_END}` } : hidden;
     });
   }
 

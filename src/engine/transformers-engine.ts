@@ -115,6 +115,42 @@ class ChoiceLogitsProcessor extends LogitsProcessor {
   }
 }
 
+/**
+ * The repetition penalty as transformers.js applies its own (every token of the input and of what was
+ * written so far has its score divided), but for the tokens of the prompt's tool results, which an answer
+ * copies from: a code, a number or a name in a result is not made less likely where the answer repeats it
+ * (with transformers.js' own, a small model miscopied one word of a code). What the generation itself
+ * writes is penalised wherever it came from.
+ */
+class RepetitionPenaltyBesidesResults extends LogitsProcessor {
+  constructor(
+    private readonly penalty: number,
+    private readonly promptLength: number,
+    private readonly exempt: ReadonlySet<number>,
+  ) {
+    super();
+  }
+
+  override _call(inputIds: TokenIds, logits: Tensor): Tensor {
+    for (let row = 0; row < inputIds.length; row++) {
+      const ids = (inputIds[row] ?? []).map(Number);
+      const penalised = new Set(ids.slice(0, this.promptLength).filter((id) => !this.exempt.has(id)));
+      for (const id of ids.slice(this.promptLength)) penalised.add(id);
+      const scores = (logits as unknown as Tensor[])[row]?.data as Float32Array;
+      for (const token of penalised) {
+        const score = scores[token];
+        if (score !== undefined) scores[token] = score < 0 ? score * this.penalty : score / this.penalty;
+      }
+    }
+    return logits;
+  }
+}
+
+/** The generation's own processors, where it has any: none given leaves transformers.js' defaults as they are. */
+function withProcessors(processors: LogitsProcessor[]): { logits_processor?: LogitsProcessor[] } {
+  return processors.length ? { logits_processor: processors } : {};
+}
+
 /** Top-p for sampled prose (transformers.js' own TopPLogitsWarper is not wired into generate). */
 class NucleusLogitsProcessor extends LogitsProcessor {
   constructor(private readonly topP: number) {
@@ -487,6 +523,8 @@ export class TransformersEngine implements Engine {
 
     if (!this.reuseCache) await this.resetCache();
     const cuts = guarded.cuts.filter((cut) => cut < text.length);
+    // The tokens of the tool results the answer copies from: no repetition penalty on them.
+    const exempt = new Set(guarded.results.flatMap((result) => this.tokenizer.encode(result, { add_special_tokens: false })));
     const planned = this.transcript.plan(text, cuts);
     const plan = { ...planned, keep: await this.prepareCache(planned.keep) };
     const promptLength = plan.ids.length;
@@ -521,12 +559,15 @@ export class TransformersEngine implements Engine {
         max_new_tokens: trie ? trie.maxLength + 1 : this.roomAfter(promptLength, options.maxNewTokens),
         // Constrained choices are always greedy; sampling only when the caller asks (prose).
         ...(sampled ? { do_sample: true, temperature: sampled.temperature, top_k: 0 } : { do_sample: false }),
-        repetition_penalty: options.repetitionPenalty ?? 1,
-        ...(trie
-          ? { logits_processor: [new ChoiceLogitsProcessor(trie, promptLength, this.endTokens)] }
-          : sampled && sampled.topP !== undefined && sampled.topP < 1
-            ? { logits_processor: [new NucleusLogitsProcessor(sampled.topP)] }
-            : {}),
+        // With tool results in the prompt, their tokens are left out of the penalty (see RepetitionPenaltyBesidesResults).
+        repetition_penalty: exempt.size ? 1 : (options.repetitionPenalty ?? 1),
+        ...withProcessors([
+          ...(exempt.size && (options.repetitionPenalty ?? 1) !== 1
+            ? [new RepetitionPenaltyBesidesResults(options.repetitionPenalty ?? 1, promptLength, exempt)]
+            : []),
+          ...(trie ? [new ChoiceLogitsProcessor(trie, promptLength, this.endTokens)] : []),
+          ...(!trie && sampled?.topP !== undefined && sampled.topP < 1 ? [new NucleusLogitsProcessor(sampled.topP)] : []),
+        ]),
         stopping_criteria: criteria,
         ...(streamer ? { streamer } : {}),
         return_dict_in_generate: true,

@@ -10,7 +10,15 @@ export const OUTSIDE_START = '\uE002';
 /** Closes a span opened by {@link OUTSIDE_START}. */
 export const OUTSIDE_END = '\uE003';
 
-const MARKS = /[\uE002\uE003]/g;
+/**
+ * Opens and closes a tool result in a rendered prompt: the text an answer copies from. An engine with a
+ * repetition penalty leaves its tokens unpenalised (a code in a result is what the answer must repeat).
+ */
+export const RESULT_START = '\uE004';
+/** Closes a span opened by {@link RESULT_START}. */
+export const RESULT_END = '\uE005';
+
+const MARKS = /[\uE002-\uE005]/g;
 
 /**
  * `text` marked as written outside the loop: an engine that guards its prompts reads any control token
@@ -41,7 +49,7 @@ export function withoutOutsideMarks(text: string): string {
   return text.replace(MARKS, '');
 }
 
-/** True when `text` holds an outside mark. */
+/** True when `text` holds an outside (or result) mark. */
 export function hasOutsideMarks(text: string): boolean {
-  return text.includes(OUTSIDE_START) || text.includes(OUTSIDE_END);
+  return /[\uE002-\uE005]/.test(text);
 }
