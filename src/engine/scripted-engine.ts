@@ -9,7 +9,7 @@ import { renderQwen3ChatML } from './qwen3-chatml.ts';
 import { probeTemplate, type RawTemplateRender, renderInDialect, type TemplateDialect } from './template-dialect.ts';
 import { keepGeneratedThinkBlocks } from './think-blocks.ts';
 import { commonPrefixLength } from './token-transcript.ts';
-import { hasOutsideMarks, withoutOutsideMarks } from '../shared/outside-text.ts';
+import { withoutOutsideMarks } from '../shared/outside-text.ts';
 
 /** Decides whether a scripted output answers a prompt. A string matches a prompt that ends with it. */
 export type PromptMatcher = string | RegExp | ((prompt: string, options: GenerateOptions) => boolean);
@@ -157,7 +157,7 @@ export class ScriptedEngine implements Engine {
 
   async render(messages: ChatMessage[], options: RenderOptions): Promise<string> {
     // No tokenizer to guard: the loop's outside marks are dropped, as any engine that does not guard drops them.
-    const plain = messages.map((m) => (m.role === 'system' && hasOutsideMarks(m.content) ? { ...m, content: withoutOutsideMarks(m.content) } : m));
+    const plain = messages.map((m) => (m.role === 'system' ? { ...m, content: withoutOutsideMarks(m.content) } : m));
     if (this.template) return renderInDialect(this.template.render, this.template.dialect, this.family, plain, options);
     return renderQwen3ChatML(keepGeneratedThinkBlocks(plain, options.enableThinking), options);
   }

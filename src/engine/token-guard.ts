@@ -1,4 +1,4 @@
-import { OUTSIDE_END, OUTSIDE_START, RESULT_END, RESULT_START } from '../shared/outside-text.ts';
+import { hasOutsideMarks, OUTSIDE_END, OUTSIDE_START, RESULT_END, RESULT_START, withoutOutsideMarks } from '../shared/outside-text.ts';
 import type { ChatMessage, ToolSchema } from './engine.ts';
 
 /** Opens and closes a placeholder for a control token found in untrusted text (private-use characters). */
@@ -7,7 +7,6 @@ const CLOSE = '\uE001';
 const PLACEHOLDER = /\uE000(\d+)\uE001/g;
 /** An outside span the loop marked in its own text (see `shared/outside-text.ts`). */
 const MARKED_SPAN = /\uE002([^\uE002\uE003]*)\uE003/g;
-const MARKS = /[\uE002-\uE005]/g;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -55,7 +54,7 @@ export class TokenGuard {
 
   /** Outside `text` with every control token (and every placeholder opener) a placeholder, and any mark removed. */
   hide(text: string): string {
-    return text.replace(MARKS, '').replace(this.pattern, (token) => `${OPEN}${this.index(token)}${CLOSE}`);
+    return withoutOutsideMarks(text).replace(this.pattern, (token) => `${OPEN}${this.index(token)}${CLOSE}`);
   }
 
   /** The loop's own text with its marked outside spans hidden; the marks stay, so the span is cut from its neighbours. */
@@ -76,7 +75,7 @@ export class TokenGuard {
    * from a marked span (one character into it, or where the span begins), so it is read as ordinary text.
    */
   split(prompt: string): GuardedPrompt {
-    if (!/[\uE002-\uE005]/.test(prompt)) return { text: prompt, cuts: [], results: [] };
+    if (!hasOutsideMarks(prompt)) return { text: prompt, cuts: [], results: [] };
     const spans: [number, number][] = [];
     const results: string[] = [];
     let text = '';

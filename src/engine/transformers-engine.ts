@@ -3,7 +3,6 @@ import {
   AutoTokenizer,
   DynamicCache,
   InterruptableStoppingCriteria,
-  LogitsProcessor,
   StoppingCriteria,
   Tensor,
   type PreTrainedModel,
@@ -16,7 +15,7 @@ import { contextBudget, type ContextConfig } from './context-budget.ts';
 import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
 import { detectFamily, type DetectedFamily } from './detect-family.ts';
 import { cropCache } from './kv-cache.ts';
-import { keepNucleus } from './nucleus.ts';
+import { ChoiceLogitsProcessor, NucleusLogitsProcessor, RepetitionPenaltyBesidesResults, withProcessors } from './logits-processors.ts';
 import { stopStringWatcher } from './stop-strings.ts';
 import { yieldBeforeEachStep } from './yield-to-event-loop.ts';
 import { MODEL_FAMILIES } from './families.ts';
@@ -90,78 +89,6 @@ export interface TransformersLoadOptions {
  * in chunks of this size, a few hundred MB at most.
  */
 const PREFILL_CHUNK = 512;
-
-type TokenIds = bigint[][];
-
-/** Allows only tokens that keep the generation on one of the choices (and the end token once one is complete). */
-class ChoiceLogitsProcessor extends LogitsProcessor {
-  constructor(
-    private readonly trie: ChoiceTrie,
-    private readonly promptLength: number,
-    private readonly endTokens: readonly number[],
-  ) {
-    super();
-  }
-
-  override _call(inputIds: TokenIds, logits: Tensor): Tensor {
-    for (let row = 0; row < inputIds.length; row++) {
-      const generated = (inputIds[row] ?? []).slice(this.promptLength).map(Number);
-      const { allowed, complete } = this.trie.next(generated);
-      if (complete) for (const end of this.endTokens) allowed.add(end);
-      const scores = (logits as unknown as Tensor[])[row]?.data as Float32Array;
-      for (let token = 0; token < scores.length; token++) if (!allowed.has(token)) scores[token] = -Infinity;
-    }
-    return logits;
-  }
-}
-
-/**
- * The repetition penalty as transformers.js applies its own (every token of the input and of what was
- * written so far has its score divided), but for the tokens of the prompt's tool results, which an answer
- * copies from: a code, a number or a name in a result is not made less likely where the answer repeats it
- * (with transformers.js' own, a small model miscopied one word of a code). What the generation itself
- * writes is penalised wherever it came from.
- */
-class RepetitionPenaltyBesidesResults extends LogitsProcessor {
-  constructor(
-    private readonly penalty: number,
-    private readonly promptLength: number,
-    private readonly exempt: ReadonlySet<number>,
-  ) {
-    super();
-  }
-
-  override _call(inputIds: TokenIds, logits: Tensor): Tensor {
-    for (let row = 0; row < inputIds.length; row++) {
-      const ids = (inputIds[row] ?? []).map(Number);
-      const penalised = new Set(ids.slice(0, this.promptLength).filter((id) => !this.exempt.has(id)));
-      for (const id of ids.slice(this.promptLength)) penalised.add(id);
-      const scores = (logits as unknown as Tensor[])[row]?.data as Float32Array;
-      for (const token of penalised) {
-        const score = scores[token];
-        if (score !== undefined) scores[token] = score < 0 ? score * this.penalty : score / this.penalty;
-      }
-    }
-    return logits;
-  }
-}
-
-/** The generation's own processors, where it has any: none given leaves transformers.js' defaults as they are. */
-function withProcessors(processors: LogitsProcessor[]): { logits_processor?: LogitsProcessor[] } {
-  return processors.length ? { logits_processor: processors } : {};
-}
-
-/** Top-p for sampled prose (transformers.js' own TopPLogitsWarper is not wired into generate). */
-class NucleusLogitsProcessor extends LogitsProcessor {
-  constructor(private readonly topP: number) {
-    super();
-  }
-
-  override _call(inputIds: TokenIds, logits: Tensor): Tensor {
-    for (let row = 0; row < inputIds.length; row++) keepNucleus((logits as unknown as Tensor[])[row]?.data as Float32Array, this.topP);
-    return logits;
-  }
-}
 
 /** Stops once the generated text contains one of the stop strings, or a choice is complete. */
 class TextStoppingCriteria extends StoppingCriteria {
@@ -563,7 +490,7 @@ export class TransformersEngine implements Engine {
         repetition_penalty: exempt.size ? 1 : (options.repetitionPenalty ?? 1),
         ...withProcessors([
           ...(exempt.size && (options.repetitionPenalty ?? 1) !== 1
-            ? [new RepetitionPenaltyBesidesResults(options.repetitionPenalty ?? 1, promptLength, exempt)]
+            ? [new RepetitionPenaltyBesidesResults(options.repetitionPenalty ?? 1, plan.ids, exempt)]
             : []),
           ...(trie ? [new ChoiceLogitsProcessor(trie, promptLength, this.endTokens)] : []),
           ...(!trie && sampled?.topP !== undefined && sampled.topP < 1 ? [new NucleusLogitsProcessor(sampled.topP)] : []),

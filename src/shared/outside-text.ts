@@ -19,6 +19,7 @@ export const RESULT_START = '\uE004';
 export const RESULT_END = '\uE005';
 
 const MARKS = /[\uE002-\uE005]/g;
+const A_MARK = /[\uE002-\uE005]/;
 
 /**
  * `text` marked as written outside the loop: an engine that guards its prompts reads any control token
@@ -51,5 +52,5 @@ export function withoutOutsideMarks(text: string): string {
 
 /** True when `text` holds an outside (or result) mark. */
 export function hasOutsideMarks(text: string): boolean {
-  return /[\uE002-\uE005]/.test(text);
+  return A_MARK.test(text);
 }
