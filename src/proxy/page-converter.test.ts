@@ -93,25 +93,12 @@ describe('the page converter', () => {
   it(
     'ends a conversion past its budget and says the page is too complex; other reads go on',
     async () => {
-      // The budget is set between what the two pages take on this machine now, measured in this run (issue 55:
-      // a fixed 100 ms failed when a loaded machine took longer than that for the fine page in a fresh thread).
-      const probe = createPageConverter({ maxThreads: 1 });
-      const input = (html: string) => ({ body: new TextEncoder().encode(html), charset: undefined, mediaType: 'text/html', url: 'https://site.example/x' });
-      let fineMs: number;
-      try {
-        const started = performance.now();
-        await probe.convert(input(article('Fine', ['An ordinary page with ordinary words in it, long enough to read. '.repeat(4)])));
-        fineMs = performance.now() - started;
-      } finally {
-        await probe.close();
-      }
+      // The budget is a quarter of what the hostile page takes on this machine now, measured in this run
+      // (issue 55: a fixed 100 ms failed when a loaded machine took longer than that for the fine page in a
+      // fresh thread): the hostile page stays four times past it, and a plain page takes a small part of it.
       const started = performance.now();
-      convertPage(input(HOSTILE));
-      const hostileMs = performance.now() - started;
-      // The fine page's time in a fresh thread includes the thread's start, which the budget does not count:
-      // an upper bound for it. The budget sits between the two, by the same factor from each.
-      expect(hostileMs).toBeGreaterThan(fineMs * 2);
-      const budgetMs = Math.round(Math.sqrt(fineMs * hostileMs));
+      convertPage({ body: new TextEncoder().encode(HOSTILE), charset: undefined, mediaType: 'text/html', url: 'https://site.example/x' });
+      const budgetMs = Math.round((performance.now() - started) / 4);
       const app = createProxy({
         resolve: web.resolve,
         ca: web.pki.ca,
