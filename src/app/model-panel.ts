@@ -299,6 +299,7 @@ export class ModelPanel extends LitElement {
   private renderProfile() {
     const { family, threads, context, kvCache } = this.model;
     return html`${family ? html`<span data-testid="profile" title=${family.detectedBy}>· ${family.label} profile</span>` : nothing}
+      ${family?.calls ? html`<span data-testid="calls" title=${family.calls}>· ${family.callSyntax ? 'calls as its template writes them' : 'calls in its profile’s syntax'}</span>` : nothing}
       ${context ? html`<span data-testid="context" title=${context.detail}>· remembers ${context.tokens.toLocaleString('en-US')} tokens</span>` : nothing}
       ${
         threads

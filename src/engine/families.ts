@@ -14,7 +14,8 @@ import { qwen25 } from './families/qwen2-5.ts';
 import { qwen3 } from './families/qwen3.ts';
 import { qwen35 } from './families/qwen3-5.ts';
 import { smollm3 } from './families/smollm3.ts';
-import type { FamilyId, FamilyProfile, ModelFamily } from './model-family.ts';
+import type { FamilyId, FamilyInfo, FamilyProfile, ModelFamily } from './model-family.ts';
+import { withCallSyntax } from './learned-family.ts';
 import { checkOption } from '../shared/errors.ts';
 
 /**
@@ -83,4 +84,13 @@ export function familyById(id: string | undefined): ModelFamily {
 export function modelFamily(id: FamilyId): ModelFamily {
   checkOption('family', id, Object.keys(MODEL_FAMILIES));
   return MODEL_FAMILIES[id];
+}
+
+/**
+ * The profile a loaded model reports: its family's, speaking the call syntax learned from its template
+ * where the engine learned one (the report carries it as data across the worker).
+ */
+export function familyOf(info: Pick<FamilyInfo, 'id' | 'callSyntax'> | undefined): ModelFamily {
+  const family = familyById(info?.id);
+  return info?.callSyntax ? withCallSyntax(family, info.callSyntax) : family;
 }

@@ -5,6 +5,8 @@
  * (`detect-family.ts`) and the loop and the checks only ever ask the engine for it.
  */
 
+import type { CallSyntax, ReadCalls } from './call-syntax.ts';
+
 /** The families with a profile of their own, and `generic` for everything else. */
 export type FamilyId =
   | 'qwen3.5'
@@ -84,6 +86,13 @@ export interface ModelFamily {
    * rung asks in family-neutral lines (`city = "`), which suits the JSON syntaxes.
    */
   argumentSlot?(name: string, chosen: Readonly<Record<string, unknown>>, key: string, quoted: boolean): ArgumentSlot;
+  /**
+   * The call syntax learned from the model's own chat template, where the profile speaks it
+   * (`template-analysis.ts`): the loop reads calls in it first.
+   */
+  readonly callSyntax?: CallSyntax;
+  /** Reads calls written in {@link callSyntax} (absent with it): the calls, and where they stood in the text. */
+  readCalls?(text: string): ReadCalls | undefined;
 }
 
 /** Where the stepwise rung primes one argument's value: {@link ModelFamily.argumentSlot}. */
@@ -115,6 +124,13 @@ export interface FamilyInfo {
   dialect?: TemplateDialect;
   /** Each shape of a tool conversation the probe rendered, and its outcome (`ok`, or why not). */
   templateShapes?: Readonly<Record<string, string>>;
+  /**
+   * The call syntax learned from the chat template, where the loop speaks it instead of the family
+   * profile's own (the profile does not match what the template writes, or no profile knew the template).
+   */
+  callSyntax?: CallSyntax;
+  /** How calls are written for this model, in one line ("calls written as …"), for reports and the model panel. */
+  calls?: string;
 }
 
 /**
@@ -170,4 +186,9 @@ export interface TemplateDialect {
   readonly emptyDescriptions?: boolean;
   /** Whether the template thinks when `enable_thinking` is not given (Qwen3.5 4B does, 0.8B does not); probed. */
   readonly thinksByDefault?: boolean;
+  /**
+   * The call ids the template accepts: any text (absent), or nine letters and digits (Mistral's templates
+   * raise on others), which the loop's ids are mapped to, the same id always to the same nine.
+   */
+  readonly callIds?: 'any' | 'alnum9';
 }

@@ -6,7 +6,8 @@ import { detectFamily } from './detect-family.ts';
 import { MODEL_FAMILIES } from './families.ts';
 import type { ModelFamily } from './model-family.ts';
 import { renderQwen3ChatML } from './qwen3-chatml.ts';
-import { probeTemplate, type RawTemplateRender, renderInDialect, type TemplateDialect } from './template-dialect.ts';
+import { type RawTemplateRender, renderInDialect, type TemplateDialect } from './template-dialect.ts';
+import { adoptedFamily, adoptTemplate } from './template-analysis.ts';
 import { keepGeneratedThinkBlocks } from './think-blocks.ts';
 import { commonPrefixLength } from './token-transcript.ts';
 import { withoutOutsideMarks } from '../shared/outside-text.ts';
@@ -134,19 +135,12 @@ export class ScriptedEngine implements Engine {
         throw new Error(`This model has multiple chat templates with no default specified! Available template names are ${Object.keys(named).sort()}.`);
       return template.render({ messages, ...special, ...args, tools });
     };
-    const { family, info } = detectFamily({ chatTemplate: options.chatTemplate, ...(options.modelType ? { modelType: options.modelType } : {}) });
-    const probe = await probeTemplate(render, family);
-    const engine = new ScriptedEngine(outputs, {
-      model: options.model ?? `scripted ${family.label}`,
-      family: {
-        ...info,
-        dialect: probe.dialect,
-        templateShapes: probe.shapes,
-        ...(probe.problem ? { templateProblem: probe.problem } : {}),
-      },
-    });
+    const detected = detectFamily({ chatTemplate: options.chatTemplate, ...(options.modelType ? { modelType: options.modelType } : {}) });
+    const adopted = await adoptTemplate(render, detected.family);
+    const { family, info } = adoptedFamily(detected, adopted);
+    const engine = new ScriptedEngine(outputs, { model: options.model ?? `scripted ${family.label}`, family: info });
     engine.family = family;
-    engine.template = { render, dialect: probe.dialect };
+    engine.template = { render, dialect: adopted.probe.dialect };
     return engine;
   }
 

@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatToolCall, RenderOptions, ToolSchema } from './chat-types.ts';
+import { alnum9 } from './call-syntax.ts';
 import type { ModelFamily, TemplateDialect } from './model-family.ts';
 import { keepGeneratedThinkBlocks } from './think-blocks.ts';
 
@@ -45,10 +46,11 @@ export function inDialect(
 ): { messages: TemplateMessage[]; args: TemplateArguments } {
   const offered = options.tools?.length ? options.tools : undefined;
   const tools = offered && dialect.emptyDescriptions ? offered.map(withDescriptions) : offered;
+  const source = dialect.callIds === 'alnum9' ? messages.map(withAlnum9Ids) : messages;
   let out: TemplateMessage[] = [];
   let lastWasResult = false;
   let foldInSystem: string | undefined;
-  for (const m of messages) {
+  for (const m of source) {
     const previous = out.at(-1);
     const afterResult = lastWasResult;
     lastWasResult = m.role === 'tool';
@@ -97,6 +99,13 @@ export function inDialect(
     out = [system, ...rest];
   }
   return { messages: out, args };
+}
+
+/** A message whose call ids (a call turn's, or the one a result answers) are nine letters and digits. */
+function withAlnum9Ids(m: ChatMessage): ChatMessage {
+  if (m.role === 'tool' && m.tool_call_id !== undefined) return { ...m, tool_call_id: alnum9(m.tool_call_id) };
+  if (m.role === 'assistant' && m.tool_calls?.length) return { ...m, tool_calls: m.tool_calls.map((c) => ({ ...c, id: alnum9(c.id) })) };
+  return m;
 }
 
 /** A call turn with the standard fields, its empty text and its arguments as the template takes them. */
@@ -201,15 +210,26 @@ function varying(choices: { [K in keyof TemplateDialect]?: readonly TemplateDial
 
 /** Native calls first (a `''` then a `null` text, object then JSON arguments), the family's own syntax as text last. */
 function varyingCallsAndResults(settled: TemplateDialect): TemplateDialect[] {
-  const native = (results: 'tool' | 'user', callArguments: 'object' | 'json'): TemplateDialect => ({
+  const native = (results: 'tool' | 'user', callArguments: 'object' | 'json', callIds: 'any' | 'alnum9' = 'any'): TemplateDialect => ({
     ...settled,
     calls: 'tool_calls',
     results,
     callArguments,
     callContent: 'empty',
+    ...(callIds === 'alnum9' ? { callIds } : {}),
   });
   const asText = (results: 'tool' | 'user'): TemplateDialect => ({ ...settled, calls: 'content', results });
-  return [native('tool', 'object'), native('tool', 'json'), asText('tool'), native('user', 'object'), native('user', 'json'), asText('user')];
+  // Ids of nine letters and digits only where the loop's own are refused (Mistral's templates raise on others).
+  return [
+    native('tool', 'object'),
+    native('tool', 'json'),
+    native('tool', 'object', 'alnum9'),
+    asText('tool'),
+    native('user', 'object'),
+    native('user', 'json'),
+    native('user', 'object', 'alnum9'),
+    asText('user'),
+  ];
 }
 
 const ATTEMPTS: readonly Attempt[] = [

@@ -21,7 +21,8 @@ import { yieldBeforeEachStep } from './yield-to-event-loop.ts';
 import { MODEL_FAMILIES } from './families.ts';
 import { fixChatTemplate, type FamilyId, type ModelFamily } from './model-family.ts';
 import { TOKENIZER_FILES } from './model-source.ts';
-import { probeTemplate, type RawTemplateRender, renderInDialect, STANDARD_DIALECT, type TemplateDialect } from './template-dialect.ts';
+import { adoptedFamily, adoptTemplate } from './template-analysis.ts';
+import { type RawTemplateRender, renderInDialect, STANDARD_DIALECT, type TemplateDialect } from './template-dialect.ts';
 import { piecesAt, TokenGuard } from './token-guard.ts';
 import { TokenTranscript } from './token-transcript.ts';
 
@@ -348,7 +349,10 @@ export class TransformersEngine implements Engine {
       ...(config.architectures ? { architectures: config.architectures } : {}),
       chatTemplate: holder.chat_template,
     });
-    const detected = options.family && options.family !== found.family.id ? chosenFamily(options.family, found) : found;
+    const chosen = options.family && options.family !== found.family.id ? chosenFamily(options.family, found) : found;
+    // The call syntax is learned from the template, unless the caller chose the profile.
+    const adopted = await adoptTemplate(renderWithTokenizer(tokenizer), chosen.family, { learn: !options.family });
+    const detected = adoptedFamily(chosen, adopted);
     const cores = threads ?? nodeCores();
     const cpu = options.device === 'cpu' && cores !== undefined ? { threads: cores } : {};
     const maxBufferBytes = options.device === 'webgpu' ? await adapterBufferLimit() : undefined;
@@ -381,13 +385,9 @@ export class TransformersEngine implements Engine {
         appended,
       },
     );
-    const probe = await probeTemplate(renderWithTokenizer(tokenizer), engine.family);
-    engine.dialect = probe.dialect;
-    engine.info.family.dialect = probe.dialect;
-    engine.info.family.templateShapes = probe.shapes;
+    engine.dialect = adopted.probe.dialect;
     const missing = engine.family.id === 'generic' ? undefined : engine.missingMarkers();
-    if (probe.problem) engine.info.family.templateProblem = probe.problem;
-    else if (missing) engine.info.family.templateProblem = missing;
+    if (!adopted.problem && missing) engine.info.family.templateProblem = missing;
     return engine;
   }
 

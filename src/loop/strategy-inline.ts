@@ -1,6 +1,7 @@
-import { ToolCallStreamFilter, parseToolCalls, stripThinking } from '../toolcalls/index.ts';
+import { ToolCallStreamFilter, stripThinking } from '../toolcalls/index.ts';
 import type { AnswerRun } from './answer-run.ts';
 import type { Attempt } from './attempt.ts';
+import { LearnedCallHider, parseInFamily } from './family-calls.ts';
 import { recoverPseudoToolText } from './recover-pseudo-tool.ts';
 import { withoutMarkers } from './strip-markers.ts';
 import type { CallSource } from './types.ts';
@@ -14,7 +15,8 @@ import type { CallSource } from './types.ts';
  */
 export async function attemptInline(run: AnswerRun, prompt: string, source: CallSource = 'inline', toolsOffered = true): Promise<Attempt> {
   const filter = new ToolCallStreamFilter();
-  const emitVisible = (text: string) => run.token(text);
+  const hider = new LearnedCallHider(run.engine.family);
+  const emitVisible = (text: string) => run.token(hider.push(text));
   const generated = await run.generate(
     prompt,
     {
@@ -34,9 +36,10 @@ export async function attemptInline(run: AnswerRun, prompt: string, source: Call
   const last = filter.end();
   run.reasoning(last.reasoning);
   emitVisible(last.text);
+  run.token(hider.end());
 
   const raw = generated.text;
-  const parsed = parseToolCalls(stripThinking(raw));
+  const parsed = parseInFamily(run.engine.family, stripThinking(raw));
   const attempt: Attempt = { source, calls: [], unknown: [], order: [], text: parsed.text, raw };
   if (!toolsOffered) return attempt;
 

@@ -1,6 +1,6 @@
-import { parseToolCalls } from '../toolcalls/index.ts';
 import type { AnswerRun } from './answer-run.ts';
 import { emptyAttempt, type Attempt } from './attempt.ts';
+import { parseInFamily } from './family-calls.ts';
 import { withoutMarkers } from './strip-markers.ts';
 
 /**
@@ -15,7 +15,7 @@ export async function attemptPrimed(run: AnswerRun, prompt: string, forcedName?:
   const stop = family.callClosers.length ? { stop: [...family.callClosers] } : {};
   const generated = await run.generate(prompt + prefix, { maxNewTokens: 256, ...stop }, 'primed', prefix);
   const raw = prefix + generated.text;
-  const parsed = parseToolCalls(raw);
+  const parsed = parseInFamily(family, raw);
   const attempt = emptyAttempt('primed', raw);
   const markers = family.valueMarkers;
   for (const call of parsed.calls.map((c) => withoutMarkers(c, markers))) {

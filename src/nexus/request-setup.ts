@@ -4,7 +4,7 @@
  * model's family takes them, the tools' schemas, and where call numbering goes on.
  */
 import type { ChatMessage, EngineInfo } from '../engine/engine.ts';
-import { familyById, TOOL_FAMILIES } from '../engine/families.ts';
+import { familyOf, TOOL_FAMILIES } from '../engine/families.ts';
 import { answerMessages, answerSettings, type ChatDefaults } from '../loop/answer-request.ts';
 import type { AnswerRequest } from '../loop/answer-runner.ts';
 import type { StartedSettings, Step } from '../loop/step-log.ts';
@@ -44,7 +44,7 @@ export function buildRequest(parts: RequestParts): BuiltRequest {
     settings,
     schemas: parts.registry.schemas,
     info: parts.info,
-    family: familyById(parts.info.family?.id),
+    family: familyOf(parts.info.family),
     supportedFamilies: TOOL_FAMILIES,
     history: parts.history,
     prompt: parts.prompt,
