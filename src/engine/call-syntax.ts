@@ -26,7 +26,13 @@ export type ArgumentSyntax =
    * One JSON object, `spaced` as Python's `json.dumps` (`", "`, `": "`) or `compact`; `ascii` where the
    * template escapes every character past ASCII (`tojson(ensure_ascii=True)`).
    */
-  | { readonly kind: 'json'; readonly layout: 'spaced' | 'compact'; readonly ascii?: boolean }
+  | {
+      readonly kind: 'json';
+      readonly layout: 'spaced' | 'compact';
+      readonly ascii?: boolean;
+      /** Written over several lines (`tojson(indent=4)`): spaces per level, and the levels the object starts at. */
+      readonly indent?: { readonly width: number; readonly depth: number };
+    }
   /**
    * One pair per argument (XML parameters, key/value tags, Gemma's `key:value`): strings as they are,
    * other values as JSON in `layout`, each kind of value in its own pair where the template tells them apart.
@@ -129,10 +135,18 @@ function pairOf(syntax: Extract<ArgumentSyntax, { kind: 'pairs' }>, key: string,
 /** A call's arguments as the syntax writes them. */
 export function argumentsIn(syntax: CallSyntax, args: Readonly<Record<string, unknown>>): string {
   const a = syntax.arguments;
-  if (a.kind === 'json') return a.ascii ? asciiOnly(jsonIn(args, a.layout)) : jsonIn(args, a.layout);
+  if (a.kind === 'json') return jsonArguments(a, args);
   const entries = Object.entries(args).filter(([, v]) => v !== undefined);
   if (a.order === 'sorted') entries.sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
   return entries.map(([k, v]) => pairOf(a, k, v)).join(a.joiner);
+}
+
+/** Arguments as one JSON object, in the layout, escaping and indentation the template writes. */
+function jsonArguments(a: Extract<ArgumentSyntax, { kind: 'json' }>, args: Readonly<Record<string, unknown>>): string {
+  const text = a.indent
+    ? (JSON.stringify(args, null, a.indent.width) ?? '{}').replaceAll('\n', `\n${' '.repeat(a.indent.width * a.indent.depth)}`)
+    : jsonIn(args, a.layout);
+  return a.ascii ? asciiOnly(text) : text;
 }
 
 /** An id for the call at `index` where the caller gave none, in the shape the syntax accepts. */
@@ -199,10 +213,11 @@ export function argumentSlotIn(
   const head = forcedOpenerOf(syntax, name);
   const a = syntax.arguments;
   if (a.kind === 'json') {
-    const before = (a.ascii ? asciiOnly(jsonIn(chosen, a.layout)) : jsonIn(chosen, a.layout)).slice(0, -1);
-    const comma = before.length > 1 ? (a.layout === 'spaced' ? ', ' : ',') : '';
-    const colon = a.layout === 'spaced' ? ': ' : ':';
-    return { opener: `${head}${before}${comma}${JSON.stringify(key)}${colon}${quoted ? '"' : ''}`, stop: quoted ? ['"'] : [',', '}'] };
+    // The object with this key's value still to come: written whole with a stand-in value, cut where it starts.
+    const standIn = '\u0000nexus-slot';
+    const written = jsonArguments(a, { ...chosen, [key]: standIn });
+    const cut = written.indexOf(JSON.stringify(standIn));
+    return { opener: `${head}${written.slice(0, cut)}${quoted ? '"' : ''}`, stop: quoted ? ['"'] : a.indent ? [',', '}', '\n'] : [',', '}'] };
   }
   const pair = quoted ? a.string : a.other;
   const done = argumentsIn(syntax, chosen);

@@ -42,6 +42,7 @@ export function withCallSyntax(family: ModelFamily, learned: CallSyntax, endOfTu
  * the model writes it to hand over, as it ends any turn; it is no part of the calls.
  */
 function withoutEndOfTurn(syntax: CallSyntax, ends: readonly string[]): CallSyntax {
-  const end = ends.find((e) => e && syntax.sectionClose.endsWith(e));
-  return end ? { ...syntax, sectionClose: syntax.sectionClose.slice(0, -end.length) } : syntax;
+  const close = syntax.sectionClose.trimEnd();
+  const end = ends.find((e) => e && close.endsWith(e));
+  return end ? { ...syntax, sectionClose: close.slice(0, -end.length) } : syntax;
 }

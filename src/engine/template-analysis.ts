@@ -32,6 +32,10 @@ interface CallSyntaxAnalysis {
   readonly endOfTurn?: string;
   /** What the template writes before a plain answer's text after the generation prompt (Harmony's `<|channel|>final<|message|>`). */
   readonly answerPrefix?: string;
+  /** What a tool result is written between, from the end of the call turn to the next generation prompt. */
+  readonly results?: { readonly before: string; readonly after: string };
+  /** What a turn's reasoning is written between, where the template writes it back. */
+  readonly reasoning?: { readonly open: string; readonly close: string };
 }
 
 const NAME_A = 'nexus_probe_alpha';
@@ -94,7 +98,19 @@ function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 /** Where the JSON object equal to `args` is written in `text` from `from`, and its layout. */
-function findJson(text: string, from: number, args: unknown): { start: number; end: number; layout: 'spaced' | 'compact'; ascii: boolean } | undefined {
+/** Spaces per level, and the levels a multi-line JSON object starts at: from its first key's line and its closing brace's. */
+function indentOf(written: string): { width: number; depth: number } {
+  const keyIndent = /\n( *)"/.exec(written)?.[1]?.length ?? 0;
+  const closeIndent = /\n( *)\}$/.exec(written)?.[1]?.length ?? 0;
+  const width = Math.max(1, keyIndent - closeIndent);
+  return { width, depth: Math.round(closeIndent / width) };
+}
+
+function findJson(
+  text: string,
+  from: number,
+  args: unknown,
+): { start: number; end: number; layout: 'spaced' | 'compact'; ascii: boolean; indent?: { width: number; depth: number } } | undefined {
   for (let i = text.indexOf('{', from); i >= 0; i = text.indexOf('{', i + 1)) {
     const end = jsonEnd(text, i);
     if (end < 0) continue;
@@ -106,7 +122,7 @@ function findJson(text: string, from: number, args: unknown): { start: number; e
     }
     const ascii = /\\u00ed/.test(written);
     const layout = written === jsonIn(args, 'compact') || written === asciiOnly(jsonIn(args, 'compact')) ? 'compact' : 'spaced';
-    return { start: i, end, layout, ascii };
+    return { start: i, end, layout, ascii, ...(written.includes('\n') ? { indent: indentOf(written) } : {}) };
   }
   return undefined;
 }
@@ -141,13 +157,22 @@ function markerBoundary(text: string, at: number): number {
   return at;
 }
 
+/** `at`, or the end of the marker it falls inside. */
+function markerEnd(text: string, at: number): number {
+  const start = markerBoundary(text, at);
+  if (start === at) return at;
+  const close = text[start] === '<' ? '>' : ']';
+  const end = text.indexOf(close, at);
+  return end < 0 || /\s/.test(text.slice(at, end)) ? at : end + 1;
+}
+
 /**
  * The text a turn's calls take in a rendering: from where two plain turns' texts part (the turn's own text
  * starts there), to where the turn's end begins (what follows a plain turn's text).
  */
 function callRegion(rendered: string, plain: { a: string; b: string; tail: string }): string {
   const start = markerBoundary(rendered, Math.min(commonPrefix(plain.a, rendered), commonPrefix(plain.b, rendered)));
-  const end = rendered.length - commonSuffix(rendered, plain.a, Math.min(plain.tail.length, rendered.length - start));
+  const end = markerEnd(rendered, rendered.length - commonSuffix(rendered, plain.a, Math.min(plain.tail.length, rendered.length - start)));
   return rendered.slice(start, end);
 }
 
@@ -169,13 +194,24 @@ async function analyseCallSyntax(render: RawTemplateRender, dialect: TemplateDia
     const prompt = await renders.text(QUESTION, true);
     const answerPrefix = a.slice(markerBoundary(a, commonPrefix(prompt, a)), commonPrefix(a, plain.b));
     const endOfTurn = plain.tail.match(MARKER)?.[0];
-    const turn = { ...(answerPrefix ? { answerPrefix } : {}), ...(endOfTurn ? { endOfTurn } : {}) };
+    const results = await resultWrapper(renders, prompt);
+    const reasoning = await reasoningMarkers(renders, a);
+    const turn = {
+      ...(answerPrefix ? { answerPrefix } : {}),
+      ...(endOfTurn ? { endOfTurn } : {}),
+      ...(results ? { results } : {}),
+      ...(reasoning ? { reasoning } : {}),
+    };
     const one = await region([call(NAME_A, ARGS.mixed, 0)]);
     const nameAt = one.indexOf(NAME_A);
     if (nameAt < 0) return { writesCalls: false, ...turn };
     const json = findJson(one, nameAt + NAME_A.length, ARGS.mixed);
     const argsSyntax: Pairs | string = json
-      ? { syntax: { kind: 'json', layout: json.layout, ...(json.ascii ? { ascii: true } : {}) }, head: '', tail: '' }
+      ? {
+          syntax: { kind: 'json', layout: json.layout, ...(json.ascii ? { ascii: true } : {}), ...(json.indent ? { indent: json.indent } : {}) },
+          head: '',
+          tail: '',
+        }
       : await pairSyntax(region);
     if (typeof argsSyntax === 'string') return { writesCalls: true, problem: argsSyntax, ...turn };
     // The call alone: what is before the name, between name and arguments, and after them.
@@ -198,6 +234,34 @@ async function analyseCallSyntax(render: RawTemplateRender, dialect: TemplateDia
 }
 
 type Region = (calls: ChatToolCall[]) => Promise<string>;
+
+const RESULT = 'nexus-probe-result';
+const THOUGHT = 'nexus-probe-thought';
+
+/** The text around a tool result: after the call turn it answers, up to the next generation prompt. */
+async function resultWrapper(renders: Renders, prompt: string): Promise<CallSyntaxAnalysis['results']> {
+  const made = call(NAME_A, ARGS.mixed, 0);
+  const turn = await renders.turn([made]);
+  const answered = await renders.text(
+    [...QUESTION, { role: 'assistant', content: '', tool_calls: [made] }, { role: 'tool', content: RESULT, tool_call_id: made.id, name: NAME_A }],
+    true,
+  );
+  const at = answered.indexOf(RESULT);
+  if (at < 0) return undefined;
+  const from = markerBoundary(answered, Math.min(commonPrefix(turn, answered), at));
+  const end = at + RESULT.length;
+  return { before: answered.slice(from, at), after: answered.slice(end, answered.length - commonSuffix(answered, prompt, answered.length - end)) };
+}
+
+/** The markers a turn's reasoning is written between, where the template writes it back at all. */
+async function reasoningMarkers(renders: Renders, plain: string): Promise<CallSyntaxAnalysis['reasoning']> {
+  const text = await renders.text([...QUESTION, { role: 'assistant', content: PLAIN, reasoning_content: THOUGHT } as ChatMessage], false);
+  const at = text.indexOf(THOUGHT);
+  const content = text.indexOf(PLAIN, at);
+  if (at < 0 || content < 0) return undefined;
+  const from = markerBoundary(text, Math.min(commonPrefix(plain, text), at));
+  return { open: text.slice(from, at), close: text.slice(at + THOUGHT.length, content) };
+}
 interface Pairs {
   syntax: ArgumentSyntax;
   head: string;
@@ -214,7 +278,8 @@ async function pairSyntax(region: Region): Promise<Pairs | string> {
   const none = await after(ARGS.none);
   const variants = { string: await after(ARGS.string), other: await after(ARGS.other), two: await after(ARGS.twoStrings) };
   if (!variants.string.includes('Zanzibar') || !variants.other.includes('37')) return 'writes call arguments in a form neither JSON nor one pair per argument';
-  const p = Math.min(...Object.values(variants).map((v) => commonPrefix(none, v)));
+  // Where the arguments go: where the renderings part, moved back to the start of a marker they part inside.
+  const p = markerBoundary(none, Math.min(...Object.values(variants).map((v) => commonPrefix(none, v))));
   const q = Math.min(...Object.values(variants).map((v) => commonSuffix(none, v, none.length - p)));
   const middle = (v: string) => v.slice(p, v.length - q);
   const pair = (text: string, key: string, value: string): PairSyntax | undefined => {
@@ -293,13 +358,15 @@ async function splitCalls(
   const nameClose = slotted(nameClose1, idOf(0), 0, counted);
   const open0 = slotted(t0, idOf(0), 0, counted);
   const open1 = slotted(between, idOf(1), 1, counted);
-  const callOpenLength = commonSuffix(open0, open1);
+  // Pieces part where markers do: a shared tail that starts inside one (`|><|tool_call_begin|>`) starts after it.
+  const shared = commonSuffix(open0, open1);
+  const callOpenLength = shared - (markerEnd(open0, open0.length - shared) - (open0.length - shared));
   const callOpen = open0.slice(open0.length - callOpenLength);
   const sectionOpen = open0.slice(0, open0.length - callOpenLength);
   const closeAndJoin = open1.slice(0, open1.length - callOpenLength);
   const end = slotted(t2, idOf(1), 1, counted);
   // The call's own close is what the first call's close and the last call's share, re-slotted for the first call.
-  const closeLength = commonPrefix(closeAndJoin, end);
+  const closeLength = markerBoundary(closeAndJoin, commonPrefix(closeAndJoin, end));
   const callClose = closeAndJoin.slice(0, closeLength);
   return {
     sectionOpen,
@@ -371,9 +438,14 @@ export async function adoptTemplate(render: RawTemplateRender, detected: ModelFa
     probe.problem ??
     (headed ? `writes ${JSON.stringify(headed)} before every answer (a channel header the loop does not read)` : undefined) ??
     (analysis.problem && detected.id === 'generic' ? analysis.problem : undefined);
-  const calls = analysis.syntax
+  const around = [
+    analysis.results ? `results come back as ${JSON.stringify(`${analysis.results.before}…${analysis.results.after}`)}` : '',
+    analysis.reasoning ? `reasoning written as ${JSON.stringify(`${analysis.reasoning.open}…${analysis.reasoning.close}`)}` : '',
+  ].filter(Boolean);
+  const written = analysis.syntax
     ? `calls written as ${family.syntax}${family !== detected ? ' (learned from its template)' : speaksSyntax(detected, analysis.syntax) ? ` (the ${detected.label} profile, which matches its template)` : ` (the ${detected.label} profile, as chosen; its template writes ${describeSyntax(analysis.syntax)})`}`
     : `calls written as ${detected.syntax} (the ${detected.label} profile${analysis.writesCalls ? `; its template's own could not be learned: ${analysis.problem ?? 'no name written'}` : '; its template writes no calls of its own'})`;
+  const calls = [written, ...around].join('; ');
   return { family, probe, analysis, calls, ...(problem ? { problem } : {}) };
 }
 

@@ -386,7 +386,8 @@ export class TransformersEngine implements Engine {
       },
     );
     engine.dialect = adopted.probe.dialect;
-    const missing = engine.family.id === 'generic' ? undefined : engine.missingMarkers();
+    // The generic profile's end tokens are guesses; a learned syntax brings the template's own end of turn.
+    const missing = engine.family.id === 'generic' && !engine.family.callSyntax ? undefined : engine.missingMarkers();
     if (!adopted.problem && missing) engine.info.family.templateProblem = missing;
     return engine;
   }
