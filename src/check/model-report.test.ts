@@ -31,6 +31,15 @@ describe('the verdict over dtypes', () => {
     expect(formatVerdict(verdict, (d) => `load ${d}`)).toContain("USE dtype 'q8' — 3/3 tool calls correct (the fastest that passes: 1.4 tokens/s)");
   });
 
+  it('says how the model writes calls, under its profile', () => {
+    const calls = 'calls written as <|tool_calls_section_begin|><|tool_call_begin|>functions.⟨name⟩:⟨0⟩… (learned from its template)';
+    const verdict = {
+      ...verdictFor('m', [report('q4', 3, 1)]),
+      family: { id: 'generic', label: 'learned from its chat template', detectedBy: 'no known family', calls },
+    } as const;
+    expect(formatVerdict(verdict, (d) => `load ${d}`).split('\n')[1]).toBe(`  ${calls}`);
+  });
+
   it('keeps the first passing dtype when the other is not faster by a clear margin (timing noise)', () => {
     expect(verdictFor('m', [report('q4', 3, 10), report('q8', 3, 10 * PREFER_FASTER_BY - 0.1)]).dtype).toBe('q4');
   });
