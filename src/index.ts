@@ -135,5 +135,5 @@ export type { ParseOptions, ParseResult, ToolCall } from './toolcalls/types.ts';
 export { InvalidOptionError, ModelWorkerError, NexusError, type SerializedError } from './shared/errors.ts';
 export { isAbortError } from './shared/abort.ts';
 /** For an Engine of your own: a family's profile, and the outside marks it guards or drops (see Engine.render and Engine.generate). */
-export { modelFamily } from './engine/families.ts';
+export { modelFamily, type TemplateFiles } from './engine/family-from-template.ts';
 export { withoutOutsideMarks } from './shared/outside-text.ts';

@@ -15,7 +15,6 @@ import { qwen3 } from './families/qwen3.ts';
 import { qwen35 } from './families/qwen3-5.ts';
 import { smollm3 } from './families/smollm3.ts';
 import type { FamilyId, FamilyInfo, FamilyProfile, ModelFamily } from './model-family.ts';
-import { withCallSyntax } from './learned-family.ts';
 import { checkOption } from '../shared/errors.ts';
 
 /**
@@ -90,7 +89,10 @@ export function modelFamily(id: FamilyId): ModelFamily {
  * The profile a loaded model reports: its family's, speaking the call syntax learned from its template
  * where the engine learned one (the report carries it as data across the worker).
  */
-export function familyOf(info: Pick<FamilyInfo, 'id' | 'callSyntax'> | undefined): ModelFamily {
+export async function familyOf(info: Pick<FamilyInfo, 'id' | 'callSyntax'> | undefined): Promise<ModelFamily> {
   const family = familyById(info?.id);
-  return info?.callSyntax ? withCallSyntax(family, info.callSyntax) : family;
+  if (!info?.callSyntax) return family;
+  // Loaded only for a model whose call syntax was learned: the page's own bundle goes without it.
+  const { withCallSyntax } = await import('./learned-family.ts');
+  return withCallSyntax(family, info.callSyntax);
 }

@@ -66,7 +66,7 @@ export async function runModelTurn(
     });
   }
   const { tools: _tools, instructions, signal: _signal, onToken: _onToken, onReasoning: _onReasoning, onStep: _onStep, ...chatOptions } = options;
-  const request = buildRequest({
+  const request = await buildRequest({
     defaults,
     info: runner.info,
     registry,

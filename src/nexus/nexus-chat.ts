@@ -419,7 +419,7 @@ export class NexusChat {
     // A side conversation talks to nobody: its events go to a listener-less emitter.
     const events = options.isolated ? new Emitter<ChatEvents>() : this.events;
     const history = options.isolated ? [] : this.conversation;
-    const request = buildRequest({
+    const request = await buildRequest({
       defaults: this.answerDefaults(options),
       info: this.runner.info,
       registry,

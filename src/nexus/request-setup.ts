@@ -37,14 +37,14 @@ export interface RequestParts {
 export type BuiltRequest = Omit<AnswerRequest, 'asksAnswerNow' | 'asksPrepareStep' | 'stopRules'>;
 
 /** Builds the request both `chat()` and `modelTurn()` send. */
-export function buildRequest(parts: RequestParts): BuiltRequest {
+export async function buildRequest(parts: RequestParts): Promise<BuiltRequest> {
   const settings = { ...answerSettings(parts.options, parts.registry, parts.defaults, parts.info.context), ...parts.extra };
   const messages = answerMessages({
     defaults: parts.defaults,
     settings,
     schemas: parts.registry.schemas,
     info: parts.info,
-    family: familyOf(parts.info.family),
+    family: await familyOf(parts.info.family),
     supportedFamilies: TOOL_FAMILIES,
     history: parts.history,
     prompt: parts.prompt,

@@ -221,14 +221,19 @@ describe('the package, installed in another project', () => {
         "const answer = await chat.chat('What is 2 plus 40?');",
         'console.log(JSON.stringify({ text: answer.text, calls: answer.calls.map((c) => [c.name, c.status, c.result]) }));',
         "try { modelFamily('qwen9'); } catch (error) { console.log(error.name + ': ' + error.message); }",
+        "// A model no profile knows: its profile from its own template (Kimi K2's, llama.cpp's copy).",
+        "import { readFileSync } from 'node:fs';",
+        `const kimi = await modelFamily.fromTemplate({ chatTemplate: readFileSync(${JSON.stringify(join(import.meta.dirname, '..', 'fixtures', 'templates', 'llama-cpp', 'moonshotai-Kimi-K2.jinja'))}, 'utf8') });`,
+        'console.log(JSON.stringify([kimi.family.callOpener, kimi.info.calls.includes("learned from its template")]));',
         '',
       ].join('\n'),
     );
     const { code, out } = await run(process.execPath, ['custom-engine.mjs'], consumer);
     expect(code, out).toBe(0);
-    const [answer, refusal] = out.trim().split('\n');
+    const [answer, refusal, learned] = out.trim().split('\n');
     expect(JSON.parse(answer ?? '{}')).toEqual({ text: 'It is 42.', calls: [['add', 'ok', '42']] });
     expect(refusal).toMatch(/^InvalidOptionError: family: 'qwen9' is not a valid value\. Use one of: .*'qwen3'/);
+    expect(JSON.parse(learned ?? '[]')).toEqual(['<|tool_calls_section_begin|><|tool_call_begin|>functions.', true]);
   });
 
   it('type-checks a strict consumer, with bundler, Node16 and legacy node10 module resolution', async () => {
