@@ -183,7 +183,7 @@ function callRegion(rendered: string, plain: { a: string; b: string; tail: strin
  * template writes; the result is checked by writing every probe call back and comparing byte for byte.
  */
 async function analyseCallSyntax(render: RawTemplateRender, dialect: TemplateDialect, family: ModelFamily): Promise<CallSyntaxAnalysis> {
-  if (dialect.calls !== 'tool_calls') return { writesCalls: false };
+  if (dialect.calls !== 'tool_calls') return nativeCallsFail(render, dialect, family);
   const renders = new Renders(render, dialect, family);
   const idOf = (i: number) => (dialect.callIds === 'alnum9' ? IDS[i] : IDS[i]) as string;
   try {
@@ -234,6 +234,21 @@ async function analyseCallSyntax(render: RawTemplateRender, dialect: TemplateDia
 }
 
 type Region = (calls: ChatToolCall[]) => Promise<string>;
+
+/**
+ * For a template the probe gives calls as text: whether it has calls of its own that fail to render (Kimi K2
+ * Instruct's uses `list.append`, which `@huggingface/jinja` lacks), or none at all (it ignores them).
+ */
+async function nativeCallsFail(render: RawTemplateRender, dialect: TemplateDialect, family: ModelFamily): Promise<CallSyntaxAnalysis> {
+  const renders = new Renders(render, { ...dialect, calls: 'tool_calls' }, family);
+  try {
+    await renders.turn([call(NAME_A, ARGS.mixed, 0)]);
+    return { writesCalls: false };
+  } catch (error) {
+    const why = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+    return { writesCalls: true, problem: `has call turns of its own that fail to render in the Jinja engine transformers.js uses (${why})` };
+  }
+}
 
 const RESULT = 'nexus-probe-result';
 const THOUGHT = 'nexus-probe-thought';
