@@ -411,8 +411,8 @@ describe('AppStore', () => {
     expect(seen.every((drafts) => drafts.filter((d) => d === preamble).length <= 1)).toBe(true);
     const saved = (await persistence.loadConversation(store.state.conversation.id))?.turns.at(-1) as Turn | undefined;
     expect(saved && answerView(saved).drafts).toEqual([preamble]);
-    const exported = JSON.parse(conversationToJson(store.state.conversation).text) as { conversation: { turns: { drafts?: string[] }[] } };
-    expect(exported.conversation.turns.at(-1)?.drafts).toEqual([preamble]);
+    const exported = JSON.parse(conversationToJson(store.state.conversation).text) as { conversation: { turns: Turn[] } };
+    expect(answerView(exported.conversation.turns.at(-1) as Turn).drafts).toEqual([preamble]);
   });
 
   it('keeps no draft when the loop checked with a tool and the first answer stood', async () => {

@@ -1,7 +1,7 @@
-import type { Conversation, Turn, VersionSet } from './app-state.ts';
+import type { Conversation, Turn } from './app-state.ts';
 import { checkImportedConversation, ConversationFileError, hiddenInAnyVersion, IMPORT_LIMITS } from './conversation-schema.ts';
-import { historyOf, historyStarts, memoryOfTurns } from './conversation-history.ts';
-import { upgradeConversation, type LegacyBranch, type LegacyConversation, type LegacyTurn } from './conversation-upgrade.ts';
+import { upgradeConversation, type LegacyConversation } from './conversation-upgrade.ts';
+import { checkStoredConversation, storedShape } from './stored-conversation.ts';
 import { titleFrom } from './format.ts';
 import { answerView } from './answer-view.ts';
 
@@ -16,7 +16,10 @@ export interface ConversationFile {
 const FORMAT = 'nexus-chat/conversation';
 /** The marker of a file holding every conversation ("Export all"). */
 const ALL_FORMAT = 'nexus-chat/conversations';
-const VERSION = 1;
+/** The file format written: version 2 holds the conversation as the page keeps it, every answer its steps. */
+const VERSION = 2;
+/** The versions an import reads: 1 (answers as their views, the model's history beside the turns) is converted. */
+const READS = [1, 2];
 /** Conversations one "Export all" file may bring back. */
 const MAX_CONVERSATIONS = 2_000;
 
@@ -29,9 +32,12 @@ const slug = (title: string) =>
     .replace(/^-+|-+$/g, '')
     .slice(0, 48) || 'conversation';
 
-/** The whole conversation — what the user saw and what the model remembers — as JSON a later import restores exactly. */
+/**
+ * The whole conversation as JSON a later import restores exactly: as the page keeps it (version 2), every
+ * answer its steps (generations' raw text capped as kept), every version of every message.
+ */
 export function conversationToJson(conversation: Conversation): ConversationFile {
-  const text = JSON.stringify({ format: FORMAT, version: VERSION, conversation: fileShape(conversation) }, null, 2);
+  const text = JSON.stringify({ format: FORMAT, version: VERSION, conversation: storedShape(conversation) }, null, 2);
   return { filename: `${slug(conversation.title)}.json`, type: 'application/json', text };
 }
 
@@ -40,56 +46,8 @@ export function conversationToJson(conversation: Conversation): ConversationFile
  * back as a conversation of its own, checked as a single file is.
  */
 export function conversationsToJson(conversations: readonly Conversation[], now = new Date()): ConversationFile {
-  const text = JSON.stringify({ format: ALL_FORMAT, version: VERSION, conversations: conversations.map(fileShape) }, null, 2);
+  const text = JSON.stringify({ format: ALL_FORMAT, version: VERSION, conversations: conversations.map(storedShape) }, null, 2);
   return { filename: `nexus-chat-conversations-${now.toISOString().slice(0, 10)}.json`, type: 'application/json', text };
-}
-
-/**
- * The conversation as a file holds it, in the format files have always had: each answer as what its
- * steps show (tool lines, diagnostics, metrics, drafts — the steps are the page's own record), and the
- * model's history beside the turns with each user turn's place in it, which an import checks against
- * what the turns show before it converts them back (conversation-upgrade.ts).
- */
-function fileShape(conversation: Conversation): LegacyConversation {
-  const viewed = (turn: Turn): LegacyTurn => {
-    if (!turn.steps) return turn;
-    const { steps: _steps, checking: _checking, ...rest } = turn;
-    const view = answerView(turn);
-    return { ...rest, activity: view.activity, diagnostics: view.diagnostics, drafts: view.drafts, ...(view.metrics ? { metrics: view.metrics } : {}) };
-  };
-  const level = (turns: readonly Turn[], versions: Record<string, VersionSet> | undefined) => {
-    const starts = historyStarts(turns);
-    const fileTurns = turns.map((turn, i) => (turn.role === 'user' ? { ...turn, historyIndex: starts[i] ?? 0 } : viewed(turn)));
-    const fileVersions =
-      versions &&
-      Object.fromEntries(
-        Object.entries(versions).map(([key, set]) => {
-          const at = Number(key);
-          const others = set.others.map((branch): LegacyBranch => {
-            const whole = [...turns.slice(0, at), ...branch.turns];
-            const inner = level(whole, branch.versions);
-            const memory = memoryOfTurns(whole);
-            return {
-              turns: inner.turns.slice(at),
-              history: historyOf(whole).slice(starts[at] ?? 0),
-              ...(memory.from || memory.shortenBefore ? { memory } : {}),
-              ...(inner.versions ? { versions: inner.versions } : {}),
-            };
-          });
-          return [key, { others, index: set.index }];
-        }),
-      );
-    return { turns: fileTurns, versions: fileVersions };
-  };
-  const { turns, versions } = level(conversation.turns, conversation.versions);
-  const memory = memoryOfTurns(conversation.turns);
-  return {
-    ...conversation,
-    turns,
-    history: historyOf(conversation.turns),
-    ...(memory.from || memory.shortenBefore ? { memory } : {}),
-    ...(versions ? { versions } : {}),
-  };
 }
 
 /** One tool use as the Markdown export lists it: what happened to it, not just that it was asked for. */
@@ -153,19 +111,50 @@ function importConversationJson(text: string): ImportedConversation {
   } catch (error) {
     throw new ConversationFileError(`This file is not JSON (${(error as Error).message}). Import a .json file exported by Nexus Chat, or a .md export.`);
   }
-  const file = parsed as { format?: unknown; conversation?: unknown };
+  const file = parsed as { format?: unknown; version?: unknown; conversation?: unknown };
   if (file?.format !== FORMAT || typeof file.conversation !== 'object' || file.conversation === null) {
     throw new ConversationFileError(
       'This JSON file is not a Nexus Chat conversation export (it has no "format": "nexus-chat/conversation"). Import a file exported with "Export JSON".',
     );
   }
-  return checkedConversation(file.conversation);
+  return checkedConversation(file.conversation, versionOf(file.version));
 }
 
-/** One conversation of a file, checked (see `checkImportedConversation`), its history trusted only when its turns show all of it. */
-function checkedConversation(raw: unknown): ImportedConversation {
-  const c = checkImportedConversation(raw);
+/** A file's format version, if this page reads it (a file without one is of the first). */
+function versionOf(value: unknown): number {
+  const version = value ?? 1;
+  if (typeof version === 'number' && READS.includes(version)) return version;
+  throw new ConversationFileError(
+    `This file is of format version ${JSON.stringify(version)}, which this page does not read (it reads versions ${READS.join(' and ')}): it was made by a newer Nexus Chat, or changed. Update the page and import it again.`,
+  );
+}
+
+/** A file's instructions for its conversation, said on import: they steer every answer and nobody sees them in the conversation. */
+function instructionsNote(instructions: string | undefined): string[] {
+  if (!instructions) return [];
+  const shown = instructions.length > 160 ? `${instructions.slice(0, 160)}…` : instructions;
+  return [
+    `This file gives the model instructions for this conversation: “${shown}”. Read or remove them in Settings, under “This conversation's instructions”.`,
+  ];
+}
+
+/**
+ * One conversation of a file, checked. Version 2 is the page's own shape (`stored-conversation.ts`). Version 1
+ * (see `checkImportedConversation`) is converted, its history trusted only when its turns show all of it.
+ */
+function checkedConversation(raw: unknown, version: number): ImportedConversation {
   const now = new Date().toISOString();
+  if (version === 2) {
+    const c = checkStoredConversation(raw);
+    const conversation: Conversation = {
+      ...c,
+      title: c.title || titleFrom(c.turns.find((t) => t.role === 'user')?.text ?? ''),
+      createdAt: c.createdAt ?? now,
+      updatedAt: c.updatedAt ?? now,
+    };
+    return { conversation, notes: instructionsNote(c.instructions) };
+  }
+  const c = checkImportedConversation(raw);
   const checked: LegacyConversation = {
     ...c,
     title: c.title || titleFrom(c.turns.find((t) => t.role === 'user')?.text ?? ''),
@@ -173,12 +162,7 @@ function checkedConversation(raw: unknown): ImportedConversation {
     updatedAt: c.updatedAt ?? now,
   };
   const hidden = hiddenInAnyVersion(c);
-  // Instructions steer every answer and nobody sees them in the conversation: the import says what they are.
-  const instructions = c.instructions
-    ? [
-        `This file gives the model instructions for this conversation: “${c.instructions.length > 160 ? `${c.instructions.slice(0, 160)}…` : c.instructions}”. Read or remove them in Settings, under “This conversation's instructions”.`,
-      ]
-    : [];
+  const instructions = instructionsNote(c.instructions);
   if (hidden === undefined) return { conversation: upgradeConversation(checked), notes: instructions };
   return {
     conversation: upgradeConversation(checked, { history: false }),
@@ -232,7 +216,7 @@ function checkFileSize(text: string): void {
 export function importConversationFiles(name: string, text: string, newId: () => string): ImportedConversation[] {
   if (!/\.(md|markdown)$/i.test(name) && text.trimStart().startsWith('{') && text.includes(`"${ALL_FORMAT}"`)) {
     checkFileSize(text);
-    let parsed: { format?: unknown; conversations?: unknown };
+    let parsed: { format?: unknown; version?: unknown; conversations?: unknown };
     try {
       parsed = JSON.parse(text) as typeof parsed;
     } catch (error) {
@@ -244,9 +228,10 @@ export function importConversationFiles(name: string, text: string, newId: () =>
       if (parsed.conversations.length > MAX_CONVERSATIONS) {
         throw new ConversationFileError(`This file holds more than ${MAX_CONVERSATIONS.toLocaleString('en-US')} conversations; import a smaller export.`);
       }
+      const version = versionOf(parsed.version);
       return parsed.conversations.map((raw: unknown, i: number) => {
         try {
-          return checkedConversation(raw);
+          return checkedConversation(raw, version);
         } catch (error) {
           const title = typeof (raw as { title?: unknown })?.title === 'string' ? ` (“${String((raw as { title: string }).title).slice(0, 80)}”)` : '';
           throw new ConversationFileError(`Conversation ${i + 1}${title}: ${(error as Error).message}`);

@@ -170,7 +170,7 @@ function list<T>(value: unknown, max: number, where: string, check: (item: unkno
  * One turn of a file. A file carries the model's history beside the turns, each user turn saying where
  * its message is in it (the shape pages kept before the steps were the record; see conversation-upgrade.ts).
  */
-function checkTurn(value: unknown, index: number, historyLength: number): LegacyTurn {
+export function checkTurn(value: unknown, index: number, historyLength: number): LegacyTurn {
   const where = `Turn ${index + 1}`;
   if (!isObject(value)) refuse(where, 'is not an object');
   if (!isString(value.id) || value.id === '') refuse(where, 'needs an id');
@@ -301,7 +301,7 @@ export function withAttachmentsNamedBefore(text: string, attachments: readonly A
  * (guarded as outside text), so they are text a person could have written — a string within
  * {@link IMPORT_LIMITS.instructionsChars} — or the file is refused, saying so. The import notes them.
  */
-function importedInstructions(value: unknown): { instructions?: string } {
+export function importedInstructions(value: unknown): { instructions?: string } {
   if (value === undefined || value === null || value === '') return {};
   if (typeof value !== 'string') throw new ConversationFileError('The conversation\'s "instructions" must be text; this file holds something else there.');
   if (value.length > IMPORT_LIMITS.instructionsChars) {
