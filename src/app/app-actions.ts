@@ -37,19 +37,24 @@ export type ConversationAction =
   | { type: 'importConversation'; name: string; text: string }
   | { type: 'searchConversations'; query: string };
 
-/** What the tools slice does: `tools.js`, MCP servers and what they ask and offer, attachments. */
-type ToolAction =
-  | { type: 'reloadTools' }
+/** What the tools slice does: `tools.js`. */
+type ToolAction = { type: 'reloadTools' };
+
+/** What the MCP slice does: servers, what they ask of the user and offer beside tools. */
+export type McpAction =
   | { type: 'addMcpServer'; url: string; trust?: boolean }
   | { type: 'removeMcpServer'; url: string }
   | { type: 'retryMcpServer'; url: string }
   | { type: 'answerMcpRequest'; id: number; answer: McpAnswer }
   | { type: 'attachMcpResource'; url: string; uri: string }
+  | { type: 'useMcpPrompt'; url: string; name: string };
+
+/** What the attachments slice does: the next message's attachments. */
+export type AttachmentAction =
   | { type: 'attach'; name: string; from: string; text: string }
   /** Files the user chose (text or PDF): each read and attached, cut to fit the model's memory. */
   | { type: 'attachFiles'; files: readonly { name: string; size: number; arrayBuffer(): Promise<ArrayBuffer> }[] }
-  | { type: 'detachAttachment'; index: number }
-  | { type: 'useMcpPrompt'; url: string; name: string };
+  | { type: 'detachAttachment'; index: number };
 
 /** What the settings slice does: settings, the Web switch, the page's own update. */
 type SettingsAction =
@@ -67,7 +72,7 @@ type SettingsAction =
 type McpAnswer = McpElicitationAnswer | { action: 'allow' | 'allow-always' | 'decline' };
 
 /** Everything the page's elements ask of the store, each owned by one slice. */
-export type AppAction = ModelAction | AnswerAction | ConversationAction | ToolAction | SettingsAction;
+export type AppAction = ModelAction | AnswerAction | ConversationAction | ToolAction | McpAction | AttachmentAction | SettingsAction;
 
 /** What an action resolves with: a file to save, an error to show by a form; nothing to rely on for the rest. */
 interface ActionResults {

@@ -1,18 +1,15 @@
 import { ModelSession } from './model-session.ts';
 import { AnswerSession } from './answer-session.ts';
 import type { ActionHandlers, AppAction, ResultOf } from './app-actions.ts';
-import { attachmentOf } from './attachment-fence.ts';
-import { attachmentRoom } from './context-gauge.ts';
+import { AttachmentsSlice } from './attachments-slice.ts';
 import { historyOf, memoryOfTurns } from './conversation-history.ts';
 import { ConversationStore, newId, repairInterrupted } from './conversation-store.ts';
-import { DEFAULT_EMBEDDING_MODEL, InvalidHistoryError, McpServers, ToolRegistry, loadTools, type ChatOptions, type NexusChat } from '../internal.ts';
-import { DEFAULT_SETTINGS, emptyConversation, type AppState, type Conversation, type Settings, type ToolInfo } from './app-state.ts';
-import type { McpPageClient } from './mcp-page-client.ts';
+import { DEFAULT_EMBEDDING_MODEL, InvalidHistoryError, ToolRegistry, loadTools, type ChatOptions, type NexusChat } from '../internal.ts';
+import { DEFAULT_SETTINGS, emptyConversation, type AppState, type Conversation, type Settings } from './app-state.ts';
+import { McpSession } from './mcp-session.ts';
 import { modelFromAddress } from './model-param.ts';
-import type { SavedMcpServer } from './persistence.ts';
 import type { StoreDeps } from './store-deps.ts';
 import type { TabMessage } from './tab-sync.ts';
-import { serverName } from './server-names.ts';
 import { formatBytes } from './format.ts';
 
 export type { StoreDeps } from './store-deps.ts';
@@ -35,12 +32,10 @@ export class AppStore {
   private readonly model: ModelSession;
   /** Where `tools.js` is previewed before a model is loaded. */
   private readonly previewRegistry = new ToolRegistry();
-  /** The MCP servers the page takes tools from; they outlive any one model. */
-  private readonly mcp: McpServers;
-  /** What MCP servers ask of the user, and offer beside tools: loaded with the first server. */
-  private mcpPageClient: Promise<McpPageClient> | undefined;
-  /** The servers the user added, as saved. */
-  private savedServers: SavedMcpServer[] = [];
+  /** The MCP part: the servers the page takes tools from (they outlive any one model), what they ask and offer. */
+  private readonly mcp: McpSession;
+  /** The next message's attachments. */
+  private readonly attachments: AttachmentsSlice;
   /** Lets a waiting new version of the page take over. */
   private applyPageUpdate: (() => void) | undefined;
   /** Every action's handler, from the slice that owns it. */
@@ -60,17 +55,23 @@ export class AppStore {
       mcpExtras: {},
       attachments: [],
     };
-    this.mcp = new McpServers(this.previewRegistry, {
-      ...(deps.fetch ? { fetch: deps.fetch } : {}),
-      client: async (server) => (await this.mcpClient()).handlers(server),
-      ...deps.mcpOptions,
-    });
-    this.mcp.subscribe((servers) => {
-      if (servers.length || this.mcpPageClient) void this.mcpClient().then((client) => client.refresh(this.mcp, servers));
-      const registry = this.model.chat?.tools ?? this.previewRegistry;
-      const listed = this.current.tools.list !== undefined || registry.size > 0;
-      this.set({ mcp: servers, tools: { ...this.current.tools, ...(listed ? { list: this.describeTools(registry) } : {}) } });
-    });
+    const host = { state: () => this.current, set: (change: Partial<AppState>) => this.set(change), notify: (text: string) => this.notify(text) };
+    this.mcp = new McpSession(
+      {
+        ...host,
+        chat: () => this.model.chat,
+        progress: (tool, text) => this.answers.progress(tool, text),
+        log: (server, level, text) => this.answers.diagnose({ kind: 'log', server, level, text }),
+        listed: (servers) => {
+          const registry = this.model.chat?.tools ?? this.previewRegistry;
+          const listed = this.current.tools.list !== undefined || registry.size > 0;
+          this.set({ mcp: servers, tools: { ...this.current.tools, ...(listed ? { list: this.mcp.describe(registry) } : {}) } });
+        },
+      },
+      deps,
+      this.previewRegistry,
+    );
+    this.attachments = new AttachmentsSlice(host);
     this.conversations = new ConversationStore(
       {
         state: () => this.current,
@@ -92,10 +93,7 @@ export class AppStore {
       skipCheck: () => this.model.skipCheck(),
       loading: () => this.model.loading,
       toolSelection: () => this.toolSelection(),
-      serverOf: (name) => {
-        const server = this.mcp.serverOf(name);
-        return server && serverName(server, this.mcp.list());
-      },
+      serverOf: (name) => this.mcp.serverLabel(name),
       ...(deps.tabs ? { tabs: deps.tabs } : {}),
     });
     this.model = new ModelSession(
@@ -106,7 +104,7 @@ export class AppStore {
         stopAnswer: () => this.answers.stop(),
         attached: async (chat) => {
           chat.on('toolSearch', (search) => this.set({ tools: { ...this.current.tools, search } }));
-          chat.useMcpServers(this.mcp);
+          chat.useMcpServers(this.mcp.servers);
           await this.loadToolsInto(chat);
           this.restoreHistory(this.current.conversation);
         },
@@ -118,17 +116,10 @@ export class AppStore {
       ...this.answers.actions,
       ...this.conversations.actions,
       newConversation: () => this.newConversation(),
-      // The tools slice: tools.js, MCP servers and what they ask and offer, attachments.
+      ...this.mcp.actions,
+      ...this.attachments.actions,
+      // The tools slice: tools.js.
       reloadTools: () => this.reloadTools(),
-      addMcpServer: ({ url, trust }) => this.addMcpServer(url, trust === true),
-      removeMcpServer: ({ url }) => this.removeMcpServer(url),
-      retryMcpServer: ({ url }) => this.retryMcpServer(url),
-      answerMcpRequest: ({ id, answer }) => this.answerMcpRequest(id, answer),
-      attachMcpResource: ({ url, uri }) => this.attachMcpResource(url, uri),
-      attach: ({ name, from, text }) => this.attach({ name, from, text }),
-      attachFiles: ({ files }) => this.attachFiles(files),
-      detachAttachment: ({ index }) => this.detachAttachment(index),
-      useMcpPrompt: ({ url, name }) => this.useMcpPrompt(url, name),
       // The settings slice.
       updateSettings: ({ change }) => this.updateSettings(change),
       resetSettings: () => this.resetSettings(),
@@ -165,9 +156,7 @@ export class AppStore {
       persistence.loadMcpServers().catch(() => []),
     ]);
     // MCP servers connect on load, each on its own: one that hangs holds up nothing.
-    this.savedServers = savedServers;
-    this.declareSavedServers();
-    void this.loadRelayedServers();
+    this.mcp.restore(savedServers);
     const latest = conversations[0] ? await persistence.loadConversation(conversations[0].id).catch(() => undefined) : undefined;
     // An answer another tab is writing now is not an interrupted one.
     const repaired = latest && ((await this.deps.tabs?.isAnswering(latest.id)) ? latest : repairInterrupted(latest));
@@ -294,9 +283,7 @@ export class AppStore {
         return;
       }
       case 'mcp':
-        this.savedServers = await persistence.loadMcpServers().catch(() => this.savedServers);
-        this.declareSavedServers();
-        return;
+        return this.mcp.reloadSaved();
       case 'conversations':
         return this.conversations.changedElsewhere(undefined);
       case 'conversation':
@@ -356,10 +343,10 @@ export class AppStore {
     this.set({ tools: { ...this.current.tools, loading: true } });
     try {
       await chat.loadTools(this.deps.toolsUrl, this.toolsOptions());
-      this.set({ tools: { ...this.keptToolState(), url: this.deps.toolsUrl, loading: false, list: this.describeTools(chat.tools) } });
+      this.set({ tools: { ...this.keptToolState(), url: this.deps.toolsUrl, loading: false, list: this.mcp.describe(chat.tools) } });
     } catch (error) {
       this.set({
-        tools: { ...this.keptToolState(), url: this.deps.toolsUrl, loading: false, list: this.describeTools(chat.tools), error: (error as Error).message },
+        tools: { ...this.keptToolState(), url: this.deps.toolsUrl, loading: false, list: this.mcp.describe(chat.tools), error: (error as Error).message },
       });
     }
     // Many tools: the tool-search model loads and the tools are embedded now, not at the first answer.
@@ -388,177 +375,12 @@ export class AppStore {
     try {
       await loadTools(registry, this.deps.toolsUrl, this.toolsOptions());
       if (this.model.chat) return;
-      this.mcp.declare('tools.js', registry.mcpServers);
-      this.mcp.attach(registry);
-      this.set({ tools: { url: this.deps.toolsUrl, loading: false, list: this.describeTools(registry) } });
+      this.mcp.servers.declare('tools.js', registry.mcpServers);
+      this.mcp.servers.attach(registry);
+      this.set({ tools: { url: this.deps.toolsUrl, loading: false, list: this.mcp.describe(registry) } });
     } catch (error) {
       if (!this.model.chat) this.set({ tools: { ...this.current.tools, loading: false, error: (error as Error).message } });
     }
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // MCP servers
-  // ---------------------------------------------------------------------------------------------
-
-  /**
-   * Adds an MCP server by its address; it connects at once and is remembered.
-   * @param url - its MCP endpoint.
-   * @param trust - run its tools that are not marked read-only without asking.
-   * @returns an error message for an address that cannot be used, else undefined.
-   */
-  private async addMcpServer(url: string, trust = false): Promise<string | undefined> {
-    const address = url.trim();
-    try {
-      const parsed = new URL(address);
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
-    } catch {
-      return `"${address}" is not an http(s) address. Give the server's MCP endpoint, such as http://127.0.0.1:3001/mcp.`;
-    }
-    if (this.current.mcp.some((server) => server.url === address)) return `${address} is already in the list.`;
-    this.savedServers = [...this.savedServers, { url: address, ...(trust ? { trust: true } : {}) }];
-    this.declareSavedServers();
-    await this.saveServers();
-    return undefined;
-  }
-
-  /** Removes a server the user added; its tools go with it. */
-  private async removeMcpServer(url: string): Promise<void> {
-    this.savedServers = this.savedServers.filter((server) => server.url !== url);
-    this.declareSavedServers();
-    await this.saveServers();
-  }
-
-  /** Tries a server that is down again now. */
-  private retryMcpServer(url: string): void {
-    this.mcp.retry(url);
-  }
-
-  /**
-   * The user's answer to what an MCP server asked (`state.mcpRequest`, by its `id`): a form's values
-   * (`accept`), `decline` or `cancel`; for a completion by the model, `allow`, `allow-always` (this
-   * server, until the page is closed) or `decline`.
-   */
-  private answerMcpRequest(id: number, answer: Parameters<McpPageClient['answer']>[1]): void {
-    void this.mcpClient().then((client) => client.answer(id, answer));
-  }
-
-  /** Attaches a server's resource to the next message (its text, fenced as data, goes after the message). */
-  private async attachMcpResource(url: string, uri: string): Promise<void> {
-    await (await this.mcpClient()).attach(this.mcp, url, uri);
-  }
-
-  /** Attaches a text to the next message (fenced as data after it; cut with a note past the limit). */
-  private attach(input: { name: string; from: string; text: string }): void {
-    this.set({ attachments: [...this.current.attachments, attachmentOf(input)] });
-  }
-
-  /**
-   * Reads files the user chose and attaches their text to the next message, each cut to what the model's
-   * memory has room for (with a note saying so); one that cannot be read is named, and the others still go.
-   */
-  private async attachFiles(files: readonly { name: string; size: number; arrayBuffer(): Promise<ArrayBuffer> }[]): Promise<void> {
-    this.set({ attachError: undefined });
-    for (const file of files) {
-      try {
-        // Loaded with the first file, not with the page.
-        const { textOfFile } = await import('./file-attachments.ts');
-        const text = await textOfFile(file);
-        const room = attachmentRoom(this.current);
-        if (room <= 0) {
-          this.refuseFile(`“${file.name}” was not attached: the model's memory has no room left for it. Start a new conversation, or take an attachment out.`);
-          continue;
-        }
-        this.set({ attachments: [...this.current.attachments, attachmentOf({ name: file.name, from: 'a file on this device', text }, room)] });
-      } catch (error) {
-        // A file the page cannot read says so by name; anything else (the browser could not read it) is said here.
-        this.refuseFile(error instanceof Error && error.name === 'AttachmentFileError' ? error.message : `Could not read ${file.name}: ${String(error)}`);
-      }
-    }
-  }
-
-  /** Says by the message box, and to a screen reader, why a file was not attached. */
-  private refuseFile(why: string): void {
-    this.set({ attachError: why });
-    this.notify(why);
-  }
-
-  /** Takes the attachment at `index` back out of the next message. */
-  private detachAttachment(index: number): void {
-    this.set({ attachments: this.current.attachments.filter((_, i) => i !== index) });
-  }
-
-  /**
-   * Puts a server's prompt into the message box (not sent: the user reads it first); a prompt with
-   * arguments asks for them in a form first.
-   */
-  private async useMcpPrompt(url: string, name: string): Promise<void> {
-    const text = await (await this.mcpClient()).usePrompt(this.mcp, url, name);
-    if (text) this.set({ returnedText: text });
-  }
-
-  /** The page's MCP client part, loaded when first needed (a page without servers never fetches it). */
-  private mcpClient(): Promise<McpPageClient> {
-    this.mcpPageClient ??= import('./mcp-page-client.ts').then(
-      ({ McpPageClient }) =>
-        new McpPageClient(
-          {
-            state: () => this.current,
-            set: (change) => this.set(change),
-            notify: (text) => this.notify(text),
-            chat: () => this.model.chat,
-            progress: (tool, text) => this.answers.progress(tool, text),
-            log: (server, level, text) => this.answers.diagnose({ kind: 'log', server, level, text }),
-          },
-          this.deps.mcpSignIn,
-        ),
-    );
-    return this.mcpPageClient;
-  }
-
-  private async saveServers(): Promise<void> {
-    await this.deps.persistence.saveMcpServers(this.savedServers).catch(() => undefined);
-    this.deps.tabs?.post({ kind: 'mcp' });
-  }
-
-  private declareSavedServers(): void {
-    this.mcp.declare(
-      'settings',
-      this.savedServers.map((server) => ({ url: server.url, ...(server.trust ? { trust: true } : {}) })),
-    );
-  }
-
-  /** The servers the app server relays to (none where it lists none, or is not Nexus Chat's). */
-  private async loadRelayedServers(): Promise<void> {
-    const listUrl = this.deps.mcpRelayUrl;
-    if (!listUrl) return;
-    try {
-      const response = await (this.deps.fetch ?? globalThis.fetch)(listUrl, { headers: { accept: 'application/json' } });
-      if (!response.ok || !/json/.test(response.headers.get('content-type') ?? '')) return;
-      const { servers } = (await response.json()) as { servers?: { url: string; label?: string; trust?: boolean }[] };
-      this.mcp.declare(
-        'relay',
-        (servers ?? []).map((server) => ({
-          url: new URL(server.url, new URL(listUrl, globalThis.location?.href)).href,
-          ...(server.label ? { label: server.label } : {}),
-          ...(server.trust ? { trust: true } : {}),
-        })),
-      );
-    } catch {
-      // No relay: only the servers tools.js and the user name.
-    }
-  }
-
-  /** The tools of a registry as the panel lists them, each MCP tool with its server. */
-  private describeTools(registry: ToolRegistry): ToolInfo[] {
-    return registry.names.flatMap((name) => {
-      const tool = registry.get(name);
-      const status = this.mcp.serverOf(name);
-      const server = status && serverName(status, this.mcp.list());
-      const changed = status?.changed?.includes(name) === true;
-      return tool
-        ? [{ schema: tool.schema, confirm: tool.confirm, readOnly: tool.readOnly, ...(server ? { server } : {}), ...(changed ? { changed } : {}) }]
-        : [];
-    });
   }
 
   // ---------------------------------------------------------------------------------------------
