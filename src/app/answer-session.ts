@@ -145,7 +145,6 @@ export class AnswerSession {
       text: '',
       state: 'streaming',
       steps: [],
-      sources: [],
       web: this.host.state().web.enabled,
       ...(how.sampled ? { sampled: samplingFor(this.host.state().settings, true).temperature } : {}),
       ...(label
@@ -354,7 +353,6 @@ export class AnswerSession {
           metrics: result.metrics,
           text: result.text,
           state: 'done',
-          sources: result.sources ?? [],
           drafts: draftsBesides([...(turn.drafts ?? []), ...droppedFromView(turn.text, result.text)], result.text),
         }));
     } catch (error) {

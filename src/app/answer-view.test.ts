@@ -76,6 +76,7 @@ describe("an answer's view of its steps (issue 43)", () => {
       metrics: saved.metrics,
       checking: false,
       drafts: ['Let me check.'],
+      sources: [],
     });
   });
 

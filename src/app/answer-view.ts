@@ -1,4 +1,4 @@
-import type { AnswerMetrics, Step, ToolCallRecord } from '../internal.ts';
+import { sourcesOfCalls, type AnswerMetrics, type Source, type Step, type ToolCallRecord } from '../internal.ts';
 import type { Activity, DiagnosticEntry, Turn } from './app-state.ts';
 import { READ_PAGE, WEB_TOOL_NAMES } from './web-research.ts';
 
@@ -17,6 +17,8 @@ export interface AnswerView {
   checking: boolean;
   /** Text the user watched stream in rounds that then used a tool: kept, folded above the answer. */
   drafts: string[];
+  /** The numbered sources the answer's web calls brought, which its citations link to. */
+  sources: Source[];
 }
 
 /**
@@ -34,8 +36,10 @@ export function answerView(turn: Turn): AnswerView {
       ...(turn.metrics ? { metrics: turn.metrics } : {}),
       checking: turn.checking === true,
       drafts: turn.drafts ?? [],
+      sources: turn.sources ?? [],
     };
   }
+  const fromSteps = sourcesOfCalls(steps.flatMap((step) => (step.kind === 'call' ? [step.record] : [])));
   // The loop's own fold of these steps (`ChatAnswer.metrics`), kept with the finished answer: the page does not carry the fold itself.
   const metrics = turn.state === 'done' ? turn.metrics : undefined;
   return {
@@ -48,6 +52,8 @@ export function answerView(turn: Turn): AnswerView {
       // Text a stray end-of-reasoning tag turned into reasoning after it was shown (see answer-session.ts).
       ...(turn.drafts ?? []),
     ],
+    // Sources are step content (each web call keeps those it brought); an answer saved before kept them on the turn.
+    sources: fromSteps.length ? fromSteps : (turn.sources ?? []),
   };
 }
 

@@ -880,7 +880,7 @@ describe('AppStore', () => {
     expect(texts().at(-1)).toBe('Cold.');
   });
 
-  it('in research mode asks the research session and keeps its sources and web lines', async () => {
+  it('in research mode asks the research session, and shows its sources and web lines from its steps', async () => {
     const research: Research = {
       status: async () => ({ available: true, backend: 'searxng', detail: 'Searching the web.' }),
       ask: async (_prompt, _options) => {
@@ -901,7 +901,15 @@ describe('AppStore', () => {
           metrics: undefined as never,
           steps: [
             { kind: 'round', round: 1, phase: 'tools' },
-            { kind: 'call', round: 1, record: { ...record, details: { web: { kind: 'search', queries: ['q'], ok: true, results: 3 } } } },
+            {
+              kind: 'call',
+              round: 1,
+              // The sources a web call brought are its details too: the answer's sources are a view of its steps (issue 55).
+              record: {
+                ...record,
+                details: { web: { kind: 'search', queries: ['q'], ok: true, results: 3 }, sources: [{ n: 1, url: 'https://example.org', title: 'Example' }] },
+              },
+            },
             { kind: 'finished', ms: 1, text: 'Answer [1].' },
           ],
           totalUsage: { promptTokens: 0, cachedTokens: 0, newTokens: 0 },
@@ -914,7 +922,9 @@ describe('AppStore', () => {
     store.dispatch({ type: 'setWeb', enabled: true });
     await store.dispatch({ type: 'send', text: 'Look it up' });
     const answer = store.state.conversation.turns.at(-1);
-    expect(answer).toMatchObject({ web: true, text: 'Answer [1].', sources: [{ n: 1, url: 'https://example.org', title: 'Example' }] });
+    expect(answer).toMatchObject({ web: true, text: 'Answer [1].' });
+    expect(answer).not.toHaveProperty('sources');
+    expect(answer && answerView(answer).sources).toEqual([{ n: 1, url: 'https://example.org', title: 'Example' }]);
     expect(answer && answerView(answer).activity).toEqual([
       { kind: 'search', queries: ['q'], ok: true, results: 3, source: 'inline', call: expect.objectContaining({ result: 'r' }) },
     ]);

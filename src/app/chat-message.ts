@@ -4,7 +4,6 @@ import type { Activity, DiagnosticEntry, Turn } from './app-state.ts';
 import { formatArgs, formatResult, formatSeconds, formatWait } from './format.ts';
 import type { LinkDestination } from './link-check.ts';
 import { enrichMarkdown, isWebAddress, renderMarkdown } from './markdown.ts';
-import type { Source } from './web-research.ts';
 import { chatMessageStyles } from './chat-message-styles.ts';
 import { answerView, type AnswerView } from './answer-view.ts';
 import { fire } from './app-actions.ts';
@@ -52,16 +51,18 @@ export class ChatMessage extends LitElement {
   /** A link in the answer that was clicked, shown with its destination until the user opens it or not. */
   declare pendingLink: LinkDestination | undefined;
 
-  private rendered: { text: string; sources: readonly Source[] | undefined; element: HTMLElement } | undefined;
+  private rendered: { text: string; sources: string; element: HTMLElement } | undefined;
   /** The answer's finished Markdown blocks, reused while it streams. */
   private readonly renderedBlocks = new Map<string, DocumentFragment>();
 
   static override styles = chatMessageStyles;
 
   override willUpdate(): void {
-    const { text, sources } = this.turn;
-    if (!this.rendered || this.rendered.text !== text || this.rendered.sources !== sources) {
-      this.rendered = { text, sources, element: renderMarkdown(text, sources, this.renderedBlocks) };
+    const { text } = this.turn;
+    const { sources } = this.view;
+    const sourcesKey = sources.map((s) => `${s.n} ${s.url} ${s.title}`).join('\n');
+    if (!this.rendered || this.rendered.text !== text || this.rendered.sources !== sourcesKey) {
+      this.rendered = { text, sources: sourcesKey, element: renderMarkdown(text, sources, this.renderedBlocks) };
     }
     // Code colours and formulas once the answer is written (not on every streamed token).
     if (this.turn.state !== 'streaming' && this.turn.state !== 'stopping') void enrichMarkdown(this.rendered.element);
@@ -217,7 +218,7 @@ export class ChatMessage extends LitElement {
   }
 
   private renderSources() {
-    const sources = this.turn.sources ?? [];
+    const { sources } = this.view;
     if (!sources.length) return nothing;
     return html`<section class="sources" data-testid="sources">
       <h3>Sources</h3>

@@ -6,7 +6,7 @@
  */
 export { ProxyClient, ProxyUnavailableError, type Budget, type Source, type ToolReply } from './proxy-client.ts';
 export { CANNOT_BROWSE_INSTRUCTIONS, RESEARCH_INSTRUCTIONS } from './research-prompts.ts';
-export { READ_PAGE, WEB_SEARCH, registerWebTools, type WebActivity, type WebToolState } from './web-tools.ts';
+export { READ_PAGE, WEB_SEARCH, registerWebTools, sourcesOfCalls, type WebActivity, type WebToolState } from './web-tools.ts';
 export {
   RESEARCH_MAX_ROUNDS,
   WebResearch,

@@ -8,7 +8,7 @@ import { createProxy } from '../proxy/server.ts';
 import type { SearchBackend } from '../proxy/search-backend.ts';
 import { SearchFailedError } from '../proxy/errors.ts';
 import { CANNOT_BROWSE_INSTRUCTIONS, RESEARCH_INSTRUCTIONS } from './research-prompts.ts';
-import type { WebActivity } from './web-tools.ts';
+import { sourcesOfCalls, type WebActivity } from './web-tools.ts';
 import { WebResearch } from './web-research.ts';
 import { createServer } from 'node:http';
 
@@ -71,13 +71,16 @@ describe('research mode through the real proxy (loopback, fake search backend)',
     const answer = await web.ask('Find senior Rust jobs', { onActivity: (a) => activity.push(a) });
 
     expect(answer.text).toBe('Senior Rust roles are listed on the jobs board [1] and on a careers page [2].');
-    expect(answer.sources).toEqual([
-      { n: 1, url: 'https://jobs.example/rust', title: 'Rust jobs board (rust jobs)' },
+    const sources = [
+      { n: 1, url: 'https://jobs.example/rust', title: 'Rust jobs board (rust jobs)', date: '2026-11-20' },
       { n: 2, url: 'https://careers.example/rust', title: 'Rust careers' },
-    ]);
+    ];
+    expect(answer.sources).toEqual(sources);
     expect(activity).toEqual([{ kind: 'search', queries: ['rust jobs', 'remote rust jobs'], ok: true, results: 2 }]);
-    // The same activity goes with the call in the answer's steps (issue 43): the page reads it there.
-    expect(answer.calls.map((call) => call.details)).toEqual([{ web: activity[0] }]);
+    // The same activity and the sources go with the call in the answer's steps (issues 43, 55): the page reads
+    // them there, and the sources need no request more.
+    expect(answer.calls.map((call) => call.details)).toEqual([{ web: activity[0], sources }]);
+    expect(sourcesOfCalls(answer.calls)).toEqual(sources);
     const [first, second] = engine.generations;
     expect(first?.prompt).toContain(RESEARCH_INSTRUCTIONS);
     expect(first?.prompt).toContain('"name": "web_search"');

@@ -123,7 +123,12 @@ export class WebResearch<O extends ResearchAnswerOptions = ResearchAnswerOptions
       return { ...answer, sources: [] };
     }
 
-    const state: WebToolState = { answer: await this.client.startAnswer(prompt, options.signal), last: new Map(), ...(onActivity ? { onActivity } : {}) };
+    const state: WebToolState = {
+      answer: await this.client.startAnswer(prompt, options.signal),
+      last: new Map(),
+      sources: new Map(),
+      ...(onActivity ? { onActivity } : {}),
+    };
     const userMessages = [...this.chat.history.filter((m) => m.role === 'user').map((m) => m.content), prompt];
     // The web tools are this answer's toolkit: the chat's own registry is never touched, so a
     // tools.js reload while the research runs is kept.
@@ -136,9 +141,11 @@ export class WebResearch<O extends ResearchAnswerOptions = ResearchAnswerOptions
       ...chatOptions,
       tools: [...(linkInPlay(userMessages) ? [WEB_SEARCH, READ_PAGE] : [WEB_SEARCH]), ...own],
       instructions: [RESEARCH_INSTRUCTIONS, chatOptions.instructions].filter(Boolean).join('\n\n'),
-      answerNow: async () => researchAnswerNow(await this.client.sources(state.answer).catch(() => [])),
+      // The sources the answer's calls brought, numbered as the proxy numbered them: no request more.
+      answerNow: () => researchAnswerNow([...state.sources.values()].sort((a, b) => a.n - b.n)),
       toolkit: { tools, effects: webToolEffects(state), withChatTools: true },
     } as O);
-    return { ...answer, sources: await this.client.sources(state.answer).catch(() => []) };
+    // The sources its calls brought (each call's details keep its own: the page reads them from the steps).
+    return { ...answer, sources: [...state.sources.values()].sort((a, b) => a.n - b.n) };
   }
 }

@@ -17,7 +17,7 @@ describe('the web tools', () => {
   it('ask the proxy for a read no larger than what the model will read of it', async () => {
     const { client, bodies } = recordingClient();
     const registry = new ToolRegistry();
-    registerWebTools(registry, client, { answer: 'a'.repeat(22), last: new Map() });
+    registerWebTools(registry, client, { answer: 'a'.repeat(22), last: new Map(), sources: new Map() });
     await registry.runTool(READ_PAGE, { url: 'https://site.example/' }, { maxResultChars: 3000.5 });
     await registry.runTool(READ_PAGE, { url: 'https://site.example/' }, {});
     // Below the proxy's smallest sized read, the proxy's own limits apply and the loop cuts the result.

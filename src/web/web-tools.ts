@@ -1,5 +1,5 @@
 import type { ToolRegistry } from '../tools/tool-registry.ts';
-import type { ProxyClient, ToolReply } from './proxy-client.ts';
+import type { ProxyClient, Source, ToolReply } from './proxy-client.ts';
 import { withDetails } from '../tools/tool-registry.ts';
 
 /** What a web tool did, for the page's "searched: …" and "read: …" lines. */
@@ -16,7 +16,38 @@ export interface WebToolState {
   answer: string;
   /** The last reply of each tool, for the budget effects. */
   last: Map<string, ToolReply>;
+  /** Every numbered source the answer's calls brought, by number (the first title and address of each kept). */
+  sources: Map<number, Source>;
   onActivity?: (activity: WebActivity) => void;
+}
+
+/**
+ * The numbered sources in a reply's results or pages (the proxy numbers each address once per answer), as a
+ * call's details keep them: the answer's sources are its calls' (see {@link sourcesOfCalls}), no request more.
+ */
+function numberedSources(items: unknown): Source[] {
+  if (!Array.isArray(items)) return [];
+  return items.flatMap((item: { n?: unknown; url?: unknown; finalUrl?: unknown; title?: unknown; date?: unknown }) => {
+    const url = typeof item.finalUrl === 'string' ? item.finalUrl : item.url;
+    if (typeof item.n !== 'number' || typeof url !== 'string') return [];
+    const title = typeof item.title === 'string' && item.title ? item.title : url;
+    return [{ n: item.n, url, title, ...(typeof item.date === 'string' && item.date ? { date: item.date } : {}) }];
+  });
+}
+
+/** Adds a call's sources to the answer's, a number's first title and address kept. */
+function remember(state: WebToolState, sources: readonly Source[]): void {
+  for (const source of sources) if (!state.sources.has(source.n)) state.sources.set(source.n, source);
+}
+
+/**
+ * An answer's numbered sources, from its calls' details (each web call keeps the sources it brought):
+ * by number, each number's first title and address; anything not shaped as a source is passed over.
+ */
+export function sourcesOfCalls(calls: readonly { details?: Readonly<Record<string, unknown>> | undefined }[]): Source[] {
+  const byNumber = new Map<number, Source>();
+  for (const source of calls.flatMap((call) => numberedSources(call.details?.sources))) if (!byNumber.has(source.n)) byNumber.set(source.n, source);
+  return [...byNumber.values()].sort((a, b) => a.n - b.n);
 }
 
 /**
@@ -56,8 +87,10 @@ export function registerWebTools(registry: ToolRegistry, client: ProxyClient, st
         ...(reply.ok ? {} : { detail: String(reply.reason ?? reply.code ?? 'failed') }),
       };
       state.onActivity?.(activity);
+      const sources = numberedSources(reply.results);
+      remember(state, sources);
       // What the search found goes with the call, for the page to show: the model reads the reply's text.
-      return withDetails(reply.text, { web: activity });
+      return withDetails(reply.text, { web: activity, ...(sources.length ? { sources } : {}) });
     },
     { required: ['query'], readOnly: true },
   );
@@ -75,7 +108,9 @@ export function registerWebTools(registry: ToolRegistry, client: ProxyClient, st
         : [];
       const activity: WebActivity = { kind: 'read', url, pages, ok: reply.ok, ...(reply.ok ? {} : { detail: String(reply.reason ?? reply.code ?? 'failed') }) };
       state.onActivity?.(activity);
-      return withDetails(reply.text, { web: activity });
+      const sources = numberedSources(reply.pages);
+      remember(state, sources);
+      return withDetails(reply.text, { web: activity, ...(sources.length ? { sources } : {}) });
     },
     { readOnly: true },
   );
