@@ -185,7 +185,8 @@ function callRegion(rendered: string, plain: { a: string; b: string; tail: strin
 async function analyseCallSyntax(render: RawTemplateRender, dialect: TemplateDialect, family: ModelFamily): Promise<CallSyntaxAnalysis> {
   if (dialect.calls !== 'tool_calls') return nativeCallsFail(render, dialect, family);
   const renders = new Renders(render, dialect, family);
-  const idOf = (i: number) => (dialect.callIds === 'alnum9' ? IDS[i] : IDS[i]) as string;
+  // The probe's ids are nine letters: every template takes them, and no digit in them reads as a position.
+  const idOf = (i: number) => IDS[i] as string;
   try {
     const plainTurn = (content: string) => renders.text([...QUESTION, { role: 'assistant', content }], false);
     const a = await plainTurn(PLAIN);
@@ -228,7 +229,6 @@ async function analyseCallSyntax(render: RawTemplateRender, dialect: TemplateDia
     const mismatch = await verify(syntax, region);
     return mismatch ? { writesCalls: true, problem: mismatch, ...turn } : { writesCalls: true, syntax, ...turn };
   } catch (error) {
-    if (process.env.DEBUG_ANALYSIS) console.error(error);
     return { writesCalls: true, problem: `its call turns fail to render (${error instanceof Error ? error.message.split('\n')[0] : String(error)})` };
   }
 }
