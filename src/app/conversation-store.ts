@@ -1,5 +1,5 @@
 import type { ConversationFile } from './conversation-files.ts';
-import { ConversationSearch } from './conversation-search.ts';
+import type { ConversationSearch } from './conversation-search.ts';
 import { emptyConversation, type AppState, type Conversation, type ConversationSummary, type Turn } from './app-state.ts';
 import type { Persistence } from './persistence.ts';
 import type { TabSync } from './tab-sync.ts';
@@ -34,7 +34,8 @@ export class ConversationStore {
   /** The latest search, so an earlier one that finishes later is not shown. */
   private pendingQuery = '';
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly search: ConversationSearch;
+  /** The word index of the saved conversations: made, with its code, on the first search (it reads what is saved then). */
+  private search: ConversationSearch | undefined;
   /** The open conversation's fields changed here since its last save: a save writes only these. */
   private dirty = new Set<keyof Conversation>();
   /**
@@ -61,9 +62,7 @@ export class ConversationStore {
     private readonly host: ConversationHost,
     private readonly persistence: Persistence,
     private readonly tabs?: TabSync,
-  ) {
-    this.search = new ConversationSearch((id) => persistence.loadConversation(id));
-  }
+  ) {}
 
   /**
    * Another tab saved a conversation: the list is read again, and the open conversation too when it
@@ -199,7 +198,7 @@ export class ConversationStore {
     }
     const { persistence } = this;
     const doomed = id === this.host.state().conversation.id ? this.host.state().conversation : await persistence.loadConversation(id).catch(() => undefined);
-    this.search.remove(id);
+    this.search?.remove(id);
     const conversations = await persistence.deleteConversation(id).catch(() => this.host.state().conversations.filter((c) => c.id !== id));
     this.deleted = doomed;
     this.announce();
@@ -303,6 +302,10 @@ export class ConversationStore {
       this.host.set({ conversationSearch: undefined });
       return;
     }
+    if (!this.search) {
+      const { ConversationSearch } = await import('./conversation-search.ts');
+      this.search ??= new ConversationSearch((id) => this.persistence.loadConversation(id));
+    }
     const matches = await this.search.search(query, this.host.state().conversations, this.host.state().conversation);
     // A newer search may have started while the index was first built: only the latest is shown.
     if (this.pendingQuery !== query) return;
@@ -352,7 +355,7 @@ export class ConversationStore {
 
   /** Saves a conversation (or some of its fields) and keeps the search index current; resolves with the saved list. */
   private persist(conversation: Conversation, fields?: readonly (keyof Conversation)[]): Promise<ConversationSummary[]> {
-    this.search.update(conversation);
+    this.search?.update(conversation);
     return this.persistence.saveConversation(conversation, fields);
   }
 

@@ -132,17 +132,8 @@ export class McpSession {
   private client(): Promise<McpPageClient> {
     this.pageClient ??= import('./mcp-page-client.ts').then(
       ({ McpPageClient }) =>
-        new McpPageClient(
-          {
-            state: () => this.host.state(),
-            set: (change) => this.host.set(change),
-            notify: (text) => this.host.notify(text),
-            chat: () => this.host.chat(),
-            progress: (tool, text) => this.host.progress(tool, text),
-            log: (server, level, text) => this.host.log(server, level, text),
-          },
-          this.deps.mcpSignIn,
-        ),
+        // The client needs of the page what this session does (its state, the chat, progress and logs).
+        new McpPageClient(this.host, this.deps.mcpSignIn),
     );
     return this.pageClient;
   }
