@@ -82,6 +82,25 @@ describe('a call syntax as data', () => {
     expect(readCalls(SOLAR, ownId)?.calls).toEqual([{ name: 'get_time', arguments: { zone: 'CET' } }]);
   });
 
+  it('reads a call whose turn leaves out what the template writes before the call section (Command R7B’s empty thinking)', () => {
+    const commandR: CallSyntax = {
+      sectionOpen: '<|START_THINKING|><|END_THINKING|><|START_ACTION|>[\n    ',
+      callOpen: `{"tool_call_id": "${INDEX0_SLOT}", "tool_name": "`,
+      name: 'json',
+      nameClose: '", "parameters": ',
+      arguments: { kind: 'json', layout: 'spaced' },
+      callClose: '}',
+      joiner: ',\n    ',
+      sectionClose: '\n]<|END_ACTION|>',
+      ids: 'any',
+    };
+    const written = '<|START_ACTION|>[\n    {"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Paris"}}\n]<|END_ACTION|>';
+    expect(readCalls(commandR, `Sure. ${written}`)?.calls).toEqual([{ name: 'get_weather', arguments: { city: 'Paris' } }]);
+    expect(readCalls(commandR, writeCalls(commandR, [{ name: 'get_time', args: { zone: 'UTC' } }]))?.calls).toEqual([
+      { name: 'get_time', arguments: { zone: 'UTC' } },
+    ]);
+  });
+
   it('reads nothing where its opener is not there, or the name is no name', () => {
     expect(readCalls(KIMI, '<tool_call>{"name": "x"}</tool_call>')).toBeUndefined();
     expect(readCalls(GLM, '<tool_call>\n\n</tool_call>')).toBeUndefined();

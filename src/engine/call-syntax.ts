@@ -418,10 +418,28 @@ function readName(cursor: Cursor, syntax: CallSyntax): string | undefined {
 }
 
 /**
+ * The turn's opening as the model may write it: the whole, then from each later marker on (a model may leave
+ * out what the template writes before its call section, such as Command R7B's empty thinking markers), each
+ * still holding a marker of its own; the longest that appears first wins.
+ */
+function openings(sectionOpen: string): string[] {
+  const starts = [0, ...[...sectionOpen.matchAll(/<[^<>\s]{1,48}>/g)].map((m) => m.index ?? 0).filter((i) => i > 0)];
+  return [...new Set(starts.map((i) => sectionOpen.slice(i)))];
+}
+
+/**
  * The calls written in `text` in this syntax, read from the first place its opener appears; undefined
  * where none is there or the first one cannot be read (the lenient parser then has its turn).
  */
 export function readCalls(syntax: CallSyntax, text: string): ReadCalls | undefined {
+  for (const sectionOpen of openings(syntax.sectionOpen)) {
+    const read = readFrom({ ...syntax, sectionOpen }, text);
+    if (read) return read;
+  }
+  return undefined;
+}
+
+function readFrom(syntax: CallSyntax, text: string): ReadCalls | undefined {
   const lead = (syntax.sectionOpen + syntax.callOpen).split(new RegExp(`[${SLOTS.join('')}]`))[0]?.trim() ?? '';
   if (!lead) return undefined;
   const start = text.indexOf(lead);
