@@ -757,8 +757,11 @@ describe('figures', () => {
     expect(page).toBeGreaterThan(0);
     // Every chunk the page may load (the in-page loop and .zip reader included): 200 KiB until issue 40's
     // five families, the template probe's new shapes and the token guard (205.7 KiB measured then); 215 KiB
-    // until issue 44's page round (files, models on this device, Continue, Export all, its findings: 215.5 KiB).
-    expect(page).toBeLessThan(225 * 1024);
+    // until issue 44's page round (files, models on this device, Continue, Export all, its findings: 215.5 KiB);
+    // 232 KiB since issues 51 and 55 (225.3 KiB measured): the learned call syntax' writer (3.1 KiB, fetched only
+    // for a model whose template no profile speaks), a version 2 file's step check and the search index, each a
+    // chunk of its own that the session above does not fetch (it stays under 130 KB).
+    expect(page).toBeLessThan(232 * 1024);
     expect(mcp).toBeGreaterThan(0);
     expect(mcp).toBeLessThan(100 * 1024);
     // Each loads only when needed; none may creep into the page above.
