@@ -32,11 +32,11 @@ const CALL_STATUSES = ['ok', 'duplicate', 'error', 'invalid', 'unknown', 'refuse
 const CALL_SOURCES = ['inline', 'primed', 'stepwise', 'answer-round'];
 const DIAGNOSTIC_KINDS = ['raw', 'step', 'forced', 'round', 'log'];
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isString = (value: unknown, max: number = IMPORT_LIMITS.shortChars): value is string => typeof value === 'string' && value.length <= max;
 
 /** A refusal naming the turn and the field. */
-function refuse(where: string, problem: string): never {
+export function refuse(where: string, problem: string): never {
   throw new ConversationFileError(`${where} ${problem}. Import a file exported by Nexus Chat, unchanged.`);
 }
 

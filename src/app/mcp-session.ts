@@ -1,22 +1,13 @@
-import { McpServers, type McpServerStatus, type NexusChat, type ToolRegistry } from '../internal.ts';
+import { McpServers, type McpServerStatus, type ToolRegistry } from '../internal.ts';
 import type { ActionHandlers, McpAction } from './app-actions.ts';
-import type { AppState, ToolInfo } from './app-state.ts';
-import type { McpPageClient } from './mcp-page-client.ts';
+import type { ToolInfo } from './app-state.ts';
+import type { McpPageClient, McpPageClientHost } from './mcp-page-client.ts';
 import type { SavedMcpServer } from './persistence.ts';
 import { serverName } from './server-names.ts';
 import type { StoreDeps } from './store-deps.ts';
 
-/** What the MCP session needs of the page's store. */
-export interface McpHost {
-  state(): AppState;
-  set(change: Partial<AppState>): void;
-  notify(text: string): void;
-  /** The chat over the loaded model, if one is. */
-  chat(): NexusChat | undefined;
-  /** A tool's server reported progress: shown on the tool's row. */
-  progress(tool: string, text: string): void;
-  /** A server logged a line at the level asked for: kept with the answer's diagnostics. */
-  log(server: string, level: string, text: string): void;
+/** What the MCP session needs of the page's store: what its page client needs, and where the servers are listed. */
+export interface McpHost extends McpPageClientHost {
   /** The servers changed (connected, down, their tools): the store lists them with the tools. */
   listed(servers: readonly McpServerStatus[]): void;
 }

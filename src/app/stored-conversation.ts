@@ -1,17 +1,11 @@
 import type { Conversation, ConversationBranch, Turn, VersionSet } from './app-state.ts';
-import { checkTurn, ConversationFileError, IMPORT_LIMITS, importedInstructions } from './conversation-schema.ts';
+import { checkTurn, IMPORT_LIMITS, importedInstructions, isObject, refuse } from './conversation-schema.ts';
 import { MAX_VERSIONS } from './conversation-versions.ts';
 import { checkStep, StepCheckError } from './step-check.ts';
 
 /** Steps one imported answer may hold: far more than any answer records, few enough that a file cannot flood the page. */
 const MAX_STEPS = 2_000;
 const STEP_LIMITS = { textChars: IMPORT_LIMITS.textChars, shortChars: IMPORT_LIMITS.shortChars, dataChars: 100_000 } as const;
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function refuse(where: string, problem: string): never {
-  throw new ConversationFileError(`${where} ${problem}. Import a file exported by Nexus Chat, unchanged.`);
-}
 
 /** A turn as the page keeps it, live flags aside (an answer checking or running now is not part of a file). */
 function kept(turn: Turn): Turn {
