@@ -17,7 +17,6 @@ describe('options are validated', () => {
     expect(error).toBeInstanceOf(InvalidOptionError);
     expect((error as Error).message).toContain(message);
     expect(engine.generations).toEqual([]);
-    expect(chat.history).toEqual([]);
   });
 
   it.each([

@@ -267,11 +267,8 @@ export class AnswerSession {
    */
   showVersion(at: number, index: number): void {
     if (this.host.state().queued || !this.canBranch()) return;
-    const chat = this.host.chat();
     const next = showVersion(this.host.state().conversation, at, index);
-    if (!chat || !next) return;
-    if (!this.remember(chat, next.turns, 'Could not show that version')) return;
-    this.host.conversations.setConversation(next);
+    if (next) this.host.conversations.setConversation(next);
   }
 
   private canBranch(): boolean {
@@ -293,7 +290,6 @@ export class AnswerSession {
     const conversation = this.host.state().conversation;
     // What is cut stays as a version at this message: an edit or a new answer has a way back.
     const cut = branchAt(conversation, user);
-    if (!this.remember(chat, cut.turns, 'Could not cut the conversation back')) return;
     this.host.conversations.setConversation({ ...cut, title: cut.turns.length ? cut.title : titleFrom(text) });
     const prompt = text.trim();
     if (prompt) await this.sendNow(prompt, user.attachments ?? [], how);
@@ -309,6 +305,10 @@ export class AnswerSession {
     this.stopController = controller;
     this.answeringId = answerId;
     this.lastAnswerId = answerId;
+    // The model reads the conversation the turns show (the page owns it; the chat keeps none): before the new
+    // question, or up to and with the stopped answer's text that goes on.
+    const at = conversation.turns.findIndex((turn) => turn.id === answerId);
+    const before = continued ? conversation.turns.slice(0, at + 1) : conversation.turns.slice(0, Math.max(at - 1, 0));
     this.host.set({ busy: true, answeringIn: conversation.id });
     if (continued) this.host.conversations.updateTurn(answerId, () => ({ state: 'streaming', note: undefined }));
     // Once Stop is pressed, what the worker still sends is not shown: the user asked for silence.
@@ -329,6 +329,8 @@ export class AnswerSession {
       // Regenerate samples a new answer even at greedy settings: every free generation, the choice to call included (the loop's rule).
       ...(settings.temperature > 0 || resampled ? { sampling: samplingFor(settings, resampled) } : {}),
       ...(conversation.instructions?.trim() ? { instructions: conversation.instructions.trim() } : {}),
+      messages: historyOf(before),
+      memory: memoryOfTurns(before),
     };
     try {
       let result: ChatAnswer & { sources?: Source[] };
@@ -369,13 +371,7 @@ export class AnswerSession {
       this.stopController = undefined;
       this.answeringId = undefined;
       this.resolveApproval(false);
-      // What the page recorded is what the model remembers: after a stop, the text the user saw, not the token or two past it.
-      const turns = this.host.conversations.held(conversation.id)?.turns ?? [];
-      if (!sameHistory(chat.history, historyOf(turns))) this.remember(chat, turns, "Could not keep the answer in the model's memory");
       await this.host.conversations.answerEnded();
-      // The user went on to another conversation meanwhile: the model now continues that one.
-      const open = this.host.state().conversation;
-      if (open.id !== conversation.id) this.remember(chat, open.turns, 'Could not open that conversation for the model');
       const selection = chat.lastToolSelection;
       const { lastOffered: _previous, lastGroup: _group, ...tools } = this.host.state().tools;
       this.host.set({
@@ -383,20 +379,6 @@ export class AnswerSession {
       });
       this.host.set({ busy: false, stopping: false, answeringIn: undefined });
       await this.host.conversations.saveNow();
-    }
-  }
-
-  /**
-   * Hands the model the conversation `turns` show: their messages and where its memory of them begins.
-   * Returns false (and says why) when the chat refused it.
-   */
-  private remember(chat: NexusChat, turns: readonly Turn[], failure: string): boolean {
-    try {
-      chat.setHistory(historyOf(turns), { memory: memoryOfTurns(turns) });
-      return true;
-    } catch (error) {
-      this.host.notify(`${failure}: ${(error as Error).message}`);
-      return false;
     }
   }
 
@@ -493,11 +475,6 @@ function draftedText(turn: Turn): Pick<Turn, 'drafts'> {
 /** The drafts worth keeping beside the final answer: not the answer itself, which is shown anyway. */
 function draftsBesides(drafts: string[] | undefined, answer: string): string[] {
   return (drafts ?? []).filter((draft) => draft !== answer.trim());
-}
-
-/** Whether two histories hold the same messages. */
-function sameHistory(a: readonly unknown[], b: readonly unknown[]): boolean {
-  return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Resolves when `work` settles or `signal` aborts, whichever is first. */

@@ -2,10 +2,9 @@ import { ModelSession } from './model-session.ts';
 import { AnswerSession } from './answer-session.ts';
 import type { ActionHandlers, AppAction, ResultOf } from './app-actions.ts';
 import { AttachmentsSlice } from './attachments-slice.ts';
-import { historyOf, memoryOfTurns } from './conversation-history.ts';
 import { ConversationStore, newId, repairInterrupted } from './conversation-store.ts';
-import { DEFAULT_EMBEDDING_MODEL, InvalidHistoryError, ToolRegistry, loadTools, type ChatOptions, type NexusChat } from '../internal.ts';
-import { DEFAULT_SETTINGS, emptyConversation, type AppState, type Conversation, type Settings } from './app-state.ts';
+import { DEFAULT_EMBEDDING_MODEL, ToolRegistry, loadTools, type ChatOptions, type NexusChat } from '../internal.ts';
+import { DEFAULT_SETTINGS, emptyConversation, type AppState, type Settings } from './app-state.ts';
 import { McpSession } from './mcp-session.ts';
 import { modelFromAddress } from './model-param.ts';
 import type { StoreDeps } from './store-deps.ts';
@@ -77,7 +76,6 @@ export class AppStore {
         state: () => this.current,
         set: (change) => this.set(change),
         notify: (text) => this.notify(text),
-        opened: (conversation) => this.restoreHistory(conversation ?? this.current.conversation),
       },
       deps.persistence,
       deps.tabs,
@@ -106,7 +104,6 @@ export class AppStore {
           chat.on('toolSearch', (search) => this.set({ tools: { ...this.current.tools, search } }));
           chat.useMcpServers(this.mcp.servers);
           await this.loadToolsInto(chat);
-          this.restoreHistory(this.current.conversation);
         },
       },
       deps,
@@ -197,19 +194,6 @@ export class AppStore {
   /** Saves the open conversation now (empty ones are not kept). */
   saveNow(): Promise<void> {
     return this.conversations.saveNow();
-  }
-
-  private restoreHistory(conversation: Conversation): void {
-    const chat = this.model.chat;
-    // While an answer runs the model keeps its conversation; the open one is handed over when it ends.
-    if (!chat || this.current.busy) return;
-    try {
-      chat.setHistory(historyOf(conversation.turns), { memory: memoryOfTurns(conversation.turns) });
-    } catch (error) {
-      // A history that does not fit together would derail the model: start its memory afresh.
-      chat.reset();
-      if (error instanceof InvalidHistoryError) this.notify('The saved history of this conversation was inconsistent; the model starts afresh from here.');
-    }
   }
 
   // ---------------------------------------------------------------------------------------------

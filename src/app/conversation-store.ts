@@ -14,8 +14,6 @@ export interface ConversationHost {
   state(): AppState;
   set(change: Partial<AppState>): void;
   notify(text: string): void;
-  /** Another conversation is open now (`undefined`: a new, empty one): the model continues it with its history. */
-  opened(conversation: Conversation | undefined): void;
 }
 
 /** A fresh id (`randomUUID` exists only in secure contexts; a page opened over plain HTTP on a LAN address gets the fallback). */
@@ -84,7 +82,6 @@ export class ConversationStore {
     }
     this.dirty.clear();
     this.host.set({ conversation: saved });
-    this.host.opened(saved);
   }
 
   /**
@@ -99,7 +96,6 @@ export class ConversationStore {
     const fresh = (await this.persistence.loadConversation(open.id).catch(() => undefined)) ?? saved;
     this.dirty.clear();
     this.host.set({ conversation: fresh });
-    this.host.opened(fresh);
   }
 
   /** A message waits (for another tab, the model or its check): the open conversation stays open until it is in. */
@@ -150,7 +146,6 @@ export class ConversationStore {
     await this.leaveOpen();
     this.dirty.clear();
     this.host.set({ conversation: emptyConversation(newId()) });
-    this.host.opened(undefined);
   }
 
   /** Opens a saved conversation; the model continues it with its full history. */
@@ -165,7 +160,6 @@ export class ConversationStore {
       this.backgroundTimer = undefined;
       this.dirty = new Set(['turns', 'updatedAt']);
       this.host.set({ conversation: background });
-      this.host.opened(background);
       return;
     }
     const saved = await this.persistence.loadConversation(id).catch(() => undefined);
@@ -177,7 +171,6 @@ export class ConversationStore {
     const conversation = (await this.tabs?.isAnswering(id)) ? saved : repairInterrupted(saved);
     this.dirty.clear();
     this.host.set({ conversation });
-    this.host.opened(conversation);
     if (conversation !== saved) {
       this.dirty = new Set(['turns', 'updatedAt']);
       await this.saveNow();

@@ -85,7 +85,6 @@ describe('copying from a tool result under a repetition penalty (issue 53: the m
       const token = freshToken(seededRandom(70_000_300 + i));
       const tools = new ToolRegistry();
       for (const q of questions) tools.tool(q.tool.name, q.tool.description, q.tool.parameters, (args: Record<string, unknown>) => q.result(token, args));
-      chat.reset();
       const answer = await chat.chat(question.question, { toolkit: { tools }, repetitionPenalty, maxNewTokens: 96 });
       if (answer.calls.some((call) => call.status === 'ok')) called++;
       if (answer.calls.some((call) => call.status === 'ok') && answer.text.includes(token)) copied++;

@@ -15,11 +15,6 @@ export interface AnswerSink {
   reasoning?(text: string): void;
 }
 
-/** The metrics of an answer with no steps yet. */
-export function emptyMetrics(): AnswerMetrics {
-  return metricsOf([]);
-}
-
 /** Settings of one answer, defaults applied. */
 export interface AnswerSettings {
   toolChoice: ToolChoice;

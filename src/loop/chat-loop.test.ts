@@ -9,9 +9,9 @@ import { qwen3 } from './__fixtures__/qwen3-outputs.ts';
 import { ANSWER_NOW_PROMPT } from './prompts.ts';
 import { QWEN3_PRIMED_PREFIX as PRIMED_PREFIX } from '../testing/script-matchers.ts';
 import { when } from '../testing/script-matchers.ts';
-import type { ChatEvents } from './types.ts';
+import type { ChatEvents, StoppedConversation } from './types.ts';
 import { DelegatingEngine } from '../testing/delegating-engine.ts';
-import type { GenerateOptions, GenerateResult } from '../engine/engine.ts';
+import type { ChatMessage, GenerateOptions, GenerateResult } from '../engine/engine.ts';
 import { withDetails } from '../tools/tool-registry.ts';
 
 const weatherOf = (city: string) => ({ city, temperature_c: city === 'Paris' ? 12 : 31.2, conditions: city === 'Paris' ? 'rain' : 'partly cloudy' });
@@ -57,7 +57,7 @@ describe('the tool loop on a scripted Qwen3', () => {
     expect(visible()).toBe(qwen3.answerChennai);
     expect(engine.remaining).toEqual([]);
     // The result went back as a tool message answering the call's id, in the template's layout.
-    expect(chat.history).toMatchObject([
+    expect(answer.messages).toMatchObject([
       { role: 'user', content: 'Weather in Chennai?' },
       { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', function: { name: 'get_weather', arguments: { city: 'Chennai' } } }] },
       { role: 'tool', tool_call_id: 'call_1', content: JSON.stringify(weatherOf('Chennai')) },
@@ -65,7 +65,7 @@ describe('the tool loop on a scripted Qwen3', () => {
     ]);
     // The answer prompt was said once, in the system prompt; no turn is inserted after the results.
     expect(first?.prompt).toContain(`${chat.systemPrompt}\n${chat.answerPrompt}`);
-    expect(chat.history.filter((m) => m.role === 'system')).toEqual([]);
+    expect(answer.messages.filter((m) => m.role === 'system')).toEqual([]);
     // The next round's prompt repeats the first prompt and what the model wrote byte for byte (the
     // empty think block included), so a KV cache of the first round stays valid.
     expect(second?.prompt.startsWith(`${first?.prompt}${qwen3.callWeatherChennai}<|im_end|>\n<|im_start|>user\n<tool_response>\n{"city":"Chennai"`)).toBe(true);
@@ -123,10 +123,11 @@ describe('the tool loop on a scripted Qwen3', () => {
     expect(events.stepFinish.map(([step]) => step)).toEqual(answer.steps);
     // A saved answer (through JSON, as the page stores it) is replayed from its steps alone.
     const replayed = answerFromSteps(JSON.parse(JSON.stringify(answer.steps)));
-    expect(replayed).toEqual(JSON.parse(JSON.stringify(answer)));
+    // (The reply's conversation is the caller's, beside the answer: not a fold of its steps.)
+    expect(replayed).toEqual(JSON.parse(JSON.stringify({ ...answer, messages: undefined, memory: undefined })));
     expect(answer.totalUsage.newTokens).toBe(answer.metrics.newTokens);
     // The conversation's new turns are derived from the steps: the call with its result, then the answer.
-    expect(chat.history).toEqual([{ role: 'user', content: 'Weather in Chennai?' }, ...messagesOf(answer.steps)]);
+    expect(answer.messages).toEqual([{ role: 'user', content: 'Weather in Chennai?' }, ...messagesOf(answer.steps)]);
     expect(messagesOf(answer.steps).map((m) => m.role)).toEqual(['assistant', 'tool', 'assistant']);
   });
 
@@ -222,8 +223,8 @@ describe('the tool loop on a scripted Qwen3', () => {
       { when: when.userAsked('Weather in Chennai?'), output: qwen3.proseThenCall },
       { when: when.afterResults(), output: qwen3.answerChennai },
     ]);
-    await chat.chat('Weather in Chennai?');
-    expect(chat.history[1]).toMatchObject({ role: 'assistant', content: 'Let me check the weather for you.' });
+    const answer = await chat.chat('Weather in Chennai?');
+    expect(answer.messages[1]).toMatchObject({ role: 'assistant', content: 'Let me check the weather for you.' });
     expect(visible()).toBe(`Let me check the weather for you.${qwen3.answerChennai}`);
     expect(visible()).not.toContain('<tool_call>');
   });
@@ -318,7 +319,7 @@ describe('the tool loop on a scripted Qwen3', () => {
     // One extra generation of two tokens at most: the check, asked before anything is primed (issue 16).
     expect(answer.metrics).toMatchObject({ rounds: 1, generations: 2, toolCalls: 0, rescues: 0 });
     expect(events.step).toEqual([['gate', 'No', 'no']]);
-    expect(chat.history).toEqual([
+    expect(answer.messages).toEqual([
       { role: 'user', content: 'hi' },
       { role: 'assistant', content: qwen3.greeting },
     ]);
@@ -358,7 +359,7 @@ describe('the tool loop on a scripted Qwen3', () => {
       ['call_1', 'get_weather'],
       ['call_2', 'current_datetime'],
     ]);
-    expect(chat.history.filter((m) => m.role === 'tool').map((m) => (m as { tool_call_id: string }).tool_call_id)).toEqual(['call_1', 'call_2']);
+    expect(answer.messages.filter((m) => m.role === 'tool').map((m) => (m as { tool_call_id: string }).tool_call_id)).toEqual(['call_1', 'call_2']);
     const second = engine.generations[1]?.prompt ?? '';
     expect(second.indexOf('"city":"Chennai"')).toBeLessThan(second.indexOf('19:30 in Asia/Kolkata'));
     expect(second).toContain('</tool_response>\n<tool_response>');
@@ -415,7 +416,7 @@ describe('the tool loop on a scripted Qwen3', () => {
     const answer = await chat.chat('Weather?', { maxRounds: 2 });
     expect(answer.text).toMatch(/^I ran out of steps before writing an answer\. The tools returned:\n- get_weather: /);
     expect(answer.text).toContain('Oslo');
-    expect(chat.history.at(-1)).toEqual({ role: 'assistant', content: answer.text });
+    expect(answer.messages.at(-1)).toEqual({ role: 'assistant', content: answer.text });
   });
 
   it('feeds a handler error back to the model as an error result', async () => {
@@ -514,7 +515,7 @@ describe('the tool loop on a scripted Qwen3', () => {
     expect(answer.text).toBe('I cannot do that.');
     expect(weather).not.toHaveBeenCalled();
     expect(answer.metrics).toMatchObject({ unknownToolCalls: 3, rounds: 1 });
-    expect(chat.history.filter((m) => m.role === 'tool')).toHaveLength(3);
+    expect(answer.messages.filter((m) => m.role === 'tool')).toHaveLength(3);
   });
 
   it("with toolChoice 'none' renders no tools and strips call markup from what the user sees", async () => {
@@ -651,14 +652,18 @@ describe('the tool loop on a scripted Qwen3', () => {
     const stop = chat.on('token', () => {
       if (++tokens === 3) controller.abort();
     });
-    await expect(chat.chat('Weather in Chennai?', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    const stopped: StoppedConversation = await chat.chat('Weather in Chennai?', { signal: controller.signal }).catch((error: unknown) => {
+      expect(error).toMatchObject({ name: 'AbortError' });
+      return error as StoppedConversation;
+    });
     stop();
     expect(weather).toHaveBeenCalledOnce();
-    const roles = chat.history.map((m) => m.role);
+    // The AbortError carries the conversation as it stands: the question, the whole round, the visible text.
+    const roles = stopped.messages.map((m) => m.role);
     expect(roles).toEqual(['user', 'assistant', 'tool', 'assistant']);
-    expect(chat.history.at(-1)).toMatchObject({ role: 'assistant', content: 'The current weather' });
+    expect(stopped.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'The current weather' });
 
-    const next = await chat.chat('Thanks');
+    const next = await chat.chat('Thanks', { messages: stopped.messages, memory: stopped.memory });
     expect(next.text).toBe('You are welcome!');
   });
 
@@ -667,9 +672,11 @@ describe('the tool loop on a scripted Qwen3', () => {
     const controller = new AbortController();
     chat.on('raw', () => undefined);
     setTimeout(() => controller.abort(), 0);
-    await expect(chat.chat('Weather in Chennai?', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(chat.chat('Weather in Chennai?', { signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+      messages: [{ role: 'user', content: 'Weather in Chennai?' }],
+    });
     expect(weather).not.toHaveBeenCalled();
-    expect(chat.history).toEqual([{ role: 'user', content: 'Weather in Chennai?' }]);
   });
 
   it('reports every generation as raw and keeps markup out of the token stream', async () => {
@@ -732,21 +739,34 @@ describe('the tool loop on a scripted Qwen3', () => {
     });
   });
 
-  it('takes its own history back with setHistory (a stored conversation), and refuses an orphan tool result', async () => {
-    const { chat } = setup([
+  it('keeps no conversation: the next answer reads the one it is given (a stored copy through JSON), and an orphan tool result is refused', async () => {
+    const { chat, engine } = setup([
       { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
       { when: when.afterResults(), output: qwen3.answerChennai },
+      { when: when.userAsked('Thanks'), output: 'You are welcome!' },
+      { when: when.gate(), output: 'No' },
+      { when: when.userAsked('Hello again'), output: 'Hello!' },
+      { when: when.gate(), output: 'No' },
     ]);
-    await chat.chat('Weather in Chennai?');
-    const stored = JSON.parse(JSON.stringify(chat.history)) as typeof chat.history;
-    chat.reset();
-    chat.setHistory(stored);
-    expect(chat.history).toEqual(stored);
-    expect(() =>
-      chat.setHistory([
-        { role: 'user', content: 'x' },
-        { role: 'tool', tool_call_id: 'call_9', content: 'y' },
-      ]),
-    ).toThrow("Message 1 answers tool call 'call_9', which the assistant turn before it did not make.");
+    const first = await chat.chat('Weather in Chennai?');
+    const stored = JSON.parse(JSON.stringify(first.messages)) as ChatMessage[];
+    const second = await chat.chat('Thanks', { messages: stored });
+    expect(second.messages).toEqual([...stored, { role: 'user', content: 'Thanks' }, { role: 'assistant', content: 'You are welcome!' }]);
+    expect(engine.generations.at(-2)?.prompt).toContain(qwen3.answerChennai);
+    // Without messages, a new conversation: nothing of the earlier ones is in the prompt.
+    const third = await chat.chat('Hello again');
+    expect(third.messages).toEqual([
+      { role: 'user', content: 'Hello again' },
+      { role: 'assistant', content: 'Hello!' },
+    ]);
+    expect(engine.generations.at(-2)?.prompt).not.toContain('Chennai');
+    await expect(
+      chat.chat('x', {
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'tool', tool_call_id: 'call_9', content: 'y' },
+        ],
+      }),
+    ).rejects.toThrow("Message 1 answers tool call 'call_9', which the assistant turn before it did not make.");
   });
 });

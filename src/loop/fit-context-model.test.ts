@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../../tests/fixtures/prepare-models.ts';
 import { selfCheckQuestion } from '../check/check-questions.ts';
 import { NexusChat } from '../nexus/index.ts';
+import { FULL_MEMORY } from './fit-context.ts';
+import type { ChatReply } from './types.ts';
 import { TIMEOUTS } from '../../tests/timeouts.ts';
 
 const PARAGRAPH =
@@ -26,16 +28,22 @@ describe('a long conversation on the real engine (tiny-tools-qwen3: 4,096-token 
       const trims: number[] = [];
       chat.on('memory', (trim) => trims.push(trim.from));
       let largest = 0;
+      let conversation: Pick<ChatReply, 'messages' | 'memory'> = { messages: [], memory: FULL_MEMORY };
       for (let turn = 1; turn <= 16; turn++) {
-        const answer = await chat.chat(`Note ${turn}. ${PARAGRAPH.repeat(6)}What is note ${turn} about?`, { strategy: 'inline', maxNewTokens });
+        const answer = await chat.chat(`Note ${turn}. ${PARAGRAPH.repeat(6)}What is note ${turn} about?`, {
+          strategy: 'inline',
+          maxNewTokens,
+          ...conversation,
+        });
+        conversation = answer;
         for (const step of answer.steps) if (step.kind === 'generation') largest = Math.max(largest, step.promptTokens);
       }
       expect(largest).toBeLessThanOrEqual(budget);
       // The prompts reached the budget, so older blocks left the model's memory; every message is still stored.
       expect(trims.length).toBeGreaterThan(0);
-      expect(chat.memory.from).toBe(trims.at(-1));
-      expect(chat.history.filter((m) => m.role === 'user')).toHaveLength(16);
-      expect(chat.history[chat.memory.from]?.role).toBe('user');
+      expect(conversation.memory.from).toBe(trims.at(-1));
+      expect(conversation.messages.filter((m) => m.role === 'user')).toHaveLength(16);
+      expect(conversation.messages[conversation.memory.from]?.role).toBe('user');
     } finally {
       await chat.dispose();
     }

@@ -5,7 +5,7 @@ import { ScriptedEngine } from '../engine/scripted-engine.ts';
 import { NexusChat } from '../nexus/index.ts';
 import { ContextOverflowError, FULL_MEMORY, historyInView, SHORTENED_RESULT_CHARS, shortenResult, smallerView, viewCounts } from './fit-context.ts';
 import { resultCharsFor } from './run-calls.ts';
-import type { MemoryTrim } from './types.ts';
+import type { ChatReply, MemoryTrim } from './types.ts';
 
 const turn = (n: number, result = 'sunny'): ChatMessage[] => [
   { role: 'user', content: `question ${n}` },
@@ -88,9 +88,11 @@ describe('a long conversation in a small context (scripted engine, contexts of 2
     const { engine, chat, trims } = setup(medium);
     const budget = medium.tokens - 128;
     const perTurn: { prompt: number; cached: number; trimmed: boolean; called: boolean }[] = [];
+    let conversation: Pick<ChatReply, 'messages' | 'memory'> | undefined;
     for (let n = 1; n <= 30; n++) {
       const before = engine.generations.length;
-      const answer = await chat.chat(n === 3 ? 'Weather in Paris?' : paragraph(n), { strategy: 'inline', maxNewTokens: 128 });
+      const answer = await chat.chat(n === 3 ? 'Weather in Paris?' : paragraph(n), { strategy: 'inline', maxNewTokens: 128, ...conversation });
+      conversation = answer;
       const generations = engine.generations.slice(before);
       perTurn.push({
         prompt: generations[0]?.result.promptTokens ?? 0,
@@ -101,8 +103,9 @@ describe('a long conversation in a small context (scripted engine, contexts of 2
       for (const g of generations) expect(g.result.promptTokens).toBeLessThanOrEqual(budget);
     }
     // Every message is stored: 30 questions, one call with its result, 30 answers.
-    expect(chat.history.filter((m) => m.role === 'user')).toHaveLength(30);
-    expect(chat.history.filter((m) => m.role === 'tool')).toHaveLength(1);
+    const stored = conversation?.messages ?? [];
+    expect(stored.filter((m) => m.role === 'user')).toHaveLength(30);
+    expect(stored.filter((m) => m.role === 'tool')).toHaveLength(1);
     // The old weather report (about 800 tokens) was shortened before any block went; then old blocks went in halves.
     expect(trims[0]).toMatchObject({ dropped: 0, shortened: 1 });
     expect(trims.slice(1).every((t) => t.dropped > 0)).toBe(true);
@@ -115,22 +118,22 @@ describe('a long conversation in a small context (scripted engine, contexts of 2
     const steady = perTurn.filter((t, i) => i > 0 && !t.trimmed && !perTurn[i - 1]?.trimmed && !perTurn[i - 1]?.called);
     expect(steady.length).toBeGreaterThan(15);
     for (const t of steady) expect(t.cached / t.prompt).toBeGreaterThan(0.5);
-    expect(chat.memory.from).toBeGreaterThan(0);
-    expect(chat.history[chat.memory.from]?.role).toBe('user');
+    const from = conversation?.memory.from ?? 0;
+    expect(from).toBeGreaterThan(0);
+    expect(stored[from]?.role).toBe('user');
   });
 
-  it('refuses a message larger than the budget before any generation, saying the sizes, and keeps the conversation', async () => {
+  it('refuses a message larger than the budget before any generation, saying the sizes', async () => {
     const { engine, chat } = setup();
-    await chat.chat(paragraph(1), { strategy: 'inline', maxNewTokens: 128 });
+    const first = await chat.chat(paragraph(1), { strategy: 'inline', maxNewTokens: 128 });
     const generated = engine.generations.length;
     const book = 'word '.repeat(2000);
-    const failed = chat.chat(book, { strategy: 'inline', maxNewTokens: 128 });
+    const failed = chat.chat(book, { strategy: 'inline', maxNewTokens: 128, messages: first.messages });
     await expect(failed).rejects.toBeInstanceOf(ContextOverflowError);
-    await expect(chat.chat(book, { strategy: 'inline', maxNewTokens: 128 })).rejects.toThrow(
+    await expect(chat.chat(book, { strategy: 'inline', maxNewTokens: 128, messages: first.messages })).rejects.toThrow(
       /takes [\d,]+ tokens, more than the 572 a prompt may take.*The message itself is [\d,]+ tokens: shorten it/,
     );
     expect(engine.generations).toHaveLength(generated);
-    expect(chat.history.filter((m) => m.role === 'user').map((m) => m.content.length)).toEqual([paragraph(1).length, book.length, book.length]);
   });
 
   it('refuses a maxNewTokens that leaves no room for a prompt, naming the largest that does', async () => {
@@ -148,7 +151,7 @@ describe('a long conversation in a small context (scripted engine, contexts of 2
     expect(engine.generations.at(-1)?.prompt).toContain('[shortened to make room');
     // The result was first cut to its share of the budget (half of the 572 tokens a prompt may take, at
     // three characters a token); the handler's whole value stays on the call record.
-    expect(chat.history.find((m) => m.role === 'tool')?.content).toMatch(/\[Result cut: showing 858 of 1,013 characters\.\]$/);
+    expect(answer.messages.find((m) => m.role === 'tool')?.content).toMatch(/\[Result cut: showing 858 of 1,013 characters\.\]$/);
     expect(answer.calls[0]?.value).toEqual({ report: 'rain '.repeat(200) });
   });
 
@@ -164,14 +167,14 @@ describe('a long conversation in a small context (scripted engine, contexts of 2
   it('takes a memory view back with a stored conversation: the model sees from there on', async () => {
     const { engine, chat } = setup();
     const history: ChatMessage[] = [...turn(1), ...turn(2)];
-    chat.setHistory(history, { memory: { from: 4, shortenBefore: 4 } });
-    expect(chat.memory).toEqual({ from: 4, shortenBefore: 4 });
-    await chat.chat('Next?', { strategy: 'inline', maxNewTokens: 128 });
+    const reply = await chat.chat('Next?', { strategy: 'inline', maxNewTokens: 128, messages: history, memory: { from: 4, shortenBefore: 4 } });
     expect(engine.generations[0]?.prompt).not.toContain('question 1');
     expect(engine.generations[0]?.prompt).toContain('question 2');
-    chat.setHistory(history, { memory: { from: 99, shortenBefore: -3 } });
-    expect(chat.memory).toEqual({ from: 8, shortenBefore: 0 });
-    chat.reset();
-    expect(chat.memory).toEqual(FULL_MEMORY);
+    expect(reply.memory).toEqual({ from: 4, shortenBefore: 4 });
+    // A view outside the conversation is kept inside it; none is the whole conversation.
+    const clamped = await chat.chat('Next?', { strategy: 'inline', maxNewTokens: 128, messages: history, memory: { from: 99, shortenBefore: -3 } });
+    expect(clamped.memory).toEqual({ from: 8, shortenBefore: 0 });
+    const whole = await chat.chat('Next?', { strategy: 'inline', maxNewTokens: 128, messages: history });
+    expect(whole.memory).toEqual(FULL_MEMORY);
   });
 });

@@ -3,7 +3,7 @@ import { NexusError, registerErrorClass } from '../shared/errors.ts';
 
 /**
  * The part of a stored conversation the model sees. Indices are into the conversation as it is
- * stored (`chat.history`: without the system prompt). Messages before `from` are no longer in the
+ * stored (a reply's `messages`: without the system prompt). Messages before `from` are no longer in the
  * model's memory; tool results before `shortenBefore` are shown shortened. Both only grow, turn
  * after turn, so the prompt's prefix — and the KV cache computed for it — stays the same until the
  * budget is reached again.

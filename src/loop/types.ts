@@ -7,6 +7,7 @@ import type { ToolRegistry, ToolRunResult } from '../tools/tool-registry.ts';
 import type { ChatMessage } from '../engine/engine.ts';
 import type { Step, TokenUsage } from './step-log.ts';
 import type { ToolEffects } from './toolbox.ts';
+import type { MemoryView } from './fit-context.ts';
 
 /**
  * The tools of one answer, passed with it instead of being swapped into the chat's own registry:
@@ -48,6 +49,26 @@ export interface ChatAnswer {
   steps: readonly Step[];
   /** Tokens over every generation of the answer. */
   totalUsage: TokenUsage;
+}
+
+/**
+ * What `chat.chat()` and `chat.continueAnswer()` resolve with: the answer, and the conversation after it,
+ * to hand the next answer (the chat keeps none: the caller owns the conversation).
+ */
+export interface ChatReply extends ChatAnswer {
+  /** The conversation after this answer: the `messages` it was given, the question, and the turns its steps added (`messagesOf(steps)`). */
+  messages: readonly ChatMessage[];
+  /** Where the model's memory of `messages` begins (`{ from: 0, shortenBefore: 0 }` until a prompt outgrew the context budget). */
+  memory: MemoryView;
+}
+
+/**
+ * What a stopped answer's `AbortError` carries besides its name: the conversation as it stands (the
+ * given messages, the question, the whole rounds, and the visible text), for `continueAnswer()` or the next question.
+ */
+export interface StoppedConversation {
+  messages: readonly ChatMessage[];
+  memory: MemoryView;
 }
 
 /** When an answer offers only some tools, and the semantic ranking's model (`NexusChatOptions.toolSelection`, `ChatOptions.toolSelection`). */
@@ -126,11 +147,16 @@ export interface ChatOptions {
   prepareStep?: (info: PrepareStepInfo) => PrepareStepResult | undefined | Promise<PrepareStepResult | undefined>;
   /** This answer's own tools and their effects, instead of the chat's registered ones. */
   toolkit?: Toolkit;
-  /**
-   * A side conversation (a check): the chat's history is neither shown to the model nor extended,
-   * the chat's listeners hear nothing, and `chat.metrics` keeps the last real answer's.
-   */
+  /** A side conversation (a check): the chat's listeners hear nothing of it. */
   isolated?: boolean;
+  /**
+   * The conversation before this question, without the system prompt: an earlier reply's `messages`
+   * (default: none, a new conversation). Every tool message must answer a call of the assistant turn
+   * before it; system messages stay where they stand.
+   */
+  messages?: readonly ChatMessage[];
+  /** Where the model's memory of `messages` begins: the earlier reply's `memory` (default: all of them). */
+  memory?: MemoryView;
 }
 
 /** Events a chat emits, with their arguments. */

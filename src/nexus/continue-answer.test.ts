@@ -6,6 +6,7 @@ import { when } from '../testing/script-matchers.ts';
 import { InvalidHistoryError } from './errors.ts';
 import { NexusChat } from './nexus-chat.ts';
 import { outside, withoutOutsideMarks } from '../shared/outside-text.ts';
+import type { StoppedConversation } from '../loop/types.ts';
 
 /** A model that stops itself: its first essay is aborted after three words, as the user pressing Stop. */
 class StoppedOnce extends DelegatingEngine {
@@ -37,11 +38,11 @@ describe('Continue after Stop (issue 44, item 8)', () => {
     const engine = new StoppedOnce(() => controller.abort());
     const chat = NexusChat.withEngine(engine);
     chat.tool('get_weather', 'Weather for a city', { city: 'string' }, () => ({ c: 4 }));
-    await expect(chat.chat('Write about rain.', { signal: controller.signal })).rejects.toThrow();
-    expect(chat.history.at(-1)).toEqual({ role: 'assistant', content: 'Rain is water' });
+    const stopped = (await chat.chat('Write about rain.', { signal: controller.signal }).catch((error: unknown) => error)) as StoppedConversation;
+    expect(stopped.messages.at(-1)).toEqual({ role: 'assistant', content: 'Rain is water' });
     const streamed: string[] = [];
     const off = chat.on('token', (text) => streamed.push(text));
-    const answer = await chat.continueAnswer();
+    const answer = await chat.continueAnswer({ messages: stopped.messages, memory: stopped.memory });
     off();
     // The model was given its own words after the generation prompt, not a new user turn, and no tools.
     // Its own words are marked as outside text (a saved or imported conversation may have written them).
@@ -52,18 +53,18 @@ describe('Continue after Stop (issue 44, item 8)', () => {
     expect(answer.text).toBe('Rain is water that falls from clouds.');
     expect(streamed.join('')).toBe(' that falls from clouds.');
     expect(answer.steps.find((s) => s.kind === 'generation')).toMatchObject({ strategy: 'continue', text: 'Rain is water that falls from clouds.' });
-    expect(chat.history).toEqual([
+    expect(answer.messages).toEqual([
       { role: 'user', content: 'Write about rain.' },
       { role: 'assistant', content: 'Rain is water that falls from clouds.' },
     ]);
   });
 
-  it('says why when there is nothing to continue, and changes nothing', async () => {
-    const chat = NexusChat.withEngine(new ScriptedEngine([]));
+  it('says why when there is nothing to continue', async () => {
+    const engine = new ScriptedEngine([]);
+    const chat = NexusChat.withEngine(engine);
     await expect(chat.continueAnswer()).rejects.toThrow(InvalidHistoryError);
     await expect(chat.continueAnswer()).rejects.toThrow(/There is no stopped answer to continue: the conversation is empty/);
-    chat.setHistory([{ role: 'user', content: 'Hi' }]);
-    await expect(chat.continueAnswer()).rejects.toThrow(/ends with a user message/);
-    expect(chat.history).toEqual([{ role: 'user', content: 'Hi' }]);
+    await expect(chat.continueAnswer({ messages: [{ role: 'user', content: 'Hi' }] })).rejects.toThrow(/ends with a user message/);
+    expect(engine.generations).toEqual([]);
   });
 });

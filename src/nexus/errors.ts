@@ -8,7 +8,7 @@ export class ChatBusyError extends NexusError {
 
 registerErrorClass(ChatBusyError, 'ChatBusyError');
 
-/** Thrown by `setHistory` for messages that do not form a consistent conversation. */
+/** Thrown by `chat()` and `continueAnswer()` for `messages` that do not form a consistent conversation, or leave nothing to continue. */
 export class InvalidHistoryError extends NexusError {
   override readonly name = 'InvalidHistoryError';
 }

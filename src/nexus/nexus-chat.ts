@@ -6,7 +6,6 @@ import type { WorkerLoadOptions } from '../worker/worker-client.ts';
 import { runSelfCheck, type ToolCallCheck } from '../check/self-check.ts';
 import { loadForTools, type LoadForToolsOptions } from '../check/load-for-tools.ts';
 import type { ToolVerdict } from '../check/verdict-store.ts';
-import { emptyMetrics } from '../loop/answer-run.ts';
 import type { AnswerRunner } from '../loop/answer-runner.ts';
 import { Emitter, type Listener } from '../loop/emitter.ts';
 import { emitStep } from '../loop/step-events.ts';
@@ -15,7 +14,7 @@ import { FULL_MEMORY, type MemoryView } from '../loop/fit-context.ts';
 import type { ContextBudget } from '../engine/context-budget.ts';
 import { isStopRule, type StopCondition, type StopRule } from '../loop/stop-conditions.ts';
 import type { ToolEffects, ToolRunOptions, ToolRunOutcome } from '../loop/toolbox.ts';
-import type { AnswerMetrics, ApprovalHandler, ChatAnswer, ChatEvents, ChatOptions } from '../loop/types.ts';
+import type { ApprovalHandler, ChatEvents, ChatOptions, ChatReply, StoppedConversation } from '../loop/types.ts';
 import { evalTools, loadTools, type LoadToolsOptions } from '../tools/load-tools.ts';
 import { ToolRegistry, type ToolHandler, type ToolOptions, type ToolRunResult } from '../tools/tool-registry.ts';
 import type { Embedder } from '../tools/tool-index.ts';
@@ -115,10 +114,6 @@ export class NexusChat {
   /** The registered tools. */
   readonly tools = new ToolRegistry();
   private readonly events = new Emitter<ChatEvents>();
-  private conversation: ChatMessage[] = [];
-  /** The part of the conversation the model still sees (indices into it); it only shrinks when a prompt outgrows the budget. */
-  private memoryView: MemoryView = FULL_MEMORY;
-  private lastMetrics: AnswerMetrics = emptyMetrics();
   private busy = false;
   private disposed = false;
   private readonly fetchForTools: typeof globalThis.fetch | undefined;
@@ -222,28 +217,9 @@ export class NexusChat {
     return this.runner.info;
   }
 
-  /** The conversation so far (without the system prompt). Append-only while an answer runs. */
-  get history(): readonly ChatMessage[] {
-    return this.conversation;
-  }
-
-  /**
-   * Where the model's memory of the conversation begins: messages of `history` before `from` are
-   * stored but no longer shown to the model, and tool results before `shortenBefore` are shown
-   * shortened. `{ from: 0, shortenBefore: 0 }` until a prompt outgrows the context budget.
-   */
-  get memory(): MemoryView {
-    return this.memoryView;
-  }
-
   /** How many tokens a prompt and its answer may take with this model on this device, and why (undefined: unknown, no limit applied). */
   get context(): ContextBudget | undefined {
     return this.runner.info.context;
-  }
-
-  /** Counters of the last answer. */
-  get metrics(): AnswerMetrics {
-    return this.lastMetrics;
   }
 
   /** The OpenAI envelopes of the registered tools. */
@@ -337,40 +313,16 @@ export class NexusChat {
   }
 
   /**
-   * Replaces the conversation, e.g. with one restored from storage, or cut back to regenerate or
-   * edit the last message — `chat.history` as it was, or part of it. Every tool message must answer
-   * a call of the assistant turn before it; system messages are kept where they stand (the chat
-   * puts its own system prompt first when it renders).
+   * Answers `prompt`, calling tools as needed, after the conversation in `options.messages` (an earlier
+   * reply's `messages`; none: a new conversation). The chat keeps no conversation: the reply gives the
+   * conversation after the answer, and its `memory`, to pass to the next answer. With `signal` aborted
+   * it rejects with an `AbortError` that carries the conversation as it stands (`messages`, `memory`:
+   * the question, whole rounds and the visible text already produced, no half tool call).
+   * @throws InvalidHistoryError when a tool message of `options.messages` answers no call before it.
    */
-  setHistory(messages: readonly ChatMessage[], options: { memory?: MemoryView } = {}): void {
+  async chat(prompt: string, givenOptions: ChatOptions = {}): Promise<ChatReply> {
     this.assertIdle();
-    const pending = new Set<string>();
-    for (const [i, m] of messages.entries()) {
-      if (m.role === 'assistant') {
-        pending.clear();
-        for (const call of m.tool_calls ?? []) pending.add(call.id);
-      } else if (m.role === 'tool' && !pending.delete(m.tool_call_id)) {
-        throw new InvalidHistoryError(`Message ${i} answers tool call '${m.tool_call_id}', which the assistant turn before it did not make.`);
-      } else if (m.role === 'user') pending.clear();
-    }
-    this.conversation = messages.map((m) => ({ ...m }));
-    this.memoryView = memoryWithin(options.memory, this.conversation.length);
-  }
-
-  /** Forgets the conversation (tools and settings stay). */
-  reset(): void {
-    this.assertIdle();
-    this.conversation = [];
-    this.memoryView = FULL_MEMORY;
-  }
-
-  /**
-   * Answers `prompt`, calling tools as needed. Resolves with the answer text, every call made and
-   * the answer's metrics. With `signal` aborted it rejects with an `AbortError`; the conversation
-   * then keeps the question and whatever visible text was already produced, and no half tool call.
-   */
-  async chat(prompt: string, givenOptions: ChatOptions = {}): Promise<ChatAnswer> {
-    this.assertIdle();
+    checkHistory(givenOptions.messages ?? []);
     // Busy from the first line: choosing the tools awaits, and a second chat() must not slip in.
     this.busy = true;
     try {
@@ -382,54 +334,56 @@ export class NexusChat {
 
   /**
    * Goes on with the answer that was stopped (Continue after Stop): the model writes on from where that
-   * answer's text ends, in the same answer, with no tools. The conversation must end with that text (as
-   * an aborted {@link NexusChat.chat} leaves it). Resolves like `chat()`, its `text` the whole answer,
-   * which then ends the conversation; stopped again, the conversation keeps all that was written.
+   * answer's text ends, in the same answer, with no tools. `options.messages` must end with that text (as
+   * a stopped answer's error carries it). Resolves like `chat()`, its `text` the whole answer, which then
+   * ends the reply's `messages`; stopped again, the error's conversation keeps all that was written.
    * @throws InvalidHistoryError when the conversation does not end with an answer's text.
    */
-  async continueAnswer(givenOptions: ChatOptions = {}): Promise<ChatAnswer> {
+  async continueAnswer(givenOptions: ChatOptions = {}): Promise<ChatReply> {
     this.assertIdle();
-    const last = this.conversation.at(-1);
+    const messages = givenOptions.messages ?? [];
+    checkHistory(messages);
+    const last = messages.at(-1);
     if (last?.role !== 'assistant' || last.tool_calls?.length || !last.content.trim()) {
       const ends = !last ? 'is empty' : last.role === 'assistant' ? 'ends with tool calls, not text' : `ends with a ${last.role} message`;
       throw new InvalidHistoryError(
-        `There is no stopped answer to continue: the conversation ${ends}. Continue goes on from the text of an answer that was stopped; ask with chat() instead.`,
+        `There is no stopped answer to continue: the conversation ${ends}. Continue goes on from the text of an answer that was stopped (pass the conversation as options.messages); ask with chat() instead.`,
       );
     }
     this.busy = true;
-    this.conversation = this.conversation.slice(0, -1);
     try {
-      return await this.answer(undefined, { ...givenOptions, toolChoice: 'none' }, last.content);
+      return await this.answer(undefined, { ...givenOptions, messages: messages.slice(0, -1), toolChoice: 'none' }, last.content);
     } finally {
       this.busy = false;
     }
   }
 
   /** One answer (or the continuation of one), the chat already marked busy by {@link NexusChat.chat}. */
-  private async answer(prompt: string | undefined, givenOptions: ChatOptions, continueFrom?: string): Promise<ChatAnswer> {
+  private async answer(prompt: string | undefined, givenOptions: ChatOptions, continueFrom?: string): Promise<ChatReply> {
+    const given = givenOptions.messages ?? [];
+    const memoryBefore = memoryWithin(givenOptions.memory, given.length);
     const selected = await this.offering.select({
       prompt: prompt ?? continueFrom ?? '',
       options: givenOptions,
       registry: this.answerTools(givenOptions),
-      history: this.conversation,
+      history: given,
       settings: { ...this.defaults.toolSelection, ...givenOptions.toolSelection },
     });
     const options = selected.options;
     const registry = selected.registry;
     // A side conversation talks to nobody: its events go to a listener-less emitter.
     const events = options.isolated ? new Emitter<ChatEvents>() : this.events;
-    const history = options.isolated ? [] : this.conversation;
     const request = await buildRequest({
       defaults: this.answerDefaults(options),
       info: this.runner.info,
       registry,
       options,
-      history,
+      history: given,
       prompt,
       instructions: options.instructions,
       extra: {
         ...(selected.selection ? { acceptUnoffered: true } : {}),
-        ...(options.isolated ? {} : { memory: this.memoryView }),
+        memory: memoryBefore,
         ...(continueFrom === undefined ? {} : { continueFrom }),
       },
     });
@@ -469,21 +423,15 @@ export class NexusChat {
           ...(prepareStep ? { prepareStep: async (round) => prepareStep({ round, steps: [...steps], messages: [...messages, ...messagesOf(steps)] }) } : {}),
         },
       );
-      if (options.isolated) {
-        if (outcome.ok) return outcome.answer;
-        throw outcome.error;
-      }
       // The answer's turns are derived from its steps, whole rounds only: the conversation is consistent either way.
-      this.conversation = [...messages.slice(1), ...messagesOf(steps)];
-      this.memoryView = memoryOf(steps, this.memoryView);
-      if (outcome.ok) {
-        this.lastMetrics = outcome.answer.metrics;
-        return outcome.answer;
-      }
+      const after: ChatMessage[] = [...messages.slice(1), ...messagesOf(steps)];
+      const memory = memoryOf(steps, memoryBefore);
+      if (outcome.ok) return { ...outcome.answer, messages: after, memory };
       // Stopped, the conversation keeps the visible text; a continuation keeps what was written before it either way.
-      if (isAbortError(outcome.error) || continueFrom !== undefined) {
-        const partial = `${continueFrom ?? ''}${isAbortError(outcome.error) ? visibleTextOfRound : ''}`.trim();
-        if (partial) this.conversation.push({ role: 'assistant', content: partial });
+      if (isAbortError(outcome.error)) {
+        const partial = `${continueFrom ?? ''}${visibleTextOfRound}`.trim();
+        const stopped: StoppedConversation = { messages: partial ? [...after, { role: 'assistant', content: partial }] : after, memory };
+        if (outcome.error instanceof Object) Object.assign(outcome.error, stopped);
       }
       throw outcome.error;
     } finally {
@@ -579,7 +527,7 @@ export class NexusChat {
 
   /**
    * Verifies that this model and quantization really call a tool and answer from its result, on
-   * this machine. Safe right after `load()`: tools, history and listeners are restored.
+   * this machine. Safe right after `load()`: the chat's tools and listeners are untouched.
    *
    * @param options - `random`: the source of the question and the fresh token (default
    * `Math.random`); pass a seeded one to make a check reproducible. `signal`: cancels the check
@@ -643,7 +591,20 @@ interface AnswerDefaults extends ChatDefaults {
   approve?: ApprovalHandler;
 }
 
-/** A memory view handed to `setHistory`, kept inside the history it indexes (none: the whole history). */
+/** Refuses a conversation in which a tool message answers no call of the assistant turn before it. */
+function checkHistory(messages: readonly ChatMessage[]): void {
+  const pending = new Set<string>();
+  for (const [i, m] of messages.entries()) {
+    if (m.role === 'assistant') {
+      pending.clear();
+      for (const call of m.tool_calls ?? []) pending.add(call.id);
+    } else if (m.role === 'tool' && !pending.delete(m.tool_call_id)) {
+      throw new InvalidHistoryError(`Message ${i} answers tool call '${m.tool_call_id}', which the assistant turn before it did not make.`);
+    } else if (m.role === 'user') pending.clear();
+  }
+}
+
+/** A memory view handed with `messages`, kept inside the history it indexes (none: the whole history). */
 function memoryWithin(view: MemoryView | undefined, length: number): MemoryView {
   if (!view) return FULL_MEMORY;
   const clamp = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) ? Math.min(Math.max(n, 0), length) : 0);

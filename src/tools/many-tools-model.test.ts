@@ -38,9 +38,13 @@ describe('many tools on the real engine (tiny Qwen3 fixture, real tokenizer and 
     const chat = await load({ semantic: false, askGroup: false });
     const tokens: number[] = [];
     for (const threshold of [0, 12]) {
-      chat.reset();
-      await chat.chat('Turn off the lights in the bedroom', { strategy: 'inline', maxRounds: 1, maxNewTokens: 4, toolSelection: { threshold } });
-      tokens.push(chat.metrics.promptTokens / Math.max(1, chat.metrics.generations));
+      const { metrics } = await chat.chat('Turn off the lights in the bedroom', {
+        strategy: 'inline',
+        maxRounds: 1,
+        maxNewTokens: 4,
+        toolSelection: { threshold },
+      });
+      tokens.push(metrics.promptTokens / Math.max(1, metrics.generations));
     }
     const [all, selected] = tokens as [number, number];
     console.log(

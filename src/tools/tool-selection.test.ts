@@ -204,7 +204,6 @@ describe('many tools in an answer (issue 17)', () => {
     await expect(chat.chat('Turn off the lights', { toolSelection: { semantic: 'Xenova/all-MiniLM-L6-v2' as never } })).rejects.toThrow(
       /toolSelection\.semantic must be false or an embedding model such as \{ source: \{ hub: 'Xenova\/all-MiniLM-L6-v2' \}, dtype: 'q8' \}, got the string "Xenova\/all-MiniLM-L6-v2"/,
     );
-    expect(chat.history).toEqual([]);
   });
 
   it('indexes the tools again when only a parameter changes (a tools.js reload that edits an enum)', async () => {

@@ -93,6 +93,23 @@ describe('research mode through the real proxy (loopback, fake search backend)',
     expect(chat.tools.names).toEqual(['get_weather']);
   });
 
+  it('offers read_page from the first round when an earlier message of the conversation it is given named a link', async () => {
+    const { web, engine } = research(
+      [
+        { when: when.userAsked('Summarise that page'), output: searchCall },
+        { when: when.promptContains('Rust jobs board'), output: 'It lists Rust jobs [1].' },
+      ],
+      proxy.base,
+    );
+    const messages = [
+      { role: 'user' as const, content: 'Keep https://jobs.example/rust in mind.' },
+      { role: 'assistant' as const, content: 'Noted.' },
+    ];
+    await web.ask('Summarise that page', { messages });
+    expect(engine.generations[0]?.prompt).toContain('"name": "read_page"');
+    expect(engine.generations[0]?.prompt).toContain('Keep https://jobs.example/rust in mind.');
+  });
+
   it("never touches the chat's own tools: a tools.js reload while the research runs is kept (issue 14)", async () => {
     const { web, chat } = research(
       [

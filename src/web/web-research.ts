@@ -1,3 +1,4 @@
+import type { ChatMessage } from '../shared/chat-messages.ts';
 import { ToolRegistry, type ToolRunResult } from '../tools/tool-registry.ts';
 import { ProxyClient, type Source } from './proxy-client.ts';
 import { CANNOT_BROWSE_INSTRUCTIONS, RESEARCH_INSTRUCTIONS, researchAnswerNow } from './research-prompts.ts';
@@ -26,15 +27,16 @@ export interface ResearchAnswerOptions {
   instructions?: string;
   signal?: AbortSignal;
   answerNow?: () => string | Promise<string>;
+  /** The conversation before the question (`ChatOptions.messages`): a link the user gave in an earlier message may be read. */
+  messages?: readonly ChatMessage[];
   toolkit?: { tools: ToolRegistry; effects?: Readonly<Record<string, (outcome: ToolRunResult) => WebToolEffects | undefined>> };
 }
 
 /**
- * What research needs of a chat (`NexusChat` is one): the user's earlier messages, and an answer
- * that takes a per-answer toolkit, so the chat's own tools are never swapped out.
+ * What research needs of a chat (`NexusChat` is one): an answer that takes a per-answer toolkit, so
+ * the chat's own tools are never swapped out.
  */
 export interface ResearchChat<O extends ResearchAnswerOptions, A extends { text: string }> {
-  readonly history: readonly { role: string; content: string }[];
   /** The chat's own tools: they stay on offer beside the web tools (a research question may need a calculator too). */
   readonly toolSchemas?: readonly { function: { name: string } }[];
   chat(prompt: string, options: O): Promise<A>;
@@ -129,7 +131,7 @@ export class WebResearch<O extends ResearchAnswerOptions = ResearchAnswerOptions
       sources: new Map(),
       ...(onActivity ? { onActivity } : {}),
     };
-    const userMessages = [...this.chat.history.filter((m) => m.role === 'user').map((m) => m.content), prompt];
+    const userMessages = [...(chatOptions.messages ?? []).filter((m) => m.role === 'user').map((m) => m.content), prompt];
     // The web tools are this answer's toolkit: the chat's own registry is never touched, so a
     // tools.js reload while the research runs is kept.
     const tools = new ToolRegistry();

@@ -27,7 +27,6 @@ for (const model of ['tiny-tools-qwen3', 'tiny-tools-lfm2']) {
       if (!other) throw new Error('no second question');
       const both = offered === 1 ? [question] : [question, other];
       // Through NexusChat: its own registry.
-      chat.reset();
       for (const name of chat.tools.names) chat.tools.unregister(name);
       for (const q of both) chat.tool(q.tool.name, q.tool.description, q.tool.parameters as never, (args: Record<string, unknown>) => q.result(token, args));
       const direct = await chat.chat(question.question, { maxNewTokens: 96 });
@@ -54,7 +53,6 @@ for (const model of ['tiny-tools-qwen3', 'tiny-tools-lfm2']) {
           ];
         }),
       );
-      chat.reset();
       const sdk = await generateText({
         model: createNexus()(undefined, { chat }),
         tools,

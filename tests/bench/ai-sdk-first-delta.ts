@@ -30,7 +30,6 @@ try {
       const viaSdk: number[] = [];
       const question = 'Write one line about rivers.';
       for (let run = 0; run < 6; run++) {
-        chat.reset();
         let started = performance.now();
         let first: number | undefined;
         const stop = chat.on('token', () => {
@@ -39,7 +38,6 @@ try {
         await chat.chat(question, { maxNewTokens: 32, toolChoice: 'none' });
         stop();
         if (run > 0) direct.push(first ?? Number.NaN);
-        chat.reset();
         started = performance.now();
         const stream = await transport.sendMessages({
           trigger: 'submit-message',

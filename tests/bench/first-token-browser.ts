@@ -90,15 +90,21 @@ try {
   const ask = (text: string, reset = false) =>
     page.evaluate(
       async ({ text, reset }) => {
-        const chat = (window as unknown as { benchChat: import('../../src/nexus/index.ts').NexusChat }).benchChat;
-        if (reset) chat.reset();
+        // The chat keeps no conversation: the page keeps each reply's, and a reset starts a new one.
+        const bench = window as unknown as {
+          benchChat: import('../../src/nexus/index.ts').NexusChat;
+          benchConversation?: Pick<import('../../src/loop/types.ts').ChatReply, 'messages' | 'memory'>;
+        };
+        const chat = bench.benchChat;
+        if (reset) bench.benchConversation = undefined;
         const started = performance.now();
         let first: number | undefined;
         const stop = chat.on('token', () => {
           first ??= performance.now();
         });
         try {
-          const answer = await chat.chat(text, { strategy: 'inline', maxNewTokens: 8 });
+          const answer = await chat.chat(text, { strategy: 'inline', maxNewTokens: 8, ...bench.benchConversation });
+          bench.benchConversation = { messages: answer.messages, memory: answer.memory };
           const generation = answer.steps.find((s) => s.kind === 'generation');
           return {
             firstTokenMs: (first ?? performance.now()) - started,
@@ -122,7 +128,9 @@ try {
   console.log(`second conversation, same tools: ${show(second)}; ratio to the first ${(second.firstTokenMs / cold.firstTokenMs).toFixed(2)}`);
 
   if (!process.argv.includes('--no-trim')) {
-    await page.evaluate(() => (window as unknown as { benchChat: import('../../src/nexus/index.ts').NexusChat }).benchChat.reset());
+    await page.evaluate(() => {
+      (window as unknown as { benchConversation?: unknown }).benchConversation = undefined;
+    });
     const paragraph = 'The river rises in the northern hills, runs past three market towns and a ruined abbey, and meets the sea at a wide estuary. '.repeat(8);
     const rows: Awaited<ReturnType<typeof ask>>[] = [];
     for (let turn = 1; turn <= 60 && rows.filter((r) => r.trimmed).length < 2; turn++)

@@ -16,6 +16,7 @@ import { loadEngine } from '../../src/engine/load-engine.ts';
 import type { GenerateOptions, GenerateResult } from '../../src/engine/engine.ts';
 import { PARSER_MARKERS } from '../../src/loop/answer-runner.ts';
 import { NexusChat } from '../../src/nexus/index.ts';
+import type { ChatReply } from '../../src/loop/types.ts';
 import { DelegatingEngine } from '../../src/testing/delegating-engine.ts';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../fixtures/prepare-models.ts';
 
@@ -61,9 +62,12 @@ chat.tool(question.tool.name, question.tool.description, question.tool.parameter
 );
 const budget = chat.context;
 console.log(`${folder.split('/').at(-1)} ${dtype} in Node; context ${budget?.detail}`);
+/** The conversation so far (the chat keeps none): each reply hands it on. */
+let conversation: { messages?: ChatReply['messages']; memory?: ChatReply['memory'] } = {};
 const ask = async (text: string) => {
   const before = timed.timings.length;
-  const answer = await chat.chat(text, { strategy: 'inline', maxNewTokens: 64 });
+  const answer = await chat.chat(text, { strategy: 'inline', maxNewTokens: 64, ...conversation });
+  conversation = { messages: answer.messages, memory: answer.memory };
   if (answer.steps.some((s) => s.kind === 'round' && s.phase === 'answer'))
     console.log(`  (${JSON.stringify(text.slice(0, 30))}: the answer needed an answer round, rendered without tools)`);
   const first = timed.timings[before] ?? { firstTokenMs: 0, promptTokens: 0, cachedTokens: 0 };
@@ -71,7 +75,7 @@ const ask = async (text: string) => {
 };
 
 const cold = await ask('Write one line about rivers.');
-chat.reset();
+conversation = {};
 const second = await ask('Write one line about mountains.');
 console.log(
   `first question, new conversation: ${cold?.firstTokenMs.toFixed(0)} ms to the first token (prompt ${cold?.promptTokens}, cached ${cold?.cachedTokens})`,

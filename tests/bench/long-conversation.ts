@@ -11,6 +11,7 @@
 import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../fixtures/prepare-models.ts';
 import { selfCheckQuestion } from '../../src/check/check-questions.ts';
 import { NexusChat } from '../../src/nexus/index.ts';
+import type { ChatReply } from '../../src/loop/types.ts';
 
 const turnsArg = process.argv.indexOf('--turns');
 const TURNS = turnsArg > 0 ? Number(process.argv[turnsArg + 1]) : 30;
@@ -33,9 +34,15 @@ console.log(`context: ${context.detail}; prompt budget ${budget} (maxNewTokens $
 console.log('turn  prompt  cached  share  ms      trimmed');
 
 const rows: { prompt: number; cached: number; ms: number; trimmed: boolean }[] = [];
+let conversation: Pick<ChatReply, 'messages' | 'memory'> | undefined;
 for (let turn = 1; turn <= TURNS; turn++) {
   const started = performance.now();
-  const answer = await chat.chat(`Note ${turn}. ${PARAGRAPH.repeat(3)}What is the main point of note ${turn}?`, { strategy: 'inline', maxNewTokens });
+  const answer = await chat.chat(`Note ${turn}. ${PARAGRAPH.repeat(3)}What is the main point of note ${turn}?`, {
+    strategy: 'inline',
+    maxNewTokens,
+    ...conversation,
+  });
+  conversation = { messages: answer.messages, memory: answer.memory };
   const ms = performance.now() - started;
   const first = answer.steps.find((s) => s.kind === 'generation');
   const prompt = first?.kind === 'generation' ? first.promptTokens : 0;
@@ -45,7 +52,7 @@ for (let turn = 1; turn <= TURNS; turn++) {
   const trimmed = answer.steps.some((s) => s.kind === 'memory');
   rows.push({ prompt, cached, ms, trimmed });
   console.log(
-    `${String(turn).padStart(4)}  ${String(prompt).padStart(6)}  ${String(cached).padStart(6)}  ${(cached / Math.max(prompt, 1)).toFixed(2).padStart(5)}  ${ms.toFixed(0).padStart(6)}  ${trimmed ? `yes (memory from message ${chat.memory.from})` : ''}`,
+    `${String(turn).padStart(4)}  ${String(prompt).padStart(6)}  ${String(cached).padStart(6)}  ${(cached / Math.max(prompt, 1)).toFixed(2).padStart(5)}  ${ms.toFixed(0).padStart(6)}  ${trimmed ? `yes (memory from message ${answer.memory.from})` : ''}`,
   );
 }
 await chat.dispose();

@@ -104,7 +104,7 @@ describe('NexusChat.loadForTools in Chromium (WASM)', () => {
             return round === 1 ? { activeTools: [question.tool.name] } : undefined;
           },
         });
-        const history = chat.history;
+        const history = answer.messages;
         await chat.dispose();
         return { seen, steps: answer.steps, text: answer.text, replayed: nexus.answerFromSteps(answer.steps), token, heard, asked, history };
       },
