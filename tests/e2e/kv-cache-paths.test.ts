@@ -17,7 +17,7 @@ function answerTwice(page: Page, model: string, options: { dtype: string; device
       const chat = await window.nexus.NexusChat.load({ url }, { ...options, allowFallbackAdapter: true });
       const ask = { toolChoice: 'none', repetitionPenalty: 1, maxNewTokens } as const;
       const first = await chat.chat('What is the weather in Paris?', ask);
-      const second = await chat.chat('And in Rome?', ask);
+      const second = await chat.chat('And in Rome?', { ...ask, messages: first.messages, memory: first.memory });
       const result = { kvCache: chat.info.kvCache, texts: [first.text, second.text], cached: second.metrics.cachedTokens };
       await chat.dispose();
       return result;
