@@ -352,7 +352,6 @@ export class AnswerSession {
           running: undefined,
           // The answer is its steps: the record the loop returned stands (the events brought the same, as they came).
           steps: result.steps.length ? [...(continued?.steps ?? []), ...result.steps.map(keptStep)] : (turn.steps ?? []),
-          metrics: result.metrics,
           text: result.text,
           state: 'done',
           drafts: draftsBesides([...(turn.drafts ?? []), ...droppedFromView(turn.text, result.text)], result.text),

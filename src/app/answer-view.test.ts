@@ -28,7 +28,8 @@ async function answerOf(): Promise<{ steps: Step[]; metrics: import('../internal
 describe("an answer's view of its steps (issue 43)", () => {
   it("shows tool lines and diagnostics from the steps alone, a web search as its own line, and the loop's metrics of them", async () => {
     const { steps, metrics } = await answerOf();
-    const turn: Turn = { id: 'a', role: 'assistant', text: 'It is 4 °C; the news is calm.', state: 'done', web: true, steps, metrics };
+    // The turn keeps no metrics of its own: the view folds them from the steps, as the loop did.
+    const turn: Turn = { id: 'a', role: 'assistant', text: 'It is 4 °C; the news is calm.', state: 'done', web: true, steps };
     const view = answerView(turn);
     expect(view.activity).toEqual([
       expect.objectContaining({ kind: 'call', name: 'get_weather', status: 'ok', result: '4 °C', shown: ['A chart of the week.'] }),
@@ -44,6 +45,7 @@ describe("an answer's view of its steps (issue 43)", () => {
     ]);
     expect(view.diagnostics.map((d) => d.kind)).toEqual(['round', 'raw', 'round', 'raw']);
     expect(view.metrics).toMatchObject({ rounds: 2, toolCalls: 2, generations: 2 });
+    expect(view.metrics).toEqual(metrics);
     expect(view.checking).toBe(false);
     // The raw return value is not kept (its result and details are).
     expect(steps.filter((s) => s.kind === 'call').every((s) => s.kind === 'call' && !('value' in s.record))).toBe(true);

@@ -1,4 +1,4 @@
-import { sourcesOfCalls, type AnswerMetrics, type Source, type Step, type ToolCallRecord } from '../internal.ts';
+import { metricsOf, sourcesOfCalls, type AnswerMetrics, type Source, type Step, type ToolCallRecord } from '../internal.ts';
 import type { Activity, DiagnosticEntry, Turn } from './app-state.ts';
 import { READ_PAGE, WEB_TOOL_NAMES } from './web-research.ts';
 
@@ -40,8 +40,8 @@ export function answerView(turn: Turn): AnswerView {
     };
   }
   const fromSteps = sourcesOfCalls(steps.flatMap((step) => (step.kind === 'call' ? [step.record] : [])));
-  // The loop's own fold of these steps (`ChatAnswer.metrics`), kept with the finished answer: the page does not carry the fold itself.
-  const metrics = turn.state === 'done' ? turn.metrics : undefined;
+  // The loop's own fold of the steps (what `ChatAnswer.metrics` is): a continued answer's counts both its parts.
+  const metrics = turn.state === 'done' ? metricsOf(steps) : undefined;
   return {
     activity: steps.flatMap((step) => (step.kind === 'call' ? [activityOf(step.record, turn.web === true)] : [])),
     diagnostics: [...steps.flatMap(diagnosticOf), ...logs],

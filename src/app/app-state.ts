@@ -150,6 +150,7 @@ export interface Turn {
   activity?: Activity[];
   sources?: Source[];
   diagnostics?: DiagnosticEntry[];
+  /** Counters, for an answer saved without its steps (those with steps fold them from the steps). */
   metrics?: AnswerMetrics;
   /** Research mode was on for this answer. */
   web?: boolean;
