@@ -80,7 +80,7 @@ function serveMcpRelay(): Plugin {
  */
 function installableOffline(): Plugin[] {
   return VitePWA({
-    // Updates wait: the page announces one and it takes over on the next reload (src/app/page-updates.ts).
+    // Updates wait: the page announces one and it takes over on the next reload (src/app/state/page-updates.ts).
     registerType: 'prompt',
     injectRegister: false,
     includeAssets: ['favicon.svg'],

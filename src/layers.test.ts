@@ -155,6 +155,24 @@ describe('the layer table', () => {
     expect(violations).toEqual([]);
   });
 
+  it("keeps the page's rooms apart: only main.ts and the elements import an element; state, conversation and mcp render nothing (issue 55)", () => {
+    const rooms = ['elements', 'state', 'conversation', 'mcp'];
+    const appFiles = files.filter((file) => relative(SRC, file).startsWith('app/'));
+    // A newcomer finds each part in its room: nothing of the page is left loose beside them but its entry files and shared words.
+    const loose = appFiles.map((file) => relative(join(SRC, 'app'), file)).filter((path) => !rooms.includes(path.split('/')[0] ?? '') && path.includes('/'));
+    expect(loose).toEqual([]);
+    const violations: string[] = [];
+    for (const file of appFiles) {
+      const room = relative(join(SRC, 'app'), file).split('/')[0];
+      if (room === 'elements' || room === 'main.ts') continue;
+      for (const { specifier } of importsOf(file, readFileSync(file, 'utf8')).filter((s) => s.specifier.startsWith('.'))) {
+        const target = relative(join(SRC, 'app'), resolve(dirname(file), specifier));
+        if (target.startsWith('elements/')) violations.push(`${relative(SRC, file)} imports ${target}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
   it('has no import circles, types included: a file reaches itself through no chain of static imports (issue 43)', () => {
     const graph = new Map<string, string[]>();
     for (const file of files) {

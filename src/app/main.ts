@@ -1,3 +1,3 @@
 /** Page entry: registers the custom elements; `index.html` places `<nexus-app>`. */
 import './vite-worker.ts';
-import './nexus-app.ts';
+import './elements/nexus-app.ts';

@@ -3,13 +3,13 @@
  * research wiring, with recorded model outputs instead of weights. Built and served by
  * harness-server.ts for the app-*.test.ts files; never part of the production bundle.
  */
-import { AppStore } from '../../../src/app/app-store.ts';
-import type { ModelOpener } from '../../../src/app/model-loader.ts';
-import { indexedDbPersistence } from '../../../src/app/persistence.ts';
-import { browserSignIn } from '../../../src/app/mcp-sign-in.ts';
-import { browserTabSync } from '../../../src/app/tab-sync.ts';
-import { createResearch } from '../../../src/app/web-research.ts';
-import '../../../src/app/nexus-app.ts';
+import { AppStore } from '../../../src/app/state/app-store.ts';
+import type { ModelOpener } from '../../../src/app/state/model-loader.ts';
+import { indexedDbPersistence } from '../../../src/app/conversation/persistence.ts';
+import { browserSignIn } from '../../../src/app/mcp/mcp-sign-in.ts';
+import { browserTabSync } from '../../../src/app/state/tab-sync.ts';
+import { createResearch } from '../../../src/app/state/web-research.ts';
+import '../../../src/app/elements/nexus-app.ts';
 import { contextBudget, NexusChat } from '../../../src/index.ts';
 import { ScriptedEngine, type PromptMatcher, type ScriptedOutput } from '../../../src/testing/index.ts';
 import { when } from '../../../src/testing/script-matchers.ts';

@@ -1,0 +1,62 @@
+import type { ActionHandlers, AttachmentAction } from './app-actions.ts';
+import type { AppState } from './app-state.ts';
+import { attachmentOf } from '../conversation/attachment-fence.ts';
+import { attachmentRoom } from './context-gauge.ts';
+
+/** What the attachments slice needs of the page's store. */
+export interface AttachmentsHost {
+  state(): AppState;
+  set(change: Partial<AppState>): void;
+  notify(text: string): void;
+}
+
+/**
+ * The attachments of the next message (`state.attachments`): the one writer of them but for the MCP
+ * client's resources, which it attaches through the same shape. A text, files the user chose (read and cut
+ * to what the model's memory has room for), and taking one back out.
+ */
+export class AttachmentsSlice {
+  /** The attachments slice's actions, which the store's one dispatch routes here (see app-actions.ts). */
+  readonly actions: ActionHandlers<AttachmentAction> = {
+    attach: ({ name, from, text }) => this.add({ name, from, text }),
+    attachFiles: ({ files }) => this.addFiles(files),
+    detachAttachment: ({ index }) => this.host.set({ attachments: this.host.state().attachments.filter((_, i) => i !== index) }),
+  };
+
+  constructor(private readonly host: AttachmentsHost) {}
+
+  /** Attaches a text to the next message (fenced as data after it; cut with a note past the limit). */
+  private add(input: { name: string; from: string; text: string }): void {
+    this.host.set({ attachments: [...this.host.state().attachments, attachmentOf(input)] });
+  }
+
+  /**
+   * Reads files the user chose and attaches their text to the next message, each cut to what the model's
+   * memory has room for (with a note saying so); one that cannot be read is named, and the others still go.
+   */
+  private async addFiles(files: readonly { name: string; size: number; arrayBuffer(): Promise<ArrayBuffer> }[]): Promise<void> {
+    this.host.set({ attachError: undefined });
+    for (const file of files) {
+      try {
+        // Loaded with the first file, not with the page.
+        const { textOfFile } = await import('../conversation/file-attachments.ts');
+        const text = await textOfFile(file);
+        const room = attachmentRoom(this.host.state());
+        if (room <= 0) {
+          this.refuse(`“${file.name}” was not attached: the model's memory has no room left for it. Start a new conversation, or take an attachment out.`);
+          continue;
+        }
+        this.host.set({ attachments: [...this.host.state().attachments, attachmentOf({ name: file.name, from: 'a file on this device', text }, room)] });
+      } catch (error) {
+        // A file the page cannot read says so by name; anything else (the browser could not read it) is said here.
+        this.refuse(error instanceof Error && error.name === 'AttachmentFileError' ? error.message : `Could not read ${file.name}: ${String(error)}`);
+      }
+    }
+  }
+
+  /** Says by the message box, and to a screen reader, why a file was not attached. */
+  private refuse(why: string): void {
+    this.host.set({ attachError: why });
+    this.host.notify(why);
+  }
+}
