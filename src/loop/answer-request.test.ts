@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { familyById } from '../engine/families.ts';
 import { InvalidOptionError } from '../shared/errors.ts';
 import { ToolRegistry } from '../tools/tool-registry.ts';
-import { answerMessages, answerSettings, CHAT_DEFAULTS, ToolTemplateError, UnknownToolError } from './answer-request.ts';
+import { answerMessages, answerSettings, ANSWER_DEFAULTS, ToolTemplateError, UnknownToolError } from './answer-request.ts';
 import { outside } from '../shared/outside-text.ts';
 
 const registry = new ToolRegistry().tool('get_weather', 'Weather', { city: 'string' }, () => 'sunny');
 const parts = {
-  defaults: CHAT_DEFAULTS,
+  defaults: ANSWER_DEFAULTS,
   schemas: registry.schemas,
   info: { model: 'm', family: { id: 'qwen3' as const, label: 'Qwen3', detectedBy: 'test' } },
   family: familyById('qwen3'),
@@ -21,14 +21,14 @@ const parts = {
 
 describe('answerSettings', () => {
   it("fills in the chat's defaults and keeps a forced tool that is registered", () => {
-    const settings = answerSettings({ toolChoice: { name: 'get_weather' } }, registry, CHAT_DEFAULTS);
+    const settings = answerSettings({ toolChoice: { name: 'get_weather' } }, registry, ANSWER_DEFAULTS);
     expect(settings).toMatchObject({ toolChoice: { name: 'get_weather' }, strategy: 'auto', maxRounds: 4, repetitionPenalty: 1.1, enableThinking: false });
   });
 
   it('refuses an unknown strategy or toolChoice, and a forced tool that is not registered', () => {
-    expect(() => answerSettings({ strategy: 'primed' as never }, registry, CHAT_DEFAULTS)).toThrow(InvalidOptionError);
-    expect(() => answerSettings({ toolChoice: 'force' as never }, registry, CHAT_DEFAULTS)).toThrow(/Use one of: 'auto', 'required', 'none', '\{ name \}'/);
-    expect(() => answerSettings({ toolChoice: { name: 'get_time' } }, registry, CHAT_DEFAULTS)).toThrow(UnknownToolError);
+    expect(() => answerSettings({ strategy: 'primed' as never }, registry, ANSWER_DEFAULTS)).toThrow(InvalidOptionError);
+    expect(() => answerSettings({ toolChoice: 'force' as never }, registry, ANSWER_DEFAULTS)).toThrow(/Use one of: 'auto', 'required', 'none', '\{ name \}'/);
+    expect(() => answerSettings({ toolChoice: { name: 'get_time' } }, registry, ANSWER_DEFAULTS)).toThrow(UnknownToolError);
   });
 });
 
@@ -37,7 +37,7 @@ describe('answerMessages', () => {
     const messages = answerMessages({ ...parts, settings: { toolChoice: 'auto' }, instructions: 'Be brief.' });
     expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     // The instructions are marked as outside text (an imported file or an MCP server may have written them).
-    expect(messages[0]?.content).toBe(`${CHAT_DEFAULTS.systemPrompt}\n${CHAT_DEFAULTS.answerPrompt}\n\n${outside('Be brief.')}`);
+    expect(messages[0]?.content).toBe(`${ANSWER_DEFAULTS.systemPrompt}\n${ANSWER_DEFAULTS.answerPrompt}\n\n${outside('Be brief.')}`);
     expect(messages.at(-1)).toEqual({ role: 'user', content: 'Weather in Paris?' });
   });
 
@@ -47,6 +47,6 @@ describe('answerMessages', () => {
     expect(() => answerMessages({ ...broken, settings: { toolChoice: 'auto' } })).toThrow(
       /gemma cannot render a call and its result .*\(toolChoice: 'none'\).* Qwen3\./,
     );
-    expect(answerMessages({ ...broken, settings: { toolChoice: 'none' } })[0]?.content).not.toContain(CHAT_DEFAULTS.answerPrompt);
+    expect(answerMessages({ ...broken, settings: { toolChoice: 'none' } })[0]?.content).not.toContain(ANSWER_DEFAULTS.answerPrompt);
   });
 });

@@ -41,12 +41,29 @@ export interface ChatDefaults {
   maxResultChars: number;
 }
 
-/** The loop's defaults. */
-export const CHAT_DEFAULTS: Readonly<ChatDefaults> = Object.freeze({
+/** What an answer runs with when neither its options nor the chat say otherwise: the chat's defaults, then each answer's own. */
+export interface AnswerDefaults extends ChatDefaults {
+  toolChoice: 'auto';
+  strategy: 'auto';
+  repetitionPenalty: number;
+  maxNewTokens: number;
+  enableThinking: boolean;
+}
+
+/**
+ * Every default of an answer, in one place: the facade's, the loop's and the page's "Reset to defaults" read
+ * them here.
+ */
+export const ANSWER_DEFAULTS: Readonly<AnswerDefaults> = Object.freeze({
   systemPrompt: DEFAULT_SYSTEM_PROMPT,
   answerPrompt: DEFAULT_ANSWER_PROMPT,
   maxRounds: 4,
   maxResultChars: DEFAULT_MAX_RESULT_CHARS,
+  toolChoice: 'auto',
+  strategy: 'auto',
+  repetitionPenalty: 1.1,
+  maxNewTokens: 512,
+  enableThinking: false,
 });
 
 /** The fewest tokens an answer's `maxNewTokens` must leave for the prompt in the model's context budget. */
@@ -64,7 +81,8 @@ function promptBudgetOf(context: ContextBudget, maxNewTokens: number): number {
 }
 
 /**
- * An answer's settings from `chat()`'s options and the chat's defaults. An unknown `strategy` or
+ * An answer's settings from `chat()`'s options and the chat's defaults, already merged with them (the facade
+ * merges once: `defaults` are this answer's). An unknown `strategy` or
  * `toolChoice` is refused naming the valid values; a forced `{ name }` must name a registered tool;
  * with the model's context budget, a `maxNewTokens` that leaves no room for a prompt is refused.
  */
@@ -74,10 +92,10 @@ export function answerSettings(
   defaults: Pick<ChatDefaults, 'maxRounds' | 'maxResultChars'>,
   context?: ContextBudget,
 ): Omit<AnswerSettings, 'signal'> {
-  let toolChoice = options.toolChoice ?? 'auto';
+  let toolChoice = options.toolChoice ?? ANSWER_DEFAULTS.toolChoice;
   const named = typeof toolChoice === 'object' && toolChoice !== null && typeof (toolChoice as { name?: unknown }).name === 'string';
   if (!named && !(['auto', 'required', 'none'] as unknown[]).includes(toolChoice)) throw new InvalidOptionError('toolChoice', toolChoice, TOOL_CHOICES);
-  const strategy = checkOption('strategy', options.strategy ?? 'auto', STRATEGIES);
+  const strategy = checkOption('strategy', options.strategy ?? ANSWER_DEFAULTS.strategy, STRATEGIES);
   if (typeof toolChoice === 'object') {
     const name = registry.resolveName(toolChoice.name);
     if (!name) {
@@ -85,15 +103,15 @@ export function answerSettings(
     }
     toolChoice = { name };
   }
-  const maxNewTokens = options.maxNewTokens ?? 512;
+  const maxNewTokens = options.maxNewTokens ?? ANSWER_DEFAULTS.maxNewTokens;
   return {
     toolChoice,
     strategy,
     ...(context ? { promptBudget: promptBudgetOf(context, maxNewTokens) } : {}),
-    maxRounds: options.maxRounds ?? defaults.maxRounds,
-    repetitionPenalty: options.repetitionPenalty ?? 1.1,
+    maxRounds: defaults.maxRounds,
+    repetitionPenalty: options.repetitionPenalty ?? ANSWER_DEFAULTS.repetitionPenalty,
     ...(options.sampling && options.sampling.temperature > 0 ? { sampling: options.sampling } : {}),
-    enableThinking: options.enableThinking ?? false,
+    enableThinking: options.enableThinking ?? ANSWER_DEFAULTS.enableThinking,
     maxNewTokens,
     maxResultChars: defaults.maxResultChars,
     ...(options.tools ? { tools: options.tools.map((n) => registry.resolveName(n) ?? n) } : {}),

@@ -23,7 +23,7 @@ import type { SamplingReport } from '../tools/mcp-sampling.ts';
 import type { McpConnection } from '../tools/mcp-tools.ts';
 import { McpServers } from '../tools/mcp-servers.ts';
 import { ToolOffering, type ToolOfferingSettings } from '../loop/tool-offering.ts';
-import { CHAT_DEFAULTS, type ChatDefaults } from '../loop/answer-request.ts';
+import { ANSWER_DEFAULTS, type ChatDefaults } from '../loop/answer-request.ts';
 import { DEFAULT_TOOL_SELECTION, type ToolSelection } from '../tools/tool-selection.ts';
 import { assertEmbeddingModel, DEFAULT_EMBEDDING_MODEL, embeddingModelKey, type ToolSearchStatus } from '../engine/embedding-model.ts';
 import type { ToolVectorStore } from '../tools/tool-vectors.ts';
@@ -128,10 +128,10 @@ export class NexusChat {
   ) {
     this.fetchForTools = options.fetch;
     this.defaults = {
-      systemPrompt: options.systemPrompt ?? CHAT_DEFAULTS.systemPrompt,
-      answerPrompt: options.answerPrompt ?? CHAT_DEFAULTS.answerPrompt,
-      maxRounds: options.maxRounds ?? CHAT_DEFAULTS.maxRounds,
-      maxResultChars: options.maxResultChars ?? CHAT_DEFAULTS.maxResultChars,
+      systemPrompt: options.systemPrompt ?? ANSWER_DEFAULTS.systemPrompt,
+      answerPrompt: options.answerPrompt ?? ANSWER_DEFAULTS.answerPrompt,
+      maxRounds: options.maxRounds ?? ANSWER_DEFAULTS.maxRounds,
+      maxResultChars: options.maxResultChars ?? ANSWER_DEFAULTS.maxResultChars,
       toolSelection: { ...DEFAULT_TOOL_SELECTION, ...options.toolSelection },
       stopWhen: [...(options.stopWhen ?? [])],
       toolEffects: { ...options.toolEffects },
@@ -163,33 +163,11 @@ export class NexusChat {
    */
   static async load(source: ModelSource = DEFAULT_MODEL, options: NexusLoadOptions = {}): Promise<NexusChat> {
     checkLoadOptions(options);
-    const {
-      fetch,
-      approve,
-      embedder,
-      toolVectors,
-      systemPrompt,
-      answerPrompt,
-      maxRounds,
-      maxResultChars,
-      toolSelection,
-      stopWhen,
-      toolEffects,
-      ...loadOptions
-    } = options;
+    const { chat: built, load: loadOptions } = splitLoadOptions(options);
     const chatOptions: NexusChatOptions = {
-      ...(fetch ? { fetch } : {}),
-      ...(approve ? { approve } : {}),
-      ...(embedder ? { embedder } : {}),
-      ...(toolVectors !== undefined ? { toolVectors } : {}),
-      ...(systemPrompt !== undefined ? { systemPrompt } : {}),
-      ...(answerPrompt !== undefined ? { answerPrompt } : {}),
-      ...(maxRounds !== undefined ? { maxRounds } : {}),
-      ...(maxResultChars !== undefined ? { maxResultChars } : {}),
-      ...(stopWhen ? { stopWhen } : {}),
-      ...(toolEffects ? { toolEffects } : {}),
+      ...built,
       // A loaded model can run the default tool-search model beside it (fetched on first need).
-      toolSelection: { ...(embedder ? {} : { semantic: { ...DEFAULT_EMBEDDING_MODEL } }), ...toolSelection },
+      toolSelection: { ...(built.embedder ? {} : { semantic: { ...DEFAULT_EMBEDDING_MODEL } }), ...built.toolSelection },
     };
     const chat = new NexusChat(await loadModelRunner(source, loadOptions), chatOptions);
     chat.offering.hubUrl = loadOptions.hubUrl;
@@ -589,6 +567,32 @@ interface AnswerDefaults extends ChatDefaults {
   stopWhen: ReadonlyArray<StopCondition | StopRule>;
   toolEffects: Readonly<Record<string, (outcome: ToolRunResult) => ToolEffects | undefined>>;
   approve?: ApprovalHandler;
+}
+
+/** The options a chat is built with, told from those that load its model: every key of {@link NexusChatOptions}, so none is forgotten. */
+const CHAT_OPTION_KEYS: Readonly<Record<keyof NexusChatOptions, true>> = {
+  fetch: true,
+  approve: true,
+  embedder: true,
+  toolVectors: true,
+  systemPrompt: true,
+  answerPrompt: true,
+  maxRounds: true,
+  maxResultChars: true,
+  toolSelection: true,
+  stopWhen: true,
+  toolEffects: true,
+};
+
+/** `load()`'s options, split once into the chat's and the loader's (an option left undefined is left out). */
+function splitLoadOptions(options: NexusLoadOptions): { chat: NexusChatOptions; load: WorkerLoadOptions } {
+  const chat: Record<string, unknown> = {};
+  const load: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined) continue;
+    (Object.hasOwn(CHAT_OPTION_KEYS, key) ? chat : load)[key] = value;
+  }
+  return { chat: chat as NexusChatOptions, load: load as WorkerLoadOptions };
 }
 
 /** Refuses a conversation in which a tool message answers no call of the assistant turn before it. */

@@ -1,7 +1,7 @@
 import {
-  DEFAULT_ANSWER_PROMPT,
+  ANSWER_DEFAULTS,
   DEFAULT_HUB_URL,
-  DEFAULT_SYSTEM_PROMPT,
+  DEFAULT_TOOL_SELECTION,
   WORKED_EXAMPLE_SYSTEM_PROMPT,
   type AnswerMetrics,
   type CallSource,
@@ -262,23 +262,23 @@ export interface Settings {
 /** The page's colour schemes. */
 export type Theme = 'system' | 'light' | 'dark';
 
-/** The library's defaults, which "Reset to defaults" restores. */
+/** The library's defaults, which "Reset to defaults" restores: an answer's are the loop's own, read from where it keeps them. */
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
-  systemPrompt: DEFAULT_SYSTEM_PROMPT,
-  answerPrompt: DEFAULT_ANSWER_PROMPT,
-  strategy: 'auto',
-  toolChoice: 'auto',
-  maxRounds: 4,
-  repetitionPenalty: 1.1,
+  systemPrompt: ANSWER_DEFAULTS.systemPrompt,
+  answerPrompt: ANSWER_DEFAULTS.answerPrompt,
+  strategy: ANSWER_DEFAULTS.strategy,
+  toolChoice: ANSWER_DEFAULTS.toolChoice,
+  maxRounds: ANSWER_DEFAULTS.maxRounds,
+  repetitionPenalty: ANSWER_DEFAULTS.repetitionPenalty,
   temperature: 0,
   topP: 0.9,
-  enableThinking: false,
-  maxNewTokens: 512,
+  enableThinking: ANSWER_DEFAULTS.enableThinking,
+  maxNewTokens: ANSWER_DEFAULTS.maxNewTokens,
   softwareWebgpu: false,
   hubUrl: DEFAULT_HUB_URL,
   theme: 'system',
   semanticToolSearch: true,
-  toolSelectionThreshold: 12,
+  toolSelectionThreshold: DEFAULT_TOOL_SELECTION.threshold,
   mcpLogLevel: 'warning',
   verdictCard: 'auto',
 });
