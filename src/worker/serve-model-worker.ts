@@ -17,20 +17,13 @@ import { detectBrowserCapabilities } from '../engine/device-ladder.ts';
 import { diagnoseOptions, loadCandidate, planCandidates } from '../engine/load-engine.ts';
 import { sourceWideFailure } from '../engine/diagnose-source.ts';
 import { embedderHost } from '../engine/embedder-host.ts';
-import { reviveError, serializeError, type SerializedError } from '../shared/errors.ts';
+import { serializeError } from '../shared/errors.ts';
 import { engineRunner, PARSER_MARKERS, type AnswerRunner } from '../loop/answer-runner.ts';
-import type { PrepareStepResult } from '../loop/prepare-step.ts';
-import type { ToolRunOutcome } from '../loop/toolbox.ts';
-import type { FromWorker, PageQuestion, ToWorker } from './protocol.ts';
+import type { FromWorker, ToWorker } from './protocol.ts';
+import { RequestServer } from './request-server.ts';
 import { ortFilesFor, resolveWasmPaths, type OrtPaths } from './ort-files.ts';
 
 export { ORT_WASM_FILES, type OrtFiles, type OrtPaths } from './ort-files.ts';
-
-/** The page's reply to a question of an answer: a value, or the error its hook threw. */
-interface PageReply {
-  value?: unknown;
-  error?: SerializedError;
-}
 
 /** Options of {@link serveModelWorker}. */
 export interface ModelWorkerOptions {
@@ -76,7 +69,7 @@ export interface ModelWorkerScope {
   addEventListener(type: 'message', listener: (event: MessageEvent<ToWorker>) => void): void;
 }
 
-/** Serves the page's model requests in this worker: load, chat, tool results, abort. Call it once. */
+/** Serves the page's model requests in this worker: the load here, every request after it through one {@link RequestServer}. Call it once. */
 export function serveModelWorker(scope: ModelWorkerScope = self as unknown as ModelWorkerScope, options: ModelWorkerOptions = {}): void {
   // The ONNX Runtime files come from where the app says (its own origin by default), never a CDN;
   // which build is decided per load, by the device (see `ortFilesFor`).
@@ -92,10 +85,7 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
   env.backends.onnx.wasm!.numThreads = defaultThreads;
 
   let runner: AnswerRunner | undefined;
-  const pendingTools = new Map<number, (outcome: ToolRunOutcome) => void>();
-  const pendingAsks = new Map<number, (reply: PageReply) => void>();
-  const aborts = new Map<number, AbortController>();
-  let nextCallId = 0;
+  const requests = new RequestServer({ post: (message) => scope.postMessage(message), runner: () => runner });
 
   function post(message: FromWorker): void {
     scope.postMessage(message);
@@ -147,106 +137,6 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
     }
   }
 
-  /** Pending page requests of one answer: each gets exactly one reply, or is ended when the answer ends. */
-  interface AnswerRequests {
-    tools: Map<number, (outcome: ToolRunOutcome) => void>;
-    asks: Map<number, (reply: PageReply) => void>;
-  }
-
-  const requestsOf = new Map<number, AnswerRequests>();
-
-  async function chat(message: Extract<ToWorker, { kind: 'chat' }>): Promise<void> {
-    const { id } = message;
-    if (!runner) {
-      post({ kind: 'answer-failed', id, error: { name: 'ModelLoadError', message: 'No model is loaded in this worker.' } });
-      return;
-    }
-    const controller = new AbortController();
-    aborts.set(id, controller);
-    const requests: AnswerRequests = { tools: new Map(), asks: new Map() };
-    requestsOf.set(id, requests);
-    /** Asks the page a question of this answer and waits for its one reply (an abort replies with nothing). */
-    const ask = (question: PageQuestion) =>
-      new Promise<PageReply>((resolve) => {
-        const requestId = nextCallId++;
-        requests.asks.set(requestId, resolve);
-        pendingAsks.set(requestId, resolve);
-        post({ kind: 'ask', id, requestId, question });
-      });
-    const { asksAnswerNow, asksPrepareStep } = message.request;
-    try {
-      const outcome = await runner.run(message.request, {
-        signal: controller.signal,
-        onStep: (step) => post({ kind: 'step', id, step }),
-        onToken: (text) => post({ kind: 'token', id, text }),
-        onReasoning: (text) => post({ kind: 'reasoning', id, text }),
-        runTool: (name, args, limits) =>
-          new Promise<ToolRunOutcome>((resolve) => {
-            const callId = nextCallId++;
-            requests.tools.set(callId, resolve);
-            pendingTools.set(callId, resolve);
-            post({ kind: 'tool-call', id, callId, name, arguments: args, ...(limits?.maxResultChars ? { maxResultChars: limits.maxResultChars } : {}) });
-          }),
-        ...(asksAnswerNow
-          ? {
-              answerNowPrompt: async () => {
-                const { value } = await ask({ kind: 'answer-now' });
-                return typeof value === 'string' ? value : undefined;
-              },
-            }
-          : {}),
-        ...(asksPrepareStep
-          ? {
-              prepareStep: async (round: number) => {
-                const reply = await ask({ kind: 'prepare-step', round });
-                // The page's hook threw: the answer fails with its error, as it would in-process.
-                if (reply.error) throw reviveError(reply.error);
-                return reply.value as PrepareStepResult | undefined;
-              },
-            }
-          : {}),
-      });
-      // A finished answer was its last step; only a failure needs a message of its own.
-      if (!outcome.ok) post({ kind: 'answer-failed', id, error: serializeError(outcome.error) });
-    } catch (error) {
-      // Whatever went wrong, the page hears of it: an answer never stays pending.
-      post({ kind: 'answer-failed', id, error: serializeError(error) });
-    } finally {
-      aborts.delete(id);
-      for (const [callId, resolve] of requests.tools) {
-        pendingTools.delete(callId);
-        resolve({ ok: false, kind: 'error', message: 'The answer ended before the tool result came back.' });
-      }
-      for (const [requestId, resolve] of requests.asks) {
-        pendingAsks.delete(requestId);
-        resolve({});
-      }
-      requestsOf.delete(id);
-    }
-  }
-
-  /** A side request (a closed choice, embeddings): one reply, `request-failed` with the error otherwise. */
-  async function reply(id: number, work: (runner: AnswerRunner) => Promise<FromWorker>): Promise<void> {
-    try {
-      if (!runner) throw new Error('No model is loaded in this worker.');
-      post(await work(runner));
-    } catch (error) {
-      post({ kind: 'request-failed', id, error: serializeError(error) });
-    }
-  }
-
-  /** Settles one pending request of an answer, once. */
-  function settle<T>(pending: Map<number, (value: T) => void>, key: number, value: T): void {
-    const resolve = pending.get(key);
-    if (!resolve) return;
-    pending.delete(key);
-    for (const requests of requestsOf.values()) {
-      requests.tools.delete(key);
-      requests.asks.delete(key);
-    }
-    resolve(value);
-  }
-
   scope.addEventListener('message', (event: MessageEvent<ToWorker>) => {
     const message = event.data;
     if (typeof message !== 'object' || message === null) return;
@@ -254,39 +144,11 @@ export function serveModelWorker(scope: ModelWorkerScope = self as unknown as Mo
       case 'load':
         void load(message);
         break;
-      case 'chat':
-        void chat(message);
-        break;
-      case 'tool-result':
-        settle(pendingTools, message.callId, message.outcome);
-        break;
+      case 'request':
       case 'reply':
-        settle(pendingAsks, message.requestId, { value: message.value, ...(message.error ? { error: message.error } : {}) });
+      case 'abort':
+        requests.receive(message);
         break;
-      case 'abort': {
-        aborts.get(message.id)?.abort();
-        // A stopped answer does not wait for the page's pending tool results.
-        const requests = requestsOf.get(message.id);
-        for (const callId of [...(requests?.tools.keys() ?? [])]) settle(pendingTools, callId, { ok: false, kind: 'error', message: 'Stopped.' });
-        for (const requestId of [...(requests?.asks.keys() ?? [])]) settle(pendingAsks, requestId, {});
-        break;
-      }
-      case 'choose': {
-        const { id, request } = message;
-        void reply(id, async (r) => {
-          if (!r.choose) throw new Error('This worker cannot make a closed choice.');
-          return { kind: 'chosen', id, result: await r.choose(request) };
-        });
-        break;
-      }
-      case 'embed': {
-        const { id, request } = message;
-        void reply(id, async (r) => {
-          if (!r.embed) throw new Error('This worker cannot run an embedding model.');
-          return { kind: 'embedded', id, reply: await r.embed(request, (event) => post({ kind: 'embed-progress', id, event })) };
-        });
-        break;
-      }
       case 'dispose':
         void (runner?.dispose() ?? Promise.resolve()).finally(() => {
           runner = undefined;

@@ -12,7 +12,10 @@ class ScriptedWorker extends EventTarget {
   readonly received: ToWorker[] = [];
   terminated = false;
 
-  constructor(private readonly onChat: (worker: ScriptedWorker, message: Extract<ToWorker, { kind: 'chat' }>) => void) {
+  constructor(
+    private readonly onChat: (worker: ScriptedWorker, message: Extract<ToWorker, { kind: 'request' }>) => void,
+    private readonly onRequest?: (worker: ScriptedWorker, message: Extract<ToWorker, { kind: 'request' }>) => void,
+  ) {
     super();
   }
 
@@ -21,7 +24,8 @@ class ScriptedWorker extends EventTarget {
     this.received.push(message);
     queueMicrotask(() => {
       if (message.kind === 'load') this.reply({ kind: 'loaded', info: INFO, candidate: { device: 'wasm', dtype: 'q4' } });
-      else if (message.kind === 'chat') this.onChat(this, message);
+      else if (message.kind === 'request' && message.call.method === 'chat') this.onChat(this, message);
+      else if (message.kind === 'request') this.onRequest?.(this, message);
       else if (message.kind === 'dispose') this.reply({ kind: 'disposed' });
     });
   }
@@ -53,17 +57,23 @@ function bridge(over: Partial<AnswerBridge> = {}): AnswerBridge {
   return { runTool: async () => ({ ok: true, value: 'sunny' }), onStep: () => undefined, onToken: () => undefined, ...over };
 }
 
-async function runnerFor(onChat: ConstructorParameters<typeof ScriptedWorker>[0]) {
-  const worker = new ScriptedWorker(onChat);
+async function runnerFor(onChat: ConstructorParameters<typeof ScriptedWorker>[0], onRequest?: ConstructorParameters<typeof ScriptedWorker>[1]) {
+  const worker = new ScriptedWorker(onChat, onRequest);
   const runner = await startWorkerRunner({ url: '/models/x' }, { createWorker: () => worker as unknown as Worker });
   return { worker, runner };
 }
 
-const answered = (id: number): FromWorker => ({ kind: 'step', id, step: { kind: 'finished', ms: 1, text: 'ok' } });
+/** An answer's last step and the end of its request. */
+function answer(worker: ScriptedWorker, id: number): void {
+  worker.reply({ kind: 'step', id, step: { kind: 'finished', ms: 1, text: 'ok' } });
+  worker.reply({ kind: 'done', id } satisfies FromWorker);
+}
 
 describe('the worker bridge is total', () => {
   it('a tool handler that throws becomes an error result for the model, and the answer ends', async () => {
-    const { worker, runner } = await runnerFor((w, m) => w.reply({ kind: 'tool-call', id: m.id, callId: 7, name: 'get_weather', arguments: {} }));
+    const { worker, runner } = await runnerFor((w, m) =>
+      w.reply({ kind: 'ask', id: m.id, requestId: 7, question: { kind: 'run-tool', name: 'get_weather', arguments: {} } }),
+    );
     const outcome = runner.run(
       REQUEST,
       bridge({
@@ -72,16 +82,16 @@ describe('the worker bridge is total', () => {
         },
       }),
     );
-    await vi.waitFor(() => expect(worker.received.some((m) => m.kind === 'tool-result' || m.kind === 'reply')).toBe(true));
-    const result = worker.received.find((m) => m.kind === 'tool-result');
-    expect(result).toMatchObject({ kind: 'tool-result', callId: 7, outcome: { ok: false, kind: 'error', message: expect.stringContaining('network down') } });
-    worker.reply(answered(0));
+    await vi.waitFor(() => expect(worker.received.some((m) => m.kind === 'reply')).toBe(true));
+    const result = worker.received.find((m) => m.kind === 'reply');
+    expect(result).toMatchObject({ kind: 'reply', requestId: 7, value: { ok: false, kind: 'error', message: expect.stringContaining('network down') } });
+    answer(worker, 0);
     await expect(outcome).resolves.toMatchObject({ ok: true });
   });
 
   it("passes on how much of a tool's result the model will read", async () => {
     const { worker, runner } = await runnerFor((w, m) =>
-      w.reply({ kind: 'tool-call', id: m.id, callId: 8, name: 'read_page', arguments: {}, maxResultChars: 3100 }),
+      w.reply({ kind: 'ask', id: m.id, requestId: 8, question: { kind: 'run-tool', name: 'read_page', arguments: {}, maxResultChars: 3100 } }),
     );
     let limits: unknown;
     const outcome = runner.run(
@@ -93,9 +103,9 @@ describe('the worker bridge is total', () => {
         },
       }),
     );
-    await vi.waitFor(() => expect(worker.received.some((m) => m.kind === 'tool-result')).toBe(true));
+    await vi.waitFor(() => expect(worker.received.some((m) => m.kind === 'reply')).toBe(true));
     expect(limits).toEqual({ maxResultChars: 3100 });
-    worker.reply(answered(0));
+    answer(worker, 0);
     await expect(outcome).resolves.toMatchObject({ ok: true });
   });
 
@@ -109,9 +119,9 @@ describe('the worker bridge is total', () => {
         },
       }),
     );
-    await vi.waitFor(() => expect(worker.received.some((m) => m.kind === 'tool-result' || m.kind === 'reply')).toBe(true));
+    await vi.waitFor(() => expect(worker.received.some((m) => m.kind === 'reply')).toBe(true));
     expect(worker.received.find((m) => m.kind === 'reply')).toEqual({ kind: 'reply', id: 0, requestId: 3 });
-    worker.reply(answered(0));
+    answer(worker, 0);
     await expect(outcome).resolves.toMatchObject({ ok: true });
   });
 
@@ -132,7 +142,7 @@ describe('the worker bridge is total', () => {
     const { worker, runner } = await runnerFor((w, m) => {
       chats++;
       if (chats === 1) w.dispatchEvent(new MessageEvent('messageerror'));
-      else w.reply(answered(m.id));
+      else answer(w, m.id);
     });
     const first = await runner.run(REQUEST, bridge());
     expect(first).toMatchObject({
@@ -149,7 +159,7 @@ describe('the worker bridge is total', () => {
       chats++;
       if (chats === 1) w.reply({ kind: 'answer', id: m.id });
       else if (chats === 2) w.reply({ kind: 'step', id: m.id, step: 'finished' });
-      else w.reply(answered(m.id));
+      else answer(w, m.id);
     });
     const first = await runner.run(REQUEST, bridge());
     expect(first).toMatchObject({
@@ -170,36 +180,38 @@ describe('the worker bridge is total', () => {
   });
 
   it('a tool result the structured clone cannot carry becomes an error result naming the tool', async () => {
-    const { worker, runner } = await runnerFor((w, m) => w.reply({ kind: 'tool-call', id: m.id, callId: 1, name: 'make_fn', arguments: {} }));
+    const { worker, runner } = await runnerFor((w, m) =>
+      w.reply({ kind: 'ask', id: m.id, requestId: 1, question: { kind: 'run-tool', name: 'make_fn', arguments: {} } }),
+    );
     const outcome = runner.run(REQUEST, bridge({ runTool: async () => ({ ok: true, value: () => 1 }) }));
-    await vi.waitFor(() => expect(worker.received.some((m) => m.kind === 'tool-result' || m.kind === 'reply')).toBe(true));
-    expect(worker.received.find((m) => m.kind === 'tool-result')).toMatchObject({ outcome: { ok: false, message: expect.stringContaining('make_fn') } });
-    worker.reply(answered(0));
+    await vi.waitFor(() => expect(worker.received.some((m) => m.kind === 'reply')).toBe(true));
+    expect(worker.received.find((m) => m.kind === 'reply')).toMatchObject({ value: { ok: false, message: expect.stringContaining('make_fn') } });
+    answer(worker, 0);
     await outcome;
   });
 });
 
 describe('stop conditions across the worker', () => {
   it('rules as data travel with the request', async () => {
-    const { worker, runner } = await runnerFor((w, m) => w.reply(answered(m.id)));
+    const { worker, runner } = await runnerFor((w, m) => answer(w, m.id));
     await runner.run({ ...REQUEST, stopRules: [{ kind: 'tool-called', name: 'web_search' }] }, bridge());
-    const chat = worker.received.find((m) => m.kind === 'chat');
-    expect(chat?.kind === 'chat' && chat.request.stopRules).toEqual([{ kind: 'tool-called', name: 'web_search' }]);
+    const chat = worker.received.find((m) => m.kind === 'request');
+    expect(chat?.kind === 'request' && chat.call.method === 'chat' && chat.call.request.stopRules).toEqual([{ kind: 'tool-called', name: 'web_search' }]);
   });
 
   it('conditions written as functions are refused with a named error, never silently dropped', async () => {
-    const { worker, runner } = await runnerFor((w, m) => w.reply(answered(m.id)));
+    const { worker, runner } = await runnerFor((w, m) => answer(w, m.id));
     const outcome = await runner.run(REQUEST, bridge({ stopWhen: [() => true] }));
     expect(outcome).toMatchObject({
       ok: false,
       error: expect.objectContaining({ name: 'ModelWorkerError', message: expect.stringContaining("kind: 'tool-called'") }),
     });
-    expect(worker.received.some((m) => m.kind === 'chat')).toBe(false);
+    expect(worker.received.some((m) => m.kind === 'request')).toBe(false);
   });
 });
 
 describe('an answer crosses the worker as its steps', () => {
-  it('the answer is the fold of the steps that came, ended by the finished step; tokens stream between them', async () => {
+  it('the answer is the fold of the steps that came, ended by its done; tokens stream between them', async () => {
     const record = { id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' }, source: 'inline', round: 1, status: 'ok', result: 'sunny', ms: 2 };
     const { runner } = await runnerFor((w, m) => {
       w.reply({ kind: 'step', id: m.id, step: { kind: 'round', round: 1, phase: 'tools' } });
@@ -208,6 +220,7 @@ describe('an answer crosses the worker as its steps', () => {
       w.reply({ kind: 'token', id: m.id, text: 'Sunny ' });
       w.reply({ kind: 'token', id: m.id, text: 'in Paris.' });
       w.reply({ kind: 'step', id: m.id, step: { kind: 'finished', ms: 5, text: 'Sunny in Paris.' } });
+      w.reply({ kind: 'done', id: m.id });
     });
     const steps: string[] = [];
     const tokens: string[] = [];
@@ -234,11 +247,50 @@ describe('an answer crosses the worker as its steps', () => {
         },
       }),
     );
-    await vi.waitFor(() => expect(worker.received.some((m) => m.kind === 'tool-result' || m.kind === 'reply')).toBe(true));
+    await vi.waitFor(() => expect(worker.received.some((m) => m.kind === 'reply')).toBe(true));
     const replies = worker.received.filter((m) => m.kind === 'reply');
     expect(replies[0]).toEqual({ kind: 'reply', id: 0, requestId: 1, value: { activeTools: ['get_weather'], toolChoice: 'required' } });
     expect(replies[1]).toMatchObject({ kind: 'reply', id: 0, requestId: 2, error: { name: 'RangeError', message: 'no second round' } });
-    worker.reply(answered(0));
+    answer(worker, 0);
     await expect(outcome).resolves.toMatchObject({ ok: true });
+  });
+});
+
+describe('one request layer serves every side request (issue 55)', () => {
+  it('a closed choice is stopped through the same abort as an answer: the page stops waiting and the worker hears it', async () => {
+    const { worker, runner } = await runnerFor(
+      () => undefined,
+      () => undefined,
+    );
+    const controller = new AbortController();
+    const choice = runner.choose?.({ prompt: 'p', options: ['a', 'b'] } as never, controller.signal);
+    await vi.waitFor(() => expect(worker.received.some((m) => m.kind === 'request')).toBe(true));
+    controller.abort();
+    await expect(choice).rejects.toMatchObject({ name: 'AbortError' });
+    const request = worker.received.find((m) => m.kind === 'request');
+    expect(worker.received).toContainEqual({ kind: 'abort', id: request?.kind === 'request' ? request.id : -1 });
+  });
+
+  it("embeddings report progress and end with their done's value; a failed request ends with its error, named", async () => {
+    let calls = 0;
+    const { runner } = await runnerFor(
+      () => undefined,
+      (w, m) => {
+        calls++;
+        if (calls === 1) {
+          w.reply({ kind: 'embed-progress', id: m.id, event: { status: 'loading' } as never });
+          w.reply({ kind: 'done', id: m.id, value: { vectors: [[1, 0]] } });
+        } else w.reply({ kind: 'done', id: m.id, error: { name: 'RangeError', message: 'too long' } });
+      },
+    );
+    const progress: unknown[] = [];
+    await expect(runner.embed?.({ texts: ['x'] } as never, (event) => progress.push(event))).resolves.toEqual({ vectors: [[1, 0]] });
+    expect(progress).toEqual([{ status: 'loading' }]);
+    await expect(runner.embed?.({ texts: ['y'] } as never)).rejects.toMatchObject({ name: 'RangeError', message: 'too long' });
+  });
+
+  it("an answer's failure is its request's error", async () => {
+    const { runner } = await runnerFor((w, m) => w.reply({ kind: 'done', id: m.id, error: { name: 'ContextOverflowError', message: 'too big' } }));
+    await expect(runner.run(REQUEST, bridge())).resolves.toMatchObject({ ok: false, error: expect.objectContaining({ message: 'too big' }) });
   });
 });

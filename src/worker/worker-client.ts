@@ -8,7 +8,7 @@ import type { ToolRunOutcome } from '../loop/toolbox.ts';
 import { answerFromSteps, type Step } from '../loop/step-log.ts';
 import { abortError } from '../shared/abort.ts';
 import { ModelWorkerError, serializeError } from '../shared/errors.ts';
-import { deserializeError, isFromWorker, type FromWorker, type ToWorker } from './protocol.ts';
+import { deserializeError, isFromWorker, type FromWorker, type PageQuestion, type ToWorker, type WorkerCall } from './protocol.ts';
 
 /** Creates the model worker; tests and bundlers may supply their own. */
 export type WorkerFactory = () => Worker;
@@ -48,9 +48,14 @@ function send(worker: Worker, message: ToWorker): void {
   }
 }
 
-/** An answer in flight: how to end it, exactly once. */
-interface PendingAnswer {
-  finish(outcome: AnswerOutcome): void;
+/** How a request in flight is served on the page: its events, the worker's questions, and its end, exactly once. */
+interface PendingRequest {
+  /** Steps, tokens, reasoning and progress of this request. */
+  onEvent?(message: FromWorker & { id: number }): void;
+  /** The worker's question; what it returns (or throws) goes back as the reply. */
+  onAsk?(question: PageQuestion): unknown;
+  /** Ends the request with its value or error; later calls do nothing. */
+  settle(result: { value?: unknown; error?: Error }): void;
 }
 
 /** A listener's error is the listener's: the answer goes on. */
@@ -58,7 +63,7 @@ function quietly(listener: () => void): void {
   try {
     listener();
   } catch {
-    // Reported nowhere on purpose: the page's own listeners report their errors.
+    // Deliberately ignored: see above.
   }
 }
 
@@ -69,21 +74,18 @@ function plainData(value: unknown): unknown {
 
 /**
  * Runs answers in a worker that owns the model. The page keeps the tools: the worker asks for
- * each call by message and the page runs it.
+ * each call by message and the page runs it. Every request — an answer, a closed choice, embeddings —
+ * goes through one layer: sent with an id, stopped by an `abort` with that id, its questions answered by
+ * `reply`, ended by one `done`.
  *
- * Total: every answer ends exactly once, with the answer or an error — also when a tool handler
+ * Total: every request ends exactly once, with its value or an error — also when a tool handler
  * or the answer-now prompt throws (the worker gets an error result instead), when the worker
- * raises an error or dies (every pending answer fails with a {@link ModelWorkerError} and later
- * answers fail at once with the same reason), when a message cannot be read, and on dispose.
+ * raises an error or dies (every pending request fails with a {@link ModelWorkerError} and later
+ * ones fail at once with the same reason), when a message cannot be read, and on dispose.
  */
 class WorkerRunner implements AnswerRunner {
   private nextId = 0;
-  private readonly pending = new Map<number, PendingAnswer>();
-  /** Side requests in flight (a closed choice, embeddings), by id. */
-  private readonly requests = new Map<
-    number,
-    { resolve(value: unknown): void; reject(error: Error): void; onProgress?: ((event: EmbedProgress) => void) | undefined }
-  >();
+  private readonly pending = new Map<number, PendingRequest>();
   /** Why this worker can run no more answers, once it cannot. */
   private dead: ModelWorkerError | undefined;
 
@@ -102,168 +104,115 @@ class WorkerRunner implements AnswerRunner {
       );
     });
     worker.addEventListener('message', (event: MessageEvent<unknown>) => {
-      if (isFromWorker(event.data) && 'id' in event.data && this.requests.has(event.data.id)) this.settleRequest(event.data);
-      if (!isFromWorker(event.data)) {
-        const shown = (() => {
-          try {
-            return JSON.stringify(event.data)?.slice(0, 80) ?? String(event.data);
-          } catch {
-            return String(event.data);
-          }
-        })();
+      if (isFromWorker(event.data)) this.receive(event.data);
+      else
         this.fail(
           new ModelWorkerError(
-            `The model worker sent a message this page does not understand (${shown}). Try the question again; reload the page if it keeps happening.`,
+            `The model worker sent a message this page does not understand (${shown(event.data)}). Try the question again; reload the page if it keeps happening.`,
           ),
           false,
         );
-      }
     });
   }
 
-  /** Ends every pending answer with `error`; with `terminal`, no later answer may start. */
+  /** One message of a request in flight, to the request it belongs to. */
+  private receive(message: FromWorker): void {
+    if (!('id' in message)) return;
+    const request = this.pending.get(message.id);
+    if (!request) return;
+    if (message.kind === 'done') request.settle(message.error ? { error: deserializeError(message.error) } : { value: message.value });
+    else if (message.kind === 'ask') this.answer(message.id, message.requestId, () => request.onAsk?.(message.question));
+    else request.onEvent?.(message);
+  }
+
+  /** Replies to one question of request `id` with what the page's hook gave, or the error it threw. */
+  private answer(id: number, requestId: number, hook: () => unknown): void {
+    Promise.resolve()
+      .then(hook)
+      .then(plainData)
+      .then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error: serializeError(error) }),
+      )
+      .then((reply) => {
+        if (this.pending.has(id)) send(this.worker, { kind: 'reply', id, requestId, ...reply });
+      });
+  }
+
+  /** Ends every pending request with `error`; with `terminal`, no later one may start. */
   private fail(error: ModelWorkerError, terminal: boolean): void {
     if (terminal) {
       this.dead = error;
       this.worker.terminate();
     }
-    for (const [id, answer] of [...this.pending]) {
-      this.pending.delete(id);
-      answer.finish({ ok: false, error });
-    }
-    for (const [id, request] of [...this.requests]) {
-      this.requests.delete(id);
-      request.reject(error);
-    }
+    for (const request of [...this.pending.values()]) request.settle({ error });
   }
 
-  /** Ends a side request with the worker's reply (a progress event only reports). */
-  private settleRequest(message: FromWorker & { id: number }): void {
-    const request = this.requests.get(message.id);
-    if (!request) return;
-    if (message.kind === 'embed-progress') {
-      request.onProgress?.(message.event);
-      return;
-    }
-    const value = message.kind === 'chosen' ? message.result : message.kind === 'embedded' ? message.reply : undefined;
-    if (value === undefined && message.kind !== 'request-failed') return;
-    this.requests.delete(message.id);
-    if (message.kind === 'request-failed') request.reject(deserializeError(message.error));
-    else request.resolve(value);
-  }
-
-  /** Sends one side request and waits for its one reply. */
-  private ask<T>(make: (id: number) => ToWorker, onProgress?: (event: EmbedProgress) => void, signal?: AbortSignal): Promise<T> {
+  /**
+   * Sends one request and resolves with its value when its `done` comes. `signal` sends the worker an
+   * abort for it; with `dropOnAbort` the page stops waiting at once (the worker's `done` is then ignored).
+   */
+  private request(call: WorkerCall, handlers: Omit<PendingRequest, 'settle'> & { signal?: AbortSignal; dropOnAbort?: boolean }): Promise<unknown> {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      // The worker's reply after an abort is dropped: the caller has moved on.
+    const { signal } = handlers;
+    return new Promise<unknown>((resolve, reject) => {
       const onAbort = () => {
-        if (this.requests.delete(id)) reject(abortError(signal));
+        send(this.worker, { kind: 'abort', id });
+        if (handlers.dropOnAbort) settle({ error: abortError(signal) });
       };
-      const settled =
-        <V>(finish: (value: V) => void) =>
-        (value: V) => {
-          signal?.removeEventListener('abort', onAbort);
-          finish(value);
-        };
-      this.requests.set(id, { resolve: settled(resolve as (value: unknown) => void), reject: settled(reject), onProgress });
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      send(this.worker, make(id));
+      const settle = (result: { value?: unknown; error?: Error }) => {
+        if (!this.pending.delete(id)) return;
+        signal?.removeEventListener('abort', onAbort);
+        if (result.error) reject(result.error);
+        else resolve(result.value);
+      };
+      this.pending.set(id, { ...handlers, settle });
+      send(this.worker, { kind: 'request', id, call });
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
   choose(request: ChoiceRequest, signal?: AbortSignal): Promise<ChoiceResult> {
-    return this.ask((id) => ({ kind: 'choose', id, request }), undefined, signal);
+    return this.request({ method: 'choose', request }, { ...(signal ? { signal } : {}), dropOnAbort: true }) as Promise<ChoiceResult>;
   }
 
   embed(request: EmbedRequest, onProgress?: (event: EmbedProgress) => void): Promise<EmbedReply> {
-    return this.ask((id) => ({ kind: 'embed', id, request }), onProgress);
+    return this.request(
+      { method: 'embed', request },
+      { onEvent: (message) => message.kind === 'embed-progress' && onProgress?.(message.event) },
+    ) as Promise<EmbedReply>;
   }
 
-  run(request: AnswerRequest, bridge: AnswerBridge): Promise<AnswerOutcome> {
-    if (this.dead) return Promise.resolve({ ok: false, error: this.dead });
+  async run(request: AnswerRequest, bridge: AnswerBridge): Promise<AnswerOutcome> {
     if (bridge.stopWhen?.length) {
-      // Functions cannot cross to the worker; dropping them would let the answer run past them.
       const error = new ModelWorkerError(
         "Stop conditions written as functions run where the loop runs and cannot reach the model worker. Write them as data instead: { kind: 'tool-called', name }, { kind: 'tool-calls', atLeast } or { kind: 'rounds', atLeast }.",
       );
-      return Promise.resolve({ ok: false, error });
+      return { ok: false, error };
     }
-    const id = this.nextId++;
-    return new Promise<AnswerOutcome>((resolve) => {
-      let done = false;
-      /** The answer as it arrives: a `finished` step ends it, and the answer is the fold of these. */
-      const steps: Step[] = [];
-      const onAbort = () => send(this.worker, { kind: 'abort', id });
-      const finish = (outcome: AnswerOutcome): void => {
-        if (done) return;
-        done = true;
-        this.pending.delete(id);
-        this.worker.removeEventListener('message', listener);
-        bridge.signal?.removeEventListener('abort', onAbort);
-        resolve(outcome);
-      };
-      /** Replies to one question of the answer with what the page's hook gave, or the error it threw. */
-      const answer = (requestId: number, hook: () => unknown) => {
-        Promise.resolve()
-          .then(hook)
-          .then(plainData)
-          .then(
-            (value) => ({ value }),
-            (error: unknown) => ({ error: serializeError(error) }),
-          )
-          .then((reply) => {
-            if (!done) send(this.worker, { kind: 'reply', id, requestId, ...reply });
-          });
-      };
-      const listener = (event: MessageEvent<unknown>) => {
-        const message = event.data;
-        if (!isFromWorker(message) || !('id' in message) || message.id !== id) return;
-        switch (message.kind) {
-          case 'step':
-            steps.push(message.step);
-            quietly(() => bridge.onStep(message.step));
-            if (message.step.kind === 'finished') finish({ ok: true, answer: answerFromSteps(steps) });
-            break;
-          case 'token':
-            quietly(() => bridge.onToken(message.text));
-            break;
-          case 'reasoning':
-            quietly(() => bridge.onReasoning?.(message.text));
-            break;
-          case 'tool-call': {
-            const { callId, name } = message;
-            Promise.resolve()
-              .then(() => bridge.runTool(name, message.arguments, { maxResultChars: message.maxResultChars }))
-              .catch((error: unknown) => ({
-                ok: false as const,
-                kind: 'error' as const,
-                message: `The tool ${name} failed on the page: ${error instanceof Error ? error.message : String(error)}`,
-              }))
-              .then((outcome) => {
-                if (!done) send(this.worker, { kind: 'tool-result', id, callId, outcome: cloneable(outcome, name) });
-              });
-            break;
-          }
-          case 'ask': {
-            const { question, requestId } = message;
-            if (question.kind === 'answer-now') answer(requestId, () => bridge.answerNowPrompt?.().catch(() => undefined));
-            else answer(requestId, () => bridge.prepareStep?.(question.round));
-            break;
-          }
-          case 'answer-failed':
-            finish({ ok: false, error: deserializeError(message.error) });
-            break;
-        }
-      };
-      this.pending.set(id, { finish });
-      this.worker.addEventListener('message', listener);
-      bridge.signal?.addEventListener('abort', onAbort, { once: true });
-      send(this.worker, { kind: 'chat', id, request });
-      if (bridge.signal?.aborted) onAbort();
-    });
+    /** The answer as it arrives: the answer is the fold of these. */
+    const steps: Step[] = [];
+    try {
+      await this.request(
+        { method: 'chat', request },
+        {
+          ...(bridge.signal ? { signal: bridge.signal } : {}),
+          onEvent: (message) => {
+            if (message.kind === 'step') {
+              steps.push(message.step);
+              quietly(() => bridge.onStep(message.step));
+            } else if (message.kind === 'token') quietly(() => bridge.onToken(message.text));
+            else if (message.kind === 'reasoning') quietly(() => bridge.onReasoning?.(message.text));
+          },
+          onAsk: (question) => askedInAnswer(question, bridge),
+        },
+      );
+      return { ok: true, answer: answerFromSteps(steps) };
+    } catch (error) {
+      return { ok: false, error };
+    }
   }
 
   async dispose(): Promise<void> {
@@ -282,6 +231,36 @@ class WorkerRunner implements AnswerRunner {
     }
     this.dead ??= new ModelWorkerError('The model was unloaded. Load it again to go on.');
     this.worker.terminate();
+  }
+}
+
+/** What the page answers a question of an answer with: a tool's outcome (a handler that throws becomes an error result), the answer-now prompt, a round's plan. */
+function askedInAnswer(question: PageQuestion, bridge: AnswerBridge): unknown {
+  switch (question.kind) {
+    case 'run-tool': {
+      const { name } = question;
+      return Promise.resolve()
+        .then(() => bridge.runTool(name, question.arguments, { maxResultChars: question.maxResultChars }))
+        .catch((error: unknown) => ({
+          ok: false as const,
+          kind: 'error' as const,
+          message: `The tool ${name} failed on the page: ${error instanceof Error ? error.message : String(error)}`,
+        }))
+        .then((outcome) => cloneable(outcome, name));
+    }
+    case 'answer-now':
+      return bridge.answerNowPrompt?.().catch(() => undefined);
+    case 'prepare-step':
+      return bridge.prepareStep?.(question.round);
+  }
+}
+
+/** A message the page could not read, shown in its error (the first 80 characters). */
+function shown(data: unknown): string {
+  try {
+    return JSON.stringify(data)?.slice(0, 80) ?? String(data);
+  } catch {
+    return String(data);
   }
 }
 
