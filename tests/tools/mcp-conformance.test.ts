@@ -4,6 +4,7 @@ import { arch, homedir, platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIMEOUTS } from '../timeouts.ts';
 
@@ -77,12 +78,34 @@ function ensureRunner(): void {
   );
 }
 
+/**
+ * The client compiled once for the whole suite (the same source, bundled with its packages left as imports):
+ * the runner starts it for every scenario, and compiling it each time cost more than a second a start.
+ */
+const client = join(root, 'node_modules', '.cache', 'nexus-mcp-conformance', 'client.mjs');
+
+/** Scenarios run side by side, a few at a time: each is mostly two processes starting and waiting on loopback. */
+const SIDE_BY_SIDE = 3;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= SIDE_BY_SIDE) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
 /** Runs one scenario; the runner's summary line and whether it passed. */
 function runScenario(scenario: string, outputDir: string): Promise<{ passed: boolean; summary: string; out: string }> {
   return new Promise((resolve) => {
     execFile(
       node22,
-      [runner, 'client', '--command', 'node --import tsx tests/tools/mcp-conformance-client.ts', '--scenario', scenario, '-o', outputDir, '--timeout', '60000'],
+      [runner, 'client', '--command', `node ${client}`, '--scenario', scenario, '-o', join(outputDir, scenario.replace('/', '-')), '--timeout', '60000'],
       { cwd: root, timeout: TIMEOUTS.networkTest * 2, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const out = stripVTControlCharacters(stdout + stderr);
@@ -101,18 +124,27 @@ function runScenario(scenario: string, outputDir: string): Promise<{ passed: boo
 describe.runIf(linuxX64)('the MCP conformance suite, client scenarios', () => {
   let outputDir: string;
   const results: string[] = [];
-  beforeAll(() => {
+  beforeAll(async () => {
     ensureRunner();
     outputDir = mkdtempSync(join(tmpdir(), 'nexus-mcp-conformance-'));
+    await build({
+      entryPoints: [join(root, 'tests', 'tools', 'mcp-conformance-client.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      outfile: client,
+      logLevel: 'warning',
+    });
   }, TIMEOUTS.install);
   afterAll(() => {
     // The table for the reader (and the closing note): scenario, checks passed.
-    console.log(`MCP conformance ${CONFORMANCE_VERSION}, client scenarios:\n${results.join('\n')}`);
+    console.log(`MCP conformance ${CONFORMANCE_VERSION}, client scenarios:\n${results.sort().join('\n')}`);
     rmSync(outputDir, { recursive: true, force: true });
   });
 
-  it.each(SCENARIOS)('%s', { timeout: TIMEOUTS.networkTest * 2 }, async (scenario) => {
-    const result = await runScenario(scenario, outputDir);
+  it.concurrent.each(SCENARIOS)('%s', { timeout: TIMEOUTS.networkTest * 3 }, async (scenario) => {
+    const result = await inTurn(() => runScenario(scenario, outputDir));
     results.push(`${scenario.padEnd(44)} ${result.summary}`);
     expect(result.passed, result.out.slice(-4000)).toBe(true);
   });
