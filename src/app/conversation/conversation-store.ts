@@ -4,6 +4,7 @@ import { emptyConversation, type AppState, type Conversation, type ConversationS
 import type { Persistence } from './persistence.ts';
 import type { TabSync } from '../state/tab-sync.ts';
 import type { ActionHandlers, ConversationAction } from '../state/app-actions.ts';
+import type { SliceChange } from '../state/state-writers.ts';
 
 /** Streamed text is saved at most this often, so an answer cut off by a closed tab is still there. */
 const SAVE_EVERY_MS = 400;
@@ -12,7 +13,8 @@ const SAVE_EVERY_MS = 400;
 export interface ConversationHost {
   /** The page's state as it is now. */
   state(): AppState;
-  set(change: Partial<AppState>): void;
+  /** Writes this slice's own part of the page's state (see state-writers.ts). */
+  set(change: SliceChange<'conversations'>): void;
   notify(text: string): void;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ScriptedEngine } from '../../engine/scripted-engine.ts';
 import { NexusChat, type McpClientServer, type McpSamplingRequest } from '../../internal.ts';
 import { DEFAULT_SETTINGS, emptyConversation, type AppState, type Attachment } from '../state/app-state.ts';
-import { MAX_ATTACHMENT_CHARS, withAttachments } from '../conversation/attachment-fence.ts';
+import { MAX_ATTACHMENT_CHARS, attachmentOf, withAttachments } from '../conversation/attachment-fence.ts';
 import { formFields, MAX_SAMPLES_PER_MINUTE, MAX_WAITING_PER_SERVER, McpPageClient, webAddress } from './mcp-page-client.ts';
 
 function setup(chat?: NexusChat, now: () => number = Date.now) {
@@ -21,6 +21,7 @@ function setup(chat?: NexusChat, now: () => number = Date.now) {
       chat: () => chat,
       progress: () => undefined,
       log: () => undefined,
+      attach: (input) => (state = { ...state, attachments: [...state.attachments, attachmentOf(input)] }),
     },
     undefined,
     now,
@@ -168,6 +169,7 @@ describe("the page's part of the MCP client", () => {
         set: () => undefined,
         notify: () => undefined,
         chat: () => undefined,
+        attach: () => undefined,
         progress: () => undefined,
         log: () => undefined,
       },

@@ -12,13 +12,14 @@ import type {
   NexusChat,
 } from '../../internal.ts';
 import { mcpServerAddress, samplingMessages, samplingReport } from '../../internal.ts';
-import { attachmentOf } from '../conversation/attachment-fence.ts';
 import type { AppState, McpFormField, McpRequestState, McpServerExtras } from '../state/app-state.ts';
+import type { SliceChange } from '../state/state-writers.ts';
 
 /** The page around the MCP client part: state, notices, the chat, the running answer. */
 export interface McpPageClientHost {
   state(): AppState;
-  set(change: Partial<AppState>): void;
+  /** Writes this slice's own part of the page's state (see state-writers.ts). */
+  set(change: SliceChange<'mcp'>): void;
   notify(text: string): void;
   /** The loaded chat, which answers sampling; none before a model is loaded. */
   chat(): NexusChat | undefined;
@@ -26,6 +27,8 @@ export interface McpPageClientHost {
   progress(tool: string, text: string): void;
   /** A server sent a log message (shown in the running answer's diagnostics, if one runs). */
   log(server: string, level: string, text: string): void;
+  /** Attaches a resource's text to the next message (the attachments slice writes them). */
+  attach(input: { name: string; from: string; text: string }): void;
 }
 
 /** Where the page's sign-in windows send the code back, and where tokens are kept. */
@@ -168,8 +171,7 @@ export class McpPageClient {
     }
     try {
       const text = await connection.readResource(uri);
-      const attachment = attachmentOf({ name: resource.name || uri, from: `MCP server ${status.label}`, text });
-      this.host.set({ attachments: [...this.host.state().attachments, attachment] });
+      this.host.attach({ name: resource.name || uri, from: `MCP server ${status.label}`, text });
     } catch (error) {
       this.host.notify(`Could not read ${resource.name || uri} from ${status.label}: ${(error as Error).message}`);
     }

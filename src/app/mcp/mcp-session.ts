@@ -10,6 +10,8 @@ import type { StoreDeps } from '../state/store-deps.ts';
 export interface McpHost extends McpPageClientHost {
   /** The servers changed (connected, down, their tools): the store lists them with the tools. */
   listed(servers: readonly McpServerStatus[]): void;
+  /** Puts a text into the message box, not sent (the answers part writes what the box is given back). */
+  compose(text: string): void;
 }
 
 /**
@@ -116,7 +118,7 @@ export class McpSession {
    */
   private async usePrompt(url: string, name: string): Promise<void> {
     const text = await (await this.client()).usePrompt(this.servers, url, name);
-    if (text) this.host.set({ returnedText: text });
+    if (text) this.host.compose(text);
   }
 
   /** The page's MCP client part, loaded when first needed (a page without servers never fetches it). */

@@ -1,4 +1,4 @@
-import { isAbortError, type ChatAnswer, type ChatOptions, type NexusChat, type Strategy } from '../../internal.ts';
+import { isAbortError, type ChatAnswer, type ChatOptions, type NexusChat, type Strategy, type ToolSelection } from '../../internal.ts';
 import type { AppState, Attachment, DiagnosticEntry, Settings, Turn } from './app-state.ts';
 import { newFence } from '../conversation/attachment-fence.ts';
 import { historyOf, memoryOfTurns, userMessage } from '../conversation/conversation-history.ts';
@@ -9,6 +9,7 @@ import { deviceLabel, KV_CACHE_WORDS, threadWords, titleFrom } from '../format.t
 import type { Research, Source } from './web-research.ts';
 import type { TabSync } from './tab-sync.ts';
 import type { ActionHandlers, AnswerAction } from './app-actions.ts';
+import type { SliceChange } from './state-writers.ts';
 
 /** Diagnostics are for reading, not archiving: one entry's text and the entries per answer are capped. */
 const MAX_DIAGNOSTICS = 200;
@@ -17,9 +18,14 @@ const MAX_DIAGNOSTICS = 200;
 export interface AnswerHost {
   /** The page's state as it is now. */
   state(): AppState;
-  set(change: Partial<AppState>): void;
+  /** Writes this slice's own part of the page's state (see state-writers.ts). */
+  set(change: SliceChange<'answers'>): void;
   notify(text: string): void;
   conversations: ConversationStore;
+  /** Takes the composer's attachments for the message being sent (the attachments slice writes them). */
+  takeAttachments(): Attachment[];
+  /** What the answer that ended offered of the tools, and why (the store's tools part keeps it). */
+  offered(selection: ToolSelection | undefined): void;
   /** The loaded chat, when there is one. */
   chat(): NexusChat | undefined;
   /** Web research over the chat, when the proxy is there. */
@@ -170,9 +176,7 @@ export class AnswerSession {
    */
   private takeAttachments(again: readonly Attachment[] | undefined): Attachment[] {
     if (again) return [...again];
-    const attached = this.host.state().attachments.map((attachment) => ({ ...attachment, fence: newFence() }));
-    if (attached.length) this.host.set({ attachments: [] });
-    return attached;
+    return this.host.takeAttachments().map((attachment) => ({ ...attachment, fence: newFence() }));
   }
 
   /**
@@ -209,6 +213,11 @@ export class AnswerSession {
     const answering = this.answeringId;
     if (answering) this.host.conversations.updateTurn(answering, (turn) => (turn.state === 'streaming' ? { state: 'stopping', note: 'Stopping…' } : {}));
     this.host.set({ stopping: true });
+  }
+
+  /** Puts a text into the message box, not sent (an MCP server's prompt, for the user to read first). */
+  compose(text: string): void {
+    this.host.set({ returnedText: text });
   }
 
   /** Answers the last message again: the last exchange is cut from the history first. */
@@ -371,11 +380,7 @@ export class AnswerSession {
       this.answeringId = undefined;
       this.resolveApproval(false);
       await this.host.conversations.answerEnded();
-      const selection = chat.lastToolSelection;
-      const { lastOffered: _previous, lastGroup: _group, ...tools } = this.host.state().tools;
-      this.host.set({
-        tools: selection ? { ...tools, lastOffered: selection.reasons, ...(selection.group ? { lastGroup: selection.group.chosen } : {}) } : tools,
-      });
+      this.host.offered(chat.lastToolSelection);
       this.host.set({ busy: false, stopping: false, answeringIn: undefined });
       await this.host.conversations.saveNow();
     }

@@ -61,6 +61,8 @@ export class AppStore {
         chat: () => this.model.chat,
         progress: (tool, text) => this.answers.progress(tool, text),
         log: (server, level, text) => this.answers.diagnose({ kind: 'log', server, level, text }),
+        attach: (input) => this.attachments.add(input),
+        compose: (text) => this.answers.compose(text),
         listed: (servers) => {
           const registry = this.model.chat?.tools ?? this.previewRegistry;
           const listed = this.current.tools.list !== undefined || registry.size > 0;
@@ -86,6 +88,13 @@ export class AppStore {
       set: (change) => this.set(change),
       notify: (text) => this.notify(text),
       conversations: this.conversations,
+      takeAttachments: () => this.attachments.take(),
+      offered: (selection) => {
+        const { lastOffered: _previous, lastGroup: _group, ...tools } = this.current.tools;
+        this.set({
+          tools: selection ? { ...tools, lastOffered: selection.reasons, ...(selection.group ? { lastGroup: selection.group.chosen } : {}) } : tools,
+        });
+      },
       chat: () => this.model.chat,
       research: () => this.model.research,
       skipCheck: () => this.model.skipCheck(),

@@ -1,12 +1,14 @@
 import type { ActionHandlers, AttachmentAction } from './app-actions.ts';
-import type { AppState } from './app-state.ts';
+import type { AppState, Attachment } from './app-state.ts';
 import { attachmentOf } from '../conversation/attachment-fence.ts';
 import { attachmentRoom } from './context-gauge.ts';
+import type { SliceChange } from './state-writers.ts';
 
 /** What the attachments slice needs of the page's store. */
 export interface AttachmentsHost {
   state(): AppState;
-  set(change: Partial<AppState>): void;
+  /** Writes this slice's own part of the page's state (see state-writers.ts). */
+  set(change: SliceChange<'attachments'>): void;
   notify(text: string): void;
 }
 
@@ -25,9 +27,16 @@ export class AttachmentsSlice {
 
   constructor(private readonly host: AttachmentsHost) {}
 
-  /** Attaches a text to the next message (fenced as data after it; cut with a note past the limit). */
-  private add(input: { name: string; from: string; text: string }): void {
+  /** Attaches a text to the next message (fenced as data after it; cut with a note past the limit): the user's, or an MCP resource. */
+  add(input: { name: string; from: string; text: string }): void {
     this.host.set({ attachments: [...this.host.state().attachments, attachmentOf(input)] });
+  }
+
+  /** Takes the attachments out of the composer for the message being sent (empty when there are none). */
+  take(): Attachment[] {
+    const taken = [...this.host.state().attachments];
+    if (taken.length) this.host.set({ attachments: [] });
+    return taken;
   }
 
   /**

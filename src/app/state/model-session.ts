@@ -5,12 +5,14 @@ import { linkedModelOrigin, modelAddress, modelLabel } from './model-sources.ts'
 import type { Research } from './web-research.ts';
 import type { StoreDeps } from './store-deps.ts';
 import type { ActionHandlers, ModelAction } from './app-actions.ts';
+import type { SliceChange } from './state-writers.ts';
 
 /** What the model session needs of the page's store. */
 export interface ModelHost {
   /** The page's state as it is now. */
   state(): AppState;
-  set(change: Partial<AppState>): void;
+  /** Writes this slice's own part of the page's state (see state-writers.ts). */
+  set(change: SliceChange<'model'>): void;
   notify(text: string): void;
   /** Stops the answer that is running (a new model replaces the one it runs on). */
   stopAnswer(): void;
