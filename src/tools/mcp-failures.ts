@@ -1,0 +1,81 @@
+import { NexusError, registerErrorClass } from '../shared/errors.ts';
+
+/** An MCP server that could not be connected to or listed: the message names the address and what happened. */
+export class McpConnectError extends NexusError {
+  override readonly name = 'McpConnectError';
+}
+registerErrorClass(McpConnectError, 'McpConnectError');
+
+/** Origins the page's own policy (its Content-Security-Policy) refused a request to, as the page reported them. */
+const refusedByPolicy = new Set<string>();
+if (typeof document !== 'undefined') {
+  document.addEventListener('securitypolicyviolation', (event) => {
+    if (event.effectiveDirective !== 'connect-src') return;
+    try {
+      refusedByPolicy.add(new URL(event.blockedURI).origin);
+    } catch {
+      // Not an address (a policy report names "inline" or "eval" that way): not a server.
+    }
+  });
+}
+
+/** Where the app server relays to the servers its operator listed (`src/server/mcp-relay.ts`). */
+const RELAY_PATH = '/mcp-relay/';
+
+/**
+ * What to do about a failed connection, and whether trying again by itself could help (`lasting`: it
+ * cannot). In a page, a request the page's own policy forbids is named as such, with the two ways to
+ * allow it; one another origin does not allow (CORS) or that nothing answered fails as a bare network
+ * error; a relayed server that is down is the relay's to reach.
+ */
+export function connectAdvice(error: unknown, endpoint: URL): { text: string; lasting: boolean } {
+  const page = globalThis.location?.origin;
+  // The SDK's refusal of a protected-resource document that names another server (RFC 9728 §3.3).
+  const mismatch = error instanceof Error ? /Protected resource (\S+) does not match expected (\S+)/.exec(error.message) : null;
+  if (mismatch) {
+    return {
+      text:
+        `The address is right; the server's sign-in set-up is not: a token for ${mismatch[1]} would be another server's, so this client does not sign in. ` +
+        "Ask the server's operator to correct its metadata.",
+      lasting: true,
+    };
+  }
+  if (error instanceof TypeError && page && page !== 'null' && endpoint.origin !== page) {
+    if (refusedByPolicy.has(endpoint.origin)) {
+      return {
+        text:
+          `This page's connect policy does not allow ${endpoint.origin}: the server that serves the page lists the origins it may reach. ` +
+          `Start it with MCP_SERVERS=${endpoint.href} and it relays to that server; or with CONNECT_ORIGINS=${endpoint.origin} if that server allows ${page} in its CORS headers.`,
+        lasting: true,
+      };
+    }
+    return {
+      text: `The server did not answer this page: it is not running, or it does not allow this page's origin (${page}) in its CORS headers. Start it or allow that origin, or list it in MCP_SERVERS on the app server, which relays to it.`,
+      lasting: false,
+    };
+  }
+  if (endpoint.origin === page && endpoint.pathname.startsWith(RELAY_PATH)) {
+    return { text: 'The app server relays to it and could not reach it: check that the server is running; the page tries again.', lasting: false };
+  }
+  return { text: "Check that the address is the server's MCP endpoint (often ending in /mcp) and that the server is running.", lasting: false };
+}
+
+/** One line for a failure: the SDK's errors carry an HTTP status or a JSON-RPC code worth keeping. */
+export function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const status = (error as { code?: unknown }).code;
+  if (error.name === 'UnauthorizedError' || status === 401) {
+    return 'the server asks for authorization (HTTP 401): give its token in headers (Authorization: Bearer …), or sign in with the oauth option';
+  }
+  if (/HTTP/.test(error.message) && typeof status === 'number' && status >= 400 && status < 600) {
+    // The relay answers its own errors as JSON with a message for people: that is the one to show.
+    const relayed = /"message"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(error.message)?.[1];
+    if (relayed && /"error"\s*:\s*"(?:unreachable|timeout|redirect|not_mcp)"/.test(error.message)) return JSON.parse(relayed) as string;
+    // The SDK puts the whole response body in the message: an HTML error page says nothing more than its status.
+    return `the server answered HTTP ${status}, not as an MCP server`;
+  }
+  const mismatch = /Protected resource (\S+) does not match expected (\S+?)(?: \(or origin\))?\.?$/.exec(error.message);
+  if (mismatch) return `its protected-resource metadata names another resource (${mismatch[1]}) than this server (${mismatch[2]})`;
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  return `${error.message.replace(/\.\s*$/, '')}${cause}`;
+}
