@@ -3,41 +3,10 @@ import { connectAdvice, describeFailure, McpConnectError } from './mcp-failures.
 import { codeOfResponse, mcpOAuthProvider } from './mcp-oauth.ts';
 import type { McpConnectOptions, McpElicitation, McpSamplingRequest } from './mcp-options.ts';
 import { mcpResultText, mcpUserParts, withElicitationDefaults, type ResultPart } from './mcp-results.ts';
+import type { McpConnection } from './mcp-connection.ts';
 import type { ToolHandler, ToolRegistry } from './tool-registry.ts';
 import { type ToolReturn, withDetails } from './tool-registry.ts';
 import type { ObjectSchemaInput } from './tool-schema.ts';
-
-/** A connected MCP server whose tools are in a registry. */
-export interface McpConnection {
-  /** The address connected to. */
-  readonly url: string;
-  /** The name the server gave itself. */
-  readonly serverName: string;
-  /** The registered names of its tools (namespaced `<server>__<tool>` where a name was taken). */
-  readonly tools: readonly string[];
-  /** Tools left out, with why (a schema that is not an object, a list past the bound). */
-  readonly skipped: readonly { name: string; reason: string }[];
-  /**
-   * Registered names of its tools whose description, schema or hints changed since this connection
-   * first listed them: a tool approved as "Read a note" must not run unasked as "Email the text".
-   */
-  readonly changed: readonly string[];
-  /**
-   * Registers its tools in `registry` (taking them out of the one they were in): after a chat's
-   * registry was replaced, or its tool set restored (a reloaded `tools.js`), which drops them.
-   */
-  attach(registry: ToolRegistry): void;
-  /** The server's resources (MCP `resources/list`, every page, up to 500); empty where it offers none. */
-  resources(): Promise<{ uri: string; name: string; mimeType?: string; description?: string }[]>;
-  /** One resource's text, as the model reads it (binary parts described), for the user to attach. */
-  readResource(uri: string): Promise<string>;
-  /** The server's prompts (MCP `prompts/list`), to offer as starters; empty where it offers none. */
-  prompts(): Promise<{ name: string; title?: string; description?: string; arguments?: { name: string; required?: boolean; description?: string }[] }[]>;
-  /** A prompt filled in with its arguments: the messages it gives, as text. */
-  getPrompt(name: string, args?: Record<string, string>): Promise<{ role: 'user' | 'assistant'; content: string }[]>;
-  /** Unregisters its tools, ends the session on the server and closes the connection. */
-  close(): Promise<void>;
-}
 
 /** Most tools taken from one server (a listing past it is cut, and says so in `skipped`). */
 const MAX_TOOLS = 500;

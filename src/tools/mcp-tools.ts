@@ -1,12 +1,13 @@
 import type { McpClientCredentials } from './mcp-machine-auth.ts';
 import { McpConnectError } from './mcp-failures.ts';
 import type { McpConnectOptions } from './mcp-options.ts';
-import { loadSdk, ServerConnection, type McpConnection } from './mcp-server-connection.ts';
+import type { McpConnection } from './mcp-connection.ts';
+import { loadSdk, ServerConnection } from './mcp-server-connection.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 
 export { McpConnectError } from './mcp-failures.ts';
 export { mcpResultText, mcpUserParts, withElicitationDefaults } from './mcp-results.ts';
-export type { McpConnection } from './mcp-server-connection.ts';
+export type { McpConnection } from './mcp-connection.ts';
 
 /**
  * Connects to an MCP server over Streamable HTTP (the older HTTP+SSE transport where the server only
