@@ -8,7 +8,6 @@
  * `vitest run` with them, as before. The last line sums both runs' `N passed, N failed, N skipped`.
  */
 import { spawn } from 'node:child_process';
-import { setPriority } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { prepareFixtureModels } from './fixtures/prepare-models.ts';
@@ -18,16 +17,9 @@ const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import
 const SUMMARY = /^(\d+) passed, (\d+) failed, (\d+) skipped$/;
 
 /** Runs vitest with `args`, its lines passed through whole; resolves with its exit code and its summary line's counts. */
-function run(args: string[], niceness = 0): Promise<{ code: number; counts: number[] | undefined }> {
+function run(args: string[]): Promise<{ code: number; counts: number[] | undefined }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [vitest, 'run', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
-    if (niceness && child.pid) {
-      try {
-        setPriority(child.pid, niceness);
-      } catch {
-        // Not allowed here: both runs share the cores evenly, which is only slower.
-      }
-    }
     let counts: number[] | undefined;
     const pass = (stream: NodeJS.ReadableStream, to: NodeJS.WriteStream) =>
       createInterface({ input: stream }).on('line', (line) => {
@@ -47,9 +39,8 @@ if (given.length) process.exit((await run(given)).code);
 const started = Date.now();
 // Once, before both runs: two runs preparing the same files at once would race.
 prepareFixtureModels();
-// The browser run is the longer one (about 600 s alone here, 750 beside the rest); the rest, which had 250 s to
-// spare, yields some of the cores to it (a niceness of 5: a third of a contended core's time, not none).
-const runs = await Promise.all([run(['--project', 'e2e']), run(['--project', 'unit', '--project', 'models', '--project', 'network'], 5)]);
+// Both at the same priority: the rest yielding to the browser run (a niceness of 5) made both slower (966 s against 809).
+const runs = await Promise.all([run(['--project', 'e2e']), run(['--project', 'unit', '--project', 'models', '--project', 'network'])]);
 const [passed, failed, skipped] = [0, 1, 2].map((i) => runs.reduce((n, r) => n + (r.counts?.[i] ?? 0), 0));
 const code = runs.some((r) => r.code !== 0 || !r.counts) ? 1 : 0;
 console.log(`\nnpm test: both runs in ${Math.round((Date.now() - started) / 1000)} s`);
