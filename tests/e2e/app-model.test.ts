@@ -690,6 +690,20 @@ describe('load failures, said once with what to do (WASM path)', () => {
   });
 });
 
+/**
+ * `fetch`, asked once more where the server closed the kept-alive socket just as it was reused (undici's
+ * "other side closed": a race of the keep-alive timeout, seen on a busy machine, not an answer of the server).
+ */
+async function fetchOnFreshSocketIfClosed(url: string): Promise<Response> {
+  try {
+    return await fetch(url);
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw error;
+    // The closed socket is gone from the pool: this request opens a new one.
+    return fetch(url);
+  }
+}
+
 describe('figures', () => {
   it('measures the production bundle, gzip, with and without transformers.js and ONNX Runtime', async () => {
     const base = inject('appUrl');
@@ -699,7 +713,7 @@ describe('figures', () => {
     while (queue.length) {
       const url = queue.shift() as string;
       if (seen.has(url)) continue;
-      const response = await fetch(url);
+      const response = await fetchOnFreshSocketIfClosed(url);
       seen.set(url, 0);
       if (!response.ok) continue;
       const body = Buffer.from(await response.arrayBuffer());
