@@ -34,7 +34,11 @@ function run(args: string[]): Promise<{ code: number; counts: number[] | undefin
 }
 
 const given = process.argv.slice(2);
-if (given.length) process.exit((await run(given)).code);
+if (given.length) {
+  const only = await run(given);
+  if (only.counts) console.log(`${only.counts[0]} passed, ${only.counts[1]} failed, ${only.counts[2]} skipped`);
+  process.exit(only.code);
+}
 
 const started = Date.now();
 // Once, before both runs: two runs preparing the same files at once would race.
