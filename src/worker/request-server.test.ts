@@ -71,6 +71,18 @@ describe('one request layer over the worker port (issue 55)', () => {
     expect(worker.sent[2]).toMatchObject({ kind: 'reply', value: { ok: true } });
   });
 
+  it("carries a tool's value as the structured clone does, not as JSON would (a Date stays a Date)", async () => {
+    const { chat } = await chatOver(
+      scripted([
+        { when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai },
+        { when: when.afterResults(), output: qwen3.answerChennai },
+      ]),
+    );
+    chat.tool('get_weather', 'Weather for a city', { city: 'string' }, ({ city }) => ({ city, at: new Date(0) }));
+    const answer = await chat.chat('Weather in Chennai?');
+    expect(answer.calls[0]?.value).toEqual({ city: 'Chennai', at: new Date(0) });
+  });
+
   it('a stop reaches a tool the page is still running: the worker stops waiting, and the answer ends stopped', async () => {
     const { chat } = await chatOver(scripted([{ when: when.userAsked('Weather in Chennai?'), output: qwen3.callWeatherChennai }]));
     const controller = new AbortController();

@@ -120,7 +120,8 @@ export class RequestServer {
           ...(limits?.maxResultChars ? { maxResultChars: limits.maxResultChars } : {}),
         });
         if (reply.ended !== undefined) return { ok: false, kind: 'error', message: reply.ended };
-        return reply.value as ToolRunOutcome;
+        if (!isOutcome(reply.value)) return { ok: false, kind: 'error', message: `The page sent no result for ${name}.` };
+        return reply.value;
       },
       ...(request.asksAnswerNow
         ? {
@@ -142,4 +143,9 @@ export class RequestServer {
         : {}),
     };
   }
+}
+
+/** Whether the page's reply is a tool outcome (`{ ok: … }`), as the page sends one for every tool it runs. */
+function isOutcome(value: unknown): value is ToolRunOutcome {
+  return typeof value === 'object' && value !== null && typeof (value as { ok?: unknown }).ok === 'boolean';
 }

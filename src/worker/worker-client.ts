@@ -129,7 +129,6 @@ class WorkerRunner implements AnswerRunner {
   private answer(id: number, requestId: number, hook: () => unknown): void {
     Promise.resolve()
       .then(hook)
-      .then(plainData)
       .then(
         (value) => ({ value }),
         (error: unknown) => ({ error: serializeError(error) }),
@@ -251,7 +250,8 @@ function askedInAnswer(question: PageQuestion, bridge: AnswerBridge): unknown {
     case 'answer-now':
       return bridge.answerNowPrompt?.().catch(() => undefined);
     case 'prepare-step':
-      return bridge.prepareStep?.(question.round);
+      // A plan may hold what the structured clone cannot carry (a function beside the names): sent as JSON sends it.
+      return Promise.resolve(bridge.prepareStep?.(question.round)).then(plainData);
   }
 }
 
