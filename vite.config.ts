@@ -202,6 +202,8 @@ export default defineConfig({
           hookTimeout: TIMEOUTS.browserHook,
           // One Chromium at a time: the machine has two cores and software WebGPU is heavy.
           fileParallelism: false,
+          // V8's baseline compiler only for ONNX Runtime's WASM (see tests/e2e/chromium.ts).
+          env: { NEXUS_CHROMIUM_JS_FLAGS: '--liftoff-only' },
         },
       },
     ],

@@ -7,6 +7,7 @@ export * from './index.ts';
 export * from './tools/index.ts';
 export * from './web/index.ts';
 export { ANSWER_DEFAULTS, MIN_PROMPT_TOKENS } from './loop/answer-request.ts';
+export { CALL_SOURCES } from './loop/call-types.ts';
 export { FULL_MEMORY, SHORTENED_RESULT_CHARS } from './loop/fit-context.ts';
 export { DEFAULT_CONTEXT_LENGTH, WASM_KV_BYTES } from './engine/context-budget.ts';
 export { SOURCE_FAILURES, describeSource } from './engine/model-source.ts';

@@ -104,6 +104,12 @@ export function answerSettings(
     toolChoice = { name };
   }
   const maxNewTokens = options.maxNewTokens ?? ANSWER_DEFAULTS.maxNewTokens;
+  const openingCalls = options.openingCalls?.map((call) => {
+    const name = registry.resolveName(call.name);
+    if (!name)
+      throw new UnknownToolError(`openingCalls names '${call.name}', which is not registered. Available tools: ${registry.names.join(', ') || 'none'}.`);
+    return { name, arguments: structuredClone({ ...call.arguments }) };
+  });
   return {
     toolChoice,
     strategy,
@@ -115,6 +121,7 @@ export function answerSettings(
     maxNewTokens,
     maxResultChars: defaults.maxResultChars,
     ...(options.tools ? { tools: options.tools.map((n) => registry.resolveName(n) ?? n) } : {}),
+    ...(openingCalls?.length ? { openingCalls } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import type { ChatMessage, Engine, GenerateOptions, GenerateResult, Sampling, To
 import { ContextOverflowError, FULL_MEMORY, historyInView, smallerView, viewCounts, type MemoryView } from './fit-context.ts';
 import { callsOf, currentRound, memoryOf, messagesOf, metricsOf, offeredNames, roundToolsOf, withdrawnNames, type Step } from './step-log.ts';
 import type { Toolbox } from './toolbox.ts';
-import type { AnswerMetrics, Strategy, ToolChoice, ToolCallRecord } from './call-types.ts';
+import type { AnswerMetrics, OpeningCall, Strategy, ToolChoice, ToolCallRecord } from './call-types.ts';
 
 /**
  * Where an answer goes as it happens: every step as it is appended, and the visible text as it is
@@ -51,6 +51,8 @@ export interface AnswerSettings {
    * that answer began, the model writes on after this text with no tools, and the answer is the whole text.
    */
   continueFrom?: string;
+  /** Calls run before the model's first generation as round 1, as if it had written them (`ChatOptions.openingCalls`). */
+  openingCalls?: OpeningCall[];
   signal?: AbortSignal;
 }
 

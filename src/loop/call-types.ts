@@ -15,7 +15,19 @@ export type ToolChoice = 'auto' | 'required' | 'none' | { name: string };
 export type Strategy = 'auto' | 'inline' | 'stepwise';
 
 /** Which strategy produced a call. */
-export type CallSource = 'inline' | 'primed' | 'stepwise' | 'answer-round';
+export type CallSource = (typeof CALL_SOURCES)[number];
+
+/** A call the caller makes for the model at the start of an answer (see `ChatOptions.openingCalls`). */
+export interface OpeningCall {
+  name: string;
+  arguments: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Every {@link CallSource}, as a stored answer may hold them: `given` is a call the caller made for the model
+ * before it wrote anything (`ChatOptions.openingCalls`).
+ */
+export const CALL_SOURCES = ['inline', 'primed', 'stepwise', 'answer-round', 'given'] as const;
 
 /** What became of one call: the registry's outcome vocabulary, plus `duplicate` (not run again). */
 export type CallStatus = 'ok' | 'duplicate' | ToolRunFailure;

@@ -770,3 +770,37 @@ describe('the tool loop on a scripted Qwen3', () => {
     ).rejects.toThrow("Message 1 answers tool call 'call_9', which the assistant turn before it did not make.");
   });
 });
+
+describe('opening calls (ChatOptions.openingCalls)', () => {
+  it('runs them as round 1 before the model writes, which reads them in its own syntax and answers from the result', async () => {
+    const { chat, engine, weather, events } = setup([
+      // The first generation's prompt already holds the call and its result, as the model would have written them.
+      { when: when.promptContains('"temperature_c":31.2'), output: qwen3.answerChennai },
+    ]);
+    const answer = await chat.chat('Is it warm there?', { openingCalls: [{ name: 'GET_WEATHER', arguments: { city: 'Chennai' } }] });
+    expect(weather).toHaveBeenCalledExactlyOnceWith({ city: 'Chennai' }, expect.anything());
+    expect(answer.text).toBe(qwen3.answerChennai);
+    expect(answer.calls).toMatchObject([{ name: 'get_weather', source: 'given', status: 'ok', round: 1 }]);
+    expect(engine.generations).toHaveLength(1);
+    // The call stands in the conversation as an assistant turn with its tool result, before the answer.
+    expect(answer.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(events.stepFinish.map(([step]) => step.kind)).toContain('call');
+    expect(engine.generations[0]?.prompt).toContain('<tool_call>');
+  });
+
+  it('refuses a name that is not registered, listing the tools, before anything runs', async () => {
+    const { chat, weather } = setup([]);
+    await expect(chat.chat('hi', { openingCalls: [{ name: 'search_everything', arguments: {} }] })).rejects.toThrow(
+      "openingCalls names 'search_everything', which is not registered. Available tools: get_weather.",
+    );
+    expect(weather).not.toHaveBeenCalled();
+  });
+
+  it('feeds back arguments that do not fit the schema as any call, and the model goes on', async () => {
+    const { chat, weather } = setup([{ when: when.promptContains('city'), output: 'I could not look that up.' }]);
+    const answer = await chat.chat('Weather?', { openingCalls: [{ name: 'get_weather', arguments: {} }] });
+    expect(weather).not.toHaveBeenCalled();
+    expect(answer.calls).toMatchObject([{ name: 'get_weather', source: 'given', status: 'invalid' }]);
+    expect(answer.text).toBe('I could not look that up.');
+  });
+});

@@ -9,7 +9,7 @@ import { roundLimitReached, shouldStop, toolRoundsEnded, type StopCondition } fr
 import { answerFromSteps } from './step-log.ts';
 import { attemptInline } from './strategy-inline.ts';
 import { ToolCallStreamFilter } from '../toolcalls/index.ts';
-import type { ChatAnswer } from './types.ts';
+import type { ChatAnswer, OpeningCall } from './types.ts';
 import { outside } from '../shared/outside-text.ts';
 
 /** Tool-less rounds after the round limit, each telling the model to answer now. */
@@ -103,6 +103,16 @@ async function continueWriting(run: AnswerRun, from: string): Promise<string> {
 }
 
 /**
+ * The caller's opening calls (`ChatOptions.openingCalls`), run as round 1 as if the model had written them:
+ * the model then reads them and their results in its own call syntax, and its first generation goes on from there.
+ */
+async function openingRound(run: AnswerRun, hooks: AnswerHooks, calls: readonly OpeningCall[]): Promise<void> {
+  run.record({ kind: 'round', round: run.round + 1, phase: 'tools' });
+  const order = calls.map((call) => ({ name: call.name, arguments: { ...call.arguments } }));
+  await runCalls(run, { source: 'given', calls: order, unknown: [], order, text: '', raw: '' }, hooks.newCallId);
+}
+
+/**
  * Runs one whole answer over `run.messages` (which starts by ending with the user's message); its
  * `finished` step is the final assistant turn. The answer never ends in a tool call or in nothing: when the
  * model keeps calling, or says nothing, the answer rounds ask it to answer, and as a last resort the
@@ -113,6 +123,7 @@ export async function runAnswer(run: AnswerRun, hooks: AnswerHooks): Promise<Cha
     run.finish(await continueWriting(run, run.settings.continueFrom));
     return answerFromSteps(run.log);
   }
+  if (run.settings.openingCalls?.length) await openingRound(run, hooks, run.settings.openingCalls);
   let text = (await toolRounds(run, hooks))?.trim();
   // A caller running the tools itself gets this one turn as it came: calls, text, or both.
   if (run.settings.callsOnly) {

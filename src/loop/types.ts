@@ -4,6 +4,7 @@ import type { StopCondition, StopRule } from './stop-conditions.ts';
 import type { Sampling } from '../engine/engine.ts';
 import type { ApprovalRequest } from '../tools/tool-context.ts';
 import type { ToolRegistry, ToolRunResult } from '../tools/tool-registry.ts';
+import type { DocumentIndex } from '../tools/document-index.ts';
 import type { ChatMessage } from '../engine/engine.ts';
 import type { Step, TokenUsage } from './step-log.ts';
 import type { ToolEffects } from './toolbox.ts';
@@ -27,12 +28,13 @@ export type {
   CallSource,
   CallStatus,
   ForcedCallEvent,
+  OpeningCall,
   RoundInfo,
   Strategy,
   ToolCallRecord,
   ToolChoice,
 } from './call-types.ts';
-import type { AnswerMetrics, ForcedCallEvent, RoundInfo, Strategy, ToolCallRecord, ToolChoice } from './call-types.ts';
+import type { AnswerMetrics, ForcedCallEvent, OpeningCall, RoundInfo, Strategy, ToolCallRecord, ToolChoice } from './call-types.ts';
 
 /** The result of `chat.chat()`. */
 export interface ChatAnswer {
@@ -157,6 +159,22 @@ export interface ChatOptions {
   messages?: readonly ChatMessage[];
   /** Where the model's memory of `messages` begins: the earlier reply's `memory` (default: all of them). */
   memory?: MemoryView;
+  /**
+   * Calls run before the model writes anything, as its first round, as if it had written them: the model reads
+   * them and their results in its own call syntax and goes on from there (it may call more, or answer). For
+   * context the answer should start from whatever the model would choose, such as a search of attached
+   * documents with the question. Each must name a registered tool (or one of the answer's toolkit); its arguments are
+   * validated as any call's.
+   */
+  openingCalls?: readonly OpeningCall[];
+  /**
+   * Documents too long for the model's context, cut into passages and indexed on this device: the answer offers
+   * `search_attachments` over them, and searches them with the question before the model writes (unless
+   * `searchDocumentsFirst` is false); the passages come back numbered, and the answer cites them as `[n]`.
+   */
+  documents?: DocumentIndex;
+  /** With `documents`: search them with the question before the model's first generation (default true). */
+  searchDocumentsFirst?: boolean;
 }
 
 /** Events a chat emits, with their arguments. */

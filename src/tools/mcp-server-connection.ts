@@ -79,7 +79,7 @@ async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T>
 }
 
 /** The SDK's parts a connection uses, loaded with the first connection (a page that connects to none never carries them). */
-export async function loadSdk() {
+export async function loadSdk(): Promise<Sdk> {
   const [{ Client }, { StreamableHTTPClientTransport }, { SSEClientTransport }, types, { UnauthorizedError }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
@@ -90,7 +90,16 @@ export async function loadSdk() {
   return { Client, StreamableHTTPClientTransport, SSEClientTransport, UnauthorizedError, ...types };
 }
 
-export type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+/**
+ * The SDK's parts as one object. Written out, not inferred from {@link loadSdk}: an inferred type is printed
+ * whole into the declaration file (every zod schema of the protocol: 450 KB of the package).
+ */
+export type Sdk = typeof import('@modelcontextprotocol/sdk/types.js') & {
+  Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
+  StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
+  SSEClientTransport: typeof import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport;
+  UnauthorizedError: typeof import('@modelcontextprotocol/sdk/client/auth.js').UnauthorizedError;
+};
 type SdkClient = InstanceType<Sdk['Client']>;
 type StreamableTransport = InstanceType<Sdk['StreamableHTTPClientTransport']>;
 

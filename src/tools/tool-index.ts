@@ -1,8 +1,9 @@
 import MiniSearch from 'minisearch';
-import { stemmer } from 'stemmer';
 import { errorMessage } from '../shared/errors.ts';
 import type { Embedder, SemanticEncoder } from './tool-vectors.ts';
 import { DEFAULT_CONFIDENCE, nameWords } from './tool-words.ts';
+import { searchTerm as term } from './search-terms.ts';
+import { cosine, fuseRankings } from './rank-fusion.ts';
 /** What the index reads of a tool: any OpenAI-shaped schema (the registry's, the engine's). */
 export interface IndexedTool {
   readonly function: {
@@ -37,20 +38,6 @@ export interface ToolRanking {
 /** The text a tool is embedded as: its name's words and its description. */
 function embeddingText(schema: IndexedTool): string {
   return `${nameWords(schema.function.name)}: ${schema.function.description ?? ''}`;
-}
-
-/** Words that say nothing about which tool is meant. */
-const STOP_WORDS = new Set(
-  'a an the and or of to in on at for with by from is are was be it its this that these those my me i you your we our can could would should will please what how when where which who do does did get give make let some any into out up down about as than then so just there here now'.split(
-    ' ',
-  ),
-);
-
-/** Lowercase, drop stop words, stem (Porter): "forecasting" and "forecast" meet. */
-function term(word: string): string | null {
-  const lower = word.toLowerCase();
-  if (lower.length < 2 || STOP_WORDS.has(lower)) return null;
-  return stemmer(lower);
 }
 
 /** What the index reads of a tool: its name's words, its description, and each parameter's name, description and values. */
@@ -163,27 +150,13 @@ export class ToolIndex {
       this.failure = errorMessage(error);
       return { hits: lexical.slice(0, limit), lexicalTop, semanticError: this.failure };
     }
-    const fused = new Map<string, { score: number; lexical: boolean; semantic: boolean }>();
-    // Words that barely match are weak evidence: below a sure lexical score the lexical ranking
-    // counts less, so it does not push noise above what the meaning found.
-    const lexicalWeight = Math.min(1, lexicalTop / sureLexicalScore) ** 2;
-    const add = (list: readonly RankedTool[], kind: 'lexical' | 'semantic') =>
-      list.forEach((hit, rank) => {
-        const entry = fused.get(hit.name) ?? { score: 0, lexical: false, semantic: false };
-        entry.score += (kind === 'lexical' ? lexicalWeight : 1) / (60 + rank + 1);
-        entry[kind] = true;
-        fused.set(hit.name, entry);
-      });
-    add(lexical, 'lexical');
-    add(semantic, 'semantic');
-    const hits = [...fused]
-      .sort((a, b) => b[1].score - a[1].score)
+    const hits = fuseRankings(
+      lexical.map((hit) => ({ id: hit.name, score: hit.score })),
+      semantic.map((hit) => ({ id: hit.name, score: hit.score })),
+      sureLexicalScore,
+    )
       .slice(0, limit)
-      .map(([name, e]) => ({
-        name,
-        score: e.score,
-        by: e.lexical && e.semantic ? ('combined' as const) : e.lexical ? ('lexical' as const) : ('semantic' as const),
-      }));
+      .map(({ id, score, by }) => ({ name: id, score, by }));
     return { hits, lexicalTop, ...(semantic[0] ? { semanticTop: semantic[0].score } : {}) };
   }
 
@@ -198,18 +171,4 @@ export class ToolIndex {
     this.toolVectors ??= this.encoder.documents(this.tools.map(embeddingText));
     return this.toolVectors;
   }
-}
-
-function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }

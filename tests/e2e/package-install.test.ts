@@ -17,8 +17,7 @@ import { createServer as createTlsServer } from 'node:https';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels, trainedPromptsFile } from '../fixtures/prepare-models.ts';
 import { makeTestPki } from '../proxy/helpers/pki.ts';
 import { ORT_WASM_FILES } from '../../src/worker/ort-files.ts';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_PATH, launchChromium, watchPage } from './chromium.ts';
+import { launchChromium, watchPage } from './chromium.ts';
 import { TIMEOUTS } from '../timeouts.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -559,14 +558,9 @@ describe('the package, installed in another project', () => {
     );
 
     it('loads the model the recipe names, checked for tools, through the worker file as the README writes it, and answers from a tool', async () => {
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM_PATH,
-        headless: true,
+      const browser = await launchChromium({
+        webgpu: false,
         args: [
-          '--no-sandbox',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-quic',
           // huggingface.co is this loopback server; every other name fails to resolve, so nothing leaves the machine.
           `--host-resolver-rules=MAP huggingface.co:443 127.0.0.1:${hubPort}, EXCLUDE 127.0.0.1, MAP * ~NOTFOUND`,
           `--ignore-certificate-errors-spki-list=${spki}`,

@@ -1,4 +1,4 @@
-import type { AnswerMetrics, ChatMessage } from '../../internal.ts';
+import { CALL_SOURCES, type AnswerMetrics, type ChatMessage } from '../../internal.ts';
 import type { Activity, Attachment, DiagnosticEntry, TurnState } from '../state/app-state.ts';
 import { body, tagOf, withAttachments } from './attachment-fence.ts';
 import type { LegacyBranch, LegacyConversation, LegacyTurn } from './conversation-upgrade.ts';
@@ -29,7 +29,6 @@ export class ConversationFileError extends Error {
 
 const STATES: readonly TurnState[] = ['done', 'stopped', 'failed', 'streaming', 'stopping'];
 const CALL_STATUSES = ['ok', 'duplicate', 'error', 'invalid', 'unknown', 'refused', 'aborted'];
-const CALL_SOURCES = ['inline', 'primed', 'stepwise', 'answer-round'];
 const DIAGNOSTIC_KINDS = ['raw', 'step', 'forced', 'round', 'log'];
 
 export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -46,7 +45,8 @@ function checkActivity(value: unknown, where: string): Activity {
     if (!isString(value.id) || !isString(value.name)) refuse(where, 'needs an id and a tool name');
     if (!isObject(value.arguments)) refuse(where, 'needs its arguments as an object');
     if (!isString(value.status) || !CALL_STATUSES.includes(value.status)) refuse(where, `has a status that is not one of ${CALL_STATUSES.join(', ')}`);
-    if (!isString(value.source) || !CALL_SOURCES.includes(value.source)) refuse(where, `has a source that is not one of ${CALL_SOURCES.join(', ')}`);
+    if (!isString(value.source) || !(CALL_SOURCES as readonly string[]).includes(value.source))
+      refuse(where, `has a source that is not one of ${CALL_SOURCES.join(', ')}`);
     if (!isString(value.result, IMPORT_LIMITS.textChars)) refuse(where, `needs a result of at most ${IMPORT_LIMITS.textChars} characters`);
     return {
       kind: 'call',
@@ -61,7 +61,7 @@ function checkActivity(value: unknown, where: string): Activity {
         : {}),
     };
   }
-  const source = isString(value.source) && CALL_SOURCES.includes(value.source) ? { source: value.source as never } : {};
+  const source = isString(value.source) && (CALL_SOURCES as readonly string[]).includes(value.source) ? { source: value.source as never } : {};
   const detail = isString(value.detail) ? { detail: value.detail } : {};
   const made = value.call;
   if (

@@ -1,4 +1,4 @@
-import type { Step } from '../../internal.ts';
+import { CALL_SOURCES, type Step } from '../../internal.ts';
 
 /** How one field of a step is checked: the kind of value it holds, and whether it may be missing. */
 type FieldKind = 'text' | 'short' | 'count' | 'bool' | 'shorts' | 'data' | 'record' | readonly string[];
@@ -13,7 +13,6 @@ export interface StepLimits {
 }
 
 const ROUND = { round: 'count' } as const;
-const CALL_SOURCES = ['inline', 'primed', 'stepwise', 'answer-round'] as const;
 const CALL_STATUSES = ['ok', 'duplicate', 'error', 'invalid', 'unknown', 'refused', 'aborted'] as const;
 const RUNGS = ['inline', 'gate', 'primed', 'stepwise'] as const;
 
