@@ -173,8 +173,11 @@ export interface ChatOptions {
    * `searchDocumentsFirst` is false); the passages come back numbered, and the answer cites them as `[n]`.
    */
   documents?: DocumentIndex;
-  /** With `documents`: search them with the question before the model's first generation (default true). */
-  searchDocumentsFirst?: boolean;
+  /**
+   * With `documents`: search them before the model's first generation (default true), with the question, or with
+   * the words given here (the user's own, where the question also carries attachments).
+   */
+  searchDocumentsFirst?: boolean | string;
 }
 
 /** Events a chat emits, with their arguments. */

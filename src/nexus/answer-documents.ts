@@ -14,13 +14,12 @@ export function withDocuments(prompt: string | undefined, options: ChatOptions):
   const tools = new ToolRegistry();
   if (options.toolkit) tools.restore(options.toolkit.tools.snapshot());
   registerDocumentSearch(tools, index);
-  const question = prompt?.trim();
+  const first = options.searchDocumentsFirst;
+  const question = (typeof first === 'string' ? first : prompt)?.trim();
   return {
     ...options,
     toolkit: { ...options.toolkit, tools, withChatTools: options.toolkit?.withChatTools ?? true },
     ...(options.tools ? { tools: [...options.tools.filter((name) => name !== SEARCH_ATTACHMENTS), SEARCH_ATTACHMENTS] } : {}),
-    ...(question && options.searchDocumentsFirst !== false
-      ? { openingCalls: [...(options.openingCalls ?? []), { name: SEARCH_ATTACHMENTS, arguments: { query: question } }] }
-      : {}),
+    ...(question && first !== false ? { openingCalls: [...(options.openingCalls ?? []), { name: SEARCH_ATTACHMENTS, arguments: { query: question } }] } : {}),
   };
 }

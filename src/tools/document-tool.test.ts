@@ -35,7 +35,8 @@ describe('search_attachments', () => {
     expect(text).toContain('never instructions');
     expect(text).toContain('cite each one you use by its number');
     expect(run.details?.sources).toEqual(expect.arrayContaining([{ n: 1, url: 'attachment:kettle.md#passage-3', title: 'kettle.md, lines 7–9' }]));
-    expect(run.details?.passages).toEqual(expect.arrayContaining([{ n: 1, document: 'kettle.md', index: 2, lines: [7, 9] }]));
+    expect(run.details?.passages).toEqual(expect.arrayContaining([{ n: 1, document: 'kettle.md', index: 2, reference: 'lines 7–9', lines: [7, 9] }]));
+    expect(run.details?.documents).toEqual([{ name: 'kettle.md', passages: 3 }]);
   });
 
   it('keeps a passage its number across calls of one answer, and gives a new one the next free number', async () => {

@@ -88,7 +88,7 @@ export interface DocumentSearchOptions {
 /**
  * Registers `search_attachments`: the passages of the attached files that best answer a query, numbered for
  * citation, as many as the result may hold. Its details keep the passages' `sources` (as the web tools keep
- * theirs, so an answer's sources are its calls') and each passage's place.
+ * theirs, so an answer's sources are its calls'), each passage's place, and how many passages each file has.
  */
 export function registerDocumentSearch(registry: ToolRegistry, index: DocumentIndex, options: DocumentSearchOptions = {}): void {
   const numbers = options.numbers ?? passageNumbers();
@@ -119,10 +119,13 @@ export function registerDocumentSearch(registry: ToolRegistry, index: DocumentIn
         n,
         document: passage.document,
         index: passage.index,
+        reference: passageReference(passage),
         lines: [...passage.lines],
         ...(passage.pages ? { pages: [...passage.pages] } : {}),
       }));
-      return withDetails(fencePassages(numbered), { passages, ...(sources.length ? { sources } : {}) });
+      // How much of each file there is, for a line that says how much of it the model read.
+      const documents = index.documents.map(({ name, passages: count }) => ({ name, passages: count }));
+      return withDetails(fencePassages(numbered), { passages, documents, ...(sources.length ? { sources } : {}) });
     },
     { required: ['query'], readOnly: true },
   );

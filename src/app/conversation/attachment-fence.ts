@@ -36,8 +36,36 @@ function broken(text: string): string {
   return text.replace(/(<<<|>>>)/g, (marker) => (marker === '<<<' ? '«<<' : '>>»'));
 }
 
-/** An attachment's text as fenced: marker look-alikes broken, a note where it was cut. */
+/**
+ * How much of an attachment the model reads, in words on the attachment itself (not in a tooltip): all of it, a
+ * part of it cut to fit, or, for a document too long to read whole, the passages each question finds.
+ */
+export function attachmentWords(attachment: Attachment): string {
+  const n = (count: number) => count.toLocaleString('en-US');
+  if (attachment.indexed) {
+    const kept = attachment.cutFrom ? `the first ${n(attachment.chars)} of ${n(attachment.cutFrom)} characters` : `${n(attachment.chars)} characters`;
+    return `${kept} in ${n(attachment.indexed.passages)} passages · too long to read whole: each question reads the passages that answer it`;
+  }
+  return attachment.cutFrom
+    ? `read ${n(attachment.chars)} of ${n(attachment.cutFrom)} characters · cut to fit`
+    : `${n(attachment.chars)} characters, read whole`;
+}
+
+/** Characters of an indexed document's beginning the message carries, so the model knows what the file is. */
+const INDEXED_PREVIEW_CHARS = 400;
+
+/** What the model reads of an attachment in the message itself: an indexed document's note and beginning, else all of it. */
+export function charsInMessage(attachment: Attachment): number {
+  return attachment.indexed ? Math.min(attachment.text.length, INDEXED_PREVIEW_CHARS) + 200 : attachment.chars;
+}
+
+/** An attachment's text as fenced: marker look-alikes broken, a note where it was cut; an indexed document's beginning and how to search it. */
 export function body(attachment: Attachment): string {
+  if (attachment.indexed) {
+    const size = `${attachment.text.length.toLocaleString('en-US')} characters in ${attachment.indexed.passages.toLocaleString('en-US')} passages`;
+    const start = attachment.text.slice(0, INDEXED_PREVIEW_CHARS).trimEnd();
+    return `${broken(start)}…\n[too long to read whole (${size}): search_attachments finds the passages that answer a question]`;
+  }
   const cut = attachment.cutFrom
     ? `\n[cut to fit: ${attachment.chars.toLocaleString('en-US')} of ${attachment.cutFrom.toLocaleString('en-US')} characters]`
     : '';

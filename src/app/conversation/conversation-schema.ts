@@ -12,6 +12,8 @@ export const IMPORT_LIMITS = {
   historyMessages: 10_000,
   /** Characters of one turn's text, one draft, one tool result or one history message. */
   textChars: 500_000,
+  /** Characters of a document attached too long to read whole (indexed, searched by passage): the page keeps two million. */
+  documentChars: 2_000_000,
   titleChars: 200,
   activitiesPerTurn: 200,
   draftsPerTurn: 50,
@@ -211,7 +213,13 @@ export function checkTurn(value: unknown, index: number, historyLength: number):
   if (value.model !== undefined) turn.model = isString(value.model) ? value.model : refuse(where, 'has a model label that is not a short text');
   if (value.note !== undefined) turn.note = isString(value.note) ? value.note : refuse(where, 'has a note that is not a short text');
   const attachments = list(value.attachments, 20, `${where}, attachment`, (item, at) => {
-    if (!isObject(item) || !isString(item.name) || !isString(item.from) || !isString(item.text, IMPORT_LIMITS.textChars))
+    const indexed = isObject(item) && isObject(item.indexed) && Number.isInteger(item.indexed.passages) && (item.indexed.passages as number) > 0;
+    if (
+      !isObject(item) ||
+      !isString(item.name) ||
+      !isString(item.from) ||
+      !isString(item.text, indexed ? IMPORT_LIMITS.documentChars : IMPORT_LIMITS.textChars)
+    )
       refuse(at, 'is not {name, from, text}');
     return {
       name: item.name,
@@ -220,6 +228,7 @@ export function checkTurn(value: unknown, index: number, historyLength: number):
       chars: item.text.length,
       ...(isString(item.fence) && /^[0-9A-Za-z_-]{1,40}$/.test(item.fence) ? { fence: item.fence } : {}),
       ...(Number.isInteger(item.cutFrom) && (item.cutFrom as number) > item.text.length ? { cutFrom: item.cutFrom as number } : {}),
+      ...(indexed ? { indexed: { passages: (item.indexed as { passages: number }).passages } } : {}),
     };
   });
   if (attachments) turn.attachments = attachments;
@@ -394,7 +403,7 @@ function hiddenInHistory(conversation: { turns: readonly LegacyTurn[]; history: 
   };
   const answerTexts = new Set(conversation.turns.filter((t) => t.role === 'assistant').flatMap((t) => [shown(t.text), ...(t.drafts ?? []).map(shown)]));
   // Every call a line stands for: a tool's row, and a web line's call as the model made it.
-  const calls = conversation.turns.flatMap((t) => (t.activity ?? []).flatMap((a) => (a.kind === 'call' ? [a] : a.call ? [a.call] : [])));
+  const calls = conversation.turns.flatMap((t) => (t.activity ?? []).flatMap((a) => (a.kind === 'call' ? [a] : 'call' in a && a.call ? [a.call] : [])));
   const callKeys = new Set(calls.map((c) => `${c.name}\u0000${canonical(c.arguments)}`));
   const results = new Set(calls.map((c) => c.result));
   for (const [i, message] of conversation.history.entries()) {

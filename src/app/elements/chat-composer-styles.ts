@@ -25,6 +25,10 @@ export const chatComposerStyles = [
       padding: 0.1rem 0.2rem 0.1rem 0.6rem;
       font-size: 0.8rem;
     }
+    .chip .muted {
+      color: var(--muted);
+      font-size: 0.75rem;
+    }
     .starters {
       display: flex;
       flex-wrap: wrap;

@@ -3,6 +3,7 @@ import type { AppState, ModelPhase } from '../state/app-state.ts';
 import { chatComposerStyles } from './chat-composer-styles.ts';
 import { fire } from '../state/app-actions.ts';
 import { ATTACHABLE_FILES } from '../conversation/attachable-files.ts';
+import { attachmentWords } from '../conversation/attachment-fence.ts';
 import { icons } from './icons.ts';
 
 /**
@@ -108,11 +109,8 @@ export class ChatComposer extends LitElement {
     if (!this.attachments.length) return nothing;
     return html`<ul class="chips" aria-label="Attached" data-testid="attachments">
       ${this.attachments.map(
-        (
-          a,
-          i,
-        ) => html`<li class="chip" data-testid="attachment" title=${`${a.name}, from ${a.from}: ${a.chars.toLocaleString('en-US')} characters${a.cutFrom ? ` of ${a.cutFrom.toLocaleString('en-US')}` : ''}`}>
-          ${a.name}<button type="button" class="small" aria-label=${`Remove ${a.name}`} @click=${() => fire(this, { type: 'detachAttachment', index: i })}>×</button>
+        (a, i) => html`<li class="chip" data-testid="attachment" title=${`${a.name}, from ${a.from}`}>
+          ${a.name} <span class="muted" data-testid="attachment-read">${attachmentWords(a)}</span><button type="button" class="small" aria-label=${`Remove ${a.name}`} @click=${() => fire(this, { type: 'detachAttachment', index: i })}>×</button>
         </li>`,
       )}
     </ul>`;

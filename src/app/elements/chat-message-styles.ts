@@ -290,6 +290,11 @@ export const chatMessageStyles = [
       font-size: 0.86rem;
       color: var(--muted);
     }
+    .activity .passages {
+      margin: 0.2rem 0 0;
+      padding-left: 1.2rem;
+      font-size: 0.85em;
+    }
     .activity li {
       min-width: 0;
       overflow-wrap: anywhere;

@@ -199,6 +199,7 @@ export class ChatMessage extends LitElement {
         ${a.ok ? html`<span class="badge">${a.results} result${a.results === 1 ? '' : 's'}</span>` : html`<span class="badge danger">${a.detail ?? 'failed'}</span>`}
       </li>`;
     }
+    if (a.kind === 'passages') return this.renderPassagesLine(a);
     const [first, ...more] = a.pages;
     return html`<li class=${a.ok ? '' : 'failed'} data-testid="tool-row" data-kind="read">
       ${
@@ -209,6 +210,27 @@ export class ChatMessage extends LitElement {
                 : nothing
             }`
           : html`<span class="what">could not read: ${this.renderLink(a.url, a.url)}</span> <span class="badge danger">${a.detail ?? 'failed'}</span>`
+      }
+    </li>`;
+  }
+
+  /** A search of the attached files: which parts the model read, of how much, visible without a hover. */
+  private renderPassagesLine(a: Extract<Activity, { kind: 'passages' }>) {
+    if (!a.ok) {
+      return html`<li class="failed" data-testid="tool-row" data-kind="passages">
+        <span class="what">searching the attached files failed: '${a.query}'</span> <span class="badge danger">${a.detail ?? 'failed'}</span>
+      </li>`;
+    }
+    const of = a.documents.filter((d) => a.read.some((r) => r.document === d.name));
+    return html`<li data-testid="tool-row" data-kind="passages">
+      <span class="what">${a.read.length ? 'read from the attached files' : 'searched the attached files, nothing matched'}: '${a.query}'</span>
+      ${a.read.length ? html`<span class="badge">${a.read.length} passage${a.read.length === 1 ? '' : 's'} of ${of.reduce((n, d) => n + d.passages, 0)}</span>` : nothing}
+      ${
+        a.read.length
+          ? html`<ul class="passages" data-testid="passages-read">
+              ${a.read.map((r) => html`<li><a href="#source-${r.n}">[${r.n}]</a> ${r.document}, ${r.reference}</li>`)}
+            </ul>`
+          : nothing
       }
     </li>`;
   }
@@ -377,6 +399,8 @@ export class ChatMessage extends LitElement {
 }
 
 function hostOf(url: string): string {
+  // A passage of an attached file (see search_attachments): its title names the file and the place.
+  if (url.startsWith('attachment:')) return 'attached file';
   try {
     return new URL(url).hostname.replace(/^www\./, '');
   } catch {

@@ -95,6 +95,10 @@ export const chatThreadStyles = [
       color: var(--muted);
       max-width: 100%;
     }
+    .attached .muted {
+      color: var(--muted);
+      font-size: 0.8em;
+    }
     .attached pre {
       white-space: pre-wrap;
       overflow-wrap: anywhere;

@@ -6,6 +6,7 @@ import { firstRemembered } from '../conversation/conversation-history.ts';
 import './chat-message.ts';
 import { chatThreadStyles } from './chat-thread-styles.ts';
 import { fire } from '../state/app-actions.ts';
+import { attachmentWords } from '../conversation/attachment-fence.ts';
 
 /** Questions the shipped `tools.js` can answer, offered on an empty conversation. */
 const SUGGESTIONS = ['What is the weather in Chennai right now?', 'What is 17.5% of 2,340?', 'What time is it in Tokyo?'];
@@ -143,7 +144,7 @@ export class ChatThread extends LitElement {
               ${turn.attachments.map(
                 (a) => html`<li>
                   <details>
-                    <summary title=${`From ${a.from}: ${a.chars.toLocaleString('en-US')} characters${a.cutFrom ? ` of ${a.cutFrom.toLocaleString('en-US')}, cut to fit` : ''}`}>${a.name}</summary>
+                    <summary title=${`From ${a.from}`}>${a.name} <span class="muted" data-testid="attachment-read">${attachmentWords(a)}</span></summary>
                     <pre data-testid="attachment-text">${a.text}</pre>
                   </details>
                 </li>`,

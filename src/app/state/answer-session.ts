@@ -325,6 +325,9 @@ export class AnswerSession {
       this.host.conversations.updateTurn(answerId, (turn) => (controller.signal.aborted ? {} : change(turn)));
     const settle = (change: (turn: Turn) => Partial<Turn>) => this.host.conversations.updateTurn(answerId, change);
     const stopListening = this.listen(chat, update, { continuing: continued !== undefined });
+    // Files too long to read whole, attached to this question or an earlier one: searched by passage (loaded with the first).
+    const hasDocuments = !continued && conversation.turns.slice(0, at).some((turn) => turn.attachments?.some((a) => a.indexed));
+    const documents = hasDocuments ? (await import('../conversation/document-attachments.ts')).documentIndexOf(conversation.turns.slice(0, at)) : undefined;
     const options: ChatOptions = {
       signal: controller.signal,
       systemPrompt: settings.systemPrompt,
@@ -340,6 +343,8 @@ export class AnswerSession {
       ...(conversation.instructions?.trim() ? { instructions: conversation.instructions.trim() } : {}),
       messages: historyOf(before),
       memory: memoryOfTurns(before),
+      // The documents are searched with the user's words, not with the attachments the message carries.
+      ...(documents ? { documents, searchDocumentsFirst: conversation.turns[at - 1]?.text ?? true } : {}),
     };
     try {
       let result: ChatAnswer & { sources?: Source[] };

@@ -109,6 +109,16 @@ export type Activity =
       /** What the tool's server showed the user only (the model never read it). */
       shown?: string[];
     }
+  | {
+      /** A search of the attached files: which passages the model read, of how many. */
+      kind: 'passages';
+      query: string;
+      read: { n: number; document: string; reference: string }[];
+      documents: { name: string; passages: number }[];
+      ok: boolean;
+      detail?: string;
+      source?: CallSource;
+    }
   | (WebActivity & {
       /** How the loop got this web call when it had to force it (primed, stepwise). */
       source?: CallSource;
@@ -186,6 +196,11 @@ export interface Attachment {
   text: string;
   /** The marker its fence was sent with, so every later answer renders the message the same way. */
   fence?: string;
+  /**
+   * Too long to read whole: `text` is all of it, kept and indexed on this device in passages, and the model
+   * reads the passages that answer each question (`search_attachments`), never the whole.
+   */
+  indexed?: { passages: number };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ActionHandlers, AttachmentAction } from './app-actions.ts';
 import type { AppState, Attachment } from './app-state.ts';
-import { attachmentOf } from '../conversation/attachment-fence.ts';
+import { attachmentOf, charsInMessage, MAX_ATTACHMENT_CHARS } from '../conversation/attachment-fence.ts';
 import { attachmentRoom } from './context-gauge.ts';
 import type { SliceChange } from './state-writers.ts';
 
@@ -27,9 +27,18 @@ export class AttachmentsSlice {
 
   constructor(private readonly host: AttachmentsHost) {}
 
-  /** Attaches a text to the next message (fenced as data after it; cut with a note past the limit): the user's, or an MCP resource. */
+  /**
+   * Attaches a text to the next message (fenced as data after it): the user's, or an MCP resource. One longer
+   * than an attachment's share is indexed instead, for the model to search by passage.
+   */
   add(input: { name: string; from: string; text: string }): void {
-    this.host.set({ attachments: [...this.host.state().attachments, attachmentOf(input)] });
+    if (input.text.length <= MAX_ATTACHMENT_CHARS) {
+      this.host.set({ attachments: [...this.host.state().attachments, attachmentOf(input)] });
+      return;
+    }
+    void import('../conversation/document-attachments.ts').then(({ indexedAttachment }) =>
+      this.host.set({ attachments: [...this.host.state().attachments, indexedAttachment(input)] }),
+    );
   }
 
   /** Takes the attachments out of the composer for the message being sent (empty when there are none). */
@@ -40,8 +49,9 @@ export class AttachmentsSlice {
   }
 
   /**
-   * Reads files the user chose and attaches their text to the next message, each cut to what the model's
-   * memory has room for (with a note saying so); one that cannot be read is named, and the others still go.
+   * Reads files the user chose and attaches their text to the next message: whole where the model's memory has
+   * room for it, else indexed for the model to search by passage (the message then carries its beginning and a
+   * note); one that cannot be read is named, and the others still go.
    */
   private async addFiles(files: readonly { name: string; size: number; arrayBuffer(): Promise<ArrayBuffer> }[]): Promise<void> {
     this.host.set({ attachError: undefined });
@@ -51,11 +61,19 @@ export class AttachmentsSlice {
         const { textOfFile } = await import('../conversation/file-attachments.ts');
         const text = await textOfFile(file);
         const room = attachmentRoom(this.host.state());
-        if (room <= 0) {
+        const input = { name: file.name, from: 'a file on this device', text };
+        if (text.length <= room) {
+          this.host.set({ attachments: [...this.host.state().attachments, attachmentOf(input, room)] });
+          continue;
+        }
+        // Too long to read whole: kept and indexed, and each question reads the passages that answer it.
+        const { indexedAttachment } = await import('../conversation/document-attachments.ts');
+        const attachment = indexedAttachment(input);
+        if (room < charsInMessage(attachment)) {
           this.refuse(`“${file.name}” was not attached: the model's memory has no room left for it. Start a new conversation, or take an attachment out.`);
           continue;
         }
-        this.host.set({ attachments: [...this.host.state().attachments, attachmentOf({ name: file.name, from: 'a file on this device', text }, room)] });
+        this.host.set({ attachments: [...this.host.state().attachments, attachment] });
       } catch (error) {
         // A file the page cannot read says so by name; anything else (the browser could not read it) is said here.
         this.refuse(error instanceof Error && error.name === 'AttachmentFileError' ? error.message : `Could not read ${file.name}: ${String(error)}`);

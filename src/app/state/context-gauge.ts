@@ -1,4 +1,5 @@
 import type { AppState } from './app-state.ts';
+import { charsInMessage } from '../conversation/attachment-fence.ts';
 
 /** How full the model's memory was at the last answer: its last generation's prompt and output, of the context budget. */
 export function contextGauge(s: AppState): { used: number; budget: number } | undefined {
@@ -20,7 +21,7 @@ const CHARS_PER_TOKEN = 3;
  */
 export function attachmentRoom(s: AppState): number {
   const budget = s.model.context?.tokens;
-  const attached = s.attachments.reduce((n, a) => n + a.chars, 0);
+  const attached = s.attachments.reduce((n, a) => n + charsInMessage(a), 0);
   if (!budget) return Math.max(0, 24_000 - attached);
   const used = contextGauge(s)?.used ?? 0;
   const tokens = budget - used - s.settings.maxNewTokens - 256;
