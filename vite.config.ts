@@ -7,7 +7,7 @@ import { proxyVitePlugin } from './src/proxy/vite-plugin.ts';
 import { createMcpRelay, mcpRelayServersFromEnv } from './src/server/mcp-relay.ts';
 import { CROSS_ORIGIN_ISOLATION } from './src/server/app-server.ts';
 import { devFileGuard } from './src/server/dev-file-guard.ts';
-import { OFFLINE_ROUTES } from './src/server/offline-routes.ts';
+import { ON_DEMAND_ASSETS, OFFLINE_ROUTES } from './src/server/offline-routes.ts';
 import { connectOriginsFromEnv, pageSecurityHeaders } from './src/server/page-policy.ts';
 import { BROWSER_TESTS, MODEL_TESTS, NETWORK_TESTS } from './tests/tiers.ts';
 import { TIMEOUTS } from './tests/timeouts.ts';
@@ -99,9 +99,10 @@ function installableOffline(): Plugin[] {
       globPatterns: ['**/*.{html,js,mjs,css,wasm,svg}'],
       // tools.js is the operator's to edit without a rebuild: fetched fresh when online, from the
       // runtime cache (OFFLINE_ROUTES) only when the network fails; never pinned by the precache.
-      globIgnores: ['tools.js'],
-      // ONNX Runtime's WASM is about 27 MB; the precache must take it for the page to run offline.
-      maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
+      // ONNX Runtime's two builds (14 and 27 MB) and pdf.js are not precached either (issue 54: a first visit
+      // downloaded 44 MiB before the user chose anything): each is cached when first used (OFFLINE_ROUTES),
+      // so the build the device runs is there offline after the first model, and the other never comes.
+      globIgnores: ['tools.js', ...ON_DEMAND_ASSETS],
       // No navigation fallback to the precache while the server answers: a navigation goes to the
       // network first, so the page always arrives with the server's current policy (a CONNECT_ORIGINS
       // changed since the last visit takes effect on the next reload); only offline is the precached page

@@ -18,7 +18,7 @@ export { registerErrorClass } from './shared/errors.ts';
 export { abortError } from './shared/abort.ts';
 export { NO_WORKER_MESSAGE } from './worker/worker-client.ts';
 export { ANSWER_NOW_PROMPT } from './loop/prompts.ts';
-export { memoryOf, metricsOf } from './loop/step-log.ts';
+export { memoryOf, metricsOf, offeredNames } from './loop/step-log.ts';
 export { FAMILY_MODULES, MODEL_FAMILIES, familyById } from './engine/families.ts';
 export type { FamilyModule, TemplateRule } from './engine/families/family-module.ts';
 export { probeTemplate } from './engine/template-dialect.ts';

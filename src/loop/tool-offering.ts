@@ -4,7 +4,7 @@ import type { ToolGroup } from '../tools/tool-groups.ts';
 import type { Embedder, ToolIndex } from '../tools/tool-index.ts';
 import { ToolRegistry, type RegisteredTool } from '../tools/tool-registry.ts';
 import { addFindTools, FIND_TOOLS, selectTools, type GroupChooser, type ToolSelection } from '../tools/tool-selection.ts';
-import { cachedEncoder, indexedDbToolVectorStore, memoryToolVectorStore, type SemanticEncoder, type ToolVectorStore } from '../tools/tool-vectors.ts';
+import type { SemanticEncoder, ToolVectorStore } from '../tools/tool-vectors.ts';
 import type { ChatMessage } from '../engine/engine.ts';
 import type { AnswerRunner } from './answer-runner.ts';
 import type { ToolEffects } from './toolbox.ts';
@@ -154,6 +154,8 @@ export class ToolOffering {
     const setStatus = side ? () => undefined : (change: Partial<ToolSearchStatus>) => this.setStatus(change);
     const state = () => (side ? undefined : this.searchStatus.state);
     let encoder: SemanticEncoder | undefined;
+    // The vector cache loads with the index, with the first answer that has more tools than it offers at once.
+    const { cachedEncoder } = await import('../tools/tool-vectors.ts');
     if (custom) {
       encoder = cachedEncoder(watched(custom, setStatus), { store: this.parts.vectorStore ?? undefined, modelKey: 'custom' });
       setStatus({ state: 'ready', model: 'custom' });
@@ -192,9 +194,11 @@ export class ToolOffering {
     const { vectorStore, persistentVectors } = this.parts;
     if (vectorStore === null) return Promise.resolve(undefined);
     if (vectorStore) return Promise.resolve(vectorStore);
-    this.vectorStoreOpened ??= (
-      !persistentVectors || typeof indexedDB === 'undefined' ? Promise.resolve(memoryToolVectorStore()) : indexedDbToolVectorStore()
-    ).catch(() => memoryToolVectorStore());
+    this.vectorStoreOpened ??= import('../tools/tool-vectors.ts').then(({ indexedDbToolVectorStore, memoryToolVectorStore }) =>
+      (!persistentVectors || typeof indexedDB === 'undefined' ? Promise.resolve(memoryToolVectorStore()) : indexedDbToolVectorStore()).catch(() =>
+        memoryToolVectorStore(),
+      ),
+    );
     return this.vectorStoreOpened;
   }
 

@@ -34,7 +34,6 @@ import { inRealmRunner } from './in-realm-runner.ts';
 import { loadChatForTools, loadModelRunner } from './loading.ts';
 import { runModelTurn, type ModelTurnOptions, type ModelTurnResult } from './model-turn.ts';
 import { buildRequest, preambleOf } from './request-setup.ts';
-import { withDocuments } from './answer-documents.ts';
 
 /** Options of {@link NexusChat.load}. */
 export interface NexusLoadOptions extends NexusChatOptions, WorkerLoadOptions {}
@@ -339,7 +338,8 @@ export class NexusChat {
 
   /** One answer (or the continuation of one), the chat already marked busy by {@link NexusChat.chat}. */
   private async answer(prompt: string | undefined, optionsAsGiven: ChatOptions, continueFrom?: string): Promise<ChatReply> {
-    const givenOptions = withDocuments(prompt, optionsAsGiven);
+    // The passage search loads with the first answer over documents, not with every page that answers.
+    const givenOptions = optionsAsGiven.documents ? (await import('./answer-documents.ts')).withDocuments(prompt, optionsAsGiven) : optionsAsGiven;
     const given = givenOptions.messages ?? [];
     const memoryBefore = memoryWithin(givenOptions.memory, given.length);
     const selected = await this.offering.select({

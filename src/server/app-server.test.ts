@@ -94,6 +94,49 @@ describe('startAppServer', () => {
     expect(res.body).toContain('<title>t</title>');
   });
 
+  it("issue 54: compresses the page's own files as the request accepts (brotli, else gzip), once per version, and never a model folder's", async () => {
+    const script = `export const words = ${JSON.stringify('a page script that repeats itself '.repeat(400))};\n`;
+    await writeFile(join(dir, 'site', 'assets', 'page.js'), script);
+    await writeFile(join(dir, 'models', 'tiny', 'tokenizer.json'), JSON.stringify({ vocab: 'token '.repeat(2000) }));
+    const get = (path: string, accept?: string) =>
+      new Promise<{ encoding?: string; length: number; body: Buffer; vary?: string }>((done, fail) => {
+        const { hostname, port } = new URL(app.url);
+        request({ host: hostname, port, path, headers: accept === undefined ? {} : { 'Accept-Encoding': accept } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            done({
+              encoding: res.headers['content-encoding'],
+              length: Number(res.headers['content-length']),
+              body: Buffer.concat(chunks),
+              vary: res.headers.vary as string,
+            }),
+          );
+        })
+          .on('error', fail)
+          .end();
+      });
+    const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+    const br = await get('/assets/page.js', 'gzip, deflate, br');
+    expect(br).toMatchObject({ encoding: 'br', vary: 'Accept-Encoding' });
+    expect(br.length).toBe(br.body.length);
+    expect(br.length).toBeLessThan(script.length / 10);
+    expect(brotliDecompressSync(br.body).toString()).toBe(script);
+    const gz = await get('/assets/page.js', 'gzip, br;q=0');
+    expect(gz.encoding).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(script);
+    const plain = await get('/assets/page.js');
+    expect(plain.encoding).toBeUndefined();
+    expect(plain.body.toString()).toBe(script);
+    // A model's files go as they are: a download's progress counts their bytes against their size.
+    const data = await get('/models/tiny/tokenizer.json', 'br, gzip');
+    expect(data.encoding).toBeUndefined();
+    // A file changed under the same name is compressed again, not served from the first version.
+    const changed = `${script}export const more = 1;\n`;
+    await writeFile(join(dir, 'site', 'assets', 'page.js'), changed);
+    expect(brotliDecompressSync((await get('/assets/page.js', 'br')).body).toString()).toBe(changed);
+  });
+
   it('serves tools.js as JavaScript and wasm as application/wasm', async () => {
     expect((await rawGet(app, '/tools.js')).type).toBe('text/javascript; charset=utf-8');
     expect((await rawGet(app, '/assets/ort.wasm')).type).toBe('application/wasm');

@@ -23,3 +23,27 @@ describe('the installed page puts the server first', () => {
     expect(routeFor('/mcp-relay/notes', 'navigate')).toBeUndefined();
   });
 });
+
+describe('files a visit may never need (issue 54)', () => {
+  it('are read from their own cache once fetched, the precache leaving them out', async () => {
+    const { ON_DEMAND_ASSETS, ON_DEMAND_CACHE } = await import('./offline-routes.ts');
+    for (const path of [
+      '/assets/ort-wasm-simd-threaded-4byDm7i3.wasm',
+      '/assets/ort-wasm-simd-threaded.asyncify-CxOG5pUO.wasm',
+      '/assets/pdf.worker.min-CIqJB0yW.mjs',
+      '/assets/pdf-text-CQX8bctj.js',
+    ]) {
+      expect(routeFor(path)).toMatchObject({ handler: 'CacheFirst', options: { cacheName: ON_DEMAND_CACHE } });
+    }
+    // ONNX Runtime's small loader scripts stay precached (a worker imports them, which its fetch does not see).
+    expect(routeFor('/assets/ort-wasm-simd-threaded-BQJNh0bu.mjs')).toBeUndefined();
+    expect(routeFor('/assets/index-B-hN_GLi.js')).toBeUndefined();
+    expect(ON_DEMAND_ASSETS).toEqual(['**/ort-wasm*.wasm', '**/pdf.worker*', '**/pdf-text-*']);
+  });
+});
+
+it("names the cache the model worker keeps ONNX Runtime's build in", async () => {
+  const { ON_DEMAND_CACHE } = await import('./offline-routes.ts');
+  const source = await (await import('node:fs/promises')).readFile(new URL('../app/worker-entry.ts', import.meta.url), 'utf8');
+  expect(source).toContain(`export const ON_DEMAND_CACHE = '${ON_DEMAND_CACHE}';`);
+});

@@ -1,7 +1,6 @@
 import type { ChatMessage } from '../shared/chat-messages.ts';
 import { ToolRegistry, type ToolRunResult } from '../tools/tool-registry.ts';
 import { ProxyClient, type Source } from './proxy-client.ts';
-import { CANNOT_BROWSE_INSTRUCTIONS, RESEARCH_INSTRUCTIONS, researchAnswerNow } from './research-prompts.ts';
 import { READ_PAGE, WEB_SEARCH, linkInPlay, registerWebTools, webToolEffects, type WebActivity, type WebToolState } from './web-tools.ts';
 
 /** Whether web research can run. */
@@ -115,7 +114,11 @@ export class WebResearch<O extends ResearchAnswerOptions = ResearchAnswerOptions
   async ask(prompt: string, options: ResearchOptions<O> = {} as ResearchOptions<O>): Promise<A & { sources: Source[] }> {
     const { onActivity, ...rest } = options;
     const chatOptions = rest as unknown as O;
-    const status = await this.status(options.signal);
+    // The research prompts load with the first question asked with the web on, not with the page.
+    const [status, { CANNOT_BROWSE_INSTRUCTIONS, RESEARCH_INSTRUCTIONS, researchAnswerNow }] = await Promise.all([
+      this.status(options.signal),
+      import('./research-prompts.ts'),
+    ]);
     if (!status.available) {
       const answer = await this.chat.chat(prompt, {
         ...chatOptions,

@@ -97,6 +97,12 @@ console.log('\n== Tool index (60 labelled-message fixture; semantic = the fixtur
   await embedder.dispose();
 }
 
+console.log('\n== A first visit to / before a model is chosen (issue 54; baseline: no compression and the precache of before)');
+{
+  const { benchFirstVisit, printFirstVisit } = await import('./first-visit.ts');
+  printFirstVisit(await benchFirstVisit());
+}
+
 const proxyBench = new URL('../proxy/bench-proxy.ts', import.meta.url);
 if (existsSync(proxyBench)) {
   console.log('\n== Companion proxy');

@@ -84,6 +84,9 @@ describe('the chat page for keyboard and screen-reader users (axe-core)', () => 
     await waitIdle(page);
     await page.getByTestId('diagnostics-toggle').last().click();
     expect(await violations()).toEqual([]);
+    // Each side of the conversation is named for a screen reader: the user's words as the answers are (issue 54, P3).
+    expect(await page.getByRole('article', { name: 'Your message' }).count()).toBeGreaterThan(0);
+    expect(await page.getByRole('article', { name: 'Answer' }).count()).toBeGreaterThan(0);
   });
 
   it('has none with the settings drawer open, nor with the tools drawer open', async () => {

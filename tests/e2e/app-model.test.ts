@@ -365,7 +365,10 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     expect(text).toMatch(/calls tools|does not call tools|not checked/);
     expect(await page.getByTestId('storage').textContent()).toMatch(/This site uses .+ of the .+ the browser allows it\./);
     const label = (await row.getByTestId('delete-device-model').getAttribute('aria-label')) ?? '';
-    expect(label).toMatch(/^Delete tiny-random-qwen3 \(frees .+\)$/);
+    // The name holds the words on the button (axe's label-content-name-mismatch, issue 54 P3), then whose it is.
+    const visible = ((await row.getByTestId('delete-device-model').textContent()) ?? '').replace(/\s+/g, ' ').trim();
+    expect(visible).toMatch(/^Delete · .+ (?:KB|MB|GB)$/);
+    expect(label).toBe(`${visible}: tiny-random-qwen3`);
     await row.getByTestId('delete-device-model').click();
     await expect
       .poll(() => page.getByTestId('device-model-freed').textContent(), { timeout: TIMEOUTS.works })
@@ -774,8 +777,11 @@ describe('figures', () => {
     // until issue 44's page round (files, models on this device, Continue, Export all, its findings: 215.5 KiB);
     // 232 KiB since issues 51 and 55 (225.3 KiB measured): the learned call syntax' writer (3.1 KiB, fetched only
     // for a model whose template no profile speaks), a version 2 file's step check and the search index, each a
-    // chunk of its own that the session above does not fetch (it stays under 130 KB).
-    expect(page).toBeLessThan(232 * 1024);
+    // chunk of its own that the session above does not fetch (it stays under 130 KB); 240 KiB since issue 54
+    // (234.2 KiB measured): documents as knowledge (the passage cutter and the document index, a chunk loaded with
+    // the first file too long to read whole, its line, and the link dialog's words) and what moved out of the
+    // session's chunks to keep it under 130 KB (the research prompts, MCP sign-in, the tool vectors' cache).
+    expect(page).toBeLessThan(240 * 1024);
     expect(mcp).toBeGreaterThan(0);
     expect(mcp).toBeLessThan(100 * 1024);
     // Each loads only when needed; none may creep into the page above.

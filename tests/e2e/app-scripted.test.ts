@@ -408,6 +408,8 @@ describe('the chat page over a scripted model', () => {
     const answer = lastAnswer(page);
     expect(await answer.getAttribute('data-state')).toBe('stopped');
     expect(await answer.getByTestId('turn-note').textContent()).toContain('Interrupted');
+    // A stopped answer has its meta line too: which model, and that it stopped (issue 54, P3).
+    expect(await answer.getByTestId('answer-meta').textContent()).toMatch(/ · stopped/);
     expect(await page.locator('.turn[data-role="user"]').last().textContent()).toContain(QUESTIONS.email);
     // The conversation goes on from a consistent history.
     await sendMessage(page, QUESTIONS.weather);
@@ -711,11 +713,13 @@ describe('the chat page over a scripted model', () => {
     await page.getByTestId('attach-file-input').setInputFiles({ name: 'bomb.pdf', mimeType: 'application/pdf', buffer: bomb });
     const chips = page.getByTestId('attachments');
     await expect.poll(() => chips.locator('li').count(), { timeout: TIMEOUTS.answers }).toBe(1);
-    // The chip says how much text the file gave: at most the bound (2,000,000 and the note), not ten million.
-    const title = (await chips.getByTestId('attachment').getAttribute('title')) ?? '';
-    const read = Number(/ of ([\d,]+)$/.exec(title)?.[1]?.replaceAll(',', '') ?? Number.NaN);
-    expect(read, title).toBeGreaterThan(1_000_000);
-    expect(read, title).toBeLessThanOrEqual(2_000_200);
+    // The chip says, in words, how much text the file gave: at most the bound (2,000,000 and the note), not ten
+    // million; too long to read whole, it is searched by passage (issue 54).
+    const words = (await chips.getByTestId('attachment-read').textContent()) ?? '';
+    const read = Number(/([\d,]+) characters/.exec(words)?.[1]?.replaceAll(',', '') ?? Number.NaN);
+    expect(read, words).toBeGreaterThan(1_000_000);
+    expect(read, words).toBeLessThanOrEqual(2_000_200);
+    expect(words).toMatch(/in [\d,]+ passages · too long to read whole/);
     await chips.getByRole('button', { name: 'Remove bomb.pdf' }).click();
     expect(await chips.count()).toBe(0);
     expect(pageErrors).toEqual([]);
@@ -806,6 +810,8 @@ describe('the chat page over a scripted model', () => {
     const used = Number(await gauge.locator('meter').getAttribute('value'));
     expect(used).toBeGreaterThan(3000);
     expect(used).toBeLessThanOrEqual(8192);
+    // In the card's own figures (8,192, not 8.2k), on a phone too (issue 54, P3).
+    expect(await gauge.getByTestId('context-gauge-numbers').textContent()).toMatch(/^[\d,]+ \/ 8,192 tokens/);
     await screenshot(page, 'memory-start');
     // Scrolled up to read, a button takes the reader back to the latest message (and the page follows answers from there).
     const scroller = page.locator('main.scroller');
@@ -838,6 +844,11 @@ describe('the chat page over a scripted model', () => {
     const heading = (await (await import('node:fs/promises')).readFile((await markdown.path()) ?? '', 'utf8')).split('\n')[0] ?? '';
     expect(heading.startsWith('# Long note 1: the river runs past the old mill the river runs')).toBe(true);
     expect(heading.length).toBeGreaterThan(150);
+    // On a phone the gauge keeps its numbers (issue 54, P3): a bar alone does not say how full.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.getByTestId('context-gauge-numbers').isVisible(), { timeout: TIMEOUTS.reacts }).toBe(true);
+    expect(await page.getByTestId('context-gauge-numbers').textContent()).toMatch(/^[\d,]+ \/ 8,192/);
+    await page.setViewportSize({ width: 1280, height: 860 });
     expect(pageErrors).toEqual([]);
   });
 });

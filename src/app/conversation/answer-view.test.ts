@@ -111,3 +111,14 @@ describe("an answer's view of its steps (issue 43)", () => {
     expect(answerView(back.turns[1] as Turn).activity).toEqual(answerView(conversation.turns[1] as Turn).activity);
   });
 });
+
+describe("a round's diagnostics line (issue 54, P3)", () => {
+  it('names the tools the round offered, and says so when it offered none, never an empty list', async () => {
+    const { toolsOfRounds } = await import('../elements/answer-diagnostics.ts');
+    const { steps } = await answerOf();
+    expect(toolsOfRounds(steps).get(1)).toEqual(['get_weather', 'web_search']);
+    const engine = new ScriptedEngine([{ when: when.userAsked('Hi'), output: 'Hello.' }]);
+    const bare = await NexusChat.withEngine(engine).chat('Hi');
+    expect(toolsOfRounds(bare.steps.map(keptStep)).get(1)).toEqual([]);
+  });
+});

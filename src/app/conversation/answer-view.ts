@@ -1,4 +1,4 @@
-import { metricsOf, SEARCH_ATTACHMENTS, sourcesOfCalls, type AnswerMetrics, type Source, type Step, type ToolCallRecord } from '../../internal.ts';
+import { metricsOf, sourcesOfCalls, type AnswerMetrics, type Source, type Step, type ToolCallRecord } from '../../internal.ts';
 import type { Activity, DiagnosticEntry, Turn } from '../state/app-state.ts';
 import { READ_PAGE, WEB_TOOL_NAMES } from '../state/web-research.ts';
 
@@ -79,7 +79,8 @@ export function keptStep(step: Step): Step {
 function activityOf(record: ToolCallRecord, web: boolean): Activity {
   const details = record.details ?? {};
   const shown = Array.isArray(details.shown) ? details.shown.filter((text): text is string => typeof text === 'string') : [];
-  if (record.name === SEARCH_ATTACHMENTS) return passagesActivity(record);
+  // A search of documents, known by what it found (passages, of documents), whatever the tool is called.
+  if (Array.isArray(details.passages) && Array.isArray(details.documents)) return passagesActivity(record);
   if (!web || !WEB_TOOL_NAMES.has(record.name)) {
     return {
       kind: 'call',
@@ -110,28 +111,15 @@ function activityOf(record: ToolCallRecord, web: boolean): Activity {
       };
 }
 
-/** A search of the attached files as its line shows it: the passages read and where they are, of how many. */
+/** A search of the attached files as its line shows it: what it found, read by the line itself (passages-line.ts). */
 function passagesActivity(record: ToolCallRecord): Activity {
-  const details = record.details ?? {};
-  const list = <T>(value: unknown, keep: (item: Record<string, unknown>) => T | undefined): T[] =>
-    Array.isArray(value)
-      ? value.flatMap((item) => (item && typeof item === 'object' ? [keep(item as Record<string, unknown>)] : [])).filter((x): x is T => x !== undefined)
-      : [];
-  const read = list(details.passages, (p) =>
-    typeof p.n === 'number' && typeof p.document === 'string' && typeof p.reference === 'string'
-      ? { n: p.n, document: p.document, reference: p.reference }
-      : undefined,
-  );
-  const documents = list(details.documents, (d) =>
-    typeof d.name === 'string' && typeof d.passages === 'number' ? { name: d.name, passages: d.passages } : undefined,
-  );
+  const ok = record.status === 'ok';
   return {
     kind: 'passages',
     query: String(record.arguments.query ?? ''),
-    read,
-    documents,
-    ok: record.status === 'ok',
-    ...(record.status === 'ok' ? {} : { detail: record.result }),
+    details: record.details ?? {},
+    ok,
+    ...(ok ? {} : { detail: record.result }),
     source: record.source,
   };
 }

@@ -149,7 +149,11 @@ export const chatComposerStyles = [
     height: 0.5rem;
   }
   @media (max-width: 480px) {
-    .gauge span {
+    /* On a phone the numbers stay (what the meter means), only the word goes. */
+    .gauge meter {
+      width: 2.5rem;
+    }
+    .gauge .wide {
       display: none;
     }
     /* On a phone the hint has a line of its own under the buttons, rather than lose its end. */

@@ -97,11 +97,12 @@ export class ChatComposer extends LitElement {
   private renderGauge() {
     const gauge = this.gauge;
     if (!gauge || gauge.budget <= 0) return nothing;
-    const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+    // The same numbers the model card gives (4,096, not 4.1k): the two must read alike.
+    const k = (n: number) => n.toLocaleString('en-US');
     const share = Math.min(1, gauge.used / gauge.budget);
     return html`<span class="gauge" data-testid="context-gauge" title=${`The model's memory: ${gauge.used.toLocaleString('en-US')} of ${gauge.budget.toLocaleString('en-US')} tokens at the last answer`}>
       <meter min="0" max=${gauge.budget} value=${gauge.used} low=${Math.round(gauge.budget * 0.7)} high=${Math.round(gauge.budget * 0.9)} optimum="0" aria-label="Model memory used"></meter>
-      <span>${k(gauge.used)} / ${k(gauge.budget)}${share >= 0.9 ? ' · full' : ''}</span>
+      <span data-testid="context-gauge-numbers">${k(gauge.used)} / ${k(gauge.budget)}<span class="wide"> tokens</span>${share >= 0.9 ? ' · full' : ''}</span>
     </span>`;
   }
 

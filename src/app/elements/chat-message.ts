@@ -1,10 +1,10 @@
 import { LitElement, html, nothing } from 'lit';
-import type { AnswerMetrics } from '../../internal.ts';
-import type { Activity, DiagnosticEntry, Turn } from '../state/app-state.ts';
+import type { Activity, Turn } from '../state/app-state.ts';
 import { formatArgs, formatResult, formatSeconds, formatWait } from '../format.ts';
 import type { LinkDestination } from './link-check.ts';
 import { enrichMarkdown, isWebAddress, renderMarkdown } from './markdown.ts';
 import { chatMessageStyles } from './chat-message-styles.ts';
+import { answerDiagnostics } from './answer-diagnostics.ts';
 import { answerView, type AnswerView } from '../conversation/answer-view.ts';
 import { fire } from '../state/app-actions.ts';
 
@@ -52,6 +52,10 @@ export class ChatMessage extends LitElement {
   declare pendingLink: LinkDestination | undefined;
 
   private rendered: { text: string; sources: string; element: HTMLElement } | undefined;
+  /** Draws the link dialog's question, once loaded with the first link followed (see link-check.ts). */
+  private linkDialog: typeof import('./link-check.ts').linkDialogContent | undefined;
+  /** Draws a search of the attached files, once loaded (see passages-line.ts). */
+  private passagesLine: typeof import('./passages-line.ts').passagesLine | undefined;
   /** The answer's finished Markdown blocks, reused while it streams. */
   private readonly renderedBlocks = new Map<string, DocumentFragment>();
 
@@ -103,7 +107,7 @@ export class ChatMessage extends LitElement {
         >${this.rendered?.element}</div>
         ${streaming && this.view.checking ? html`<p class="status" data-testid="turn-status" role="status">Checking with a tool…</p>` : nothing}
         ${this.renderNote()} ${this.renderWithoutResults()} ${this.renderSources()} ${this.renderMeta()} ${this.renderActions()}
-        ${this.showDiagnostics ? this.renderDiagnostics() : nothing}
+        ${this.showDiagnostics ? answerDiagnostics(this.view, this.turn.model, this.turn.steps) : nothing}
       </div>
       ${this.renderLinkDialog()}
     </article>`;
@@ -129,6 +133,12 @@ export class ChatMessage extends LitElement {
   private renderMeta() {
     const { state, model } = this.turn;
     const metrics = this.view.metrics;
+    if (state === 'stopped') {
+      // A stopped answer says what wrote it and how far it got, as a finished one does (issue 54, P3).
+      const tokens = (this.turn.steps ?? []).reduce((n, step) => n + (step.kind === 'generation' ? step.newTokens : 0), 0);
+      const parts = [model, 'stopped', tokens ? `${tokens.toLocaleString('en-US')} tokens written` : ''].filter(Boolean);
+      return html`<p class="answer-meta" data-testid="answer-meta">${parts.join(' · ')}</p>`;
+    }
     if (state !== 'done' || !metrics) return nothing;
     const parts = [
       model,
@@ -214,25 +224,14 @@ export class ChatMessage extends LitElement {
     </li>`;
   }
 
-  /** A search of the attached files: which parts the model read, of how much, visible without a hover. */
+  /** A search of the attached files' line: drawn by a module that loads with the first answer that has one. */
   private renderPassagesLine(a: Extract<Activity, { kind: 'passages' }>) {
-    if (!a.ok) {
-      return html`<li class="failed" data-testid="tool-row" data-kind="passages">
-        <span class="what">searching the attached files failed: '${a.query}'</span> <span class="badge danger">${a.detail ?? 'failed'}</span>
-      </li>`;
-    }
-    const of = a.documents.filter((d) => a.read.some((r) => r.document === d.name));
-    return html`<li data-testid="tool-row" data-kind="passages">
-      <span class="what">${a.read.length ? 'read from the attached files' : 'searched the attached files, nothing matched'}: '${a.query}'</span>
-      ${a.read.length ? html`<span class="badge">${a.read.length} passage${a.read.length === 1 ? '' : 's'} of ${of.reduce((n, d) => n + d.passages, 0)}</span>` : nothing}
-      ${
-        a.read.length
-          ? html`<ul class="passages" data-testid="passages-read">
-              ${a.read.map((r) => html`<li><a href="#source-${r.n}">[${r.n}]</a> ${r.document}, ${r.reference}</li>`)}
-            </ul>`
-          : nothing
-      }
-    </li>`;
+    if (this.passagesLine) return this.passagesLine(a);
+    void import('./passages-line.ts').then(({ passagesLine }) => {
+      this.passagesLine = passagesLine;
+      this.requestUpdate();
+    });
+    return html`<li data-testid="tool-row" data-kind="passages"><span class="what">searched the attached files: '${a.query}'</span></li>`;
   }
 
   private renderLink(url: string, title: string) {
@@ -264,53 +263,14 @@ export class ChatMessage extends LitElement {
           : nothing
       }
       ${this.last ? html`<button class="ghost" data-testid="regenerate" ?disabled=${this.busy} @click=${() => fire(this, { type: 'regenerate' })}>Regenerate</button>` : nothing}
-      <button class="ghost" data-testid="diagnostics-toggle" aria-expanded=${String(this.showDiagnostics)} @click=${() => (this.showDiagnostics = !this.showDiagnostics)}>
+      <button class="ghost" data-testid="diagnostics-toggle" aria-expanded=${String(this.showDiagnostics)} @click=${this.handleDiagnosticsToggle}>
         Diagnostics
       </button>
     </div>`;
   }
 
-  private renderDiagnostics() {
-    const { metrics, diagnostics } = this.view;
-    return html`<section class="diagnostics" data-testid="diagnostics" aria-label="Diagnostics">
-      ${metrics ? this.renderMetrics(metrics) : html`<p class="muted">No metrics: the answer did not finish.</p>`}
-      <ol class="entries">
-        ${diagnostics.map((d) => this.renderDiagnostic(d))}
-      </ol>
-    </section>`;
-  }
-
-  private renderMetrics(m: AnswerMetrics) {
-    const rows: [string, string | number][] = [
-      ['rounds', m.rounds],
-      ['answer rounds', m.answerRounds],
-      ['generations', m.generations],
-      ['prompt tokens', m.promptTokens],
-      ['cached tokens', m.cachedTokens],
-      ['new tokens', m.newTokens],
-      ['tool calls', m.toolCalls],
-      ['forced calls', m.forcedCalls],
-      ['tokens / s', m.tokensPerSecond.toFixed(1)],
-      ...(m.firstTextMs === undefined ? [] : ([['first words', formatWait(m.firstTextMs)]] as [string, string][])),
-      ['time', formatSeconds(m.ms)],
-    ];
-    if (this.turn.model) rows.unshift(['model', this.turn.model]);
-    return html`<dl class="metrics" data-testid="metrics">${rows.map(([k, v]) => html`<div class=${k === 'model' ? 'wide' : ''}><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>`;
-  }
-
-  private renderDiagnostic(d: DiagnosticEntry) {
-    switch (d.kind) {
-      case 'round':
-        return html`<li><span class="kind">Round ${d.round}</span> <span class="muted">${d.roundKind === 'answer' ? 'answer round (no tools)' : 'tools offered'}</span></li>`;
-      case 'raw':
-        return html`<li><span class="kind">Generation</span> <span class="muted">round ${d.round}, ${d.strategy}</span><pre>${d.text || '(empty)'}</pre></li>`;
-      case 'step':
-        return html`<li><span class="kind">Step ${d.which}</span> <span class="muted">→ ${d.resolved}</span><pre>${d.raw}</pre></li>`;
-      case 'log':
-        return html`<li data-testid="diagnostic-log"><span class="kind">Log of ${d.server}</span> <span class="muted">${d.level}</span> ${d.text}</li>`;
-      case 'forced':
-        return html`<li><span class="kind">Forced call discarded</span> <span class="muted">${d.event.strategy}${d.event.name ? `, wrote '${d.event.name}'` : ''}: ${d.event.reason}</span><pre>${d.event.raw}</pre></li>`;
-    }
+  private handleDiagnosticsToggle(): void {
+    this.showDiagnostics = !this.showDiagnostics;
   }
 
   private async handleCopy(): Promise<void> {
@@ -323,25 +283,7 @@ export class ChatMessage extends LitElement {
   private renderLinkDialog() {
     const link = this.pendingLink;
     return html`<dialog class="link-dialog" data-testid="link-dialog" aria-labelledby="link-title" @close=${this.handleLinkClosed}>
-      ${
-        link
-          ? html`<h3 id="link-title">${link.mail ? 'Write an e-mail from a link in this answer?' : 'Open a link from this answer?'}</h3>
-            <p>The model wrote this link. It ${link.mail ? 'addresses' : 'goes to'} <strong data-testid="link-destination">${link.destination}</strong>:</p>
-            <p class="url"><code data-testid="link-href">${link.href}</code></p>
-            ${
-              link.longData
-                ? html`<p class="warning" role="alert" data-testid="link-warning">
-                  Its address carries data in ${link.dataWhere} (${link.dataChars} characters). A web page the model read could
-                  have told it to put parts of this conversation there; opening the link would send them to ${link.destination}.
-                </p>`
-                : nothing
-            }
-            <div class="buttons">
-              <button class="primary" data-testid="link-cancel" @click=${() => this.closeLinkDialog()}>Cancel</button>
-              <button data-testid="link-open" @click=${this.handleOpenLink}>${link.mail ? 'Write the e-mail' : 'Open in a new tab'}</button>
-            </div>`
-          : nothing
-      }
+      ${link && this.linkDialog ? this.linkDialog(link, { cancel: () => this.closeLinkDialog(), open: () => this.handleOpenLink() }) : nothing}
     </dialog>`;
   }
 
@@ -366,7 +308,8 @@ export class ChatMessage extends LitElement {
     if (!(anchor instanceof HTMLAnchorElement) || anchor.classList.contains('cite')) return false;
     event.preventDefault();
     // Loaded on the first link followed: most answers have none, and the page's first load stays small.
-    const { describeLink } = await import('./link-check.ts');
+    const { describeLink, linkDialogContent } = await import('./link-check.ts');
+    this.linkDialog = linkDialogContent;
     const link = describeLink(anchor.href);
     if (!link) return true;
     this.pendingLink = link;

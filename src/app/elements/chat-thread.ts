@@ -136,7 +136,8 @@ export class ChatThread extends LitElement {
       </div>`;
     }
     const { message } = messageVersions(this.conversation, at);
-    return html`<div class="user turn" data-role="user" data-state=${turn.state}>
+    // Named for a screen reader as answers are ("Answer"): whose words these are (issue 54, P3).
+    return html`<article class="user turn" data-role="user" data-state=${turn.state} aria-label="Your message">
       <div class="bubble">${turn.text}</div>
       ${
         turn.attachments?.length
@@ -158,7 +159,7 @@ export class ChatThread extends LitElement {
           ? html`<button class="ghost edit-link" data-testid=${last ? 'edit-last' : 'edit-message'} aria-label=${last ? 'Edit your last message' : 'Edit this message'} @click=${() => (this.editing = turn.id)}>Edit</button>`
           : nothing
       }
-    </div>`;
+    </article>`;
   }
 
   private renderAnswer(turn: Turn, last: boolean) {

@@ -1,3 +1,4 @@
+import { html, nothing } from 'lit';
 /** Characters of data above this, in an address's path, subdomain, query and fragment together, are flagged. */
 const LONG_QUERY_CHARS = 80;
 
@@ -87,4 +88,26 @@ export function describeLink(href: string): LinkDestination | undefined {
 function inWords(flaggedParts: readonly DataPart[]): string {
   const parts: readonly DataPart[] = flaggedParts.length ? flaggedParts : ['path', 'query'];
   return parts.length === 1 ? `its ${parts[0]}` : `its ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+/**
+ * The link dialog's question: where the link goes, its whole address, a warning where it carries data, and
+ * Cancel (the safe choice) beside Open.
+ */
+export function linkDialogContent(link: LinkDestination, actions: { cancel: () => void; open: () => void }) {
+  return html`<h3 id="link-title">${link.mail ? 'Write an e-mail from a link in this answer?' : 'Open a link from this answer?'}</h3>
+  <p>The model wrote this link. It ${link.mail ? 'addresses' : 'goes to'} <strong data-testid="link-destination">${link.destination}</strong>:</p>
+  <p class="url"><code data-testid="link-href">${link.href}</code></p>
+  ${
+    link.longData
+      ? html`<p class="warning" role="alert" data-testid="link-warning">
+        Its address carries data in ${link.dataWhere} (${link.dataChars} characters). A web page the model read could
+        have told it to put parts of this conversation there; opening the link would send them to ${link.destination}.
+      </p>`
+      : nothing
+  }
+  <div class="buttons">
+    <button class="primary" data-testid="link-cancel" @click=${actions.cancel}>Cancel</button>
+    <button data-testid="link-open" @click=${actions.open}>${link.mail ? 'Write the e-mail' : 'Open in a new tab'}</button>
+  </div>`;
 }

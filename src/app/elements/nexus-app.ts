@@ -6,7 +6,6 @@ import { deviceLabel } from '../format.ts';
 import { icons } from './icons.ts';
 import { workerModelOpener } from '../state/model-loader.ts';
 import { indexedDbPersistence, memoryPersistence } from '../conversation/persistence.ts';
-import { browserSignIn } from '../mcp/mcp-sign-in.ts';
 import { browserTabSync } from '../state/tab-sync.ts';
 import { registerPageWorker } from '../state/page-updates.ts';
 import { createResearch } from '../state/web-research.ts';
@@ -462,10 +461,12 @@ function defaultStore(): AppStore {
     // `npm start` relays to the MCP servers its operator listed; elsewhere this answers nothing usable.
     mcpRelayUrl: new URL('./mcp-relay/', location.href).href,
     // Over https the app serves its client metadata document: servers that accept one need no registration.
-    mcpSignIn: browserSignIn(
-      new URL('./mcp-oauth-callback.html', location.href).href,
-      location.protocol === 'https:' ? new URL('/oauth/client-metadata.json', location.href).href : undefined,
-    ),
+    // Loaded with the page's MCP client: a page without servers never fetches it.
+    mcpSignIn: async () =>
+      (await import('../mcp/mcp-sign-in.ts')).browserSignIn(
+        new URL('./mcp-oauth-callback.html', location.href).href,
+        location.protocol === 'https:' ? new URL('/oauth/client-metadata.json', location.href).href : undefined,
+      ),
     // The page's Content-Security-Policy has no 'unsafe-eval': tools.js is imported as a module.
     toolsEvaluate: 'module',
     setAddress: (model) => {

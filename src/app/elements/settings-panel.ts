@@ -204,7 +204,7 @@ export class SettingsPanel extends LitElement {
                       m.verdict ? `${m.verdict.ok ? 'calls tools' : 'does not call tools'} (${deviceLabel(m.verdict.device, m.verdict.dtype)})` : 'not checked'
                     }</span>
                   </div>
-                  <button type="button" class="small" data-testid="delete-device-model" aria-label=${`Delete ${m.label} (frees ${formatBytes(m.bytes)})`} @click=${() => fire(this, { type: 'deleteDeviceModel', address: m.address })}>
+                  <button type="button" class="small" data-testid="delete-device-model" aria-label=${`Delete · ${formatBytes(m.bytes)}: ${m.label}`} @click=${() => fire(this, { type: 'deleteDeviceModel', address: m.address })}>
                     Delete · ${formatBytes(m.bytes)}
                   </button>
                 </li>`,

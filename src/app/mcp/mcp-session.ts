@@ -123,10 +123,11 @@ export class McpSession {
 
   /** The page's MCP client part, loaded when first needed (a page without servers never fetches it). */
   private client(): Promise<McpPageClient> {
-    this.pageClient ??= import('./mcp-page-client.ts').then(
-      ({ McpPageClient }) =>
+    const signIn = this.deps.mcpSignIn;
+    this.pageClient ??= Promise.all([import('./mcp-page-client.ts'), typeof signIn === 'function' ? signIn() : signIn]).then(
+      ([{ McpPageClient }, deps]) =>
         // The client needs of the page what this session does (its state, the chat, progress and logs).
-        new McpPageClient(this.host, this.deps.mcpSignIn),
+        new McpPageClient(this.host, deps),
     );
     return this.pageClient;
   }

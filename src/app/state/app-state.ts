@@ -110,11 +110,10 @@ export type Activity =
       shown?: string[];
     }
   | {
-      /** A search of the attached files: which passages the model read, of how many. */
+      /** A search of the attached files: what it found (its call's details: the passages read, of how many), drawn by passages-line.ts. */
       kind: 'passages';
       query: string;
-      read: { n: number; document: string; reference: string }[];
-      documents: { name: string; passages: number }[];
+      details: Readonly<Record<string, unknown>>;
       ok: boolean;
       detail?: string;
       source?: CallSource;

@@ -77,7 +77,11 @@ describe('documents as knowledge on the page (issue 54)', () => {
         .slice((lines[0] ?? 1) - 1, lines[1])
         .join('\n'),
     ).toContain('27 days of paid holiday');
-    expect(view.activity).toMatchObject([{ kind: 'passages', ok: true, query: 'How many holiday days do I get?', documents: [{ name: 'handbook.md' }] }]);
+    expect(view.activity).toMatchObject([{ kind: 'passages', ok: true, query: 'How many holiday days do I get?' }]);
+    const { passagesOf } = await import('../elements/passages-line.ts');
+    const found = passagesOf((view.activity[0] as { details: Record<string, unknown> }).details);
+    expect(found.documents).toEqual([{ name: 'handbook.md', passages: attached?.indexed?.passages }]);
+    expect(found.read[0]).toMatchObject({ n: 1, document: 'handbook.md', reference: expect.stringMatching(/^lines \d+–\d+$/) });
     // The model read passages, not the file: the prompt holds the first exchange and the passage, and is small.
     const prompt = engine.generations.at(-1)?.prompt ?? '';
     expect(prompt).toContain('Hello! How can I help?');

@@ -31,6 +31,9 @@ export interface StoreDeps {
   tabs?: TabSync;
   /** How the page's MCP servers are kept (heartbeat, backoff); tests shorten them. */
   mcpOptions?: ConstructorParameters<typeof McpServers>[1];
-  /** Signing in to MCP servers that ask for authorization (a sign-in window and its callback page); none: they are named as needing a token. */
-  mcpSignIn?: McpSignInDeps;
+  /**
+   * Signing in to MCP servers that ask for authorization (a sign-in window and its callback page), or how to load
+   * it with the page's MCP client; none: they are named as needing a token.
+   */
+  mcpSignIn?: McpSignInDeps | (() => Promise<McpSignInDeps>);
 }
