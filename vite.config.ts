@@ -201,6 +201,9 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: TIMEOUTS.browserTest,
           hookTimeout: TIMEOUTS.browserHook,
+          // A page's reaction that a test polls for, unless it names a longer wait: vitest's 5 s default is a
+          // quiet machine's, and a loaded one ran past it (a chunk loaded on demand, then its work).
+          expect: { poll: { timeout: TIMEOUTS.reacts } },
           // One Chromium at a time: the machine has two cores and software WebGPU is heavy.
           fileParallelism: false,
           // V8's baseline compiler only for ONNX Runtime's WASM (see tests/e2e/chromium.ts).

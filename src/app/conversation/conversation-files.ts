@@ -259,3 +259,28 @@ export function importConversationFile(name: string, text: string, newId: () => 
 export function readConversationFile(name: string, text: string, newId: () => string): Conversation {
   return importConversationFile(name, text, newId).conversation;
 }
+
+/** Whether two conversations are the same one: the same start, title and messages (an export imported back). */
+export function sameConversation(a: Conversation, b: Conversation): boolean {
+  const words = (c: Conversation) => JSON.stringify([c.title, c.createdAt, c.turns.map((turn) => [turn.role, turn.text])]);
+  return words(a) === words(b);
+}
+
+/**
+ * What an import says: what it added, and what it did not add because it was already here (issue 54: a file
+ * imported twice used to duplicate every conversation, silently). `nothing` is set when nothing was added.
+ */
+export function importOutcome(o: { name: string; saved: readonly Conversation[]; here: number; inFile: number; notes: readonly string[] }): {
+  said: string;
+  nothing?: string;
+} {
+  const [first] = o.saved;
+  const were = (n: number) => (n === 1 ? 'was' : 'were');
+  if (!first) {
+    const nothing = `Nothing imported from ${o.name}: ${o.inFile === 1 ? 'this conversation is' : `all ${o.here} conversations are`} already here.`;
+    return { said: nothing, nothing };
+  }
+  const added = o.saved.length === 1 ? `Imported “${first.title}”.` : `Imported ${o.saved.length} conversations.`;
+  const skipped = o.here ? `${o.here} ${were(o.here)} already here and ${were(o.here)} not imported again.` : '';
+  return { said: [added, skipped, ...o.notes].filter(Boolean).join(' ') };
+}

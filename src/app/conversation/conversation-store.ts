@@ -270,7 +270,7 @@ export class ConversationStore {
    */
   async importConversation(name: string, text: string): Promise<void> {
     let imported: { conversation: Conversation; notes: string[] }[];
-    const { importConversationFiles } = await import('./conversation-files.ts');
+    const { importConversationFiles, importOutcome, sameConversation } = await import('./conversation-files.ts');
     try {
       imported = importConversationFiles(name, text, newId);
     } catch (error) {
@@ -278,16 +278,35 @@ export class ConversationStore {
       this.host.set({ importError: `Could not import ${name}: ${(error as Error).message}` });
       return;
     }
-    const saved = imported.map(({ conversation }) => ({ ...conversation, id: newId() }));
+    // A conversation already here (the same file imported twice) is not added again: said, not duplicated.
+    const fresh: typeof imported = [];
+    const here: string[] = [];
+    for (const entry of imported) {
+      const same = await this.storedCopyOf(entry.conversation, sameConversation);
+      if (same) here.push(same);
+      else fresh.push(entry);
+    }
+    const saved = fresh.map(({ conversation }) => ({ ...conversation, id: newId() }));
     let conversations = this.host.state().conversations;
     // Oldest first, so the list keeps the file's order, newest on top.
     for (const conversation of [...saved].reverse()) conversations = await this.persist(conversation).catch(() => conversations);
-    this.host.set({ conversations, importError: undefined });
+    const outcome = importOutcome({ name, saved, here: here.length, inFile: imported.length, notes: fresh.flatMap(({ notes }) => notes) });
+    // A file that brought nothing new says so where the import was asked for, not only to a screen reader.
+    this.host.set({ conversations, importError: outcome.nothing });
     this.announce();
-    const notes = imported.flatMap(({ notes }) => notes);
-    const [first] = saved;
-    this.host.notify([saved.length === 1 ? `Imported “${first?.title}”.` : `Imported ${saved.length} conversations.`, ...notes].join(' '));
-    if (first) await this.selectConversation(first.id);
+    this.host.notify(outcome.said);
+    const open = saved[0]?.id ?? here[0];
+    if (open) await this.selectConversation(open);
+  }
+
+  /** The id of a saved conversation `same` as `conversation`, if there is one (only those of its title are read). */
+  private async storedCopyOf(conversation: Conversation, same: (a: Conversation, b: Conversation) => boolean): Promise<string | undefined> {
+    for (const summary of this.host.state().conversations) {
+      if (summary.title !== conversation.title) continue;
+      const stored = await this.persistence.loadConversation(summary.id).catch(() => undefined);
+      if (stored && same(stored, conversation)) return summary.id;
+    }
+    return undefined;
   }
 
   /** Finds the saved conversations whose title or text has every word of `query` (an empty query ends the search). */

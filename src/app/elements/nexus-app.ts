@@ -192,7 +192,7 @@ export class NexusApp extends LitElement {
       <nexus-approval-dialog .approval=${s.approval}></nexus-approval-dialog>
       <nexus-mcp-request-dialog .request=${s.mcpRequest}></nexus-mcp-request-dialog>
       <nexus-shortcut-sheet ?open=${this.shortcutsOpen} @shortcuts-closed=${() => (this.shortcutsOpen = false)}></nexus-shortcut-sheet>
-      <div class="sr-only" role="status" aria-live="polite">${s.notice ?? ''}</div>`;
+      <div class="sr-only" role="status" aria-live="polite" data-testid="notice">${s.notice ?? ''}</div>`;
   }
 
   /** Where dragged files go, said while they are over the page. */

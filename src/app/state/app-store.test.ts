@@ -467,14 +467,32 @@ describe('AppStore', () => {
       const { store, first } = await withTwo();
       const file = await store.dispatch({ type: 'exportConversation', id: first, format: 'json' });
       expect(file?.filename).toBe('tell-me-about-rain.json');
+      await store.dispatch({ type: 'deleteConversation', id: first });
+      expect(store.state.conversations).toHaveLength(1);
       await store.dispatch({ type: 'importConversation', name: 'tell-me-about-rain.json', text: file?.text ?? '' });
-      expect(store.state.conversations).toHaveLength(3);
+      expect(store.state.conversations).toHaveLength(2);
       expect(store.state.conversation.id).not.toBe(first);
       expect(store.state.conversation.turns.map((t) => t.text)).toEqual(['Tell me about rain.', 'Rain falls from clouds.']);
       await store.dispatch({ type: 'importConversation', name: 'notes.json', text: '{"hello": 1}' });
       expect(store.state.importError).toMatch(/^Could not import notes\.json: This JSON file is not a Nexus Chat conversation export/);
+      expect(store.state.conversations).toHaveLength(2);
+      expect((await store.dispatch({ type: 'exportConversation', id: store.state.conversation.id, format: 'markdown' }))?.text).toContain(
+        '## Nexus\n\nRain falls from clouds.',
+      );
+    });
+
+    it('issue 54, P3: importing a file twice adds nothing the second time, and says so', async () => {
+      const { store, first, second } = await withTwo();
+      const all = await store.dispatch({ type: 'exportAll' });
+      await store.dispatch({ type: 'importConversation', name: 'all.json', text: all?.text ?? '' });
+      expect(store.state.conversations.map((c) => c.id).sort()).toEqual([first, second].sort());
+      expect(store.state.notice).toBe('Nothing imported from all.json: all 2 conversations are already here.');
+      expect(store.state.importError).toBe('Nothing imported from all.json: all 2 conversations are already here.');
+      // One changed since the export is new, and comes in; the other is still skipped, and the note says which.
+      const changed = (all?.text ?? '').replace('Rain falls from clouds.', 'Rain falls from grey clouds.');
+      await store.dispatch({ type: 'importConversation', name: 'all.json', text: changed });
       expect(store.state.conversations).toHaveLength(3);
-      expect((await store.dispatch({ type: 'exportConversation', id: first, format: 'markdown' }))?.text).toContain('## Nexus\n\nRain falls from clouds.');
+      expect(store.state.notice).toMatch(/^Imported “.+”\. 1 was already here and was not imported again\.$/);
     });
 
     it('gives each conversation its own instructions, kept with it', async () => {
