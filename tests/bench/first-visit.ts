@@ -8,9 +8,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
 import { startAppServer } from '../../src/server/app-server.ts';
+import { buildProductionPage } from '../setup/build-page.ts';
 
 /** The throttled link of issue 54's walk-through. */
 const LINK_BITS_PER_SECOND = 1.6e6;
@@ -39,19 +38,7 @@ export interface FirstVisitFigures {
 /** Builds the page, serves it, and measures the first visit now and as it was before issue 54. */
 export async function benchFirstVisit(): Promise<FirstVisitFigures> {
   const outDir = await mkdtemp(join(tmpdir(), 'nexus-first-visit-'));
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({
-      mode: 'production',
-      configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
-      logLevel: 'warn',
-      build: { outDir, emptyOutDir: true },
-    });
-  } finally {
-    if (nodeEnv === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = nodeEnv;
-  }
+  await buildProductionPage(outDir);
   const app = await startAppServer({ root: outDir, port: 0 });
   try {
     const html = await readFile(join(outDir, 'index.html'), 'utf8');

@@ -12,10 +12,9 @@
 import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Browser, type Page, chromium } from 'playwright-core';
-import { build } from 'vite';
 import { startAppServer } from '../../src/server/app-server.ts';
+import { buildProductionPage } from '../setup/build-page.ts';
 import { lastAnswer, sendMessage, waitIdle } from '../e2e/app/page-helpers.ts';
 import { CHROMIUM_PATH } from '../e2e/chromium.ts';
 import { FIXTURE_MODELS_DIR, prepareFixtureModels } from '../fixtures/prepare-models.ts';
@@ -101,19 +100,7 @@ export async function runPageVisitsBench(): Promise<void> {
   ensureChromium(CHROMIUM_PATH);
   const outDir = await mkdtemp(join(tmpdir(), 'nexus-bench-page-'));
   const models = await mkdtemp(join(tmpdir(), 'nexus-bench-models-'));
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({
-      mode: 'production',
-      configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
-      logLevel: 'warn',
-      build: { outDir, emptyOutDir: true },
-    });
-  } finally {
-    if (nodeEnv === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = nodeEnv;
-  }
+  await buildProductionPage(outDir);
   prepareFixtureModels();
   await cp(join(FIXTURE_MODELS_DIR, MODEL), join(models, MODEL), { recursive: true });
   const baselineDir = await baselineCopy(outDir);
