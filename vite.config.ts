@@ -11,7 +11,7 @@ import { ON_DEMAND_ASSETS, OFFLINE_ROUTES } from './src/server/offline-routes.ts
 import { connectOriginsFromEnv, pageSecurityHeaders } from './src/server/page-policy.ts';
 import { BROWSER_TESTS, MODEL_TESTS, NETWORK_TESTS } from './tests/tiers.ts';
 import { TIMEOUTS } from './tests/timeouts.ts';
-import { minifyLitCss } from './src/server/minify-lit-css.ts';
+import { minifyAppTemplates } from './src/server/minify-app-templates.ts';
 
 const toolsFile = new URL('./tools.js', import.meta.url);
 
@@ -42,13 +42,14 @@ function serveToolsFile(): Plugin {
  * (`mcp-servers.json`, `MCP_SERVERS_FILE`, `.env*`) is never served, and `tools.js` only to the page's
  * own origin (src/server/dev-file-guard.ts).
  */
-/** The production build squeezes the page's lit `css` templates (see src/server/minify-lit-css.ts). */
+/** The production build squeezes the page's lit templates (src/server/minify-app-templates.ts). */
 function minifyStyles(): Plugin {
   return {
-    name: 'nexus-minify-lit-css',
+    name: 'nexus-minify-lit-templates',
     apply: 'build',
     transform(code, id) {
-      return /[\\/]src[\\/]app[\\/](?:[\w-]+-)?styles\.ts$/.test(id) ? { code: minifyLitCss(code), map: null } : undefined;
+      const squeezed = minifyAppTemplates(code, id);
+      return squeezed === undefined ? undefined : { code: squeezed, map: null };
     },
   };
 }

@@ -115,7 +115,24 @@ describe('the chat page over a scripted model', () => {
     // Formulas as MathML the browser lays out: one inline, one displayed; money stays words.
     expect(await markdown.locator('.math-inline math').count()).toBe(2);
     expect(await markdown.locator('.math-display math[display="block"]').count()).toBe(1);
-    expect(await markdown.locator('.math-inline').first().getAttribute('title')).toBe('E = mc^2');
+    // A formula is read as the formula, not as its TeX, and is no Tab stop of its own (issue 54).
+    const names = await markdown
+      .locator('.math-inline, .math-display')
+      .evaluateAll((all) => all.map((el) => `${el.getAttribute('title') ?? ''}|${el.getAttribute('aria-label') ?? ''}`));
+    expect(names.join(' ')).not.toMatch(/\^|\\/);
+    const stops: string[] = [];
+    await markdown.locator('code.language-python').first().click();
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      stops.push(
+        await page.evaluate(() => {
+          let el: Element | null = document.activeElement;
+          while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+          return el?.closest('.math-inline, .math-display') ? 'formula' : (el?.tagName ?? '');
+        }),
+      );
+    }
+    expect(stops).not.toContain('formula');
     expect(await markdown.textContent()).toContain('it costs $5 and $10.');
     expect(await markdown.locator('em').count()).toBe(0);
     expect(loaded.some((path) => /rich-text-[\w-]+\.js$/.test(path))).toBe(true);
@@ -556,17 +573,35 @@ describe('the chat page over a scripted model', () => {
     // Ctrl+K goes to the conversation search.
     await page.keyboard.press('Control+K');
     await expect.poll(() => page.getByTestId('conversation-search').evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
-    await page.keyboard.press('Escape');
-    // Ctrl+Shift+O starts a new conversation.
-    await page.mouse.click(700, 25);
+    // Ctrl+Shift+O, even from there, starts a new conversation and puts the cursor in its message box (issue 54).
     await page.keyboard.press('Control+Shift+O');
     await expect.poll(() => page.locator('.turn').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('prompt').evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
+    // The page says where the shortcuts are without a hover: a button in the header, named with its key.
+    const opener = page.getByTestId('open-shortcuts');
+    expect(await opener.textContent()).toBe('Shortcuts (?)');
+    expect(await opener.getAttribute('aria-keyshortcuts')).toBe('?');
+    await opener.click();
+    await expect.poll(() => sheet.isVisible(), { timeout: TIMEOUTS.reacts }).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => sheet.isVisible()).toBe(false);
   });
 
   it('on a phone: long lines and diagnostics stay in the column, the drawer closes after a choice, the picker opens at its top, the verdict folds, settings fit', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.works }).toBe('Ready: scripted on WASM q4');
+    // The header is one row of buttons a finger can hit (issue 54: it was 123 px, its buttons 27×26), the status in it.
+    const header = page.locator('nexus-app header');
+    expect((await header.boundingBox())?.height ?? 999).toBeLessThanOrEqual(64);
+    const buttons = await header
+      .locator('button:visible')
+      .evaluateAll((all) =>
+        all.map((b) => [b.textContent?.trim() || b.getAttribute('aria-label'), b.getBoundingClientRect().width, b.getBoundingClientRect().height]),
+      );
+    expect(buttons.map(([name]) => name)).toEqual(['Conversations', 'Tools', 'Settings']);
+    for (const [name, width, height] of buttons) expect([name, Math.min(Number(width), Number(height)) >= 40]).toEqual([name, true]);
+    expect(await page.getByTestId('model-status').isVisible()).toBe(true);
     // The verdict takes one line on a phone, and opens on demand.
     const verdict = page.getByTestId('verdict');
     expect((await verdict.boundingBox())?.height ?? 999).toBeLessThan(90);

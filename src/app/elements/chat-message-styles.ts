@@ -203,6 +203,10 @@ export const chatMessageStyles = [
     .math-display {
       margin: 0.7rem 0;
       overflow-x: auto;
+      /* Only a formula wider than the column scrolls (and takes a Tab stop to do it): a glyph's few pixels
+         above or below the line would make every one a scroller otherwise. */
+      overflow-y: hidden;
+      padding: 0.2em 0;
       text-align: center;
     }
     .math-display math {

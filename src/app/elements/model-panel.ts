@@ -1,6 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import { DEFAULT_MODEL, MODEL_FAMILIES, describeRuntime, type ModelSource } from '../../internal.ts';
 import type { AppState, FileProgress, ModelState } from '../state/app-state.ts';
+import type { DeviceModel } from '../state/device-models.ts';
 import { deviceLabel, formatApproxBytes, formatBytes, formatPercent, formatRate, KV_CACHE_WORDS, threadWords } from '../format.ts';
 import { modelFromAddress } from '../state/model-param.ts';
 import { KNOWN_MODELS, servedModelFolders, sourceFromFolder, sourceFromZip } from '../state/model-sources.ts';
@@ -35,11 +36,14 @@ export class ModelPanel extends LitElement {
     now: { state: true },
     verdictCard: { attribute: false },
     served: { state: true },
+    onDevice: { attribute: false },
   };
 
   /** The model folders this app's server serves, offered in the picker. */
   declare served: string[];
 
+  /** The models this browser keeps (from the store, once listed): the picker marks them. */
+  declare onDevice: readonly DeviceModel[] | undefined;
   /** The model's state, from the store. */
   declare model: ModelState;
   /** What the browser offers, from the store (undefined while asking). */
@@ -73,6 +77,7 @@ export class ModelPanel extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void servedModelFolders(location.href).then((served) => (this.served = served));
+    void fire(this, { type: 'listDeviceModels' });
     void navigator.storage?.estimate?.().then(
       ({ quota, usage }) => (this.freeSpace = quota !== undefined ? quota - (usage ?? 0) : undefined),
       () => undefined,
@@ -117,7 +122,7 @@ export class ModelPanel extends LitElement {
           (m) => html`<label class="option">
             <input type="radio" name="choice" .checked=${this.choice === 'known' && this.knownId === m.id} @change=${() => this.handleChoose('known', m.id)} />
             <span class="name">${m.label}</span>
-            <span class="note">${MODEL_FAMILIES[m.family].label} · about ${formatApproxBytes(m.approxBytes)} (${m.dtype}) · ${m.note}</span>
+            <span class="note">${MODEL_FAMILIES[m.family].label} · ${this.renderSize(m.id, `about ${formatApproxBytes(m.approxBytes)} (${m.dtype})`)} · ${m.note}</span>
           </label>`,
         )}
       </fieldset>
@@ -151,8 +156,14 @@ export class ModelPanel extends LitElement {
     if (!this.served?.length) return nothing;
     return html`<div class="disk" data-testid="served-models">
       <span class="muted">Served by this app:</span>
-      ${this.served.map((address) => html`<button type="button" class="small" @click=${() => this.handlePickServed(address)}>${address.replace(/^\/models\//, '')}</button>`)}
+      ${this.served.map((address) => html`<button type="button" class="small" @click=${() => this.handlePickServed(address)}>${address.replace(/^\/models\//, '')}${this.onDevice?.some((m) => m.address === address) ? ' · downloaded' : ''}</button>`)}
     </div>`;
+  }
+
+  /** A model's download size, or what it holds on this device once downloaded (no second download). */
+  private renderSize(address: string, download: string) {
+    const kept = this.onDevice?.find((m) => m.address === address);
+    return kept ? html`<strong data-testid="downloaded">downloaded · ${formatBytes(kept.bytes)} on this device</strong>` : download;
   }
 
   private renderFacts() {
@@ -330,6 +341,11 @@ export class ModelPanel extends LitElement {
 
   private handleChangeModel(): void {
     this.picking = true;
+    // Preselected: the model in use, never a download the user did not ask for.
+    const address = this.model.address ?? '';
+    this.handleChoose(KNOWN_MODELS.some((m) => m.id === address) ? 'known' : 'other', address);
+    if (this.choice === 'other') void this.updateComplete.then(() => this.handlePickServed(address));
+    void fire(this, { type: 'listDeviceModels' });
     // The picker replaces the card where the user is: show it from its top, however far down they were.
     void this.updateComplete.then(() => this.renderRoot.querySelector('[data-testid="model-picker"]')?.scrollIntoView({ block: 'start' }));
   }
@@ -374,7 +390,7 @@ export class ModelPanel extends LitElement {
 
   private handleChoose(choice: Choice, knownId?: string): void {
     this.choice = choice;
-    if (knownId) this.knownId = knownId;
+    if (knownId && choice === 'known') this.knownId = knownId;
   }
 
   private handleLoad(event: SubmitEvent): void {

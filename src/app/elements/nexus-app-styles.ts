@@ -134,6 +134,11 @@ export const nexusAppStyles = [
         opacity: 0.3;
       }
     }
+    @media (prefers-reduced-motion: reduce) {
+      .dot.busy {
+        animation: none;
+      }
+    }
     .spacer {
       flex: 1;
     }
@@ -270,17 +275,33 @@ export const nexusAppStyles = [
       .drawer {
         top: 0;
       }
+      /* One row of finger-sized buttons: the name is said to screen readers only, the theme is in Settings and
+         the shortcuts need a keyboard; the status takes what is left (its whole text in the model card). */
       header {
-        gap: 0.4rem;
-        padding: 0.5rem 0.6rem;
-        flex-wrap: wrap;
+        gap: 0.35rem;
+        padding: 0.3rem 0.5rem;
+        min-height: 0;
+      }
+      header button {
+        min-height: 2.5rem;
+        min-width: 2.5rem;
       }
       h1 {
-        font-size: 0.98rem;
+        position: absolute;
+        width: 1px;
+        height: 1px;
+        overflow: hidden;
+        clip-path: inset(50%);
+      }
+      .spacer,
+      .logo,
+      .theme,
+      .keys {
+        display: none;
       }
       .status {
-        order: 5;
-        flex-basis: 100%;
+        flex: 1;
+        padding: 0.2rem 0.5rem;
       }
       .column {
         padding: 1rem 0.8rem 1.25rem;

@@ -171,7 +171,7 @@ export class NexusApp extends LitElement {
           ${this.renderHeader()}
           <main class="scroller" ?inert=${Boolean(this.panel)} @scroll=${this.handleScroll}>
             <div class="column">
-              <nexus-model-panel .model=${s.model} .runtime=${s.runtime} .verdictCard=${s.settings.verdictCard}></nexus-model-panel>
+              <nexus-model-panel .model=${s.model} .runtime=${s.runtime} .verdictCard=${s.settings.verdictCard} .onDevice=${s.deviceModels?.models}></nexus-model-panel>
               <nexus-thread
                 .conversation=${s.conversation}
                 ?busy=${s.busy}
@@ -249,6 +249,7 @@ export class NexusApp extends LitElement {
       ${this.renderStatus()}
       <span class="spacer"></span>
       <div class="panel-buttons">
+        <button class="ghost keys" data-testid="open-shortcuts" aria-keyshortcuts="?" @click=${this.handleOpenShortcuts}>Shortcuts (?)</button>
         ${this.renderThemeToggle()}
         <button class="ghost" data-testid="open-tools" aria-pressed=${String(this.panel === 'tools')} @click=${() => this.handleTogglePanel('tools')}>Tools</button>
         <button class="ghost" data-testid="open-settings" aria-pressed=${String(this.panel === 'settings')} @click=${() => this.handleTogglePanel('settings')}>Settings</button>
@@ -295,7 +296,7 @@ export class NexusApp extends LitElement {
         ${
           this.panel === 'tools'
             ? html`<nexus-tools-panel .tools=${s.tools} .servers=${s.mcp} .extras=${s.mcpExtras}></nexus-tools-panel>`
-            : html`<nexus-settings-panel .settings=${s.settings} .toolNames=${(s.tools.list ?? []).map((t) => t.schema.function.name)} .instructions=${s.conversation.instructions} .undo=${s.settingsUndo} .deviceModels=${s.deviceModels}></nexus-settings-panel>`
+            : html`<nexus-settings-panel .settings=${s.settings} .toolNames=${(s.tools.list ?? []).map((t) => t.schema.function.name)} .instructions=${s.conversation.instructions} .undo=${s.settingsUndo} .deviceModels=${s.deviceModels} .inUse=${s.model.phase === 'ready' ? s.model.address : undefined}></nexus-settings-panel>`
         }
       </div>
     </aside>`;
@@ -332,7 +333,8 @@ export class NexusApp extends LitElement {
       return true;
     }
     if (command && event.shiftKey && key === 'o') {
-      void this.store?.dispatch({ type: 'newConversation' });
+      // Where the new conversation begins: the message box (not the sidebar the shortcut may come from).
+      void this.store?.dispatch({ type: 'newConversation' }).then(this.handleFocusComposer);
       return true;
     }
     if (command && event.shiftKey && key === 'c') {
@@ -347,16 +349,24 @@ export class NexusApp extends LitElement {
     // `?` and `/` only where they type nothing: never while writing in a field.
     if (command || event.altKey || isTyping(event)) return false;
     if (event.key === '?') {
-      this.shortcutsOpen = true;
-      void PANELS.shortcuts();
+      this.handleOpenShortcuts();
       return true;
     }
     if (event.key === '/') {
-      this.renderRoot.querySelector('nexus-composer')?.focus();
+      this.handleFocusComposer();
       return true;
     }
     return false;
   }
+
+  private readonly handleOpenShortcuts = (): void => {
+    this.shortcutsOpen = true;
+    void PANELS.shortcuts();
+  };
+
+  private readonly handleFocusComposer = (): void => {
+    void this.updateComplete.then(() => this.renderRoot.querySelector('nexus-composer')?.focus());
+  };
 
   private handleScroll(event: Event): void {
     const el = event.currentTarget as HTMLElement;

@@ -86,8 +86,8 @@ export function renderMath(root: ParentNode): void {
       maxExpand: 500,
       maxSize: 20,
     });
+    // The MathML is what a screen reader reads (its TeX stays in the annotation KaTeX writes, not in a name).
     element.replaceChildren(purify.sanitize(mathml, { USE_PROFILES: { mathMl: true }, RETURN_DOM_FRAGMENT: true }));
-    element.title = tex;
     element.dataset.rendered = 'yes';
   }
 }

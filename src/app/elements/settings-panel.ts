@@ -12,6 +12,7 @@ export class SettingsPanel extends LitElement {
     toolNames: { attribute: false },
     instructions: { attribute: false },
     deviceModels: { attribute: false },
+    inUse: { attribute: false },
     undo: { attribute: false },
     confirmingReset: { state: true },
   };
@@ -29,6 +30,8 @@ export class SettingsPanel extends LitElement {
   declare instructions: string | undefined;
   /** The models this browser keeps, read each time the drawer opens. */
   declare deviceModels: AppState['deviceModels'];
+  /** The address of the model this tab has loaded, marked in the list. */
+  declare inUse: string | undefined;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -200,7 +203,7 @@ export class SettingsPanel extends LitElement {
                 (m) => html`<li data-testid="device-model" data-address=${m.address}>
                   <div>
                     <strong title=${m.address}>${m.label}</strong>
-                    <span class="help">${formatBytes(m.bytes)} · ${m.usedAt ? `used ${formatWhen(m.usedAt)}` : 'not used here yet'} · ${
+                    <span class="help">${formatBytes(m.bytes)} · ${m.address === this.inUse ? 'in use now' : m.usedAt ? `used ${formatWhen(m.usedAt)}` : 'not used here yet'} · ${
                       m.verdict ? `${m.verdict.ok ? 'calls tools' : 'does not call tools'} (${deviceLabel(m.verdict.device, m.verdict.dtype)})` : 'not checked'
                     }</span>
                   </div>

@@ -239,7 +239,9 @@ export class AppStore {
     const model = this.current.deviceModels?.models.find((m) => m.address === address);
     const freed = await deleteDeviceModel(address).catch(() => 0);
     await this.deps.persistence.saveModelUse(address, undefined).catch(() => undefined);
-    const said = `Deleted ${model?.label ?? address}: ${formatBytes(freed)} freed.`;
+    // The model in use is in memory: it goes on answering in this tab, and downloads again when next loaded.
+    const inUse = this.current.model.phase === 'ready' && this.current.model.address === address ? ' It stays loaded in this tab until you close it.' : '';
+    const said = `Deleted ${model?.label ?? address}: ${formatBytes(freed)} freed.${inUse}`;
     this.set({ deviceModels: { ...(this.current.deviceModels ?? { models: [], persisted: false }), freed: said } });
     this.notify(said);
     await this.listDeviceModels();

@@ -133,6 +133,10 @@ export async function startBalancer(ports: readonly number[]): Promise<Balancer>
       res.end(JSON.stringify({ ok: false, code: 'bad_gateway', reason: 'no instance answered' }));
     });
   });
+  // Node closes a keep-alive connection idle for 5 s by default. A test's calls fan out and then go on over the
+  // sockets the first finished with: on a busy machine the slowest of fifteen reads can take that long, and fetch
+  // then sent the next call down a socket the balancer was closing (ECONNRESET). Idle sockets stay until close().
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
