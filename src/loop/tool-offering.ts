@@ -83,6 +83,11 @@ export class ToolOffering {
     return this.selection;
   }
 
+  /** The sentence encoder of the tool index, once its model is ready (undefined while off, loading or failed). */
+  get encoder(): SemanticEncoder | undefined {
+    return this.searchStatus.state === 'ready' ? this.chatIndex?.encoder : undefined;
+  }
+
   /** Builds the index of `registry` now (loading the model and embedding the tools), not at the first answer. */
   async prepare(registry: ToolRegistry, settings: ToolOfferingSettings): Promise<ToolSearchStatus> {
     if (settings.threshold <= 0 || registry.size <= settings.threshold) return this.searchStatus;

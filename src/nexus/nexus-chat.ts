@@ -26,7 +26,7 @@ import { ToolOffering, type ToolOfferingSettings } from '../loop/tool-offering.t
 import { ANSWER_DEFAULTS, type ChatDefaults } from '../loop/answer-request.ts';
 import { DEFAULT_TOOL_SELECTION, type ToolSelection } from '../tools/tool-selection.ts';
 import { assertEmbeddingModel, DEFAULT_EMBEDDING_MODEL, embeddingModelKey, type ToolSearchStatus } from '../engine/embedding-model.ts';
-import type { ToolVectorStore } from '../tools/tool-vectors.ts';
+import type { SemanticEncoder, ToolVectorStore } from '../tools/tool-vectors.ts';
 import type { ArgsOf, ParameterNames, ParametersInput, ToolSchema } from '../tools/tool-schema.ts';
 import { isNode } from './environment.ts';
 import { ChatBusyError, ChatDisposedError, InvalidHistoryError } from './errors.ts';
@@ -102,6 +102,16 @@ export class NexusChat {
   /** Where the semantic tool search stands (the `toolSearch` event says when it changes). */
   get toolSearch(): ToolSearchStatus {
     return this.offering.status;
+  }
+
+  /**
+   * The sentence encoder the semantic tool search loaded, once it is ready: give it to a `DocumentIndex`
+   * (`new DocumentIndex({ semantic: chat.sentenceEncoder })`) and documents rank by meaning as the tools do, with
+   * no second model. Undefined while the tool search is off, not yet loaded (it loads for many tools, or with
+   * {@link NexusChat.prepareTools}) or failed: the index then ranks by words alone.
+   */
+  get sentenceEncoder(): SemanticEncoder | undefined {
+    return this.offering.encoder;
   }
 
   /** The tools the last answer offered and why each (undefined when it offered them all). */

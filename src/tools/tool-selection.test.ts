@@ -3,6 +3,7 @@ import { NexusChat } from '../nexus/index.ts';
 import { ScriptedEngine } from '../engine/scripted-engine.ts';
 import { when } from '../testing/script-matchers.ts';
 import { MANY_TOOLS, TOOL_GROUPS } from '../../tests/fixtures/many-tools/many-tools.ts';
+import { DocumentIndex } from './document-index.ts';
 import { ToolIndex } from './tool-index.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import { FIND_TOOLS, selectTools } from './tool-selection.ts';
@@ -197,6 +198,30 @@ describe('many tools in an answer (issue 17)', () => {
     await chat.chat('Something else dark', { strategy: 'inline' });
     // 60 tool texts once, then one query per answer.
     expect(embedded.map((batch) => batch.length)).toEqual([60, 1, 1]);
+  });
+
+  it("lends the tool search's sentence encoder to a document index once it is ready: passages rank by meaning with no second model (issue 54)", async () => {
+    const topics = ['crumb|floor|vacuum|clean', 'light|dark|lamp', 'mail|email'];
+    let documentsEmbedded = 0;
+    const embedder = async (texts: readonly string[]) => {
+      if (texts.some((t) => t.includes('dust bag'))) documentsEmbedded += texts.length;
+      return texts.map((t) => topics.map((words) => (new RegExp(words, 'i').test(t) ? 1 : 0.01)));
+    };
+    const chat = NexusChat.withEngine(new ScriptedEngine([{ when: () => true, output: 'Fine.', repeat: true }]), { embedder });
+    for (const schema of MANY_TOOLS) chat.tool(schema.function.name, schema.function.description, schema.function.parameters as never, () => 1);
+    // Nothing to lend before the tool search has loaded: an index given undefined ranks by words.
+    expect(chat.sentenceEncoder).toBeUndefined();
+    await chat.prepareTools();
+    const encoder = chat.sentenceEncoder;
+    expect(encoder).toBeDefined();
+    const handbook = ['# Care', '', 'Empty the vacuum dust bag every month.', '', '# Lighting', '', 'The desk lamp takes a 5 W bulb.'].join('\n');
+    const index = new DocumentIndex({ semantic: encoder, passages: { targetChars: 60 } });
+    index.add({ name: 'handbook.md', text: handbook });
+    // No word of the question is in the passage that answers it: only the encoder finds it.
+    const hits = await index.search('crumbs all over the floor', { limit: 1 });
+    expect(hits[0]?.passage.text).toContain('dust bag');
+    expect(hits[0]?.by).toBe('semantic');
+    expect(documentsEmbedded).toBeGreaterThan(0);
   });
 
   it('refuses a semantic setting that is not an embedding model, saying what one looks like, before the answer starts', async () => {

@@ -2,7 +2,7 @@
  * Attached files too long for the model's context, as documents it searches: loaded with the first such file
  * (the passage cutter and the search index stay out of the page's first download).
  */
-import { DocumentIndex, passagesOf } from '../../internal.ts';
+import { DocumentIndex, passagesOf, type SemanticEncoder } from '../../internal.ts';
 import type { Attachment, Turn } from '../state/app-state.ts';
 
 /** Characters of one document kept and indexed at most: a long book; past it the rest is cut, and the note says so. */
@@ -35,19 +35,21 @@ function documentsOf(turns: readonly Turn[]): { name: string; text: string; fenc
   );
 }
 
-let cached: { key: string; index: DocumentIndex } | undefined;
+let cached: { key: string; semantic: SemanticEncoder | undefined; index: DocumentIndex } | undefined;
 
 /**
  * The index of the documents attached to these turns, or undefined when there are none. The last one built is
- * kept: the next question of the same conversation searches it again without cutting anything anew.
+ * kept: the next question of the same conversation searches it again without cutting anything anew. With the
+ * sentence encoder the tool search loaded (`semantic`), passages rank by meaning too; once it is ready, the
+ * index is built again with it.
  */
-export function documentIndexOf(turns: readonly Turn[]): DocumentIndex | undefined {
+export function documentIndexOf(turns: readonly Turn[], semantic?: SemanticEncoder): DocumentIndex | undefined {
   const documents = documentsOf(turns);
   if (!documents.length) return undefined;
   const key = documents.map((d) => `${d.name}\u0000${d.fence}\u0000${d.text.length}`).join('\u0001');
-  if (cached?.key === key) return cached.index;
-  const index = new DocumentIndex();
+  if (cached?.key === key && cached.semantic === semantic) return cached.index;
+  const index = new DocumentIndex(semantic ? { semantic } : {});
   for (const { name, text } of documents) index.add({ name, text });
-  cached = { key, index };
+  cached = { key, semantic, index };
   return index;
 }

@@ -327,7 +327,9 @@ export class AnswerSession {
     const stopListening = this.listen(chat, update, { continuing: continued !== undefined });
     // Files too long to read whole, attached to this question or an earlier one: searched by passage (loaded with the first).
     const hasDocuments = !continued && conversation.turns.slice(0, at).some((turn) => turn.attachments?.some((a) => a.indexed));
-    const documents = hasDocuments ? (await import('../conversation/document-attachments.ts')).documentIndexOf(conversation.turns.slice(0, at)) : undefined;
+    const documents = hasDocuments
+      ? (await import('../conversation/document-attachments.ts')).documentIndexOf(conversation.turns.slice(0, at), chat.sentenceEncoder)
+      : undefined;
     const options: ChatOptions = {
       signal: controller.signal,
       systemPrompt: settings.systemPrompt,

@@ -25,6 +25,25 @@ const fileOf = (name: string, text: string) => {
   return { name, size: bytes.length, arrayBuffer: async () => bytes.buffer as ArrayBuffer };
 };
 
+/** The page's store over `chat`, a model loaded, no web and no tools. */
+function storeOver(chat: NexusChat): AppStore {
+  return new AppStore({
+    persistence: memoryPersistence(),
+    opener: {
+      runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
+      open: async () => ({
+        chat,
+        verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
+      }),
+      search: () => Promise.reject(new Error('no')),
+      recheck: () => Promise.reject(new Error('no')),
+    },
+    toolsUrl: 'data:text/javascript,',
+    origin: 'http://localhost',
+    research: () => ({ status: async () => ({ available: false, detail: 'off' }), ask: () => Promise.reject(new Error('off')) }),
+  });
+}
+
 describe('documents as knowledge on the page (issue 54)', () => {
   it('indexes a file too long to read whole, answers from the passages with citations, and keeps every earlier turn in memory', async () => {
     const engine = new ScriptedEngine([
@@ -33,21 +52,7 @@ describe('documents as knowledge on the page (issue 54)', () => {
       { when: when.promptContains('And the holidays again?'), output: 'Still 27 days [1].' },
       { when: when.promptContains('27 days of paid holiday'), output: 'You get 27 days of paid holiday a year [1].' },
     ]);
-    const store = new AppStore({
-      persistence: memoryPersistence(),
-      opener: {
-        runtime: async () => ({ runtime: 'browser', webgpu: false, shaderF16: false }),
-        open: async () => ({
-          chat: NexusChat.withEngine(engine),
-          verdict: { ok: true, needed_forcing: false, detail: 'ok', dtype: 'q4', device: 'wasm', checkedAt: '2026-01-01T00:00:00Z', remembered: false },
-        }),
-        search: () => Promise.reject(new Error('no')),
-        recheck: () => Promise.reject(new Error('no')),
-      },
-      toolsUrl: 'data:text/javascript,',
-      origin: 'http://localhost',
-      research: () => ({ status: async () => ({ available: false, detail: 'off' }), ask: () => Promise.reject(new Error('off')) }),
-    });
+    const store = storeOver(NexusChat.withEngine(engine));
     await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
     await store.dispatch({ type: 'send', text: 'Hello' });
 
@@ -96,6 +101,28 @@ describe('documents as knowledge on the page (issue 54)', () => {
     expect(again?.text).toBe('Still 27 days [1].');
     expect(answerView(again as NonNullable<typeof again>).activity).toMatchObject([{ kind: 'passages', query: 'And the holidays again?' }]);
     expect(engine.generations.at(-1)?.prompt).toContain('Every employee has 27 days');
+  });
+
+  it('ranks passages by meaning too once the tool search has loaded its sentence encoder: a question with none of their words finds them', async () => {
+    const engine = new ScriptedEngine([
+      { when: when.gate(), output: 'No' },
+      { when: when.promptContains('27 days of paid holiday'), output: 'You get 27 days [1].' },
+      { when: () => true, output: 'Nothing found.', repeat: true },
+    ]);
+    const chat = NexusChat.withEngine(engine);
+    // The encoder a ready tool search lends (tool-selection.test.ts shows the facade's side): time off is one topic.
+    const vector = (t: string) => [/holiday|vacation|leave/i.test(t) ? 1 : 0.01, 0.05];
+    const encoder = {
+      documents: async (texts: readonly string[]) => texts.map(vector),
+      query: async (t: string) => vector(t),
+      counts: { computed: 0, reused: 0 },
+    };
+    Object.defineProperty(chat, 'sentenceEncoder', { get: () => encoder });
+    const store = storeOver(chat);
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+    await store.dispatch({ type: 'attachFiles', files: [fileOf('handbook.md', handbook())] });
+    await store.dispatch({ type: 'send', text: 'Vacation allowance?' });
+    expect(store.state.conversation.turns.at(-1)?.text).toBe('You get 27 days [1].');
   });
 });
 
