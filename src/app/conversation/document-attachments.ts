@@ -4,20 +4,29 @@
  */
 import { DocumentIndex, passagesOf, type SemanticEncoder } from '../../internal.ts';
 import type { Attachment, Turn } from '../state/app-state.ts';
+import { htmlDocumentText, isHtmlDocument } from './html-document.ts';
 
 /** Characters of one document kept and indexed at most: a long book; past it the rest is cut, and the note says so. */
 export const MAX_DOCUMENT_CHARS = 2_000_000;
 
-/** An attachment of a text too long to read whole: kept whole (to the bound) and indexed, the model searching it by passage. */
+/**
+ * An attachment of a text too long to read whole: kept whole (to the bound) and indexed, the model searching it by
+ * passage. An HTML document is indexed as the text a reader sees (its markup would fill the passages), where the
+ * browser can parse it.
+ */
 export function indexedAttachment(input: { name: string; from: string; text: string }): Attachment {
-  const text = input.text.slice(0, MAX_DOCUMENT_CHARS);
+  const readable =
+    typeof DOMParser !== 'undefined' && isHtmlDocument(input.name, input.text)
+      ? htmlDocumentText(input.text, (html) => new DOMParser().parseFromString(html, 'text/html'))
+      : input.text;
+  const text = readable.slice(0, MAX_DOCUMENT_CHARS);
   const passages = passagesOf({ name: input.name, text }).length;
   return {
     name: input.name,
     from: input.from,
     text,
     chars: text.length,
-    ...(input.text.length > text.length ? { cutFrom: input.text.length } : {}),
+    ...(readable.length > text.length ? { cutFrom: readable.length } : {}),
     indexed: { passages },
   };
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { NexusChat } from '../../internal.ts';
 import { ScriptedEngine } from '../../testing/index.ts';
 import { when } from '../../testing/script-matchers.ts';
@@ -123,6 +123,31 @@ describe('documents as knowledge on the page (issue 54)', () => {
     await store.dispatch({ type: 'attachFiles', files: [fileOf('handbook.md', handbook())] });
     await store.dispatch({ type: 'send', text: 'Vacation allowance?' });
     expect(store.state.conversation.turns.at(-1)?.text).toBe('You get 27 days [1].');
+  });
+});
+
+describe('an HTML file too long to read whole', () => {
+  it('is indexed as the text a reader sees, headings kept, with the browser parser', async () => {
+    const { DOMParser } = await import('linkedom');
+    vi.stubGlobal('DOMParser', DOMParser);
+    try {
+      const store = storeOver(NexusChat.withEngine(new ScriptedEngine([{ when: () => true, output: 'Fine.', repeat: true }])));
+      await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+      const markdown = handbook();
+      const html = `<!doctype html><html><head><title>Staff handbook</title><script>track()</script></head><body>${markdown
+        .split('\n\n')
+        .map((block) =>
+          block.startsWith('## ') ? `<h2>${block.slice(3)}</h2>` : block.startsWith('# ') ? `<h1>${block.slice(2)}</h1>` : `<p class="para">${block}</p>`,
+        )
+        .join('\n')}</body></html>`;
+      await store.dispatch({ type: 'attachFiles', files: [fileOf('handbook.html', html)] });
+      const [attached] = store.state.attachments;
+      expect(attached?.indexed).toBeDefined();
+      expect(attached?.text).not.toMatch(/<p|class=|track\(\)/);
+      expect(attached?.text).toContain('## Holidays\n\nEvery employee has 27 days of paid holiday a year');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 
