@@ -713,6 +713,12 @@ describe('the chat page over a scripted model', () => {
     await screenshot(page, 'narrow-dark');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    // Every header button fits beside the status at every width between a phone and a desktop.
+    for (const width of [320, 600, 760, 901, 1024]) {
+      await page.setViewportSize({ width, height: 800 });
+      const spill = await page.locator('nexus-app header').evaluate((header) => header.scrollWidth - header.clientWidth);
+      expect([width, spill]).toEqual([width, 0]);
+    }
     await page.setViewportSize({ width: 1280, height: 860 });
     await screenshot(page, 'chat-dark');
     await page.emulateMedia({ colorScheme: 'light' });

@@ -242,6 +242,12 @@ export const nexusAppStyles = [
     .scrim {
       display: none;
     }
+    /* Where the status needs the room, the shortcuts button says only its key (its name stays whole). */
+    @media (max-width: 1100px) {
+      .keys span {
+        display: none;
+      }
+    }
     @media (max-width: 900px) {
       .shell {
         grid-template-columns: minmax(0, 1fr);
@@ -270,13 +276,21 @@ export const nexusAppStyles = [
       .menu {
         display: inline-flex;
       }
+      /* The logo names the app where the header is short of room; the name stays for screen readers. */
+      h1 {
+        position: absolute;
+        width: 1px;
+        height: 1px;
+        overflow: hidden;
+        clip-path: inset(50%);
+      }
     }
     @media (max-width: 560px) {
       .drawer {
         top: 0;
       }
-      /* One row of finger-sized buttons: the name is said to screen readers only, the theme is in Settings and
-         the shortcuts need a keyboard; the status takes what is left (its whole text in the model card). */
+      /* One row of finger-sized buttons: no logo, the theme is in Settings and the shortcuts need a keyboard;
+         the status takes what is left (its whole text in the model card). */
       header {
         gap: 0.35rem;
         padding: 0.3rem 0.5rem;
@@ -285,13 +299,6 @@ export const nexusAppStyles = [
       header button {
         min-height: 2.5rem;
         min-width: 2.5rem;
-      }
-      h1 {
-        position: absolute;
-        width: 1px;
-        height: 1px;
-        overflow: hidden;
-        clip-path: inset(50%);
       }
       .spacer,
       .logo,

@@ -249,7 +249,7 @@ export class NexusApp extends LitElement {
       ${this.renderStatus()}
       <span class="spacer"></span>
       <div class="panel-buttons">
-        <button class="ghost keys" data-testid="open-shortcuts" aria-keyshortcuts="?" @click=${this.handleOpenShortcuts}>Shortcuts (?)</button>
+        <button class="ghost keys" data-testid="open-shortcuts" aria-label="Shortcuts (?)" aria-keyshortcuts="?" @click=${this.handleOpenShortcuts}><span>Shortcuts </span>(?)</button>
         ${this.renderThemeToggle()}
         <button class="ghost" data-testid="open-tools" aria-pressed=${String(this.panel === 'tools')} @click=${() => this.handleTogglePanel('tools')}>Tools</button>
         <button class="ghost" data-testid="open-settings" aria-pressed=${String(this.panel === 'settings')} @click=${() => this.handleTogglePanel('settings')}>Settings</button>
