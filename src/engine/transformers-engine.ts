@@ -604,17 +604,17 @@ function chosenFamily(id: FamilyId, found: DetectedFamily): DetectedFamily {
   return { family, info: { id, label: family.label, detectedBy: `chosen by the caller (its files suggest ${found.info.label}: ${found.info.detectedBy})` } };
 }
 
-/**
- * ONNX Runtime's CPU threads in Node, from `NEXUS_ORT_THREADS` when set (a whole number ≥ 1).
- * The tests pin it to 1: with several threads a reduction's summation order may change from run to
- * run, and on a near-tie a greedy decode then picks another token, so a check can differ between runs.
- */
 /** The threads onnxruntime-node uses by default: one per physical core, which Node cannot tell apart; say the logical count. */
 function nodeCores(): number | undefined {
   const nav = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator;
   return nav?.hardwareConcurrency;
 }
 
+/**
+ * ONNX Runtime's CPU threads in Node, from `NEXUS_ORT_THREADS` when set (a whole number ≥ 1).
+ * The tests pin it to 1: with several threads a reduction's summation order may change from run to
+ * run, and on a near-tie a greedy decode then picks another token, so a check can differ between runs.
+ */
 function cpuThreads(): number | undefined {
   const raw = typeof process !== 'undefined' ? process.env?.NEXUS_ORT_THREADS : undefined;
   if (raw === undefined || raw.trim() === '') return undefined;
