@@ -49,7 +49,8 @@ function minifyStyles(): Plugin {
     apply: 'build',
     transform(code, id) {
       const squeezed = minifyAppTemplates(code, id);
-      return squeezed === undefined ? undefined : { code: squeezed, map: null };
+      // A module with nothing to squeeze keeps its source map.
+      return squeezed === undefined || squeezed === code ? undefined : { code: squeezed, map: null };
     },
   };
 }
