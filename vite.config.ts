@@ -49,8 +49,7 @@ function minifyStyles(): Plugin {
     apply: 'build',
     transform(code, id) {
       const squeezed = minifyAppTemplates(code, id);
-      // A module with nothing to squeeze keeps its source map.
-      return squeezed === undefined || squeezed === code ? undefined : { code: squeezed, map: null };
+      return squeezed === undefined ? undefined : { code: squeezed, map: null };
     },
   };
 }

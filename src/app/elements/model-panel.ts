@@ -63,7 +63,6 @@ export class ModelPanel extends LitElement {
   /** The clock the self-check's running time is shown against; ticks only while checking. */
   declare now: number;
   private ticker: ReturnType<typeof setInterval> | undefined;
-  private deviceListAsked = false;
 
   static override styles = modelPanelStyles;
 
@@ -78,6 +77,7 @@ export class ModelPanel extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void servedModelFolders(location.href).then((served) => (this.served = served));
+    void fire(this, { type: 'listDeviceModels' });
     void navigator.storage?.estimate?.().then(
       ({ quota, usage }) => (this.freeSpace = quota !== undefined ? quota - (usage ?? 0) : undefined),
       () => undefined,
@@ -90,11 +90,6 @@ export class ModelPanel extends LitElement {
   }
 
   override updated(): void {
-    // The picker marks downloaded models: the cache is read when it is first shown, not on every page load.
-    if (this.onDevice === undefined && !this.deviceListAsked && this.model.phase === 'idle') {
-      this.deviceListAsked = true;
-      void fire(this, { type: 'listDeviceModels' });
-    }
     // A second-by-second clock only while downloading or checking: the page says it is alive, and for how long.
     const running = this.model.phase === 'checking' || this.model.phase === 'loading';
     if (running && !this.ticker) {
