@@ -154,6 +154,11 @@ export default defineConfig({
     // Two workers on a two-core machine (vitest's default here is one): unit files run beside each
     // other and beside the browser tests, which still run one file at a time (fileParallelism below).
     maxWorkers: 2,
+    // A worker runs file after file without a fresh module graph for each (the unit, models and network tiers):
+    // each file's own imports (transformers.js, ONNX Runtime, the MCP SDK, vitest itself) were a third of
+    // those tiers' CPU (607 CPU-s against 409 alone, issue 55). Files keep no state at module level that
+    // another reads; the unit tier's guard (tests/unit-tier-setup.ts) is a setup file, and runs per file.
+    isolate: false,
     projects: [
       {
         extends: true,
@@ -207,6 +212,8 @@ export default defineConfig({
           expect: { poll: { timeout: TIMEOUTS.reacts } },
           // One Chromium at a time: the machine has two cores and software WebGPU is heavy.
           fileParallelism: false,
+          // Each browser file in a fresh worker: their helpers keep browsers and figures at module level.
+          isolate: true,
           // V8's baseline compiler only for ONNX Runtime's WASM (see tests/e2e/chromium.ts).
           env: { NEXUS_CHROMIUM_JS_FLAGS: '--liftoff-only' },
         },

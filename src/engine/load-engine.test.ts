@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../server/app-server.ts';
 import { FIXTURE_MODELS_DIR, TINY_QWEN3, prepareFixtureModels } from '../../tests/fixtures/prepare-models.ts';
 import { NexusChat } from '../nexus/index.ts';
+import { loadCandidate } from './load-engine.ts';
 
 /**
  * Loads that fail for the source as a whole, in Node over loopback only: the "hub" is a local
@@ -80,5 +81,23 @@ describe('a load that fails for the source as a whole', () => {
     const chat = await NexusChat.load({ url: `${app.url}models/tiny-random-qwen3` }, { dtype: 'q4' });
     expect(chat.info.dtype).toBe('q4');
     await chat.dispose();
+  });
+
+  it('parses a tokenizer once: another quantization of the same folder takes the one parsed, and says its files are done', async () => {
+    const source = { url: `${app.url}models/tiny-random-qwen3` };
+    type Event = { status?: string; file?: string };
+    const tokenizerEvents = (events: Event[]) => events.filter((e) => e.file === 'tokenizer.json').map((e) => e.status);
+    const load = async (dtype: string) => {
+      const events: Event[] = [];
+      const engine = await loadCandidate(source, { device: 'cpu', dtype }, { onProgress: (e) => events.push(e) });
+      return { engine, events };
+    };
+    const first = await load('q8');
+    const second = await load('q4');
+    // Whether the first load reads the file depends on the tests before it; the second reads nothing.
+    expect(tokenizerEvents(first.events).at(-1)).toBe('done');
+    expect(tokenizerEvents(second.events)).toEqual(['done']);
+    expect(second.engine.countTokens('What is the weather in Paris?')).toBe(first.engine.countTokens('What is the weather in Paris?'));
+    await Promise.all([first.engine.dispose(), second.engine.dispose()]);
   });
 });

@@ -24,6 +24,7 @@ import { TOKENIZER_FILES } from './model-source.ts';
 import { adoptedFamily, adoptTemplate } from './template-analysis.ts';
 import { type RawTemplateRender, renderInDialect, STANDARD_DIALECT, type TemplateDialect } from './template-dialect.ts';
 import { piecesAt, TokenGuard } from './token-guard.ts';
+import { rememberedTokenizer, type TokenizerSource, tokenizerKey } from './tokenizer-memo.ts';
 import { TokenTranscript } from './token-transcript.ts';
 
 /** A transformers.js progress event (`initiate`, `download`, `progress`, `done`, `progress_total`, …). */
@@ -46,6 +47,8 @@ export interface ResolvedModel {
   /** What the user calls it (shown in `info.model`). */
   label: string;
   revision?: string;
+  /** Where its tokenizer's files come from: a tokenizer parsed already in this realm is taken again (tokenizer-memo.ts). */
+  tokenizerFrom?: TokenizerSource;
 }
 
 /** The WebGPU adapter's largest storage buffer binding, where this realm has WebGPU: one layer's KV cache must fit it. */
@@ -323,7 +326,16 @@ export class TransformersEngine implements Engine {
     // parsing, most of a load from the cache. The weights are asked for only once the tokenizer's
     // files are in: a folder without them fails before hundreds of megabytes start downloading.
     const tokenizerFiles = tokenizerFilesRead(common.progress_callback);
-    const tokenizerLoad = AutoTokenizer.from_pretrained(model.id, { ...common, progress_callback: tokenizerFiles.onProgress });
+    const { tokenizer: tokenizerLoad, remembered } = rememberedTokenizer(model.tokenizerFrom ? await tokenizerKey(model.tokenizerFrom) : undefined, () =>
+      AutoTokenizer.from_pretrained(model.id, { ...common, progress_callback: tokenizerFiles.onProgress }).then((tokenizer) => {
+        const holder = tokenizer as unknown as { chat_template: string | Record<string, string> | null };
+        if (typeof holder.chat_template === 'string') holder.chat_template = fixChatTemplate(holder.chat_template);
+        else if (holder.chat_template) holder.chat_template = Object.fromEntries(Object.entries(holder.chat_template).map(([k, v]) => [k, fixChatTemplate(v)]));
+        return tokenizer;
+      }),
+    );
+    // Its files are read already: a progress display that listed them sees them done.
+    if (remembered) for (const file of TOKENIZER_FILES) common.progress_callback?.({ status: 'done', name: model.id, file });
     const modelLoad = Promise.race([tokenizerFiles.read, tokenizerLoad]).then(() =>
       AutoModelForCausalLM.from_pretrained(model.id, {
         ...common,
@@ -341,8 +353,6 @@ export class TransformersEngine implements Engine {
     );
     const [tokenizer, loaded] = await Promise.all([tokenizerLoad, modelLoad]);
     const holder = tokenizer as unknown as { chat_template: string | Record<string, string> | null };
-    if (typeof holder.chat_template === 'string') holder.chat_template = fixChatTemplate(holder.chat_template);
-    else if (holder.chat_template) holder.chat_template = Object.fromEntries(Object.entries(holder.chat_template).map(([k, v]) => [k, fixChatTemplate(v)]));
     const config = (loaded as unknown as { config?: ContextConfig & { model_type?: string; architectures?: string[] } }).config ?? {};
     const found = detectFamily({
       ...(config.model_type ? { modelType: config.model_type } : {}),

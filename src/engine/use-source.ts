@@ -62,14 +62,19 @@ export function useSource(source: ModelSource, hubUrl?: string): ResolvedModel {
   if ('hub' in source) {
     env.allowRemoteModels = true;
     env.allowLocalModels = false;
-    return { id: source.hub, label: describeSource(source), ...(source.revision ? { revision: source.revision } : {}) };
+    return {
+      id: source.hub,
+      label: describeSource(source),
+      ...(source.revision ? { revision: source.revision } : {}),
+      tokenizerFrom: { kind: 'hub', address: `${env.remoteHost}${source.hub}@${source.revision ?? 'main'}` },
+    };
   }
   if ('path' in source) {
     const { parent, name } = splitFolder(source.path);
     env.allowRemoteModels = false;
     env.allowLocalModels = true;
     env.localModelPath = parent;
-    return { id: name, label: source.path };
+    return { id: name, label: source.path, tokenizerFrom: { kind: 'path', address: source.path } };
   }
   if ('url' in source) {
     // Served as if it were a hub: transformers.js skips its "local" path for absolute URLs, and
@@ -83,7 +88,7 @@ export function useSource(source: ModelSource, hubUrl?: string): ResolvedModel {
     env.remoteHost = parent;
     env.remotePathTemplate = '{model}/';
     env.fetch = guardedFetch(HUB.fetch as typeof fetch) as typeof env.fetch;
-    return { id: name, label: source.url };
+    return { id: name, label: source.url, tokenizerFrom: { kind: 'url', address: `${parent}${name}` } };
   }
   const name = source.name ?? 'picked-model';
   env.allowRemoteModels = false;

@@ -1,4 +1,5 @@
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,37 +25,17 @@ declare module 'vitest' {
 /**
  * Builds the page exactly as `npm run build` does, into a temporary folder, and serves it with
  * the production server, so the browser tests exercise what users get from `npm start`.
+ *
+ * `NEXUS_E2E_BUILD_DIR` (set by `npm test`, which runs the browser files in two vitest runs) names a folder
+ * the build is shared through: the first run builds into it, a later one finds it built. The folder is the
+ * caller's to remove.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // A fresh machine has no Chromium: install Debian's (as root), or stop with one line saying how.
   ensureChromium(CHROMIUM_PATH);
-  const outDir = await mkdtemp(join(tmpdir(), 'nexus-e2e-dist-'));
-  // Vitest sets NODE_ENV=test, which would make this a development build (Lit's dev mode, no
-  // service worker registration): the page users get is built with NODE_ENV=production.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  const configFile = fileURLToPath(new URL('../../vite.config.ts', import.meta.url));
-  // The page alone, as `npm run build` makes it: its chunks are the ones users download (and the budget
-  // measures). Then, apart, the test-only harness that puts the library on window.nexus: built with the
-  // page, it would share chunks with it and change them.
-  await build({ mode: 'production', configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } })
-    .then(() =>
-      build({
-        mode: 'production',
-        configFile,
-        logLevel: 'warn',
-        base: `/${HARNESS_DIR}/`,
-        build: {
-          outDir: join(outDir, HARNESS_DIR),
-          emptyOutDir: true,
-          rolldownOptions: { input: { harness: fileURLToPath(new URL('./harness/index.html', import.meta.url)) } },
-        },
-      }),
-    )
-    .finally(() => {
-      if (nodeEnv === undefined) delete process.env.NODE_ENV;
-      else process.env.NODE_ENV = nodeEnv;
-    });
+  const shared = process.env.NEXUS_E2E_BUILD_DIR;
+  const outDir = shared ? await sharedBuild(shared) : await mkdtemp(join(tmpdir(), 'nexus-e2e-dist-'));
+  if (!shared) await buildApp(outDir);
   // The fixture models, served from the app's own origin, plus a copy whose q4 file is corrupt so
   // the ladder's fall-back to a fresh worker can be watched.
   prepareFixtureModels();
@@ -80,7 +61,56 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('modelsDir', models);
   return async () => {
     await app.close();
-    await rm(outDir, { recursive: true, force: true });
+    if (!shared) await rm(outDir, { recursive: true, force: true });
     await rm(models, { recursive: true, force: true });
   };
+}
+
+/** The page, then apart the test-only harness that puts the library on window.nexus, built into `outDir`. */
+async function buildApp(outDir: string): Promise<void> {
+  // Vitest sets NODE_ENV=test, which would make this a development build (Lit's dev mode, no
+  // service worker registration): the page users get is built with NODE_ENV=production.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  const configFile = fileURLToPath(new URL('../../vite.config.ts', import.meta.url));
+  // The page alone, as `npm run build` makes it: its chunks are the ones users download (and the budget
+  // measures). Then, apart, the harness: built with the page, it would share chunks with it and change them.
+  await build({ mode: 'production', configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } })
+    .then(() =>
+      build({
+        mode: 'production',
+        configFile,
+        logLevel: 'warn',
+        base: `/${HARNESS_DIR}/`,
+        build: {
+          outDir: join(outDir, HARNESS_DIR),
+          emptyOutDir: true,
+          rolldownOptions: { input: { harness: fileURLToPath(new URL('./harness/index.html', import.meta.url)) } },
+        },
+      }),
+    )
+    .finally(() => {
+      if (nodeEnv === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = nodeEnv;
+    });
+}
+
+/**
+ * The build in `folder/app`, made once: a run that finds it there uses it. Each run builds into a folder of its
+ * own and renames it into place, so two runs starting together both end with one whole build.
+ */
+async function sharedBuild(folder: string): Promise<string> {
+  const target = join(folder, 'app');
+  if (existsSync(target)) return target;
+  await mkdir(folder, { recursive: true });
+  const own = await mkdtemp(join(folder, 'building-'));
+  await buildApp(own);
+  try {
+    await rename(own, target);
+  } catch (error) {
+    // Another run put its build there first: the same sources, so either will do.
+    if (!existsSync(target)) throw error;
+    await rm(own, { recursive: true, force: true });
+  }
+  return target;
 }

@@ -151,11 +151,12 @@ describe('the package, installed in another project', () => {
       expect(paths).toContain(entry.replace(/\.js$/, '.d.ts'));
     }
     // A bound that catches a stray folder (sources, node_modules), not a budget: one .js and one .d.ts per module.
-    expect(packed.entryCount).toBeLessThan(450);
+    expect(packed.entryCount).toBeLessThan(520);
     // (407 KiB packed after issue 40's families, the token guard and the Qwen3.5 layout; 452 KiB with issue 53's
     // schema references, conformance sign-ins and message bounds, and issue 52's guard; 482 KiB with issue 55's
-    // request layer and its objects, its declarations included: the bound leaves room.)
-    expect(packed.size).toBeLessThan(500 * 1024);
+    // request layer and its objects, its declarations included; 499 KiB once its modules were whole. A bound on a
+    // stray folder too, which would be megabytes, not a budget for the library's own code.)
+    expect(packed.size).toBeLessThan(560 * 1024);
     console.info(`tarball: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(0)} KB packed, ${(packed.unpackedSize / 1024).toFixed(0)} KB unpacked`);
   });
 
