@@ -51,6 +51,17 @@ export interface ResolvedModel {
   tokenizerFrom?: TokenizerSource;
 }
 
+/**
+ * The tokenizer with each of its chat templates fixed for transformers.js' Jinja (`fixChatTemplate`): done once,
+ * before the tokenizer is remembered, so a remembered one is never fixed twice.
+ */
+function withFixedChatTemplates<T>(tokenizer: T): T {
+  const holder = tokenizer as unknown as { chat_template: string | Record<string, string> | null };
+  if (typeof holder.chat_template === 'string') holder.chat_template = fixChatTemplate(holder.chat_template);
+  else if (holder.chat_template) holder.chat_template = Object.fromEntries(Object.entries(holder.chat_template).map(([k, v]) => [k, fixChatTemplate(v)]));
+  return tokenizer;
+}
+
 /** The WebGPU adapter's largest storage buffer binding, where this realm has WebGPU: one layer's KV cache must fit it. */
 async function adapterBufferLimit(): Promise<number | undefined> {
   const gpu = (globalThis.navigator as { gpu?: { requestAdapter(): Promise<{ limits: { maxStorageBufferBindingSize: number } } | null> } } | undefined)?.gpu;
@@ -327,12 +338,7 @@ export class TransformersEngine implements Engine {
     // files are in: a folder without them fails before hundreds of megabytes start downloading.
     const tokenizerFiles = tokenizerFilesRead(common.progress_callback);
     const { tokenizer: tokenizerLoad, remembered } = rememberedTokenizer(model.tokenizerFrom ? await tokenizerKey(model.tokenizerFrom) : undefined, () =>
-      AutoTokenizer.from_pretrained(model.id, { ...common, progress_callback: tokenizerFiles.onProgress }).then((tokenizer) => {
-        const holder = tokenizer as unknown as { chat_template: string | Record<string, string> | null };
-        if (typeof holder.chat_template === 'string') holder.chat_template = fixChatTemplate(holder.chat_template);
-        else if (holder.chat_template) holder.chat_template = Object.fromEntries(Object.entries(holder.chat_template).map(([k, v]) => [k, fixChatTemplate(v)]));
-        return tokenizer;
-      }),
+      AutoTokenizer.from_pretrained(model.id, { ...common, progress_callback: tokenizerFiles.onProgress }).then(withFixedChatTemplates),
     );
     // Its files are read already: a progress display that listed them sees them done.
     if (remembered) for (const file of TOKENIZER_FILES) common.progress_callback?.({ status: 'done', name: model.id, file });

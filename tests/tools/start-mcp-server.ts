@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { compiledEntry } from '../compiled-entry.ts';
 
 const SERVER = fileURLToPath(new URL('./mcp-test-server.ts', import.meta.url));
 
@@ -24,9 +25,10 @@ export interface TestMcpServer {
 export async function startMcpServer(env: Record<string, string> = {}): Promise<TestMcpServer> {
   let output = '';
   let child: ChildProcess | undefined;
+  const server = await compiledEntry(SERVER);
   const start = (port: number) =>
     new Promise<number>((resolve, reject) => {
-      child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+      child = spawn(process.execPath, [server], {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) },
       });

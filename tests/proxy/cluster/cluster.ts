@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compiledEntry, PAGE_CONVERTER_WORKER } from '../../compiled-entry.ts';
 import { article, page, type TestWeb } from '../helpers/test-web.ts';
 
 const INSTANCE = fileURLToPath(new URL('./proxy-instance.ts', import.meta.url));
@@ -45,7 +46,7 @@ export const CLUSTER_PARTS = 16;
 export async function startInstance(web: TestWeb, env: Record<string, string> = {}): Promise<ProxyInstance> {
   const caFile = join(tmpdir(), `nexus-cluster-ca-${process.pid}.pem`);
   writeFileSync(caFile, web.pki.ca);
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', INSTANCE], {
+  const child: ChildProcess = spawn(process.execPath, [await compiledEntry(INSTANCE, { beside: PAGE_CONVERTER_WORKER })], {
     env: { PATH: process.env.PATH ?? '', TEST_WEB_PORT: String(web.port), TEST_WEB_CA: caFile, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
