@@ -8,10 +8,11 @@
  * once (`npm test`'s two lanes) never write over each other's files.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { publishFolder } from './publish-folder.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 /** Under node_modules, so a fresh clone starts without it and `git status` never shows it. */
@@ -68,11 +69,7 @@ async function compile(entry: string, beside: Readonly<Record<string, string>>):
     mkdirSync(dirname(join(staging, path)), { recursive: true });
     writeFileSync(join(staging, path), contents);
   }
-  try {
-    renameSync(staging, folder);
-  } catch {
-    // Another process compiled the same sources first: the same bytes are there already.
-    rmSync(staging, { recursive: true, force: true });
-  }
+  // Another process may have compiled the same sources first: the same bytes are there already.
+  publishFolder(staging, folder);
   return join(folder, `${name}.js`);
 }

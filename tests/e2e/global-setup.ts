@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,7 @@ import { build } from 'vite';
 import type { TestProject } from 'vitest/node';
 import { startAppServer } from '../../src/server/app-server.ts';
 import { FIXTURE_MODELS_DIR, TINY_QWEN3, prepareFixtureModels } from '../fixtures/prepare-models.ts';
+import { publishFolder } from '../publish-folder.ts';
 import { ensureChromium } from '../setup/ensure-chromium.ts';
 import { CHROMIUM_PATH } from './chromium.ts';
 import { HARNESS_DIR } from './harness/harness-dir.ts';
@@ -105,12 +106,7 @@ async function sharedBuild(folder: string): Promise<string> {
   await mkdir(folder, { recursive: true });
   const own = await mkdtemp(join(folder, 'building-'));
   await buildApp(own);
-  try {
-    await rename(own, target);
-  } catch (error) {
-    // Another run put its build there first: the same sources, so either will do.
-    if (!existsSync(target)) throw error;
-    await rm(own, { recursive: true, force: true });
-  }
+  // Another run may have put its build there first: the same sources, so either will do.
+  publishFolder(own, target);
   return target;
 }
