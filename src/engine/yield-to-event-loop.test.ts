@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { yieldBeforeEachStep, yieldToEventLoop } from './yield-to-event-loop.ts';
+import { DECODE_HOLD_GLOBAL, yieldBeforeEachStep, yieldToEventLoop } from './yield-to-event-loop.ts';
 
 describe('yieldToEventLoop', () => {
   it('lets an already queued task run before it resolves', async () => {
@@ -42,5 +42,32 @@ describe('yieldBeforeEachStep', () => {
     yieldBeforeEachStep(model);
     setImmediate(() => (stop = true));
     expect(await generate(() => stop)).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('a decode hold', () => {
+  it('keeps the next step waiting until the hold is released, and steps freely without one', async () => {
+    const model = {
+      steps: 0,
+      async forward() {
+        this.steps++;
+        return this.steps;
+      },
+    };
+    yieldBeforeEachStep(model);
+    let release = () => {};
+    const scope = globalThis as Record<string, unknown>;
+    scope[DECODE_HOLD_GLOBAL] = () => new Promise<void>((resolve) => (release = resolve));
+    try {
+      const step = model.forward();
+      // Many turns of the event loop later the held step has not run.
+      for (let i = 0; i < 20; i++) await yieldToEventLoop();
+      expect(model.steps).toBe(0);
+      release();
+      expect(await step).toBe(1);
+    } finally {
+      delete scope[DECODE_HOLD_GLOBAL];
+    }
+    expect(await model.forward()).toBe(2);
   });
 });

@@ -22,6 +22,21 @@ export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/**
+ * The global a browser test sets in the model worker (through Playwright's `worker.evaluate`) to hold decoding
+ * between two tokens: a function called before every forward pass, whose promise (if any) the step waits for.
+ * A test of Stop holds the step after the first token it names, presses Stop, and releases the hold on the
+ * worker's `abort`, so the answer is still being written when the stop arrives whatever the machine's speed
+ * (issue 70). Nothing in the library sets it; a page that sets it only pauses its own model.
+ */
+export const DECODE_HOLD_GLOBAL = '__nexusDecodeHold';
+
+/** The hold a test placed on this realm's decoding, if any (see {@link DECODE_HOLD_GLOBAL}). */
+function decodeHold(): Promise<unknown> | undefined {
+  const hold = (globalThis as Record<string, unknown>)[DECODE_HOLD_GLOBAL];
+  return typeof hold === 'function' ? (hold as () => Promise<unknown> | undefined)() : undefined;
+}
+
 /** Something with transformers.js' `forward(inputs)` — the step its generate loop awaits. */
 interface Forwarding {
   forward(inputs: unknown): Promise<unknown>;
@@ -29,12 +44,14 @@ interface Forwarding {
 
 /**
  * Makes every forward pass of `model` start on a fresh task, so a stop requested during a
- * generation is seen at the next step rather than when the generation ends.
+ * generation is seen at the next step rather than when the generation ends; and waits there for a
+ * test's hold ({@link DECODE_HOLD_GLOBAL}) where one is placed.
  */
 export function yieldBeforeEachStep(model: Forwarding): void {
   const forward = model.forward.bind(model);
   model.forward = async (inputs: unknown) => {
     await yieldToEventLoop();
+    await decodeHold();
     return forward(inputs);
   };
 }

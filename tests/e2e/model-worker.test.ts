@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, watchPage } from './chromium.ts';
 import { allowSoftwareWebgpu, rememberVerdict } from './app/page-helpers.ts';
 import { TIMEOUTS } from '../timeouts.ts';
+import { holdDecoding } from './app/decode-hold.ts';
 
 /**
  * Opens the page on a model and records every request that would leave the app's origin. With
@@ -46,6 +47,8 @@ describe('the model worker in headless Chromium, WASM path', () => {
   });
 
   it('streams tokens into the page and stops when asked', async () => {
+    // Held after its first token until the Stop reaches the worker: the answer cannot end first (issue 70).
+    await holdDecoding(page);
     await page.getByTestId('prompt').fill('What is the weather in Paris?');
     await page.getByTestId('send').click();
     const answer = page.locator('.turn[data-role="assistant"]').last();
