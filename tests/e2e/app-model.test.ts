@@ -554,6 +554,8 @@ describe('the page on the fixture model, WebGPU path (the software adapter, chos
     expect(await page.getByTestId('model-status').textContent()).toBe('Checking that this model calls tools…');
     const skipped = Date.now();
     await page.getByTestId('skip-check').click();
+    // Held once it writes, so the Stop below finds it writing (issue 70).
+    await holdDecoding(page);
     await expect
       .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.reacts, interval: 100 })
       .toMatch(/^Ready(?: without tools)?: tiny-unchecked on WebGPU q4$/);

@@ -99,6 +99,18 @@ describe('registerPageWorker', () => {
     expect(reloads).toBe(1);
   });
 
+  it('announces a version whose install began before the page was watching, once it is installed (issue 70)', async () => {
+    // The update found before `register()` resolved: its `updatefound` has fired, the new version is still installing.
+    const browser = fakeBrowser({ controlled: true });
+    const installing = new FakeWorker();
+    browser.registration.installing = installing;
+    const { counts } = registerIn(browser);
+    await settle();
+    expect(counts.announced).toBe(0);
+    installing.install();
+    expect(counts.announced).toBe(1);
+  });
+
   it('does nothing where the browser has no service workers', () => {
     expect(registerPageWorker({ scriptUrl: '/sw.js', onUpdateReady: () => {}, isIdle: () => true, container: undefined })).toBeUndefined();
   });

@@ -44,14 +44,15 @@ export function registerPageWorker(options: PageWorkerOptions): PageWorker | und
     waiting = worker;
     options.onUpdateReady();
   };
+  const untilInstalled = (installing: ServiceWorker | null) =>
+    installing?.addEventListener('statechange', () => {
+      if (installing.state === 'installed') found(installing);
+    });
   const watch = (registration: ServiceWorkerRegistration) => {
     found(registration.waiting);
-    registration.addEventListener('updatefound', () => {
-      const installing = registration.installing;
-      installing?.addEventListener('statechange', () => {
-        if (installing.state === 'installed') found(installing);
-      });
-    });
+    // An update the browser found before `register()` resolved is installing now: its `updatefound` has fired.
+    untilInstalled(registration.installing);
+    registration.addEventListener('updatefound', () => untilInstalled(registration.installing));
   };
   // `updateViaCache: 'none'`: the browser asks the server for sw.js itself on every check, so a
   // deployed version is seen on the next visit, not after the HTTP cache expires.
