@@ -18,7 +18,7 @@ async function openOnModel(browser: Browser, model: string, remembered?: { webgp
     await page.goto(inject('appUrl'));
     // The WebGPU path here is SwiftShader's software adapter, which runs only when chosen in settings.
     if (remembered.webgpu) await allowSoftwareWebgpu(page);
-    // Remembered as calling tools, so an answer escalates and is still running when Stop is pressed.
+    // Remembered as calling tools, so an answer escalates and writes text (held there until Stop, by the test).
     await rememberVerdict(page, new URL(model, inject('appUrl')).href, remembered, { ok: true, detail: 'remembered as calling tools, for this test' });
   }
   await page.goto(`${inject('appUrl')}?model=${encodeURIComponent(model)}`);
