@@ -113,7 +113,7 @@ describe('npm run test:models', () => {
       const answers = async (...extra: string[]) => {
         const { out } = await testModels('--models', model, '--dtypes', 'q4', '--prompts', trainedPromptsFile('tiny-tools-qwen3'), '--json', ...extra);
         const report = JSON.parse(out.slice(out.indexOf('{'))) as { seed: number; verdicts: { dtypes: { scores: { answer: string }[] }[] }[] };
-        return { out, seed: report.seed, answers: report.verdicts[0]?.dtypes[0]?.scores.map((s) => s.answer) };
+        return { seed: report.seed, answers: report.verdicts[0]?.dtypes[0]?.scores.map((s) => s.answer) };
       };
       // The seed is printed before any model is judged (a missing folder costs no check).
       const printed = await testModels('--models', `${FIXTURE_MODELS_DIR}no-such-model`);

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { DECODE_HOLD_GLOBAL, yieldBeforeEachStep, yieldToEventLoop } from './yield-to-event-loop.ts';
 
+/** A stand-in for ORT Web's WASM backend: each step counts itself and resolves without leaving the microtask queue. */
+function steppingModel() {
+  return {
+    steps: 0,
+    async forward() {
+      this.steps++;
+      return this.steps;
+    },
+  };
+}
+
 describe('yieldToEventLoop', () => {
   it('lets an already queued task run before it resolves', async () => {
     const order: string[] = [];
@@ -21,14 +32,7 @@ describe('yieldToEventLoop', () => {
 
 describe('yieldBeforeEachStep', () => {
   it('gives a stop that arrives during a microtask-only generation a chance at every step', async () => {
-    // A stand-in for ORT Web's WASM backend: each step resolves without leaving the microtask queue.
-    const model = {
-      steps: 0,
-      async forward() {
-        this.steps++;
-        return this.steps;
-      },
-    };
+    const model = steppingModel();
     const generate = async (stopped: () => boolean) => {
       for (let i = 0; i < 1_000 && !stopped(); i++) await model.forward();
       return model.steps;
@@ -47,13 +51,7 @@ describe('yieldBeforeEachStep', () => {
 
 describe('a decode hold', () => {
   it('keeps the next step waiting until the hold is released, and steps freely without one', async () => {
-    const model = {
-      steps: 0,
-      async forward() {
-        this.steps++;
-        return this.steps;
-      },
-    };
+    const model = steppingModel();
     yieldBeforeEachStep(model);
     let release = () => {};
     const scope = globalThis as Record<string, unknown>;
