@@ -96,9 +96,14 @@ export function jsonIn(value: unknown, layout: 'spaced' | 'compact'): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${jsonIn(v, layout)}`).join(', ')}}`;
 }
 
-/** JSON text with every character past ASCII written as `\uXXXX`, as Python's `ensure_ascii` writes it. */
+/**
+ * JSON text with every character past ASCII written as `\uXXXX`, as Python's `ensure_ascii` writes it, except the
+ * loop's own private-use marks (U+E000–U+E005: the guard's placeholders, outside and result marks). Those never
+ * reach the model: the guard reads and removes them, so an escaped mark would leave the outside text it closes
+ * unguarded (issue 67, M2).
+ */
 export function asciiOnly(json: string): string {
-  return json.replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(/[\u0080-\udfff\ue006-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** A nine-character id of letters and digits, the same for the same id (Mistral's templates accept no other). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { passageReference, passagesOf } from './document-passages.ts';
+import { growthRatio, LINEAR_GROWTH_LIMIT } from '../../tests/proxy/helpers/growth.ts';
+import { headingOf, MAX_HEADING_CHARS, passageReference, passagesOf } from './document-passages.ts';
 
 const paragraph = (n: number, words = 40) => Array.from({ length: words }, (_, i) => `word${n}x${i}`).join(' ');
 
@@ -77,5 +78,30 @@ describe('passagesOf', () => {
     const [passage] = passagesOf({ name: 'a.txt', text: 'one line' });
     expect(Object.isFrozen(passage)).toBe(true);
     expect(passage?.lines).toEqual([1, 1]);
+  });
+
+  it('reads headings as CommonMark writes them: closing #s after a space dropped, a # inside a word kept', () => {
+    expect(headingOf('## Options ##')).toEqual({ level: 2, title: 'Options' });
+    expect(headingOf('#   C#   ')).toEqual({ level: 1, title: 'C#' });
+    expect(headingOf('### Setup\t#')).toEqual({ level: 3, title: 'Setup' });
+    for (const none of ['#NoSpace', '####### seven', '# ', '# ###', 'text # not one']) expect(headingOf(none), none).toBeUndefined();
+    expect(headingOf(`# ${'t'.repeat(5_000)}`)?.title).toHaveLength(MAX_HEADING_CHARS);
+  });
+
+  // Issue 67, M1: a 10 KB file whose heading held 4,000 spaces froze the tab for 25 s (a backtracking pattern), and a
+  // 20,000-character heading above many short paragraphs was copied into every one of them (140 KB took 20 s, 600 KB
+  // crashed the tab).
+  it('costs work linear in a heading of spaces, and in the paragraphs under a very long heading', () => {
+    // The shapes that backtracked: runs of spaces around a `#` inside the title, and a run before a separator `.` does not match.
+    const spaces = (n: number) => `# x${' '.repeat(n)}#${' '.repeat(n)}x\n\n# x${' \u00a0'.repeat(n)}\u2028y\n\nShort paragraph.`;
+    expect(growthRatio((text: string) => passagesOf({ name: 'a.md', text }), spaces, 1_000)).toBeLessThan(LINEAR_GROWTH_LIMIT);
+    const underLongHeading = (n: number) => `# ${'h'.repeat(20_000)}\n\n${'ok\n\n'.repeat(n)}`;
+    expect(growthRatio((text: string) => passagesOf({ name: 'a.md', text }), underLongHeading, 2_000)).toBeLessThan(LINEAR_GROWTH_LIMIT);
+    const passages = passagesOf({ name: 'a.md', text: underLongHeading(20_000) });
+    // Every passage names its heading, cut to a bound, and every passage shares the one string.
+    expect(new Set(passages.map((p) => p.heading)).size).toBe(1);
+    expect(passages[1]?.heading).toHaveLength(MAX_HEADING_CHARS);
+    // Nothing is lost: the heading line itself is still read, in pieces.
+    expect(passages.map((p) => p.text.replace(/[^h]/g, '')).join('')).toHaveLength(20_000);
   });
 });

@@ -43,8 +43,28 @@ interface Block {
   heading?: string;
 }
 
-const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
+/** A heading's opening: one to six `#` and a space. Its title is read without a regular expression (see {@link headingOf}). */
+const HEADING_OPEN = /^#{1,6}\s/;
 const FENCE = /^\s*(```|~~~)/;
+/** Characters a heading keeps in a passage's trail: a title longer than this is cut, so no trail grows with the file. */
+export const MAX_HEADING_CHARS = 200;
+
+/**
+ * A Markdown ATX heading's level and title, or nothing: the closing `#`s (after a space) and the spaces around
+ * dropped, the title cut at {@link MAX_HEADING_CHARS}. Linear in the line, whatever it holds: a backtracking
+ * pattern here took cubic time on a heading of 4,000 spaces and froze the tab (issue 67, M1).
+ */
+export function headingOf(text: string): { level: number; title: string } | undefined {
+  if (!HEADING_OPEN.test(text)) return undefined;
+  let level = 0;
+  while (text[level] === '#') level += 1;
+  let title = text.slice(level).trim();
+  let end = title.length;
+  while (end > 0 && title[end - 1] === '#') end -= 1;
+  if (end === 0 || /\s/.test(title[end - 1] ?? '')) title = title.slice(0, end).trimEnd();
+  if (!title) return undefined;
+  return { level, title: title.length > MAX_HEADING_CHARS ? `${title.slice(0, MAX_HEADING_CHARS - 1)}…` : title };
+}
 
 /** The document's lines with their numbers and pages: a form feed starts a page (and ends a line). */
 function linesOf(text: string): { lines: Line[]; paged: boolean } {
@@ -83,21 +103,22 @@ function delimitedHeader(lines: readonly Line[]): string | undefined {
 function blocksOf(lines: readonly Line[]): Block[] {
   const blocks: Block[] = [];
   const trail: string[] = [];
+  // Joined once per heading, not once per paragraph: every block under it shares the one string.
+  let joined = '';
   let current: Line[] = [];
   let inFence = false;
   const close = () => {
-    const heading = trail.filter(Boolean).join(' › ');
-    if (current.length) blocks.push({ lines: current, ...(heading ? { heading } : {}) });
+    if (current.length) blocks.push({ lines: current, ...(joined ? { heading: joined } : {}) });
     current = [];
   };
   for (const line of lines) {
     if (FENCE.test(line.text)) inFence = !inFence;
-    const heading = inFence ? null : HEADING.exec(line.text);
+    const heading = inFence ? undefined : headingOf(line.text);
     if (heading) {
       close();
-      const level = heading[1]?.length ?? 1;
-      trail.length = Math.min(trail.length, level - 1);
-      trail[level - 1] = heading[2] ?? '';
+      trail.length = Math.min(trail.length, heading.level - 1);
+      trail[heading.level - 1] = heading.title;
+      joined = trail.filter(Boolean).join(' › ');
       // The heading line is the start of its section's first passage, so a search for its words finds it.
       current.push(line);
       continue;
@@ -184,10 +205,19 @@ export function passagesOf(document: { name: string; text: string }, options: Pa
     );
     packed = undefined;
   };
+  // Sizes kept as they grow, and lines appended in place: a passage of many one-word paragraphs costs linear work.
+  let packedChars = 0;
   for (const block of blocks) {
-    const fits = packed && packed.heading === block.heading && charsOf(packed.lines) + charsOf(block.lines) <= target;
+    const size = charsOf(block.lines);
+    const fits = packed && packed.heading === block.heading && packedChars + size <= target;
     if (!fits) emit();
-    packed = packed ? { ...packed, lines: [...packed.lines, { text: '', line: 0, page: 0 }, ...block.lines] } : { ...block };
+    if (packed) {
+      packed.lines.push({ text: '', line: 0, page: 0 }, ...block.lines);
+      packedChars += size;
+    } else {
+      packed = { ...block, lines: [...block.lines] };
+      packedChars = size;
+    }
   }
   emit();
   return passages;
