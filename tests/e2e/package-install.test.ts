@@ -273,7 +273,7 @@ describe('the package, installed in another project', () => {
     }
   });
 
-  it('gates models with the bin: USE and exit 0 for the trained fixture, exit 1 for the random one', async () => {
+  it('gates models with the bin: USE and exit 0 for the trained fixture, exit 1 for a model it cannot pass', async () => {
     const bin = join(consumer, 'node_modules', '.bin', 'browser-llm-nexus');
     const started = performance.now();
     const trained = await run(
@@ -285,11 +285,12 @@ describe('the package, installed in another project', () => {
     console.info(`npx browser-llm-nexus test-models on tiny-tools-qwen3 (q4): ${((performance.now() - started) / 1000).toFixed(1)} s`);
     expect(trained.out).toContain("USE dtype 'q4' — 3/3 tool calls correct");
     expect(trained.code).toBe(0);
-    const random = await run(bin, ['test-models', '--models', `${FIXTURE_MODELS_DIR}tiny-random-qwen3`, '--dtypes', 'q4'], consumer, {
-      NEXUS_ORT_THREADS: '1',
-    });
-    expect(random.out).toContain('NOT USABLE');
-    expect(random.code).toBe(1);
+    // The gate's other side through the installed bin: a folder with no model fails it. What a model that does not call
+    // tools is told, and its exit code, are src/cli/test-models.test.ts' (the bin in its own process): judging the
+    // random fixture here again cost the lane a second model run (issue 70).
+    const missing = await run(bin, ['test-models', '--models', join(consumer, 'no-such-model'), '--dtypes', 'q4'], consumer, { NEXUS_ORT_THREADS: '1' });
+    expect(missing.out).toContain('NOT USABLE');
+    expect(missing.code).toBe(1);
   });
 
   describe('a Vite page with its own worker file', () => {
