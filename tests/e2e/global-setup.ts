@@ -20,6 +20,8 @@ declare module 'vitest' {
     appDist: string;
     /** The fixture models the app serves under /models/. */
     modelsDir: string;
+    /** A folder for builds every browser file of the run shares (the scripted harness): `NEXUS_E2E_BUILD_DIR` where set. */
+    buildCache: string;
   }
 }
 
@@ -27,16 +29,17 @@ declare module 'vitest' {
  * Builds the page exactly as `npm run build` does, into a temporary folder, and serves it with
  * the production server, so the browser tests exercise what users get from `npm start`.
  *
- * `NEXUS_E2E_BUILD_DIR` (set by `npm test`, which runs the browser files in two vitest runs) names a folder
- * the build is shared through: the first run builds into it, a later one finds it built. The folder is the
- * caller's to remove.
+ * The builds live in one folder, `buildCache`, which the browser files share (the scripted harness is built there
+ * once too). `NEXUS_E2E_BUILD_DIR` (set by `npm test`, which runs the browser files in two vitest runs) names it:
+ * the first run builds into it, a later one finds it built, and the folder is the caller's to remove. Without it
+ * the folder is this run's, removed at the end.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // A fresh machine has no Chromium: install Debian's (as root), or stop with one line saying how.
   ensureChromium(CHROMIUM_PATH);
   const shared = process.env.NEXUS_E2E_BUILD_DIR;
-  const outDir = shared ? await sharedBuild(shared) : await mkdtemp(join(tmpdir(), 'nexus-e2e-dist-'));
-  if (!shared) await buildApp(outDir);
+  const cache = shared ?? (await mkdtemp(join(tmpdir(), 'nexus-e2e-builds-')));
+  const outDir = await sharedBuild(cache);
   // The fixture models, served from the app's own origin, plus a copy whose q4 file is corrupt so
   // the ladder's fall-back to a fresh worker can be watched.
   prepareFixtureModels();
@@ -60,9 +63,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('appUrl', app.url);
   project.provide('appDist', outDir);
   project.provide('modelsDir', models);
+  project.provide('buildCache', cache);
   return async () => {
     await app.close();
-    if (!shared) await rm(outDir, { recursive: true, force: true });
+    if (!shared) await rm(cache, { recursive: true, force: true });
     await rm(models, { recursive: true, force: true });
   };
 }

@@ -1,11 +1,13 @@
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { inject } from 'vitest';
 import { startAppServer } from '../../../src/server/app-server.ts';
 import { pageSecurityHeaders } from '../../../src/server/page-policy.ts';
+import { publishFolder } from '../../publish-folder.ts';
 import { FAKE_SOURCES } from './questions.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -27,12 +29,17 @@ export interface Harness {
 const BUDGET = { searches: { used: 1, limit: 16 }, pages: { used: 1, limit: 12 } };
 
 /**
- * Builds tests/e2e/app/harness.html with Vite (the production pipeline, like global-setup) and
- * serves it with the app server, answering `/api/*` the way the companion proxy would for one
- * research question. Loopback only; nothing leaves the machine.
+ * tests/e2e/app/harness.html built with Vite (the production pipeline, like global-setup), once per run: in the
+ * run's build cache (global-setup's `buildCache`), where every browser file that starts a harness finds it. Five
+ * files each built it (about 6 CPU-s a build, issue 70). Built apart and moved into place, so two runs starting
+ * together both end with one whole build.
  */
-export async function startHarness(): Promise<Harness> {
-  const outDir = await mkdtemp(join(tmpdir(), 'nexus-harness-'));
+async function harnessBuild(): Promise<string> {
+  const cache = inject('buildCache');
+  const target = join(cache, 'scripted-harness');
+  if (existsSync(target)) return target;
+  await mkdir(cache, { recursive: true });
+  const outDir = await mkdtemp(join(cache, 'building-harness-'));
   await build({
     configFile: false,
     root: repoRoot,
@@ -40,6 +47,16 @@ export async function startHarness(): Promise<Harness> {
     worker: { format: 'es' },
     build: { outDir, emptyOutDir: true, target: 'es2022', rollupOptions: { input: join(here, 'harness.html') } },
   });
+  publishFolder(outDir, target);
+  return target;
+}
+
+/**
+ * Serves the scripted harness page ({@link harnessBuild}) with the app server, answering `/api/*` the way the
+ * companion proxy would for one research question. Loopback only; nothing leaves the machine.
+ */
+export async function startHarness(): Promise<Harness> {
+  const outDir = await harnessBuild();
   const tools = await readFile(join(here, 'harness-tools.js'), 'utf8');
   const routes: ((req: IncomingMessage, res: ServerResponse) => Promise<boolean> | boolean)[] = [];
   // Read per response by the app server, so allowConnect() applies to the next page load.
@@ -68,10 +85,8 @@ export async function startHarness(): Promise<Harness> {
     origin: app.url,
     route: (handler) => void routes.push(handler),
     allowConnect: (origins) => void Object.assign(pageHeaders, pageSecurityHeaders({ connectOrigins: origins })),
-    close: async () => {
-      await app.close();
-      await rm(outDir, { recursive: true, force: true });
-    },
+    // The build stays: it is the run's, and global-setup's teardown (or `npm test`) removes the cache.
+    close: () => app.close(),
   };
 }
 
