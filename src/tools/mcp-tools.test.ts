@@ -128,7 +128,7 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
   );
 
   it(
-    'bounds what a server can make the client hold: description, schema depth, result parts, re-listings (issue 41)',
+    'bounds what a server can make the client hold: description, schema depth, a schema its references amplify, result parts, re-listings (issues 41, 67)',
     async () => {
       const hostile = await startMcpServer({ HOSTILE_TOOLS: '1' });
       const registry = new ToolRegistry();
@@ -139,9 +139,15 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
           expect.arrayContaining([
             { name: 'long_description', reason: 'its description is longer than 2,000 characters' },
             { name: 'deep_schema', reason: 'its input schema nests deeper than 12 levels' },
+            {
+              name: 'amplified_schema',
+              reason:
+                "The parameters of tool 'amplified_schema' grow past 32,000 characters once their references are followed; define the tool with a smaller schema.",
+            },
           ]),
         );
         expect(registry.names).not.toContain('deep_schema');
+        expect(registry.names).not.toContain('amplified_schema');
         const parts = await registry.runTool('many_parts', {});
         expect(parts.ok && String(parts.result).split('\n')).toHaveLength(65);
         expect(parts.ok && String(parts.result)).toContain('[36 more parts not shown]');

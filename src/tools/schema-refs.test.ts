@@ -68,7 +68,27 @@ describe('inlineSchemaRefs', () => {
     const $defs: Record<string, unknown> = { D30: { type: 'string' } };
     for (let i = 0; i < 30; i++) $defs[`D${i}`] = { type: 'object', properties: { l: { $ref: `#/$defs/D${i + 1}` }, r: { $ref: `#/$defs/D${i + 1}` } } };
     expect(() => inline({ type: 'object', $defs, properties: { root: { $ref: '#/$defs/D0' } } })).toThrow(ToolDefinitionError);
-    expect(() => inline({ type: 'object', $defs, properties: { root: { $ref: '#/$defs/D0' } } })).toThrow(/grow past 10,000 parts/);
+    expect(() => inline({ type: 'object', $defs, properties: { root: { $ref: '#/$defs/D0' } } })).toThrow(/grow past 32,000 characters/);
+  });
+
+  it('measures the schema as the model will read it: the text its references copy, not only its parts (issue 67, M3)', () => {
+    // 25 KB as published, 190 parts once followed, but each copies a 2,000-character description: 8 MB written out.
+    const $defs: Record<string, unknown> = { D11: { type: 'string', description: 'd'.repeat(2_000) } };
+    for (let i = 0; i < 11; i++) {
+      $defs[`D${i}`] = { type: 'object', description: 'd'.repeat(2_000), properties: { l: { $ref: `#/$defs/D${i + 1}` }, r: { $ref: `#/$defs/D${i + 1}` } } };
+    }
+    const schema = { type: 'object', $defs, properties: { root: { $ref: '#/$defs/D0' } } };
+    expect(JSON.stringify(schema).length).toBeLessThan(32_000);
+    expect(() => inline(schema)).toThrow(
+      "The parameters of tool 't' grow past 32,000 characters once their references are followed; define the tool with a smaller schema.",
+    );
+    // The same shape, three doublings with short descriptions, is written out whole.
+    const few: Record<string, unknown> = { D3: { type: 'string', description: 'd' } };
+    for (let i = 0; i < 3; i++)
+      few[`D${i}`] = { type: 'object', description: 'd', properties: { l: { $ref: `#/$defs/D${i + 1}` }, r: { $ref: `#/$defs/D${i + 1}` } } };
+    const written = inline({ type: 'object', $defs: few, properties: { root: { $ref: '#/$defs/D0' } } });
+    expect(JSON.stringify(written)).not.toContain('$ref');
+    expect(JSON.stringify(written).match(/"type":"string"/g)).toHaveLength(8);
   });
 });
 

@@ -13,6 +13,13 @@ const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'dep
  */
 const MAX_NODES = 10_000;
 
+/**
+ * Characters a tool's parameters may grow to once references are followed: the schema as the model reads it. The
+ * node bound alone let a 29 KB schema whose definitions double eleven times, each with a long description, grow
+ * to 57.5 M characters (issue 67, M3), so the text is counted as it is copied, not only the parts.
+ */
+const MAX_EXPANDED_SCHEMA_CHARS = 32_000;
+
 /** What {@link inlineSchemaRefs} needs beyond the schema. */
 export interface InlineRefsOptions {
   /** The tool's name, quoted in errors. */
@@ -23,6 +30,8 @@ interface Walk {
   readonly root: Record<string, unknown>;
   readonly fail: (why: string) => ToolDefinitionError;
   nodes: number;
+  /** Characters copied so far: each node's own text (its keywords but its subschemas) every time it is written out. */
+  chars: number;
   recursive: boolean;
   anchors?: Map<string, unknown>;
 }
@@ -49,7 +58,7 @@ interface Walk {
  */
 export function inlineSchemaRefs(schema: Record<string, unknown>, options: InlineRefsOptions): Record<string, unknown> {
   const fail = (why: string) => new ToolDefinitionError(`The parameters of tool '${options.toolName}' ${why}`, options.toolName);
-  const state: Walk = { root: schema, fail, nodes: 0, recursive: false };
+  const state: Walk = { root: schema, fail, nodes: 0, chars: 0, recursive: false };
   const out = walk(
     mapSubschemas(schema, (child) => child, isDefinitions),
     [],
@@ -80,11 +89,28 @@ export function hasSchemaRefs(schema: unknown): boolean {
 
 const isDefinitions = (key: string) => DEFINITIONS.includes(key);
 
+/** A node's own text as JSON, its subschemas left out (they are counted when walked), measured once per node. */
+const ownCharsOf = new WeakMap<object, number>();
+function ownChars(node: Record<string, unknown>): number {
+  let chars = ownCharsOf.get(node);
+  if (chars === undefined) {
+    chars = JSON.stringify(mapSubschemas(node, () => 0, isDefinitions))?.length ?? 0;
+    ownCharsOf.set(node, chars);
+  }
+  return chars;
+}
+
 /** One node, its references followed; `expanding` lists the references being followed above it. */
 function walk(node: unknown, expanding: readonly string[], state: Walk): unknown {
   if (!isPlainObject(node)) return node;
   if (++state.nodes > MAX_NODES)
     throw state.fail(`grow past ${MAX_NODES.toLocaleString('en-US')} parts once their references are followed; define the tool with a smaller schema.`);
+  state.chars += ownChars(node);
+  if (state.chars > MAX_EXPANDED_SCHEMA_CHARS) {
+    throw state.fail(
+      `grow past ${MAX_EXPANDED_SCHEMA_CHARS.toLocaleString('en-US')} characters once their references are followed; define the tool with a smaller schema.`,
+    );
+  }
   const { $ref: ref, ...rest } = node;
   const own = mapSubschemas(rest, (child) => walk(child, expanding, state));
   if (ref === undefined) return Array.isArray(own.allOf) && own.allOf.length === 1 ? unwrap(own) : own;

@@ -295,6 +295,13 @@ function paginateListing(server: McpServer): void {
       let deep: Record<string, unknown> = { type: 'string' };
       for (let i = 0; i < 2000; i++) deep = { type: 'object', properties: { x: deep } };
       all.push({ name: 'deep_schema', description: 'Deep.', inputSchema: { type: 'object', properties: { x: deep } } });
+      // Issue 67, M3: 25 KB as published, under every bound checked before references are followed; each definition
+      // uses the next twice, so written out it is 4,096 copies of a 2,000-character description (8 MB).
+      const $defs: Record<string, unknown> = { D11: { type: 'string', description: 'd'.repeat(2_000) } };
+      for (let i = 0; i < 11; i++) {
+        $defs[`D${i}`] = { type: 'object', description: 'd'.repeat(2_000), properties: { l: { $ref: `#/$defs/D${i + 1}` }, r: { $ref: `#/$defs/D${i + 1}` } } };
+      }
+      all.push({ name: 'amplified_schema', description: 'Amplified.', inputSchema: { type: 'object', $defs, properties: { root: { $ref: '#/$defs/D0' } } } });
     }
     // `HUGE_LISTING=n`: n more tools in one listing (issue 52: 60,000 make about 10 MB).
     for (let i = 0; i < Number(process.env.HUGE_LISTING ?? 0); i++) {
