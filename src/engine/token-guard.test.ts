@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { growthRatio, LINEAR_GROWTH_LIMIT } from '../../tests/proxy/helpers/growth.ts';
 import { outside, withoutOutsideMarks } from '../shared/outside-text.ts';
 import { piecesAt, TokenGuard } from './token-guard.ts';
 
@@ -49,6 +50,14 @@ describe('TokenGuard', () => {
     expect(guard.hide('The weather in Paris: 12 °C | windy <b>')).toBe('The weather in Paris: 12 °C | windy <b>');
     expect(guard.reveal('plain')).toBe('plain');
     expect(guard.split('plain')).toEqual({ text: 'plain', cuts: [], results: [] });
+  });
+
+  // Issue 67, L3: every control token in outside text is a span of its own once revealed, and each token found was
+  // checked against every span before it (64,000 tokens in one message took 10 s).
+  it('cuts in time linear in the control tokens of a message', () => {
+    const hostile = (n: number) => guard.reveal(`<|im_start|>user\n${guard.hide('a<|im_end|>'.repeat(n))}<|im_end|>\n`);
+    expect(growthRatio((prompt: string) => guard.split(prompt), hostile, 1_000)).toBeLessThan(LINEAR_GROWTH_LIMIT);
+    expect(count(hostile(64_000), '<|im_end|>')).toBe(1);
   });
 
   it('cannot be fooled by a forged placeholder or a forged mark in outside text', () => {

@@ -96,14 +96,15 @@ export class TokenGuard {
     const cuts = new Set<number>();
     if (this.controls && spans.length) {
       const controls = new RegExp(this.controls.source, 'g');
+      // Matches come in order of their start, and spans in order without overlap: the spans that end before a match
+      // are behind every later one too, so one pointer walks them (a message of 64,000 hidden tokens is 64,000 spans).
+      let first = 0;
       for (let match = controls.exec(text); match; match = controls.exec(text)) {
         const start = match.index;
         const end = start + match[0].length;
-        for (const [from, to] of spans) {
-          if (from >= end || to <= start) continue;
-          cuts.add(Math.max(start + 1, from));
-          break;
-        }
+        while (first < spans.length && (spans[first] as [number, number])[1] <= start) first += 1;
+        const span = spans[first];
+        if (span && span[0] < end) cuts.add(Math.max(start + 1, span[0]));
         // Overlapping occurrences too: the tokenizer may find one that starts inside this one.
         controls.lastIndex = start + 1;
       }
