@@ -25,9 +25,9 @@ export interface TemplateFiles {
  */
 export async function familyFromTemplate(files: TemplateFiles): Promise<{ family: ModelFamily; info: FamilyInfo }> {
   // Loaded when asked for: the page's own bundle does without a Jinja engine.
-  const { Template } = await import('@huggingface/jinja');
+  const { BoundedTemplate } = await import('./bounded-template.ts');
   const named = typeof files.chatTemplate === 'string' ? { default: files.chatTemplate } : files.chatTemplate;
-  const compiled = Object.fromEntries(Object.entries(named).map(([name, source]) => [name, new Template(source)]));
+  const compiled = Object.fromEntries(Object.entries(named).map(([name, source]) => [name, new BoundedTemplate(source)]));
   const render: RawTemplateRender = (messages, args) => {
     const tools = args.tools ?? null;
     // As transformers.js picks: `tool_use` when tools are given, else `default`.

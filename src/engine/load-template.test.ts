@@ -79,4 +79,22 @@ describe('a load whose chat template needs care', () => {
     },
     LOAD_TIMEOUT_MS,
   );
+
+  it(
+    "bounds every render of a hostile template, through transformers.js' own apply_chat_template: the load names the bound, and an answer stops at it (issue 67, L7)",
+    async () => {
+      // Plain chat renders; with tools the template loops without end (a load once ran past 120 s on one).
+      const qwen3 = await readFile('tests/fixtures/templates/qwen3-0.6b.jinja', 'utf8');
+      const hostile = `{%- if tools %}{%- for i in range(100000) %}{%- for j in range(100000) %}{% endfor %}{% endfor %}{%- endif %}${qwen3}`;
+      await withChat('hostile', hostile, async (chat) => {
+        // Each pass of its loop is slow as well as long: whichever bound it reaches first stops it, and is named.
+        expect(chat.info.family?.templateProblem).toMatch(/The chat template (took too many steps|ran too long), past its bound of [\d,]+ \((steps|ms)\)/);
+        chat.tool('get_weather', 'Weather', { city: 'string' }, () => 'sunny');
+        await expect(chat.chat('Weather in Paris?')).rejects.toThrow(/took too many steps|ran too long|cannot render/);
+        // Without tools the same template answers: a render past a bound is that render's alone.
+        expect((await chat.chat('Hello', { toolChoice: 'none', maxNewTokens: 2 })).text).toBeTypeOf('string');
+      });
+    },
+    LOAD_TIMEOUT_MS,
+  );
 });

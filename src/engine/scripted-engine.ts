@@ -1,7 +1,7 @@
 import { NexusError, registerErrorClass } from '../shared/errors.ts';
 import { throwIfAborted } from '../shared/abort.ts';
 import type { ChatMessage, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine.ts';
-import { Template } from '@huggingface/jinja';
+import { BoundedTemplate } from './bounded-template.ts';
 import { detectFamily } from './detect-family.ts';
 import { MODEL_FAMILIES } from './families.ts';
 import type { ModelFamily } from './model-family.ts';
@@ -125,7 +125,7 @@ export class ScriptedEngine implements Engine {
    */
   static async withTemplate(outputs: ScriptedOutput[], options: ScriptedTemplateOptions): Promise<ScriptedEngine> {
     const named = typeof options.chatTemplate === 'string' ? { default: options.chatTemplate } : options.chatTemplate;
-    const compiled = Object.fromEntries(Object.entries(named).map(([name, source]) => [name, new Template(source)]));
+    const compiled = Object.fromEntries(Object.entries(named).map(([name, source]) => [name, new BoundedTemplate(source)]));
     const special = options.specialTokens ?? {};
     const render: RawTemplateRender = (messages, args) => {
       const tools = args.tools ?? null;

@@ -1,3 +1,4 @@
+import { failingFastPastBounds } from './bounded-template.ts';
 import type { ChatMessage, ChatToolCall, ToolSchema } from './chat-types.ts';
 import {
   argumentsIn,
@@ -439,7 +440,9 @@ function wordsBeforeAnswers(prefix: string | undefined): string | undefined {
  * generic one) gives way to the learned syntax. A template whose calls cannot be learned and that no
  * profile knows, or whose answers need a header the loop does not write, is a problem, named.
  */
-export async function adoptTemplate(render: RawTemplateRender, detected: ModelFamily, { learn = true } = {}): Promise<AdoptedTemplate> {
+export async function adoptTemplate(given: RawTemplateRender, detected: ModelFamily, { learn = true } = {}): Promise<AdoptedTemplate> {
+  // A render past a bound ends the analysis' renders at once: the template is then a problem, named.
+  const render = failingFastPastBounds(given);
   let probe = await probeTemplate(render, detected);
   const settled = probe.shapes['a call and its result'] === 'ok';
   const analysis: CallSyntaxAnalysis = settled ? await analyseCallSyntax(render, probe.dialect, detected) : { writesCalls: false };

@@ -1,3 +1,4 @@
+import { BoundedTemplate } from './bounded-template.ts';
 import {
   AutoModelForCausalLM,
   AutoTokenizer,
@@ -59,6 +60,37 @@ function withFixedChatTemplates<T>(tokenizer: T): T {
   const holder = tokenizer as unknown as { chat_template: string | Record<string, string> | null };
   if (typeof holder.chat_template === 'string') holder.chat_template = fixChatTemplate(holder.chat_template);
   else if (holder.chat_template) holder.chat_template = Object.fromEntries(Object.entries(holder.chat_template).map(([k, v]) => [k, fixChatTemplate(v)]));
+  return withBoundedTemplates(tokenizer);
+}
+
+/**
+ * The tokenizer with each of its chat templates compiled as a {@link BoundedTemplate}, in the cache its
+ * `apply_chat_template` compiles into: every render of the model's template, at load and for each prompt, is
+ * then bounded in steps, time and text (issue 67, L7), with transformers.js still choosing the template and
+ * passing its special tokens.
+ * @throws Error where this transformers.js keeps no such cache: a render would not be bounded.
+ */
+function withBoundedTemplates<T>(tokenizer: T): T {
+  const holder = tokenizer as unknown as { chat_template: string | Record<string, string> | null; _compiled_template_cache?: unknown };
+  const cache = holder._compiled_template_cache;
+  if (!(cache instanceof Map))
+    throw new Error("This transformers.js compiles chat templates where the library cannot bound them (no tokenizer '_compiled_template_cache').");
+  const sources = typeof holder.chat_template === 'string' ? [holder.chat_template] : Object.values(holder.chat_template ?? {});
+  for (const source of sources) {
+    if (typeof source !== 'string' || cache.has(source)) continue;
+    let compiled: { render(context: Record<string, unknown>): string };
+    try {
+      compiled = new BoundedTemplate(source);
+    } catch (error) {
+      // A template too long, or one that does not parse, fails where it is rendered, as transformers.js' own would.
+      compiled = {
+        render: () => {
+          throw error;
+        },
+      };
+    }
+    cache.set(source, compiled);
+  }
   return tokenizer;
 }
 
