@@ -6,7 +6,7 @@ import { ScriptedEngine } from '../engine/scripted-engine.ts';
 import { NexusChat } from '../nexus/index.ts';
 import { when } from '../testing/script-matchers.ts';
 import { ToolsFileError } from './errors.ts';
-import { McpServers } from './mcp-servers.ts';
+import { McpServers, mcpServerAddress } from './mcp-servers.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import { TIMEOUTS } from '../../tests/timeouts.ts';
 
@@ -34,6 +34,23 @@ async function hangingServer() {
     },
   };
 }
+
+describe("an MCP server's identity (issue 67, L5)", () => {
+  it('is its whole address, query included: a gateway names its servers by query, and an allowance is one server’s', () => {
+    expect(mcpServerAddress('https://gw.example/mcp?server=notes')).toBe('https://gw.example/mcp?server=notes');
+    expect(mcpServerAddress('https://gw.example/mcp?server=evil')).not.toBe(mcpServerAddress('https://gw.example/mcp?server=notes'));
+    expect(mcpServerAddress('https://user:pw@MCP.Example:443/notes/mcp#part')).toBe('https://mcp.example/notes/mcp');
+  });
+
+  it('shows a credential in the query by a digest: two keys are two servers, and neither is written out', () => {
+    const one = mcpServerAddress('https://gw.example/mcp?server=notes&api_key=s3cr3t-one');
+    const two = mcpServerAddress('https://gw.example/mcp?server=notes&api_key=s3cr3t-two');
+    expect(one).toMatch(/^https:\/\/gw\.example\/mcp\?server=notes&api_key=~[0-9a-f]{8}$/);
+    expect(one).not.toBe(two);
+    expect(`${one}${two}`).not.toContain('s3cr3t');
+    expect(mcpServerAddress('https://gw.example/mcp?token=abc&Session=def')).not.toMatch(/abc|def/);
+  });
+});
 
 describe('MCP servers named in a tools file', () => {
   it('mcp(url) connects the server beside the file’s own tools; a reload keeps its tools; dropping the line removes them', async () => {

@@ -57,20 +57,37 @@ export interface McpClientServer {
   readonly trusted: boolean;
 }
 
+/** Query parameters whose values are credentials rather than names: shown by a digest, never as written. */
+const SECRET_PARAMETER = /token|key|secret|pass|auth|sig|session|credential|code/i;
+
 /**
- * An MCP server's identity: its endpoint's origin and path, as the browser reaches it (the host in
- * punycode, the default port dropped), without user info, query or fragment, which may hold secrets.
+ * An MCP server's identity: its whole endpoint as the browser reaches it (the host in punycode, the default port
+ * dropped), query included, without user info or fragment. Gateways name the servers they host by query
+ * (`…/mcp?server=notes`), so two queries are two servers: an allowance given to one is not the other's (issue 67,
+ * L5). A parameter that holds a credential (`api_key`, `token`, …) is written as a digest of its value, so the
+ * identity still tells two apart while dialogs and logs never show the secret.
  *
  * @param url - the endpoint as configured.
- * @returns for example `https://mcp.example.com/notes/mcp`; the text itself where it is not a URL.
+ * @returns for example `https://mcp.example.com/notes/mcp` or `https://gw.example/mcp?server=notes`; the text
+ *   itself where it is not a URL.
  */
 export function mcpServerAddress(url: string): string {
   try {
     const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
+    const query = [...parsed.searchParams]
+      .map(([name, value]) => `${encodeURIComponent(name)}=${SECRET_PARAMETER.test(name) ? `~${digest(value)}` : encodeURIComponent(value)}`)
+      .join('&');
+    return `${parsed.origin}${parsed.pathname}${query ? `?${query}` : ''}`;
   } catch {
     return url;
   }
+}
+
+/** A short digest of a value (FNV-1a, 32 bits, hex): enough to tell two credentials apart, not to recover one. */
+function digest(value: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < value.length; i++) hash = Math.imul(hash ^ value.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, '0');
 }
 
 /** The options of a connection that answer the server's own requests and notifications. */

@@ -1,3 +1,4 @@
+import type { Step } from '../../internal.ts';
 import type { Conversation, ConversationBranch, Turn, VersionSet } from '../state/app-state.ts';
 import { checkTurn, IMPORT_LIMITS, importedInstructions, isObject, refuse } from './conversation-schema.ts';
 import { MAX_VERSIONS } from './conversation-versions.ts';
@@ -57,9 +58,31 @@ function storedTurn(value: unknown, index: number): Turn {
       throw error;
     }
   });
+  refuseRepeatedCalls(steps, where);
   const finished = steps.find((step) => step.kind === 'finished');
   if (finished && finished.text.trim() !== turn.text.trim()) refuse(where, 'shows a text its finished step does not hold');
   return { ...turn, steps };
+}
+
+/**
+ * Refuses an answer whose calls repeat an id: each call is recorded once and belongs to one turn. The model's
+ * memory of an answer is folded from its turns' ids, so one id listed 500 times in each of 2,000 turns made a
+ * 5.5 MB file a million messages of history (issue 67, L2).
+ */
+function refuseRepeatedCalls(steps: readonly Step[], where: string): void {
+  const recorded = new Set<string>();
+  const listed = new Set<string>();
+  for (const step of steps) {
+    if (step.kind === 'call') {
+      if (recorded.has(step.record.id)) refuse(where, `records two calls with the id '${step.record.id.slice(0, 80)}'`);
+      recorded.add(step.record.id);
+    } else if (step.kind === 'turn') {
+      for (const id of step.callIds) {
+        if (listed.has(id)) refuse(where, `lists the call '${id.slice(0, 80)}' twice: a call belongs to one turn, once`);
+        listed.add(id);
+      }
+    }
+  }
 }
 
 function storedVersions(value: unknown, turns: readonly Turn[], budget: { turns: number }, where: string, from = 0): Record<string, VersionSet> | undefined {
