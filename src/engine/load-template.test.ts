@@ -85,7 +85,7 @@ describe('a load whose chat template needs care', () => {
     async () => {
       // Plain chat renders; with tools the template loops without end (a load once ran past 120 s on one).
       const qwen3 = await readFile('tests/fixtures/templates/qwen3-0.6b.jinja', 'utf8');
-      const hostile = `{%- if tools %}{%- for i in range(100000) %}{%- for j in range(100000) %}{% endfor %}{% endfor %}{%- endif %}${qwen3}`;
+      const hostile = `{%- if tools %}{%- for i in range(100000) %}{%- set pages = range(100000) %}{% endfor %}{%- endif %}${qwen3}`;
       await withChat('hostile', hostile, async (chat) => {
         // Each pass of its loop is slow as well as long: whichever bound it reaches first stops it, and is named.
         expect(chat.info.family?.templateProblem).toMatch(/The chat template (took too many steps|ran too long), past its bound of [\d,]+ \((steps|ms)\)/);
