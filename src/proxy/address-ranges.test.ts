@@ -87,6 +87,9 @@ describe('clientNetwork (issue 52)', () => {
     expect(clientNetwork('203.0.113.77')).toBe('203.0.113.0/24');
     expect(clientNetwork('2001:db8:0:abcd:1:2:3:4')).toBe('2001:db8:0:ab00::/56');
     expect(clientNetwork('::ffff:203.0.113.9')).toBe('203.0.113.0/24');
+    // The wide block a full answer store drops from first (issue 67, L6).
+    expect(clientNetwork('203.0.113.77', { wide: true })).toBe('203.0.0.0/16');
+    expect(clientNetwork('2001:db8:0:abcd:1:2:3:4', { wide: true })).toBe('2001:db8::/48');
     expect(clientNetwork('not an address')).toBe('not an address');
   });
 });

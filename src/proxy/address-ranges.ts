@@ -102,17 +102,19 @@ export function refusalReason(verdict: Extract<AddressVerdict, { public: false }
 /**
  * The network a client address belongs to, as a fair share counts clients: its IPv4 /24 or its IPv6
  * /56 (what one home or one server is usually given), so the addresses one party holds in a block
- * count as one client. An IPv4-mapped IPv6 address counts as its IPv4 address; text that is not an
- * address is returned as it is.
+ * count as one client. `wide`, the block around it: its IPv4 /16 or IPv6 /48 (one site's), where a party
+ * holding many networks is still one. An IPv4-mapped IPv6 address counts as its IPv4 address; text that
+ * is not an address is returned as it is.
  *
  * @param address - the client's address, as the socket or the trusted proxy header gives it.
- * @returns `203.0.113.0/24` or `2001:db8:0:ab00::/56`.
+ * @param options.wide - the wider block instead.
+ * @returns `203.0.113.0/24` or `2001:db8:0:ab00::/56`; `wide`, `203.0.0.0/16` or `2001:db8::/48`.
  */
-export function clientNetwork(address: string): string {
+export function clientNetwork(address: string, { wide = false }: { wide?: boolean } = {}): string {
   if (!ipaddr.isValid(address)) return address;
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  const bits = parsed.kind() === 'ipv4' ? 24 : 56;
+  const bits = parsed.kind() === 'ipv4' ? (wide ? 16 : 24) : wide ? 48 : 56;
   const bytes = parsed.toByteArray();
   const masked = bytes.map((byte, i) => {
     const kept = Math.max(0, Math.min(8, bits - i * 8));

@@ -17,7 +17,8 @@ const SCRIPTS = {
    * KEYS: index. ARGV: prefix, key, now, ttl, max answers, searches limit, pages limit, max seen, owner
    * ('' for none), the owner's share, then digest/host pairs. An owner's answers are also in
    * `<prefix>owner:<owner>`, a sorted set by last use like the index, so its share is kept by dropping
-   * its own least recently used answer.
+   * its own least recently used answer; `<prefix>owners` lists the owners, so a full store drops from the one
+   * holding the most (an owner whose answers all expired leaves it when next counted).
    */
   nexusCreate: `
 local index = KEYS[1]
@@ -45,8 +46,34 @@ if owner ~= '' then
     drop(oldest[1])
   end
 end
+local owners = prefix .. 'owners'
 while redis.call('ZCARD', index) >= max do
-  local oldest = redis.call('ZPOPMIN', index)
+  -- Full: the client holding the most answers gives up its least recently used one, so clients from many
+  -- networks cannot push out everyone else's; with no such client, the least recently used answer of all.
+  -- An owner is '<wide block>.<network>': the block holding the most gives up the least recently used answer of its owners.
+  local blocks, oldestOf, owned = {}, {}, 0
+  for _, o in ipairs(redis.call('SMEMBERS', owners)) do
+    local own = prefix .. 'owner:' .. o
+    redis.call('ZREMRANGEBYSCORE', own, '-inf', '(' .. (now - ttl))
+    local n = redis.call('ZCARD', own)
+    owned = owned + n
+    if n == 0 then
+      redis.call('SREM', owners, o)
+    else
+      local block = string.match(o, '^[^.]*')
+      local first = redis.call('ZRANGE', own, 0, 0, 'WITHSCORES')
+      local score = tonumber(first[2])
+      blocks[block] = (blocks[block] or 0) + n
+      if oldestOf[block] == nil or score < oldestOf[block][2] then oldestOf[block] = { own, score } end
+    end
+  end
+  local victim, most = nil, 0
+  for block, n in pairs(blocks) do
+    if n > most or (n == most and oldestOf[block][2] < oldestOf[victim][2]) then most, victim = n, block end
+  end
+  victim = victim and oldestOf[victim][1]
+  if victim == nil or redis.call('ZCARD', index) - owned > most then victim = index end
+  local oldest = redis.call('ZPOPMIN', victim)
   if #oldest == 0 then break end
   drop(oldest[1])
 end
@@ -57,6 +84,7 @@ if owner ~= '' then
   redis.call('HSET', k[1], 'owner', owner)
   redis.call('ZADD', own, now, key)
   redis.call('PEXPIRE', own, ttl)
+  redis.call('SADD', owners, owner)
 end
 local maxSeen = tonumber(ARGV[8])
 for i = 11, #ARGV, 2 do

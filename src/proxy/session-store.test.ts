@@ -143,6 +143,21 @@ describe.each(Object.keys(kinds))('the %s session store', (kind) => {
     for (const answer of others) expect((await sessions.get(answer.id)).id).toBe(answer.id);
   });
 
+  it('when full, drops from the block holding the most: ten networks of one /48 or one /16 evict no one else (issue 67, L6)', async () => {
+    let now = 1_000;
+    const clock = () => ++now;
+    const sessions = new AnswerSessions({ store: await storeOf({ maxSessions: 10, maxSessionsPerClient: 3, now: clock }) });
+    const others = await Promise.all(['192.0.2.10', '198.51.100.7', '2001:db8:1::1'].map((client) => sessions.create('', client)));
+    // Ten /56 inside one /48, and ten /24 inside one /16: twenty clients, each within its share, 60 answers in all.
+    for (let net = 0; net < 10; net++) {
+      for (let i = 0; i < 3; i++) {
+        await sessions.create('', `2001:db8:0:${(net * 0x100).toString(16)}::${i + 1}`);
+        await sessions.create('', `203.0.${net}.${i + 1}`);
+      }
+    }
+    for (const answer of others) expect((await sessions.get(answer.id)).id).toBe(answer.id);
+  });
+
   it('keeps at most maxSessions answers, dropping the least recently used', async () => {
     let now = 1_000;
     const clock = () => ++now;

@@ -112,11 +112,13 @@ export function answerKey(id: string): string {
  * @param address - the client's address.
  */
 export function clientKey(address: string): string {
-  return createHash('sha256')
-    .update(`nexus-client:${clientNetwork(address)}`)
-    .digest('base64url')
-    .slice(0, 22);
+  const digest = (network: string) => createHash('sha256').update(`nexus-client:${network}`).digest('base64url').slice(0, 22);
+  // `<wide block>.<network>`: the share counts the network, a full store drops from the block holding the most.
+  return `${digest(clientNetwork(address, { wide: true }))}.${digest(clientNetwork(address))}`;
 }
+
+/** The wide block of an owner key ({@link clientKey}): the part before its `.`. */
+const blockOf = (owner: string | undefined) => owner?.split('.')[0];
 
 /** One answer in memory. */
 interface MemoryAnswer {
@@ -131,8 +133,9 @@ interface MemoryAnswer {
 }
 
 /**
- * Answers in this process's memory: expired after an idle `ttlMs`, at most `maxSessions` of them
- * (least recently used dropped first). Right for one instance; several instances each have their own.
+ * Answers in this process's memory: expired after an idle `ttlMs`, at most `maxSessions` of them (the least
+ * recently used of the client holding the most dropped first). Right for one instance; several instances each
+ * have their own.
  */
 export class MemorySessionStore implements SessionStore {
   readonly kind = 'memory';
@@ -160,9 +163,9 @@ export class MemorySessionStore implements SessionStore {
       for (const k of own.slice(0, Math.max(0, own.length - this.#limits.maxSessionsPerClient + 1))) this.#answers.delete(k);
     }
     while (this.#answers.size >= this.#limits.maxSessions) {
-      const oldest = this.#answers.keys().next().value;
-      if (oldest === undefined) break;
-      this.#answers.delete(oldest);
+      const victim = this.#fromTheMostHeld();
+      if (victim === undefined) break;
+      this.#answers.delete(victim);
     }
     const answer: MemoryAnswer = {
       owner,
@@ -240,6 +243,23 @@ export class MemorySessionStore implements SessionStore {
       answer.seen.add(digest);
       answer.hosts.add(host);
     }
+  }
+
+  /**
+   * The answer a full store drops: the least recently used of the wide block (IPv4 /16, IPv6 /48) holding the most
+   * (issue 67, L6). Dropping the least recently used of all let ten networks of one block, each within its share,
+   * push out every other client's answer; with every block holding as many, it is the least recently used of all.
+   */
+  #fromTheMostHeld(): string | undefined {
+    const held = new Map<string | undefined, { count: number; oldest: string }>();
+    for (const [key, answer] of this.#answers) {
+      const block = held.get(blockOf(answer.owner));
+      if (block) block.count += 1;
+      else held.set(blockOf(answer.owner), { count: 1, oldest: key });
+    }
+    let most: { count: number; oldest: string } | undefined;
+    for (const owner of held.values()) if (!most || owner.count > most.count) most = owner;
+    return most?.oldest;
   }
 
   #sweep(): void {
