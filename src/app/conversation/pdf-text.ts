@@ -1,12 +1,13 @@
 /**
  * The text of a PDF, through Mozilla's pdf.js (pdfjs-dist): loaded only when a PDF is attached, its
- * parser in a worker of its own from this origin (the page's policy allows no other). The text is read
- * as it streams from that worker, within a character bound and a deadline (a small file can inflate to
- * tens of millions of characters, or take minutes to parse): past either, parsing stops and the text
- * read so far is kept, with why.
+ * parser in a worker of its own from this origin (the page's policy allows no other). The file is opened,
+ * and its text read as it streams from that worker, within a character bound and one deadline (a small file
+ * can inflate to tens of millions of characters, or take minutes to open or parse): past either, parsing stops
+ * and the text read so far is kept, with why; a file that does not open in time is refused, saying so.
  */
 import { getDocument, GlobalWorkerOptions, PDFWorker } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import { byDeadline } from '../../shared/by-deadline.ts';
 import { readTextStream, type TextChunk } from './bounded-text-stream.ts';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
@@ -40,7 +41,10 @@ export async function pdfText(data: Uint8Array, now: () => number = Date.now): P
   // No fonts loaded: only the text is wanted.
   const task = getDocument({ data, worker, disableFontFace: true, useSystemFonts: false });
   try {
-    const document = await task.promise;
+    // Opening is inside the deadline too: a small file can take tens of seconds and gigabytes before its first page
+    // (issue 67, L8). Past it, the parser's worker is ended below.
+    const document = await byDeadline(task.promise, deadline, now);
+    if (!document) throw new Error(`it did not open within ${PDF_DEADLINE_MS / 1000} s`);
     const last = Math.min(document.numPages, MAX_PAGES);
     const pages: string[] = [];
     let length = 0;
@@ -51,7 +55,11 @@ export async function pdfText(data: Uint8Array, now: () => number = Date.now): P
         cut = 'time';
         break;
       }
-      const page = await document.getPage(n);
+      const page = await byDeadline(document.getPage(n), deadline, now);
+      if (!page) {
+        cut = 'time';
+        break;
+      }
       const read = await readTextStream(page.streamTextContent() as ReadableStream<TextChunk>, { room: MAX_PDF_CHARS - length, deadline, now });
       const text = read.text.replace(/[ \t]+\n/g, '\n').trim();
       pages.push(text);
