@@ -497,46 +497,6 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     await setMaxNewTokens(page, String(SHORT_ANSWER_TOKENS));
   });
 
-  it('lets the user skip a self-check that runs long, showing what it does and for how long', async () => {
-    // No remembered verdict for this fixture: its check runs long (minutes on SwiftShader), and is held below.
-    await page.goto(`${inject('appUrl')}?model=${encodeURIComponent('/models/tiny-unchecked')}`);
-    await expect
-      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.loadsModel, interval: 250 })
-      .toBe('Checking that this model calls tools…');
-    // The check is held where it stands: what is tested is the page around it, which is the same on either path (on
-    // WASM here, where a load costs a fraction of SwiftShader's), and a running check would take both cores (issue 70).
-    const checkHold = await holdDecoding(page, { afterTokens: 0 });
-    await expect
-      .poll(async () => Number.parseInt((await page.getByTestId('check-elapsed').textContent()) ?? '0', 10), { timeout: TIMEOUTS.reacts })
-      .toBeGreaterThanOrEqual(2);
-    // The composer is not blocked while it checks: Send is there, and says what it would do.
-    await page.locator('[data-testid="send"]:not([disabled])').waitFor({ timeout: TIMEOUTS.reacts });
-    await screenshot(page, 'checking');
-    // A message sent now waits for the verdict, which decides whether calls may be forced (issue 30,
-    // P2.1): the check goes on, and the page says what the message waits for.
-    await sendMessage(page, 'Write a short poem about rain.');
-    await page.getByTestId('waiting-for-check').waitFor({ timeout: TIMEOUTS.reacts });
-    expect(await page.getByTestId('model-status').textContent()).toBe('Checking that this model calls tools…');
-    const skipped = Date.now();
-    await page.getByTestId('skip-check').click();
-    // The skipped check goes on to see its end; the answer is then held once it writes, so the Stop below finds it
-    // writing (issue 70).
-    await checkHold.release();
-    await holdDecoding(page);
-    await expect
-      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.reacts, interval: 100 })
-      .toMatch(/^Ready(?: without tools)?: tiny-unchecked on WASM q[48]$/);
-    figures.skipCheckToReadyMs = Date.now() - skipped;
-    // Skipped, the message goes at once; this random model would write for minutes, so it is stopped.
-    await page.getByTestId('waiting-for-check').waitFor({ state: 'detached', timeout: TIMEOUTS.reacts });
-    await expect.poll(() => userTurns(page), { timeout: TIMEOUTS.reacts }).toContain('Write a short poem about rain.');
-    await page.getByTestId('stop').click();
-    await waitIdle(page, 60_000);
-    expect(await page.getByTestId('verdict').getAttribute('data-ok')).toBe('unknown');
-    expect(await page.getByTestId('verdict').textContent()).toContain('Tool calling not checked');
-    expect(await page.getByTestId('recheck').textContent()).toBe('Check now');
-  });
-
   it('sent nothing anywhere but its own origin, and threw no page errors', () => {
     expect(foreign).toEqual([]);
     expect(errors).toEqual([]);
@@ -584,6 +544,41 @@ describe('the page on the fixture model, WebGPU path (the software adapter, chos
     const { partial } = await stopThreeTimes(page, 'button', 'stopOnWebgpu');
     await page.reload();
     await expectConversationIntact(page, partial);
+  });
+
+  it('lets the user skip a self-check that runs long, showing what it does and for how long', async () => {
+    // No remembered verdict for this fixture: its check on SwiftShader runs for minutes.
+    await page.goto(`${inject('appUrl')}?model=${encodeURIComponent('/models/tiny-unchecked')}`);
+    await expect
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.loadsModel, interval: 250 })
+      .toBe('Checking that this model calls tools…');
+    await expect
+      .poll(async () => Number.parseInt((await page.getByTestId('check-elapsed').textContent()) ?? '0', 10), { timeout: TIMEOUTS.reacts })
+      .toBeGreaterThanOrEqual(2);
+    // The composer is not blocked while it checks: Send is there, and says what it would do.
+    await page.locator('[data-testid="send"]:not([disabled])').waitFor({ timeout: TIMEOUTS.reacts });
+    await screenshot(page, 'checking');
+    // A message sent now waits for the verdict, which decides whether calls may be forced (issue 30,
+    // P2.1): the check goes on, and the page says what the message waits for.
+    await sendMessage(page, 'Write a short poem about rain.');
+    await page.getByTestId('waiting-for-check').waitFor({ timeout: TIMEOUTS.reacts });
+    expect(await page.getByTestId('model-status').textContent()).toBe('Checking that this model calls tools…');
+    const skipped = Date.now();
+    await page.getByTestId('skip-check').click();
+    // Held once it writes, so the Stop below finds it writing (issue 70).
+    await holdDecoding(page);
+    await expect
+      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.reacts, interval: 100 })
+      .toMatch(/^Ready(?: without tools)?: tiny-unchecked on WebGPU q4$/);
+    figures.skipCheckToReadyMs = Date.now() - skipped;
+    // Skipped, the message goes at once; this random model would write for minutes, so it is stopped.
+    await page.getByTestId('waiting-for-check').waitFor({ state: 'detached', timeout: TIMEOUTS.reacts });
+    await expect.poll(() => userTurns(page), { timeout: TIMEOUTS.reacts }).toContain('Write a short poem about rain.');
+    await page.getByTestId('stop').click();
+    await waitIdle(page, 60_000);
+    expect(await page.getByTestId('verdict').getAttribute('data-ok')).toBe('unknown');
+    expect(await page.getByTestId('verdict').textContent()).toContain('Tool calling not checked');
+    expect(await page.getByTestId('recheck').textContent()).toBe('Check now');
   });
 
   it('explains a model that cannot be loaded', async () => {
