@@ -16,6 +16,7 @@ export { describeRuntime, loadLadder, type DetectOptions } from './engine/device
 export type { EmbedProgress, EmbedReply, EmbedRequest, EmbedderInfo, EmbeddingModel } from './engine/embedding-model.ts';
 export { registerErrorClass } from './shared/errors.ts';
 export { abortError } from './shared/abort.ts';
+export { byDeadline } from './shared/by-deadline.ts';
 export { NO_WORKER_MESSAGE } from './worker/worker-client.ts';
 export { ANSWER_NOW_PROMPT } from './loop/prompts.ts';
 export { memoryOf, metricsOf, offeredNames } from './loop/step-log.ts';

@@ -7,7 +7,7 @@
  */
 import { getDocument, GlobalWorkerOptions, PDFWorker } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
-import { byDeadline } from '../../shared/by-deadline.ts';
+import { byDeadline } from '../../internal.ts';
 import { readTextStream, type TextChunk } from './bounded-text-stream.ts';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
