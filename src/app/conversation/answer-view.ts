@@ -75,12 +75,31 @@ export function keptStep(step: Step): Step {
   }
 }
 
+/** Whether a call's details make its line a search of documents: what it found (passages, of documents), whatever the tool is called. */
+const isPassagesSearch = (details: Record<string, unknown>) => Array.isArray(details.passages) && Array.isArray(details.documents);
+
+/**
+ * The arguments a call's line shows, where its line shows neither its result nor all its arguments (a search of
+ * the attached files, a web search or read that ran): the line is drawn from the call's details instead. Undefined
+ * for a call whose line shows its result.
+ *
+ * @param record - the call.
+ * @param web - whether its answer had the web tools (`Turn.web`).
+ */
+export function argumentsALineShows(record: ToolCallRecord, web: boolean): Record<string, unknown> | undefined {
+  const details = record.details ?? {};
+  const pick = (...keys: string[]) => Object.fromEntries(keys.filter((key) => record.arguments[key] !== undefined).map((key) => [key, record.arguments[key]]));
+  if (isPassagesSearch(details)) return pick('query');
+  const found = details.web as { kind?: unknown } | undefined;
+  if (web && WEB_TOOL_NAMES.has(record.name) && (found?.kind === 'search' || found?.kind === 'read')) return pick('query', 'queries', 'url');
+  return undefined;
+}
+
 /** A call as its line shows it: a web tool's line from what it searched or read, any other tool's call with what its server showed the user. */
 function activityOf(record: ToolCallRecord, web: boolean): Activity {
   const details = record.details ?? {};
   const shown = Array.isArray(details.shown) ? details.shown.filter((text): text is string => typeof text === 'string') : [];
-  // A search of documents, known by what it found (passages, of documents), whatever the tool is called.
-  if (Array.isArray(details.passages) && Array.isArray(details.documents)) return passagesActivity(record);
+  if (isPassagesSearch(details)) return passagesActivity(record);
   if (!web || !WEB_TOOL_NAMES.has(record.name)) {
     return {
       kind: 'call',

@@ -145,14 +145,20 @@ function instructionsNote(instructions: string | undefined): string[] {
 function checkedConversation(raw: unknown, version: number): ImportedConversation {
   const now = new Date().toISOString();
   if (version === 2) {
-    const c = checkStoredConversation(raw);
+    const report = { hiddenResults: 0 };
+    const c = checkStoredConversation(raw, report);
     const conversation: Conversation = {
       ...c,
       title: c.title || titleFrom(c.turns.find((t) => t.role === 'user')?.text ?? ''),
       createdAt: c.createdAt ?? now,
       updatedAt: c.updatedAt ?? now,
     };
-    return { conversation, notes: instructionsNote(c.instructions) };
+    const hidden = report.hiddenResults
+      ? [
+          `The model's memory holds only what the conversation shows: the results of ${report.hiddenResults === 1 ? 'one search' : `${report.hiddenResults} searches`} (of the web or of attached files) that the file held were not kept, as the page shows a search by what it found, not by its result.`,
+        ]
+      : [];
+    return { conversation, notes: [...hidden, ...instructionsNote(c.instructions)] };
   }
   const c = checkImportedConversation(raw);
   const checked: LegacyConversation = {

@@ -2,6 +2,7 @@ import type { Step } from '../../internal.ts';
 import type { Conversation, ConversationBranch, Turn, VersionSet } from '../state/app-state.ts';
 import { checkTurn, IMPORT_LIMITS, importedInstructions, isObject, refuse } from './conversation-schema.ts';
 import { MAX_VERSIONS } from './conversation-versions.ts';
+import { argumentsALineShows } from './answer-view.ts';
 import { checkStep, StepCheckError } from './step-check.ts';
 
 /** Steps one imported answer may hold: far more than any answer records, few enough that a file cannot flood the page. */
@@ -37,13 +38,36 @@ export function storedShape(conversation: Conversation): Conversation {
   return { ...rest, turns: conversation.turns.map(kept), ...(versions ? { versions } : {}) };
 }
 
+/** What an import dropped of a file's answers, for its note. */
+export interface StoredImportReport {
+  /** Calls whose result the file held but the page does not show (a search of the web or of the attached files). */
+  hiddenResults: number;
+}
+
+/** The result a call imported from a file keeps where its line does not show the one the file held. */
+export const RESULT_NOT_KEPT = '(Not kept: this result came from an imported file, and the page does not show it.)';
+
+/**
+ * A call step as the page can draw it. A search's line (of the web, of the attached files) is drawn from the
+ * call's details and shows neither its result nor its other arguments, which the model would still read in
+ * the next prompt: from a file, those are dropped, and counted for the import's note (issue 67, L1).
+ */
+function drawableStep(step: Step, web: boolean, report: StoredImportReport): Step {
+  if (step.kind !== 'call') return step;
+  const shown = argumentsALineShows(step.record, web);
+  if (!shown) return step;
+  if (step.record.result !== RESULT_NOT_KEPT) report.hiddenResults += 1;
+  return { ...step, record: { ...step.record, arguments: shown, result: RESULT_NOT_KEPT } };
+}
+
 /**
  * One turn of a version 2 file: its fields checked as a version 1 file's are, an answer's steps rebuilt
  * kind by kind (`step-check.ts`). What the model remembers of an answer is folded from the same steps the
  * page shows it from, so nothing the page does not show can reach the model, but for the answer's text:
- * a finished step must hold the text the turn shows.
+ * a finished step must hold the text the turn shows. A call the page draws as a search line keeps only what
+ * that line shows ({@link drawableStep}).
  */
-function storedTurn(value: unknown, index: number): Turn {
+function storedTurn(value: unknown, index: number, report: StoredImportReport): Turn {
   const { historyIndex: _index, ...turn } = checkTurn(value, index, 0);
   const where = `Turn ${index + 1}`;
   const raw = (value as Record<string, unknown>).steps;
@@ -52,7 +76,7 @@ function storedTurn(value: unknown, index: number): Turn {
   if (raw.length > MAX_STEPS) refuse(where, `has more than ${MAX_STEPS} steps`);
   const steps = raw.map((step, i) => {
     try {
-      return checkStep(step, STEP_LIMITS);
+      return drawableStep(checkStep(step, STEP_LIMITS), turn.web === true, report);
     } catch (error) {
       if (error instanceof StepCheckError) refuse(`${where}, step ${i + 1},`, error.message);
       throw error;
@@ -85,7 +109,14 @@ function refuseRepeatedCalls(steps: readonly Step[], where: string): void {
   }
 }
 
-function storedVersions(value: unknown, turns: readonly Turn[], budget: { turns: number }, where: string, from = 0): Record<string, VersionSet> | undefined {
+function storedVersions(
+  value: unknown,
+  turns: readonly Turn[],
+  budget: { turns: number },
+  where: string,
+  report: StoredImportReport,
+  from = 0,
+): Record<string, VersionSet> | undefined {
   if (value === undefined) return undefined;
   if (!isObject(value)) refuse(where, 'has versions that are not an object');
   const versions: Record<string, VersionSet> = {};
@@ -101,9 +132,9 @@ function storedVersions(value: unknown, turns: readonly Turn[], budget: { turns:
       if (!isObject(branch) || !Array.isArray(branch.turns)) refuse(version, 'is not {turns}');
       budget.turns -= branch.turns.length;
       if (budget.turns < 0) refuse('The conversation', `has more than ${IMPORT_LIMITS.turns} turns with its versions`);
-      const branchTurns = branch.turns.map((turn, n) => storedTurn(turn, at + n));
+      const branchTurns = branch.turns.map((turn, n) => storedTurn(turn, at + n, report));
       if (branchTurns[0]?.role !== 'user') refuse(version, 'does not start with a user message');
-      const nested = storedVersions(branch.versions, [...turns.slice(0, at), ...branchTurns], budget, version, at + 1);
+      const nested = storedVersions(branch.versions, [...turns.slice(0, at), ...branchTurns], budget, version, report, at + 1);
       return { turns: branchTurns, ...(nested ? { versions: nested } : {}) };
     });
     versions[at] = { others, index: set.index as number };
@@ -119,13 +150,16 @@ function storedVersions(value: unknown, turns: readonly Turn[], budget: { turns:
  *
  * @remarks Security: as {@link checkTurn}'s, and an answer's steps are rebuilt kind by kind from known fields.
  */
-export function checkStoredConversation(raw: unknown): Omit<Conversation, 'title' | 'createdAt' | 'updatedAt'> & Partial<Conversation> {
+export function checkStoredConversation(
+  raw: unknown,
+  report: StoredImportReport = { hiddenResults: 0 },
+): Omit<Conversation, 'title' | 'createdAt' | 'updatedAt'> & Partial<Conversation> {
   if (!isObject(raw)) refuse('The conversation', 'is not an object');
   if (!Array.isArray(raw.turns) || raw.turns.length === 0) refuse('The conversation', 'has no turns');
   if (raw.turns.length > IMPORT_LIMITS.turns) refuse('The conversation', `has more than ${IMPORT_LIMITS.turns} turns`);
-  const turns = raw.turns.map(storedTurn);
+  const turns = raw.turns.map((turn, i) => storedTurn(turn, i, report));
   if (new Set(turns.map((t) => t.id)).size !== turns.length) refuse('The conversation', 'has two turns with the same id');
-  const versions = storedVersions(raw.versions, turns, { turns: IMPORT_LIMITS.turns - turns.length }, 'The conversation');
+  const versions = storedVersions(raw.versions, turns, { turns: IMPORT_LIMITS.turns - turns.length }, 'The conversation', report);
   const text = (v: unknown, max: number) => (typeof v === 'string' && v.length <= max ? v : undefined);
   const title = text(raw.title, IMPORT_LIMITS.shortChars);
   const createdAt = text(raw.createdAt, 40);
