@@ -42,6 +42,26 @@ const DEFAULTS: Required<HtmlToTextLimits> = {
 /** Elements removed before any conversion: never page text, sometimes hostile. */
 const DROP_SELECTOR = 'script, style, noscript, template, iframe, object, embed, svg, math, canvas, link, meta, base';
 
+/** Elements a reader of the page does not see, by their own attributes: `hidden`, `aria-hidden`, an inline style that hides them. */
+const MAYBE_HIDDEN_SELECTOR = '[hidden], [aria-hidden], [style]';
+const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
+
+/**
+ * Removes what the page hides from its readers, as far as its own markup says (a style sheet's rules are not
+ * read): text a person never sees is where a page hides instructions for a model (issue 67).
+ */
+function removeHidden(document: {
+  querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null; hasAttribute(name: string): boolean; remove(): void }>;
+}): void {
+  for (const element of [...document.querySelectorAll(MAYBE_HIDDEN_SELECTOR)]) {
+    const hidden =
+      element.hasAttribute('hidden') ||
+      element.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true' ||
+      HIDING_STYLE.test(element.getAttribute('style') ?? '');
+    if (hidden) element.remove();
+  }
+}
+
 /** Page furniture removed on the non-Readability path. */
 const FURNITURE_SELECTOR = 'nav, header, footer, aside, form, dialog, [role="navigation"], [aria-hidden="true"]';
 
@@ -104,6 +124,7 @@ function convertWithDom(html: string, pageUrl: string, allowReadability: boolean
   const baseElement = document.querySelector('base[href]');
   const base = safeBase(baseElement?.getAttribute('href') ?? undefined, pageUrl);
   for (const element of document.querySelectorAll(DROP_SELECTOR)) element.remove();
+  removeHidden(document);
   for (const pre of document.querySelectorAll('pre')) squeezeTextNodes(pre);
 
   const hrefs: string[] = [];
@@ -140,6 +161,7 @@ function convertWithDom(html: string, pageUrl: string, allowReadability: boolean
         ({ document } = parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`));
       }
       for (const element of document.querySelectorAll(DROP_SELECTOR)) element.remove();
+      removeHidden(document);
       for (const pre of document.querySelectorAll('pre')) squeezeTextNodes(pre);
     }
   }

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -135,6 +135,38 @@ describe('startAppServer', () => {
     const changed = `${script}export const more = 1;\n`;
     await writeFile(join(dir, 'site', 'assets', 'page.js'), changed);
     expect(brotliDecompressSync((await get('/assets/page.js', 'br')).body).toString()).toBe(changed);
+    // Rewritten at the same size with its old modification time put back, it is compressed again too (issue 67).
+    const path = join(dir, 'site', 'assets', 'page.js');
+    const then = new Date('2026-01-01T00:00:00Z');
+    await utimes(path, then, then);
+    expect(brotliDecompressSync((await get('/assets/page.js', 'br')).body).toString()).toBe(changed);
+    const same = changed.replace('more = 1', 'more = 2');
+    await writeFile(path, same);
+    await utimes(path, then, then);
+    expect(brotliDecompressSync((await get('/assets/page.js', 'br')).body).toString()).toBe(same);
+  });
+
+  it('keeps one compressed body per file and encoding, and at most its byte budget in all, the least recently used dropped (issue 67)', async () => {
+    const { CompressedFiles } = await import('./compressed-files.ts');
+    const files = new CompressedFiles(10_000);
+    // Text that does not compress much: a MINSTD sequence of printable characters.
+    const text = (seed: number) => {
+      let x = seed;
+      const next = () => {
+        x = (x * 48271) % 2147483647;
+        return String.fromCharCode(33 + (x % 90));
+      };
+      return Buffer.from(Array.from({ length: 2_000 }, next).join(''));
+    };
+    await files.body({ path: '/a.js', version: '0' }, 'gzip', async () => text(1));
+    const single = files.keptBytes;
+    for (let version = 1; version < 5; version++) await files.body({ path: '/a.js', version: String(version) }, 'gzip', async () => text(version + 1));
+    // Five versions of one file: only the last one's body is kept.
+    expect(files.keptBytes).toBeGreaterThan(0);
+    expect(files.keptBytes).toBeLessThan(2 * single);
+    for (let n = 0; n < 12; n++) await files.body({ path: `/f${n}.js`, version: '1' }, 'gzip', async () => text(n + 11));
+    expect(files.keptBytes).toBeLessThanOrEqual(10_000);
+    expect(files.keptBytes).toBeGreaterThan(10_000 - 2 * single);
   });
 
   it('serves tools.js as JavaScript and wasm as application/wasm', async () => {

@@ -214,8 +214,11 @@ async function handle(roots: readonly ServedRoot[], options: AppServerOptions, r
   let compressed: Buffer | undefined;
   if (encoding) {
     try {
-      const version = `${file.path}\u0000${file.size}\u0000${(await file.handle.stat()).mtimeMs}`;
-      compressed = await compressedFiles.body(version, encoding, () => file.handle.readFile());
+      // The change time and inode too: a rewrite of the same size that puts the old modification time back
+      // changes both, so a stale body is never served (issue 67).
+      const stat = await file.handle.stat();
+      const version = `${file.size}\u0000${stat.mtimeMs}\u0000${stat.ctimeMs}\u0000${stat.ino}`;
+      compressed = await compressedFiles.body({ path: file.path, version }, encoding, () => file.handle.readFile());
     } finally {
       await file.handle.close().catch(() => undefined);
     }

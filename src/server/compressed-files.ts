@@ -33,28 +33,71 @@ export function encodingFor(acceptEncoding: string | undefined, type: string, si
   return allows('br') ? 'br' : allows('gzip') ? 'gzip' : undefined;
 }
 
+/** Bytes of compressed bodies kept at most: past it, the least recently used are dropped (and made again if asked for). */
+const MAX_CACHED_BYTES = 128 * 1024 * 1024;
+
 /**
  * Compressed bodies of the files served, made once per file version and encoding and kept: the build's files
  * are few and never change under a hashed name. Brotli at its best for small files, at a quality that takes
- * about a second for ONNX Runtime's 27 MB build (quality 11 would take a minute on the first visit).
+ * about a second for ONNX Runtime's 27 MB build (quality 11 would take a minute on the first visit). One
+ * version per file and encoding is kept (a rewritten file's old body is dropped), and at most
+ * {@link MAX_CACHED_BYTES} in all, the least recently used dropped first (issue 67: copies were never evicted).
  */
 export class CompressedFiles {
-  private readonly cache = new Map<string, Promise<Buffer>>();
+  private readonly cache = new Map<string, { version: string; body: Promise<Buffer>; bytes: number }>();
+  private bytes = 0;
 
-  /** The body of `bytes` in `encoding`; `key` names the file's version (its path, size and modification time). */
-  body(key: string, encoding: Encoding, bytes: () => Promise<Buffer>): Promise<Buffer> {
-    const id = `${encoding}\u0000${key}`;
-    let made = this.cache.get(id);
-    if (!made) {
-      made = bytes().then((raw) =>
-        encoding === 'br'
-          ? brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: raw.length < 1024 * 1024 ? 11 : 5, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
-          : gzipAsync(raw, { level: 9 }),
-      );
-      // A failed read is not kept: the next request tries again.
-      made.catch(() => this.cache.delete(id));
-      this.cache.set(id, made);
+  /** @param maxBytes - compressed bytes kept at most (tests give fewer). */
+  constructor(private readonly maxBytes = MAX_CACHED_BYTES) {}
+
+  /**
+   * The body of `bytes` in `encoding`.
+   * @param file - the file's path, and its version: whatever changes when its content may have (size, times, inode).
+   */
+  body(file: { path: string; version: string }, encoding: Encoding, bytes: () => Promise<Buffer>): Promise<Buffer> {
+    const id = `${encoding}\u0000${file.path}`;
+    const held = this.cache.get(id);
+    if (held?.version === file.version) {
+      // Most recently used last: the first entry is the one to drop.
+      this.cache.delete(id);
+      this.cache.set(id, held);
+      return held.body;
     }
-    return made;
+    if (held) this.forget(id);
+    const body = bytes().then((raw) =>
+      encoding === 'br'
+        ? brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: raw.length < 1024 * 1024 ? 11 : 5, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+        : gzipAsync(raw, { level: 9 }),
+    );
+    const entry = { version: file.version, body, bytes: 0 };
+    this.cache.set(id, entry);
+    body.then(
+      (made) => {
+        if (this.cache.get(id) !== entry) return;
+        entry.bytes = made.length;
+        this.bytes += made.length;
+        for (const [oldest] of this.cache) {
+          if (this.bytes <= this.maxBytes || oldest === id) break;
+          this.forget(oldest);
+        }
+      },
+      // A failed read is not kept: the next request tries again.
+      () => {
+        if (this.cache.get(id) === entry) this.forget(id);
+      },
+    );
+    return body;
+  }
+
+  /** How many compressed bytes are kept now. */
+  get keptBytes(): number {
+    return this.bytes;
+  }
+
+  private forget(id: string): void {
+    const entry = this.cache.get(id);
+    if (!entry) return;
+    this.bytes -= entry.bytes;
+    this.cache.delete(id);
   }
 }

@@ -39,6 +39,17 @@ const BLOCKS = new Set([
   'ul',
 ]);
 
+const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
+
+/** Whether the element's own markup hides it from readers: `hidden`, `aria-hidden="true"`, an inline style (issue 67). */
+function hiddenFromReaders(element: Element): boolean {
+  return (
+    element.hasAttribute('hidden') ||
+    element.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true' ||
+    HIDING_STYLE.test(element.getAttribute('style') ?? '')
+  );
+}
+
 /** True for a text that is an HTML document: by the file's name, else by how the text begins. */
 export function isHtmlDocument(name: string, text: string): boolean {
   return /\.x?html?$/i.test(name.split(/[?#]/)[0] ?? '') || /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html)[\s>]/i.test(text.slice(0, 2000));
@@ -69,7 +80,7 @@ export function htmlDocumentText(html: string, parse: (html: string) => Document
       if (child.nodeType !== 1) continue;
       const element = child as Element;
       const tag = element.tagName.toLowerCase();
-      if (HIDDEN.has(tag) || element.hasAttribute('hidden')) continue;
+      if (HIDDEN.has(tag) || hiddenFromReaders(element)) continue;
       const heading = /^h([1-6])$/.exec(tag);
       if (heading) {
         flush();
