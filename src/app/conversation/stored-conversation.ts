@@ -45,7 +45,7 @@ export interface StoredImportReport {
 }
 
 /** The result a call imported from a file keeps where its line does not show the one the file held. */
-export const RESULT_NOT_KEPT = '(Not kept: this result came from an imported file, and the page does not show it.)';
+const RESULT_NOT_KEPT = '(Not kept: this result came from an imported file, and the page does not show it.)';
 
 /**
  * A call step as the page can draw it. A search's line (of the web, of the attached files) is drawn from the
