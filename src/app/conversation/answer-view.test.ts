@@ -94,8 +94,22 @@ describe("an answer's view of its steps (issue 43)", () => {
         { id: 'a', role: 'assistant', text: 'It is 4 °C; the news is calm.', state: 'done', web: true, steps },
       ] as Turn[],
     };
-    // A version 2 file is the page's own record: every step comes back as it was.
-    expect(conversationFromJson(conversationToJson(conversation).text).turns).toEqual(conversation.turns);
+    // A version 2 file is the page's own record: every step comes back as it was, but what a web line does not show
+    // (its call's result, arguments past its query), which the model would read unseen (issue 67, L1).
+    const shown = (step: Step): Step =>
+      step.kind === 'call' && step.record.name === 'web_search'
+        ? {
+            ...step,
+            record: {
+              ...step.record,
+              arguments: { query: step.record.arguments.query },
+              result: '(Not kept: this result came from an imported file, and the page does not show it.)',
+            },
+          }
+        : step;
+    const asDrawn = conversation.turns.map((turn) => (turn.steps ? { ...turn, steps: turn.steps.map(shown) } : turn));
+    expect(conversationFromJson(conversationToJson(conversation).text).turns).toEqual(asDrawn);
+    expect(steps.some((step) => step.kind === 'call' && step.record.name === 'web_search')).toBe(true);
     const back = conversationFromJson(conversationToVersion1Json(conversation).text);
     // A version 1 file carries the view and the history; a web line keeps the call the model made and what it read, so
     // the import can check the history against it and keep the model's memory of the research (issue 44).
