@@ -36,6 +36,25 @@ function isJsonOf(text: string | undefined, value: unknown): boolean {
 }
 
 /**
+ * Whether structured content only repeats what the text parts say: all its values are texts, each found in them.
+ * server-filesystem sends a file's text again as `{ content: … }`, which the model read twice (issue 69). A value
+ * of another kind (a number, a flag) is not looked for in the text: it is kept.
+ */
+function repeatsText(structured: unknown, text: string): boolean {
+  const strings: string[] = [];
+  const stack: unknown[] = [structured];
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value === 'string') strings.push(value.trim());
+    else if (Array.isArray(value)) stack.push(...value);
+    else if (value && typeof value === 'object') stack.push(...Object.values(value));
+    else return false;
+    if (strings.length + stack.length > 1_000) return false;
+  }
+  return strings.length > 0 && strings.every((value) => text.includes(value));
+}
+
+/**
  * What the model reads of a call result: its text parts, the structured content as JSON where no
  * text part already carries it (servers repeat it as text, as MCP asks), images, audio and resources
  * described in words (a text model cannot see them); parts annotated for the user only are left out.
@@ -61,7 +80,10 @@ export function mcpResultText(result: { content?: ResultPart[]; structuredConten
   });
   if (all.length > MAX_RESULT_PARTS) parts.push(`[${all.length - MAX_RESULT_PARTS} more parts not shown]`);
   const structured = result.structuredContent;
-  if (structured !== undefined && !all.some((part) => part.type === 'text' && isJsonOf(part.text, structured))) parts.push(bounded(JSON.stringify(structured)));
+  const texts = all.flatMap((part) => (part.type === 'text' ? [part.text ?? ''] : []));
+  if (structured !== undefined && !texts.some((text) => isJsonOf(text, structured)) && !repeatsText(structured, texts.join('\n'))) {
+    parts.push(bounded(JSON.stringify(structured)));
+  }
   return parts.filter(Boolean).join('\n');
 }
 

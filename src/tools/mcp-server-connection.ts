@@ -10,8 +10,19 @@ import type { ObjectSchemaInput } from './tool-schema.ts';
 
 /** Most tools taken from one server (a listing past it is cut, and says so in `skipped`). */
 const MAX_TOOLS = 500;
-/** Longest tool description taken: a longer one is a page of text in every prompt (the tool is skipped, and named). */
+/** Longest tool description the model reads: a longer one is a page of text in every prompt, so it is cut, and says so. */
 const MAX_DESCRIPTION_CHARS = 2_000;
+
+/**
+ * A server's tool description within {@link MAX_DESCRIPTION_CHARS}: a longer one is cut at a word, saying how long
+ * it was. The tool itself is kept: server-sequential-thinking's one tool (2,781 characters) was dropped (issue 69).
+ */
+function boundedDescription(description: string): string {
+  if (description.length <= MAX_DESCRIPTION_CHARS) return description;
+  const head = description.slice(0, MAX_DESCRIPTION_CHARS);
+  const cut = head.slice(0, Math.max(head.lastIndexOf(' '), MAX_DESCRIPTION_CHARS / 2)).trimEnd();
+  return `${cut} … [cut: the server's description is ${description.length.toLocaleString('en-US')} characters]`;
+}
 /** Deepest and largest input schema taken: one that registers must not break every answer after it. */
 const MAX_SCHEMA_DEPTH = 12;
 const MAX_SCHEMA_CHARS = 32_000;
@@ -50,9 +61,6 @@ function nestingDepth(value: unknown): number {
 
 /** Why a listed tool is not taken, when it is out of bounds. */
 function outOfBounds(tool: ListedTool): string | undefined {
-  if (typeof tool.description === 'string' && tool.description.length > MAX_DESCRIPTION_CHARS) {
-    return `its description is longer than ${MAX_DESCRIPTION_CHARS.toLocaleString('en-US')} characters`;
-  }
   if (nestingDepth(tool.inputSchema) > MAX_SCHEMA_DEPTH) return `its input schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`;
   if ((JSON.stringify(tool.inputSchema) ?? '').length > MAX_SCHEMA_CHARS) {
     return `its input schema is larger than ${MAX_SCHEMA_CHARS.toLocaleString('en-US')} characters`;
@@ -431,7 +439,7 @@ export class ServerConnection implements McpConnection {
     try {
       target.tool(
         name,
-        tool.description ?? tool.annotations?.title ?? tool.name,
+        boundedDescription(tool.description ?? tool.annotations?.title ?? tool.name),
         // Whole, as published: definitions and references (pydantic, FastMCP, the SDK's zod) are followed
         // at registration, and every keyword is checked. JSON Schema's `required` absent means none.
         { ...tool.inputSchema, type: 'object', properties: tool.inputSchema.properties ?? {} } as ObjectSchemaInput,

@@ -128,7 +128,7 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
   );
 
   it(
-    'bounds what a server can make the client hold: description, schema depth, a schema its references amplify, result parts, re-listings (issues 41, 67)',
+    'bounds what a server can make the client hold: description (cut), schema depth, a schema its references amplify, result parts, re-listings (issues 41, 67, 69)',
     async () => {
       const hostile = await startMcpServer({ HOSTILE_TOOLS: '1' });
       const registry = new ToolRegistry();
@@ -137,7 +137,6 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
       try {
         expect(connection.skipped).toEqual(
           expect.arrayContaining([
-            { name: 'long_description', reason: 'its description is longer than 2,000 characters' },
             { name: 'deep_schema', reason: 'its input schema nests deeper than 12 levels' },
             {
               name: 'amplified_schema',
@@ -147,6 +146,11 @@ describe('tools from a real MCP server (the official SDK, Streamable HTTP, on lo
           ]),
         );
         expect(registry.names).not.toContain('deep_schema');
+        // A page of description is cut, saying how long it was; the tool is kept (issue 69).
+        const long = registry.schemas.find((schema) => schema.function.name === 'long_description')?.function.description ?? '';
+        expect(long.length).toBeLessThan(2_100);
+        expect(long).toMatch(/ … \[cut: the server's description is 4,400 characters\]$/);
+        expect(connection.skipped.map((s) => s.name)).not.toContain('long_description');
         expect(registry.names).not.toContain('amplified_schema');
         const parts = await registry.runTool('many_parts', {});
         expect(parts.ok && String(parts.result).split('\n')).toHaveLength(65);
@@ -445,6 +449,17 @@ describe('mcpResultText', () => {
         structuredContent: { n: 1 },
       }),
     ).toBe('a\n[resource file:///n.txt]\nnote\n[link: x file:///x]\n{"n":1}');
+  });
+
+  it('reads a text once where the structured content only repeats it, as server-filesystem sends a file (issue 69)', () => {
+    const file = 'line one\nline two "quoted"\n';
+    expect(mcpResultText({ content: [{ type: 'text', text: file }], structuredContent: { content: file } })).toBe(file);
+    expect(mcpResultText({ content: [{ type: 'text', text: '[FILE] a.txt\n[DIR] b' }], structuredContent: { content: '[FILE] a.txt\n[DIR] b' } })).toBe(
+      '[FILE] a.txt\n[DIR] b',
+    );
+    // What the text does not say is kept: another text, or a value of another kind.
+    expect(mcpResultText({ content: [{ type: 'text', text: 'done' }], structuredContent: { status: 'done', id: 'x-17' } })).toContain('x-17');
+    expect(mcpResultText({ content: [{ type: 'text', text: 'count 3' }], structuredContent: { count: 3 } })).toBe('count 3\n{"count":3}');
   });
 });
 

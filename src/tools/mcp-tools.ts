@@ -13,7 +13,7 @@ export type { McpConnection } from './mcp-connection.ts';
  * Connects to an MCP server over Streamable HTTP (the older HTTP+SSE transport where the server only
  * speaks that), lists its tools (every page, up to 500 tools) and registers them in `registry`:
  * their JSON Schemas validated like any tool's (a schema that is not an object is skipped and
- * named), a name another tool has taken namespaced `<server>__<tool>`, and every tool registered as
+ * named), a description past 2,000 characters cut (saying so), a name another tool has taken namespaced `<server>__<tool>`, and every tool registered as
  * `confirm` (it asks the user) unless the server is trusted — its own hints decide nothing. A call sends
  * its validated arguments; its result comes back as text (structured content as JSON, images and
  * resources described), an `isError` result as the tool's error, a stopped answer as the MCP
@@ -23,7 +23,9 @@ export type { McpConnection } from './mcp-connection.ts';
  * @param url - the server's MCP endpoint.
  * @param registry - where its tools go.
  * @param options - headers, trust, timeouts, fetch.
- * @throws McpConnectError naming the address when it is not an MCP server, does not answer in time or lists no usable tool.
+ * @returns the connection; a tool it could not register is in its `skipped`, with why (a server may offer no tool
+ *   at all: one of resources or prompts alone connects too).
+ * @throws McpConnectError naming the address when it is not an MCP server or does not answer in time.
  */
 export async function connectMcp(url: string, registry: ToolRegistry, options: McpConnectOptions = {}): Promise<McpConnection> {
   const sdk = await loadSdk();
