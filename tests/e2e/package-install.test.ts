@@ -134,9 +134,11 @@ describe('the package, installed in another project', () => {
   }, TIMEOUTS.consumerProject);
   afterAll(() => (work ? rm(work, { recursive: true, force: true }) : undefined));
 
-  it('ships only the built library and the README: no sources, tests, app or server', () => {
+  it('ships only the built library, the README and the license: no sources, tests, app or server', () => {
     const paths = packed.files.map((f) => f.path);
-    expect(paths.every((p) => p === 'README.md' || p === 'package.json' || p.startsWith('dist/'))).toBe(true);
+    expect(paths.every((p) => p === 'README.md' || p === 'package.json' || p === 'LICENSE' || p.startsWith('dist/'))).toBe(true);
+    // The Apache License 2.0 its package.json names, whole (issue 69).
+    expect(paths).toContain('LICENSE');
     expect(paths.some((p) => p.startsWith('dist/app/') || p.startsWith('dist/server/') || p.includes('.test.'))).toBe(false);
     for (const entry of [
       'dist/index.js',
