@@ -3,6 +3,7 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
+import { hiddenFromReaders, MAYBE_HIDDEN_SELECTOR } from '../shared/hidden-markup.ts';
 import { scanMarkup } from './markup-scan.ts';
 
 /** Limits of {@link htmlToText}; the defaults suit pages up to the reader's 2 MB cap. */
@@ -42,24 +43,14 @@ const DEFAULTS: Required<HtmlToTextLimits> = {
 /** Elements removed before any conversion: never page text, sometimes hostile. */
 const DROP_SELECTOR = 'script, style, noscript, template, iframe, object, embed, svg, math, canvas, link, meta, base';
 
-/** Elements a reader of the page does not see, by their own attributes: `hidden`, `aria-hidden`, an inline style that hides them. */
-const MAYBE_HIDDEN_SELECTOR = '[hidden], [aria-hidden], [style]';
-const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
-
 /**
- * Removes what the page hides from its readers, as far as its own markup says (a style sheet's rules are not
- * read): text a person never sees is where a page hides instructions for a model (issue 67).
+ * Removes what is never page text (scripts, styles, embeds) and what the page hides from its readers, as far as its
+ * own markup says ({@link hiddenFromReaders}), and squeezes preformatted text: the document every path converts.
  */
-function removeHidden(document: {
-  querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null; hasAttribute(name: string): boolean; remove(): void }>;
-}): void {
-  for (const element of [...document.querySelectorAll(MAYBE_HIDDEN_SELECTOR)]) {
-    const hidden =
-      element.hasAttribute('hidden') ||
-      element.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true' ||
-      HIDING_STYLE.test(element.getAttribute('style') ?? '');
-    if (hidden) element.remove();
-  }
+function stripUnseen(document: ReturnType<typeof parseHTML>['document']): void {
+  for (const element of document.querySelectorAll(DROP_SELECTOR)) element.remove();
+  for (const element of [...document.querySelectorAll(MAYBE_HIDDEN_SELECTOR)]) if (hiddenFromReaders(element)) element.remove();
+  for (const pre of document.querySelectorAll('pre')) squeezeTextNodes(pre);
 }
 
 /** Page furniture removed on the non-Readability path. */
@@ -123,9 +114,7 @@ function convertWithDom(html: string, pageUrl: string, allowReadability: boolean
   }
   const baseElement = document.querySelector('base[href]');
   const base = safeBase(baseElement?.getAttribute('href') ?? undefined, pageUrl);
-  for (const element of document.querySelectorAll(DROP_SELECTOR)) element.remove();
-  removeHidden(document);
-  for (const pre of document.querySelectorAll('pre')) squeezeTextNodes(pre);
+  stripUnseen(document);
 
   const hrefs: string[] = [];
   for (const anchor of document.querySelectorAll('a[href]')) {
@@ -160,9 +149,7 @@ function convertWithDom(html: string, pageUrl: string, allowReadability: boolean
       if (!document.body || document.documentElement?.nodeName !== 'HTML') {
         ({ document } = parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`));
       }
-      for (const element of document.querySelectorAll(DROP_SELECTOR)) element.remove();
-      removeHidden(document);
-      for (const pre of document.querySelectorAll('pre')) squeezeTextNodes(pre);
+      stripUnseen(document);
     }
   }
   if (!contentHtml) {

@@ -17,8 +17,8 @@ const SCRIPTS = {
    * KEYS: index. ARGV: prefix, key, now, ttl, max answers, searches limit, pages limit, max seen, owner
    * ('' for none), the owner's share, then digest/host pairs. An owner's answers are also in
    * `<prefix>owner:<owner>`, a sorted set by last use like the index, so its share is kept by dropping
-   * its own least recently used answer; `<prefix>owners` lists the owners, so a full store drops from the one
-   * holding the most (an owner whose answers all expired leaves it when next counted).
+   * its own least recently used answer; `<prefix>owners` lists the owners, so a full store drops from the wide
+   * block holding the most (an owner whose answers all expired leaves it when next counted).
    */
   nexusCreate: `
 local index = KEYS[1]
@@ -48,9 +48,9 @@ if owner ~= '' then
 end
 local owners = prefix .. 'owners'
 while redis.call('ZCARD', index) >= max do
-  -- Full: the client holding the most answers gives up its least recently used one, so clients from many
-  -- networks cannot push out everyone else's; with no such client, the least recently used answer of all.
-  -- An owner is '<wide block>.<network>': the block holding the most gives up the least recently used answer of its owners.
+  -- Full: an owner is '<wide block>.<network>', and the block holding the most answers gives up the least recently
+  -- used answer of its owners, so many networks of one block cannot push out everyone else's; with no owners, or
+  -- more answers without one, the least recently used answer of all.
   local blocks, oldestOf, owned = {}, {}, 0
   for _, o in ipairs(redis.call('SMEMBERS', owners)) do
     local own = prefix .. 'owner:' .. o

@@ -134,7 +134,7 @@ interface MemoryAnswer {
 
 /**
  * Answers in this process's memory: expired after an idle `ttlMs`, at most `maxSessions` of them (the least
- * recently used of the client holding the most dropped first). Right for one instance; several instances each
+ * recently used of the wide block holding the most dropped first). Right for one instance; several instances each
  * have their own.
  */
 export class MemorySessionStore implements SessionStore {
@@ -258,7 +258,7 @@ export class MemorySessionStore implements SessionStore {
       else held.set(blockOf(answer.owner), { count: 1, oldest: key });
     }
     let most: { count: number; oldest: string } | undefined;
-    for (const owner of held.values()) if (!most || owner.count > most.count) most = owner;
+    for (const block of held.values()) if (!most || block.count > most.count) most = block;
     return most?.oldest;
   }
 

@@ -45,11 +45,12 @@ function repeatsText(structured: unknown, text: string): boolean {
   const stack: unknown[] = [structured];
   while (stack.length) {
     const value = stack.pop();
+    const children = Array.isArray(value) ? value : value && typeof value === 'object' ? Object.values(value) : undefined;
     if (typeof value === 'string') strings.push(value.trim());
-    else if (Array.isArray(value)) stack.push(...value);
-    else if (value && typeof value === 'object') stack.push(...Object.values(value));
-    else return false;
-    if (strings.length + stack.length > 1_000) return false;
+    else if (!children) return false;
+    // Bounded before it is spread: a server's list of a million values is not looked through.
+    else if (strings.length + stack.length + children.length > 1_000) return false;
+    else stack.push(...children);
   }
   return strings.length > 0 && strings.every((value) => text.includes(value));
 }

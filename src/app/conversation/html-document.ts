@@ -1,3 +1,5 @@
+import { hiddenFromReaders } from '../../internal.ts';
+
 /**
  * An HTML file too long to read whole, as the text a reader sees: headings as Markdown headings (so its passages
  * keep their heading trail), paragraphs, list items, table rows and preformatted blocks, without scripts, styles or
@@ -38,17 +40,6 @@ const BLOCKS = new Set([
   'thead',
   'ul',
 ]);
-
-const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
-
-/** Whether the element's own markup hides it from readers: `hidden`, `aria-hidden="true"`, an inline style (issue 67). */
-function hiddenFromReaders(element: Element): boolean {
-  return (
-    element.hasAttribute('hidden') ||
-    element.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true' ||
-    HIDING_STYLE.test(element.getAttribute('style') ?? '')
-  );
-}
 
 /** True for a text that is an HTML document: by the file's name, else by how the text begins. */
 export function isHtmlDocument(name: string, text: string): boolean {
