@@ -89,6 +89,7 @@ export {
   type EvalToolsOptions,
   type IndexedDocument,
   type PassageHit,
+  type PassageIndex,
   type SemanticEncoder,
   type LoadToolsOptions,
   type McpClientHandlers,

@@ -17,6 +17,16 @@ export type { EmbedProgress, EmbedReply, EmbedRequest, EmbedderInfo, EmbeddingMo
 export { registerErrorClass } from './shared/errors.ts';
 export { abortError } from './shared/abort.ts';
 export { byDeadline } from './shared/by-deadline.ts';
+export {
+  BoundedWorker,
+  inThreadWorker,
+  serveBoundedWork,
+  WorkLimitError,
+  type HostCaller,
+  type WorkHandlers,
+  type WorkPort,
+  type WorkScope,
+} from './shared/bounded-work.ts';
 export { hiddenFromReaders } from './shared/hidden-markup.ts';
 export { NO_WORKER_MESSAGE } from './worker/worker-client.ts';
 export { ANSWER_NOW_PROMPT } from './loop/prompts.ts';

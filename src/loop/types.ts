@@ -4,7 +4,7 @@ import type { StopCondition, StopRule } from './stop-conditions.ts';
 import type { Sampling } from '../engine/engine.ts';
 import type { ApprovalRequest } from '../tools/tool-context.ts';
 import type { ToolRegistry, ToolRunResult } from '../tools/tool-registry.ts';
-import type { DocumentIndex } from '../tools/document-index.ts';
+import type { PassageIndex } from '../tools/document-index.ts';
 import type { ChatMessage } from '../engine/engine.ts';
 import type { Step, TokenUsage } from './step-log.ts';
 import type { ToolEffects } from './toolbox.ts';
@@ -172,7 +172,7 @@ export interface ChatOptions {
    * `search_attachments` over them, and searches them with the question before the model writes (unless
    * `searchDocumentsFirst` is false); the passages come back numbered, and the answer cites them as `[n]`.
    */
-  documents?: DocumentIndex;
+  documents?: PassageIndex;
   /**
    * With `documents`: search them before the model's first generation (default true), with the question, or with
    * the words given here (the user's own, where the question also carries attachments).

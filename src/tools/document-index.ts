@@ -31,6 +31,17 @@ export interface PassageSearchOptions {
 }
 
 /**
+ * What an answer searches documents through (`ChatOptions.documents`): a {@link DocumentIndex}, or one held
+ * elsewhere (the page keeps its index in a worker of its own) with the same two members.
+ */
+export interface PassageIndex {
+  /** The documents it holds, in the order they were added. */
+  readonly documents: readonly IndexedDocument[];
+  /** The passages that best answer `query`, best first. */
+  search(query: string, options?: PassageSearchOptions): Promise<PassageHit[]>;
+}
+
+/**
  * A best lexical score (BM25-style) from which the words alone are trusted as much as the meaning: passages
  * are longer than tool descriptions, so their scores run higher than the tool index's.
  */
@@ -42,7 +53,7 @@ const SURE_LEXICAL_SCORE = 15;
  * given an embedder, a semantic one (cosine of sentence embeddings, each passage embedded once), fused by
  * reciprocal rank as the tool index fuses tools. All on the device: nothing leaves it.
  */
-export class DocumentIndex {
+export class DocumentIndex implements PassageIndex {
   private readonly lexical: MiniSearch<{ id: string; text: string; heading: string; document: string }>;
   private readonly passages = new Map<string, DocumentPassage>();
   private readonly docs = new Map<string, IndexedDocument>();

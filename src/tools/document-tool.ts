@@ -1,6 +1,6 @@
 import type { DocumentPassage } from './document-passages.ts';
 import { passageReference } from './document-passages.ts';
-import type { DocumentIndex, PassageHit } from './document-index.ts';
+import type { PassageHit, PassageIndex } from './document-index.ts';
 import { withDetails, type ToolRegistry } from './tool-registry.ts';
 
 /** The tool's name, as the model sees it. */
@@ -92,7 +92,7 @@ export interface DocumentSearchOptions {
  * citation, as many as the result may hold. Its details keep the passages' `sources` (as the web tools keep
  * theirs, so an answer's sources are its calls'), each passage's place, and how many passages each file has.
  */
-export function registerDocumentSearch(registry: ToolRegistry, index: DocumentIndex, options: DocumentSearchOptions = {}): void {
+export function registerDocumentSearch(registry: ToolRegistry, index: PassageIndex, options: DocumentSearchOptions = {}): void {
   const numbers = options.numbers ?? passageNumbers();
   const names = index.documents.map((d) => d.name);
   registry.tool(

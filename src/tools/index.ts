@@ -79,6 +79,6 @@ export {
   type McpServersOptions,
 } from './mcp-servers.ts';
 // Documents too long for the context, searched by passage (`ChatOptions.documents`).
-export { DocumentIndex, type IndexedDocument, type PassageHit, type PassageSearchOptions } from './document-index.ts';
+export { DocumentIndex, type IndexedDocument, type PassageIndex, type PassageHit, type PassageSearchOptions } from './document-index.ts';
 export { DEFAULT_PASSAGE_CHARS, passageReference, passagesOf, type DocumentPassage, type PassageOptions } from './document-passages.ts';
 export { SEARCH_ATTACHMENTS, registerDocumentSearch, type DocumentSearchOptions, type PassageSource, type SourceNumbers } from './document-tool.ts';

@@ -763,6 +763,8 @@ describe('figures', () => {
     const base = inject('appUrl');
     const seen = new Map<string, number>();
     const queue = [new URL('./', base).href, new URL('./tools.js', base).href];
+    // The files' worker (issue 67) and what only it loads (an HTML parser, the conversation file reader): measured on its own.
+    const filesWorker = new Set<string>();
     // Everything reachable from the page: its HTML, every asset named in what was fetched.
     while (queue.length) {
       const url = queue.shift() as string;
@@ -773,7 +775,14 @@ describe('figures', () => {
       const body = Buffer.from(await response.arrayBuffer());
       seen.set(url, gzipSync(body, { level: 9 }).length);
       if (/\.(?:html|m?js|css)$|\/$/.test(new URL(url).pathname)) {
-        for (const match of body.toString('utf8').matchAll(/(?:\/assets\/|\.\/)[\w.-]+\.(?:m?js|css|wasm)\b/g)) queue.push(new URL(match[0], url).href);
+        const inFilesWorker = /\/file-worker-entry-[\w-]+\.js$/.test(url) || filesWorker.has(url);
+        if (inFilesWorker) filesWorker.add(url);
+        for (const match of body.toString('utf8').matchAll(/(?:\/assets\/|\.\/)[\w.-]+\.(?:m?js|css|wasm)\b/g)) {
+          const named = new URL(match[0], url).href;
+          // Named only by the worker, and not seen from the page before: the worker's own.
+          if (inFilesWorker && !seen.has(named)) filesWorker.add(named);
+          queue.push(named);
+        }
       }
     }
     // The page proper: the HTML and the entry chunk with what it imports statically, without the
@@ -788,12 +797,14 @@ describe('figures', () => {
     let page = 0;
     let total = 0;
     let mcp = 0;
+    let files = 0;
     const lazy: Record<string, number> = {};
     for (const [url, gz] of seen) {
       if (!gz) continue;
       total += gz;
       const library = onDemand.exec(url)?.[1];
-      if (mcpClient.test(url)) mcp += gz;
+      if (filesWorker.has(url)) files += gz;
+      else if (mcpClient.test(url)) mcp += gz;
       else if (library) lazy[library] = (lazy[library] ?? 0) + gz;
       else if (!heavy.test(url)) page += gz;
     }
@@ -806,6 +817,7 @@ describe('figures', () => {
       initialPage: kib(initial),
       pageWithoutTransformersAndOrt: kib(page),
       mcpClient: kib(mcp),
+      filesWorker: kib(files),
       onDemand: Object.fromEntries(Object.entries(lazy).map(([name, gz]) => [name, kib(gz)])),
       total: kib(total),
       files: Object.fromEntries([...seen].filter(([, gz]) => gz).map(([u, gz]) => [new URL(u).pathname, kib(gz)])),
@@ -815,7 +827,7 @@ describe('figures', () => {
     // user action or another entry point loads (the .zip reader, the in-page loop) are in `page`.
     // Libraries an answer's content loads (code colours and formulas, a PDF's reader) are measured on their own
     // above: a sampled answer that happens to hold a backtick loads them, as a real one with code does.
-    const downloaded = [...fetchedAssets].filter((url) => !heavy.test(url) && !onDemand.test(url));
+    const downloaded = [...fetchedAssets].filter((url) => !heavy.test(url) && !onDemand.test(url) && !filesWorker.has(url));
     let session = 0;
     for (const url of downloaded) session += seen.get(url) ?? gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer()), { level: 9 }).length;
     figures.pageDownloadedGzipKiB = kib(session);
@@ -834,6 +846,9 @@ describe('figures', () => {
     // session's chunks to keep it under 130 KB (the research prompts, MCP sign-in, the tool vectors' cache).
     expect(page).toBeLessThan(240 * 1024);
     expect(mcp).toBeGreaterThan(0);
+    // The files' worker loads with the first file too long to read whole, or the first import; its HTML parser with the first HTML file.
+    expect(files).toBeGreaterThan(0);
+    expect(files).toBeLessThan(160 * 1024);
     expect(mcp).toBeLessThan(100 * 1024);
     // Each loads only when needed; none may creep into the page above.
     expect(Object.keys(lazy).sort()).toEqual(['pdf-text', 'pdf.worker.min', 'rich-text']);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
 import { startHarness, type Harness } from './app/harness-server.ts';
 import { lastAnswer, readStored, screenshot, sendMessage, waitIdle } from './app/page-helpers.ts';
-import { FAKE_SOURCES, longNote, pdfBomb, pdfWithText, QUESTIONS } from './app/questions.ts';
+import { FAKE_SOURCES, htmlNestedDeep, longNote, pdfBomb, pdfSlowToOpen, pdfWithText, QUESTIONS } from './app/questions.ts';
 import { TIMEOUTS } from '../timeouts.ts';
 
 /**
@@ -769,6 +769,74 @@ describe('the chat page over a scripted model', () => {
     expect(words).toMatch(/in [\d,]+ passages · too long to read whole/);
     await chips.getByRole('button', { name: 'Remove bomb.pdf' }).click();
     expect(await chips.count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('reads hostile files off the main thread, each stopped at its deadline with the page responsive, and searches what it read (issue 67, M1)', async () => {
+    await page.getByTestId('new-conversation').click();
+    type Probe = { __ticks: number[]; __nexusShortenFileDeadlines(ms: number): () => void; __restoreDeadlines?: () => void };
+    // The main thread's heartbeat: a page frozen by a parser would leave a gap as long as the work.
+    await page.evaluate(() => {
+      const probe = window as unknown as Probe;
+      probe.__ticks = [];
+      setInterval(() => probe.__ticks.push(performance.now()), 16);
+      probe.__restoreDeadlines = probe.__nexusShortenFileDeadlines(2_000);
+    });
+    const input = page.getByTestId('attach-file-input');
+    const refusal = page.getByTestId('attach-error');
+    // Chromium's measure of the page's own heap: what the readers held stays in their workers, ended with them.
+    const heap = () => page.evaluate(() => (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize);
+    const heapBefore = await heap();
+    /** Attaches a file the readers cannot finish, and measures the page while they work: how long until the refusal, and its longest pause. */
+    const refused = async (file: { name: string; mimeType: string; buffer: Buffer }) => {
+      const start = await page.evaluate(() => performance.now());
+      await input.setInputFiles(file);
+      await expect.poll(async () => ((await refusal.count()) ? refusal.textContent() : ''), { timeout: TIMEOUTS.works }).toContain(file.name);
+      return {
+        words: (await refusal.textContent()) ?? '',
+        ...(await page.evaluate((since) => {
+          const ticks = (window as unknown as Probe).__ticks.filter((t) => t >= since);
+          const pause = ticks.slice(1).reduce((longest, t, i) => Math.max(longest, t - (ticks[i] as number)), 0);
+          return { span: performance.now() - since, pause };
+        }, start)),
+      };
+    };
+    // 100,000 elements deep: 13 s of parsing (in Node), ended at the files' worker's (shortened) deadline.
+    const deep = await refused({ name: 'deep.html', mimeType: 'text/html', buffer: Buffer.from(htmlNestedDeep(100_000)) });
+    expect(deep.words).toContain('“deep.html” was not attached: Reading the file took longer than 2 s and was stopped.');
+    expect(deep.span).toBeGreaterThanOrEqual(2_000);
+    // The page went on meanwhile: its longest pause is a small part of the time the work took.
+    expect(deep.pause, JSON.stringify(deep)).toBeLessThan(deep.span / 3);
+    // A few hundred bytes that take pdf.js seconds and gigabytes to open: its worker is ended at the deadline, before any page.
+    const slow = await refused({ name: 'slow.pdf', mimeType: 'application/pdf', buffer: pdfSlowToOpen(20_000_000) });
+    expect(slow.words).toContain('“slow.pdf” could not be read as a PDF (it did not open within 2 s)');
+    expect(slow.pause, JSON.stringify(slow)).toBeLessThan(slow.span / 3);
+    const heapGrowth = (await heap()) - heapBefore;
+    console.log(`Hostile files: ${JSON.stringify({ deep, slow, heapGrowth })}`);
+    // The PDF alone takes pdf.js gigabytes to open, the HTML hundreds of megabytes to parse: the page's heap grew by far less.
+    expect(heapGrowth).toBeLessThan(64 * 1024 * 1024);
+    await page.evaluate(() => (window as unknown as Probe).__restoreDeadlines?.());
+    // The review's Markdown: a heading of 4,000 spaces, and a 20,000-character heading above 600 KB of short
+    // paragraphs (the tab froze for 25 s, and crashed) — read in a fresh worker, and searched.
+    const spaces = `# a${' '.repeat(4_000)}b\n\n${'A short paragraph of filler.\n\n'.repeat(2_000)}`;
+    const paragraphs = Array.from({ length: 30_000 }, (_, i) =>
+      i === 15_000 ? 'The lighthouse keeper counts 77 gulls every morning.' : `Short paragraph ${i}.`,
+    );
+    const heading = `# ${'h'.repeat(20_000)}\n\n${paragraphs.join('\n\n')}`;
+    expect(heading.length).toBeGreaterThan(600_000);
+    await input.setInputFiles([
+      { name: 'spaces.md', mimeType: 'text/markdown', buffer: Buffer.from(spaces) },
+      { name: 'heading.md', mimeType: 'text/markdown', buffer: Buffer.from(heading) },
+    ]);
+    const chips = page.getByTestId('attachments');
+    await expect.poll(() => chips.locator('li').count(), { timeout: TIMEOUTS.works }).toBe(2);
+    expect(await chips.getByTestId('attachment-read').allTextContents()).toEqual([
+      expect.stringMatching(/in [\d,]+ passages · too long to read whole/),
+      expect.stringMatching(/in [\d,]+ passages · too long to read whole/),
+    ]);
+    await sendMessage(page, QUESTIONS.gulls);
+    await waitIdle(page);
+    expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('The keeper counts 77 gulls every morning');
     expect(pageErrors).toEqual([]);
   });
 

@@ -54,7 +54,7 @@ export class ConversationStore {
     setConversationInstructions: ({ text }) => this.setConversationInstructions(text),
     exportConversation: ({ id, format }) => this.exportConversation(id, format),
     exportAll: () => this.exportAll(),
-    importConversation: ({ name, text }) => this.importConversation(name, text),
+    importConversation: (action) => this.importConversation(action.name, 'text' in action ? action.text : action.file),
     searchConversations: ({ query }) => this.searchConversations(query),
   };
 
@@ -268,11 +268,18 @@ export class ConversationStore {
    * saved conversation, and opens the first. A file that is not one is refused with a message that says
    * why; nothing is changed then.
    */
-  async importConversation(name: string, text: string): Promise<void> {
+  async importConversation(name: string, given: string | { size: number; text(): Promise<string> }): Promise<void> {
     let imported: { conversation: Conversation; notes: string[] }[];
-    const { importConversationFiles, importOutcome, sameConversation } = await import('./conversation-files.ts');
+    const { importOutcome, sameConversation } = await import('./conversation-files.ts');
     try {
-      imported = importConversationFiles(name, text, newId);
+      const { fileWorker, MAX_IMPORT_CHARS } = await import('./file-worker.ts');
+      // A file past the bound is not read into the page at all (a byte is at most a character).
+      if (typeof given !== 'string' && given.size > MAX_IMPORT_CHARS) {
+        throw new Error(`it is larger than ${MAX_IMPORT_CHARS / 1024 / 1024} MB, more than any export of this page. Import an export of fewer conversations.`);
+      }
+      const text = typeof given === 'string' ? given : await given.text();
+      // Parsed, checked and brought up to this version in the files' worker: a file built to be slow is refused by its deadline.
+      imported = await fileWorker().run<{ conversation: Conversation; notes: string[] }[]>('importConversations', { name, text });
     } catch (error) {
       this.host.notify(`Could not import ${name}: ${(error as Error).message}`);
       this.host.set({ importError: `Could not import ${name}: ${(error as Error).message}` });

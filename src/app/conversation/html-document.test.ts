@@ -60,4 +60,11 @@ describe('an HTML document as the text a reader sees (issue 54: HTML files are d
     expect(isHtmlDocument('page', '  <!-- saved -->\n<!doctype html><html>')).toBe(true);
     expect(isHtmlDocument('notes.md', '# Title\n\n<b>bold</b> in Markdown')).toBe(false);
   });
+
+  it('reads a document nested far deeper than the call stack goes, in order (issue 67, M1)', () => {
+    // Past the depth a recursive walk overflows at: the text is still read, blocks in order.
+    const depth = 20_000;
+    const html = `<html><body><p>first</p>${'<div>'.repeat(depth)}<li>deep</li><p>deeper</p>${'</div>'.repeat(depth)}<p>last</p></body></html>`;
+    expect(htmlDocumentText(html, parse)).toBe('first\n\n- deep\n\ndeeper\n\nlast');
+  });
 });

@@ -62,42 +62,50 @@ export function htmlDocumentText(html: string, parse: (html: string) => Document
     if (text && text !== '-') blocks.push(line.startsWith('- ') ? `- ${squeeze(line.slice(2))}` : text);
     line = '';
   };
-  const walk = (node: Node): void => {
-    for (const child of Array.from(node.childNodes)) {
-      if (child.nodeType === 3) {
-        line += child.nodeValue ?? '';
-        continue;
-      }
-      if (child.nodeType !== 1) continue;
-      const element = child as Element;
-      const tag = element.tagName.toLowerCase();
-      if (HIDDEN.has(tag) || hiddenFromReaders(element)) continue;
-      const heading = /^h([1-6])$/.exec(tag);
-      if (heading) {
-        flush();
-        const text = squeeze(element.textContent);
-        if (text) blocks.push(`${'#'.repeat(Number(heading[1]))} ${text}`);
-      } else if (tag === 'pre') {
-        flush();
-        blocks.push(`\`\`\`\n${(element.textContent ?? '').replace(/\n+$/, '')}\n\`\`\``);
-      } else if (tag === 'li') {
-        flush();
-        line = '- ';
-        walk(element);
-        flush();
-      } else if (tag === 'tr') {
-        flush();
-        blocks.push(`| ${Array.from(element.children, (cell) => squeeze(cell.textContent)).join(' | ')} |`);
-      } else if (tag === 'br') {
-        flush();
-      } else if (BLOCKS.has(tag)) {
-        flush();
-        walk(element);
-        flush();
-      } else walk(element);
-    }
+  // Depth first with a stack of its own, not by recursion: a file nested a hundred thousand deep is read, not a stack overflow.
+  const pending: (Node | (() => void))[] = [];
+  const visitChildren = (node: Node) => {
+    const children = node.childNodes;
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i] as Node);
   };
-  walk(document.body ?? document.documentElement);
+  visitChildren(document.body ?? document.documentElement);
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    if (typeof item === 'function') {
+      item();
+      continue;
+    }
+    if (item.nodeType === 3) {
+      line += item.nodeValue ?? '';
+      continue;
+    }
+    if (item.nodeType !== 1) continue;
+    const element = item as Element;
+    const tag = element.tagName.toLowerCase();
+    if (HIDDEN.has(tag) || hiddenFromReaders(element)) continue;
+    const heading = /^h([1-6])$/.exec(tag);
+    if (heading) {
+      flush();
+      const text = squeeze(element.textContent);
+      if (text) blocks.push(`${'#'.repeat(Number(heading[1]))} ${text}`);
+    } else if (tag === 'pre') {
+      flush();
+      blocks.push(`\`\`\`\n${(element.textContent ?? '').replace(/\n+$/, '')}\n\`\`\``);
+    } else if (tag === 'li') {
+      flush();
+      line = '- ';
+      pending.push(flush);
+      visitChildren(element);
+    } else if (tag === 'tr') {
+      flush();
+      blocks.push(`| ${Array.from(element.children, (cell) => squeeze(cell.textContent)).join(' | ')} |`);
+    } else if (tag === 'br') {
+      flush();
+    } else if (BLOCKS.has(tag)) {
+      flush();
+      pending.push(flush);
+      visitChildren(element);
+    } else visitChildren(element);
+  }
   flush();
   const title = squeeze(document.title);
   // The title heads the text unless a heading already says it (a page's h1 usually does).

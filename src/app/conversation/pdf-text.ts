@@ -9,6 +9,7 @@ import { getDocument, GlobalWorkerOptions, PDFWorker } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { byDeadline } from '../../internal.ts';
 import { readTextStream, type TextChunk } from './bounded-text-stream.ts';
+import { FILE_DEADLINES_MS } from './file-deadlines.ts';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
@@ -17,9 +18,6 @@ const MAX_PAGES = 300;
 
 /** Characters of text taken from one PDF at most: far past what a conversation reads of it, small enough for the page. */
 const MAX_PDF_CHARS = 2_000_000;
-
-/** How long reading one PDF may take. */
-const PDF_DEADLINE_MS = 30_000;
 
 /** A PDF's text: how many pages it has and how many were read, and why reading stopped early, if it did. */
 export interface PdfText {
@@ -34,7 +32,8 @@ export interface PdfText {
  * @throws Error from pdf.js for a file that is not a PDF it can read (damaged, or with a password).
  */
 export async function pdfText(data: Uint8Array, now: () => number = Date.now): Promise<PdfText> {
-  const deadline = now() + PDF_DEADLINE_MS;
+  const allowed = FILE_DEADLINES_MS.pdf;
+  const deadline = now() + allowed;
   // The parser's worker is this call's own, so it can be ended at once: pdf.js's own teardown waits for
   // the worker to answer, which a worker inflating a bomb does only when it is done.
   const worker = new PDFWorker();
@@ -44,7 +43,7 @@ export async function pdfText(data: Uint8Array, now: () => number = Date.now): P
     // Opening is inside the deadline too: a small file can take tens of seconds and gigabytes before its first page
     // (issue 67, L8). Past it, the parser's worker is ended below.
     const document = await byDeadline(task.promise, deadline, now);
-    if (!document) throw new Error(`it did not open within ${PDF_DEADLINE_MS / 1000} s`);
+    if (!document) throw new Error(`it did not open within ${allowed / 1000} s`);
     const last = Math.min(document.numPages, MAX_PAGES);
     const pages: string[] = [];
     let length = 0;

@@ -175,7 +175,7 @@ export class ConversationList extends LitElement {
     const input = event.target as HTMLInputElement;
     const file = input.files?.[0];
     input.value = '';
-    if (file) await fire(this, { type: 'importConversation', name: file.name, text: await file.text() });
+    if (file) await fire(this, { type: 'importConversation', name: file.name, file });
   }
 }
 

@@ -1,4 +1,4 @@
-import { isAbortError, type ChatAnswer, type ChatOptions, type NexusChat, type Strategy, type ToolSelection } from '../../internal.ts';
+import { isAbortError, type ChatAnswer, type ChatOptions, type NexusChat, type PassageIndex, type Strategy, type ToolSelection } from '../../internal.ts';
 import type { AppState, Attachment, DiagnosticEntry, Settings, Turn } from './app-state.ts';
 import { newFence } from '../conversation/attachment-fence.ts';
 import { historyOf, memoryOfTurns, userMessage } from '../conversation/conversation-history.ts';
@@ -305,6 +305,19 @@ export class AnswerSession {
   }
 
   /**
+   * The attached documents of these turns, indexed in the documents' worker; undefined, and said, where they could
+   * not be indexed within its bounds (the answer then goes on without them rather than not at all).
+   */
+  private async documentsOf(turns: readonly Turn[], chat: NexusChat): Promise<PassageIndex | undefined> {
+    try {
+      return await (await import('../conversation/document-attachments.ts')).documentIndexOf(turns, chat.sentenceEncoder);
+    } catch (error) {
+      this.host.notify(`The attached files could not be searched for this answer: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+
+  /**
    * Runs one answer into the turn `answerId`: a new answer to `prompt`, or, with `continued`, the stopped
    * answer in that turn going on where it stopped (its steps so far stay first in the turn's record).
    */
@@ -327,9 +340,7 @@ export class AnswerSession {
     const stopListening = this.listen(chat, update, { continuing: continued !== undefined });
     // Files too long to read whole, attached to this question or an earlier one: searched by passage (loaded with the first).
     const hasDocuments = !continued && conversation.turns.slice(0, at).some((turn) => turn.attachments?.some((a) => a.indexed));
-    const documents = hasDocuments
-      ? (await import('../conversation/document-attachments.ts')).documentIndexOf(conversation.turns.slice(0, at), chat.sentenceEncoder)
-      : undefined;
+    const documents = hasDocuments ? await this.documentsOf(conversation.turns.slice(0, at), chat) : undefined;
     const options: ChatOptions = {
       signal: controller.signal,
       systemPrompt: settings.systemPrompt,

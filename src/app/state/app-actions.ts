@@ -34,7 +34,9 @@ export type ConversationAction =
   | { type: 'setConversationInstructions'; text: string }
   | { type: 'exportConversation'; id: string; format: 'json' | 'markdown' }
   | { type: 'exportAll' }
+  /** A conversation file: its text, or the file, read only if it is within the bound on what is imported. */
   | { type: 'importConversation'; name: string; text: string }
+  | { type: 'importConversation'; name: string; file: { size: number; text(): Promise<string> } }
   | { type: 'searchConversations'; query: string };
 
 /** What the tools slice does: `tools.js`. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
-import { NexusChat } from '../../internal.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { inThreadWorker, NexusChat } from '../../internal.ts';
 import { ScriptedEngine, type ScriptedOutput } from '../../testing/index.ts';
 import { when } from '../../testing/script-matchers.ts';
 import { engineRunner } from '../../loop/answer-runner.ts';
@@ -17,6 +17,8 @@ import { abortError } from '../../shared/abort.ts';
 import type { Research } from './web-research.ts';
 import { answerView } from '../conversation/answer-view.ts';
 import { conversationToJson } from '../conversation/conversation-files.ts';
+import { fileWork } from '../conversation/file-work.ts';
+import { useFileWorker } from '../conversation/file-worker.ts';
 import type { Turn } from './app-state.ts';
 
 const TOOLS = `data:text/javascript,${encodeURIComponent(
@@ -82,6 +84,9 @@ class LateToStopEngine extends DelegatingEngine {
     return { text: words.join(''), promptTokens: 10, cachedTokens: 0, newTokens: words.length };
   }
 }
+
+// Node has no Web Workers: the files' worker's own work (imports read there), served in this thread over the same messages.
+beforeAll(() => useFileWorker(() => inThreadWorker(fileWork)));
 
 describe('AppStore', () => {
   it('issue 30, P3: text a stray </think> turns into reasoning after it streamed stays, folded, instead of vanishing', async () => {
@@ -461,6 +466,24 @@ describe('AppStore', () => {
       await store.dispatch({ type: 'renameConversation', id: first, title: '   ' });
       expect(store.state.conversation.title).toBe('Snow notes');
       expect(Object.fromEntries(store.state.conversations.map((c) => [c.id, c.title]))).toEqual({ [first]: 'Rain', [second]: 'Snow notes' });
+    });
+
+    it('refuses an imported file past its bound without reading it into the page (issue 67)', async () => {
+      const { store } = await withTwo();
+      let read = false;
+      const huge = {
+        size: 300 * 1024 * 1024,
+        text: async () => {
+          read = true;
+          return '';
+        },
+      };
+      await store.dispatch({ type: 'importConversation', name: 'everything.json', file: huge });
+      expect(store.state.importError).toBe(
+        'Could not import everything.json: it is larger than 256 MB, more than any export of this page. Import an export of fewer conversations.',
+      );
+      expect(read).toBe(false);
+      expect(store.state.conversations).toHaveLength(2);
     });
 
     it('exports and imports: JSON comes back exactly as a new conversation, a wrong file is refused with why', async () => {

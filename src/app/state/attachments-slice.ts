@@ -36,9 +36,13 @@ export class AttachmentsSlice {
       this.host.set({ attachments: [...this.host.state().attachments, attachmentOf(input)] });
       return;
     }
-    void import('../conversation/document-attachments.ts').then(({ indexedAttachment }) =>
-      this.host.set({ attachments: [...this.host.state().attachments, indexedAttachment(input)] }),
-    );
+    // Indexed in the documents' worker; one it cannot read within its bounds is refused by name.
+    void import('../conversation/document-attachments.ts')
+      .then(({ indexedAttachment }) => indexedAttachment(input))
+      .then(
+        (attachment) => this.host.set({ attachments: [...this.host.state().attachments, attachment] }),
+        (error: unknown) => this.refuse(`“${input.name}” was not attached: ${error instanceof Error ? error.message : String(error)}`),
+      );
   }
 
   /** Takes the attachments out of the composer for the message being sent (empty when there are none). */
@@ -68,15 +72,15 @@ export class AttachmentsSlice {
         }
         // Too long to read whole: kept and indexed, and each question reads the passages that answer it.
         const { indexedAttachment } = await import('../conversation/document-attachments.ts');
-        const attachment = indexedAttachment(input);
+        const attachment = await indexedAttachment(input);
         if (room < charsInMessage(attachment)) {
           this.refuse(`“${file.name}” was not attached: the model's memory has no room left for it. Start a new conversation, or take an attachment out.`);
           continue;
         }
         this.host.set({ attachments: [...this.host.state().attachments, attachment] });
       } catch (error) {
-        // A file the page cannot read says so by name; anything else (the browser could not read it) is said here.
-        this.refuse(error instanceof Error && error.name === 'AttachmentFileError' ? error.message : `Could not read ${file.name}: ${String(error)}`);
+        // A file the page cannot read says so by name, as does one its worker could not read within bounds; anything else (the browser could not read it) is said here.
+        this.refuse(errorWords(file.name, error));
       }
     }
   }
@@ -86,4 +90,11 @@ export class AttachmentsSlice {
     this.host.set({ attachError: why });
     this.host.notify(why);
   }
+}
+
+/** Why a file was not attached, in words: its reader's own, which name the file or the bound it passed. */
+function errorWords(name: string, error: unknown): string {
+  if (error instanceof Error && error.name === 'AttachmentFileError') return error.message;
+  if (error instanceof Error && error.name === 'WorkLimitError') return `“${name}” was not attached: ${error.message}`;
+  return `Could not read ${name}: ${String(error)}`;
 }

@@ -1,12 +1,17 @@
-import { describe, expect, it, vi } from 'vitest';
-import { NexusChat } from '../../internal.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inThreadWorker, NexusChat } from '../../internal.ts';
 import { ScriptedEngine } from '../../testing/index.ts';
 import { when } from '../../testing/script-matchers.ts';
 import { answerView } from '../conversation/answer-view.ts';
 import { attachmentWords } from '../conversation/attachment-fence.ts';
+import { fileWork } from '../conversation/file-work.ts';
+import { useFileWorker } from '../conversation/file-worker.ts';
 import { memoryPersistence } from '../conversation/persistence.ts';
 import { AppStore } from './app-store.ts';
 import { emptyConversation } from './app-state.ts';
+
+// Node has no Web Workers: the files' worker's own work, served in this thread over the same messages.
+beforeAll(() => useFileWorker(() => inThreadWorker(fileWork)));
 
 /** A staff handbook of about 160,000 characters: one fact worth asking for, deep in the middle, among filler sections. */
 function handbook(): string {
@@ -127,27 +132,21 @@ describe('documents as knowledge on the page (issue 54)', () => {
 });
 
 describe('an HTML file too long to read whole', () => {
-  it('is indexed as the text a reader sees, headings kept, with the browser parser', async () => {
-    const { DOMParser } = await import('linkedom');
-    vi.stubGlobal('DOMParser', DOMParser);
-    try {
-      const store = storeOver(NexusChat.withEngine(new ScriptedEngine([{ when: () => true, output: 'Fine.', repeat: true }])));
-      await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
-      const markdown = handbook();
-      const html = `<!doctype html><html><head><title>Staff handbook</title><script>track()</script></head><body>${markdown
-        .split('\n\n')
-        .map((block) =>
-          block.startsWith('## ') ? `<h2>${block.slice(3)}</h2>` : block.startsWith('# ') ? `<h1>${block.slice(2)}</h1>` : `<p class="para">${block}</p>`,
-        )
-        .join('\n')}</body></html>`;
-      await store.dispatch({ type: 'attachFiles', files: [fileOf('handbook.html', html)] });
-      const [attached] = store.state.attachments;
-      expect(attached?.indexed).toBeDefined();
-      expect(attached?.text).not.toMatch(/<p|class=|track\(\)/);
-      expect(attached?.text).toContain('## Holidays\n\nEvery employee has 27 days of paid holiday a year');
-    } finally {
-      vi.unstubAllGlobals();
-    }
+  it("is indexed as the text a reader sees, headings kept, in the files' worker", async () => {
+    const store = storeOver(NexusChat.withEngine(new ScriptedEngine([{ when: () => true, output: 'Fine.', repeat: true }])));
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+    const markdown = handbook();
+    const html = `<!doctype html><html><head><title>Staff handbook</title><script>track()</script></head><body>${markdown
+      .split('\n\n')
+      .map((block) =>
+        block.startsWith('## ') ? `<h2>${block.slice(3)}</h2>` : block.startsWith('# ') ? `<h1>${block.slice(2)}</h1>` : `<p class="para">${block}</p>`,
+      )
+      .join('\n')}</body></html>`;
+    await store.dispatch({ type: 'attachFiles', files: [fileOf('handbook.html', html)] });
+    const [attached] = store.state.attachments;
+    expect(attached?.indexed).toBeDefined();
+    expect(attached?.text).not.toMatch(/<p|class=|track\(\)/);
+    expect(attached?.text).toContain('## Holidays\n\nEvery employee has 27 days of paid holiday a year');
   });
 });
 

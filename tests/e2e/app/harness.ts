@@ -10,6 +10,7 @@ import { browserSignIn } from '../../../src/app/mcp/mcp-sign-in.ts';
 import { browserTabSync } from '../../../src/app/state/tab-sync.ts';
 import { createResearch } from '../../../src/app/state/web-research.ts';
 import '../../../src/app/elements/nexus-app.ts';
+import { shortenFileDeadlines } from '../../../src/app/conversation/file-deadlines.ts';
 import { contextBudget, NexusChat } from '../../../src/index.ts';
 import { ScriptedEngine, type PromptMatcher, type ScriptedOutput } from '../../../src/testing/index.ts';
 import { when } from '../../../src/testing/script-matchers.ts';
@@ -104,6 +105,8 @@ const SCRIPT: ScriptedOutput[] = [
     output: 'The note gives a quarterly total of **42**, and the PDF says hello.',
     repeat: true,
   },
+  // Issue 67: a file too long to read whole, searched in the documents' worker before the model writes.
+  { when: afterResult('counts 77 gulls'), output: 'The keeper counts **77 gulls** every morning [1].', repeat: true },
   // Lines a phone cannot fit: they wrap (or scroll inside their own box), never the chat sideways.
   { when: when.userAsked(QUESTIONS.longLines), output: LONG_LINES, repeat: true },
   // Issue 28, N10: list items nested past the depth bound, and a run of emphasis delimiters past its
@@ -239,3 +242,6 @@ app.store = new AppStore({
   tabs: browserTabSync('nexus-harness'),
 });
 document.body.append(app);
+
+// A test feeds the worst case of a file to the page's readers without waiting for their real deadlines (issue 67).
+Object.assign(window, { __nexusShortenFileDeadlines: shortenFileDeadlines });

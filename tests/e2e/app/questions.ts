@@ -19,6 +19,7 @@ export const QUESTIONS = {
   longLines: 'Show me the long link and the long code.',
   hostileMarkdown: 'Show me the markdown that freezes parsers.',
   files: 'What do the attached files say?',
+  gulls: 'How many gulls does the lighthouse keeper count?',
   codeAndMath: 'Show me some code and a formula.',
   debris: 'Is it sunny?',
   table: 'Compare the cities in a table.',
@@ -88,6 +89,30 @@ export function pdfBomb(lines: number): Buffer {
     ),
   );
   return Buffer.concat(parts);
+}
+
+/**
+ * A PDF of a few hundred bytes that takes seconds and gigabytes to open (issue 67, L8): its cross-reference stream,
+ * compressed twice, inflates to `entries` three-byte entries, which pdf.js reads one by one before any page (20
+ * million: 6 s and 1.9 GB in Node's pdf.js).
+ */
+export function pdfSlowToOpen(entries: number): Buffer {
+  const data = deflateSync(deflateSync(Buffer.alloc(entries * 3)));
+  const head = Buffer.from('%PDF-1.5\n', 'latin1');
+  return Buffer.concat([
+    head,
+    Buffer.from(
+      `1 0 obj\n<< /Type /XRef /Size ${entries} /W [1 1 1] /Root 2 0 R /Filter [/FlateDecode /FlateDecode] /Length ${data.length} >>\nstream\n`,
+      'latin1',
+    ),
+    data,
+    Buffer.from(`\nendstream\nendobj\nstartxref\n${head.length}\n%%EOF\n`, 'latin1'),
+  ]);
+}
+
+/** An HTML file nested `depth` elements deep: an HTML parser's slowest input for its size (100,000 deep, 1.1 MB: 13 s in linkedom under Node, 60,000 deep 1 s). */
+export function htmlNestedDeep(depth: number): string {
+  return `<!doctype html><html><body><p>Top</p>${'<div>'.repeat(depth)}deep${'</div>'.repeat(depth)}</body></html>`;
 }
 
 /** A message of about 3,000 tokens (as the scripted engine counts them): three outgrow the harness model's 8,192-token context. */
