@@ -273,9 +273,11 @@ export class ConversationStore {
     const { importOutcome, sameConversation } = await import('./conversation-files.ts');
     try {
       const { fileWorker, MAX_IMPORT_CHARS } = await import('./file-worker.ts');
-      // A file past the bound is not read into the page at all (a byte is at most a character).
-      if (typeof given !== 'string' && given.size > MAX_IMPORT_CHARS) {
-        throw new Error(`it is larger than ${MAX_IMPORT_CHARS / 1024 / 1024} MB, more than any export of this page. Import an export of fewer conversations.`);
+      // A file surely past the bound is not read into the page at all (UTF-8 takes at most 4 bytes a character).
+      if (typeof given !== 'string' && given.size > MAX_IMPORT_CHARS * 4) {
+        throw new Error(
+          `it is larger than ${(MAX_IMPORT_CHARS * 4) / 1_000_000} MB, far more than any export of this page. Import an export of fewer conversations.`,
+        );
       }
       const text = typeof given === 'string' ? given : await given.text();
       // Parsed, checked and brought up to this version in the files' worker: a file built to be slow is refused by its deadline.

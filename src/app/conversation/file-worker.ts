@@ -5,6 +5,7 @@
  * fresh worker.
  */
 import { BoundedWorker, type SemanticEncoder, type WorkPort } from '../../internal.ts';
+import { IMPORT_LIMITS } from './conversation-schema.ts';
 import { FILE_DEADLINES_MS } from './file-deadlines.ts';
 import type { NamedDocument } from './file-work.ts';
 
@@ -12,8 +13,8 @@ import type { NamedDocument } from './file-work.ts';
 const MAX_READ_CHARS = 25 * 1024 * 1024;
 /** Characters of all of one conversation's documents, indexed together. */
 const MAX_INDEX_CHARS = 16_000_000;
-/** Characters of a conversation file imported at most (an "Export all" of a long history with its documents). */
-export const MAX_IMPORT_CHARS = 256 * 1024 * 1024;
+/** Characters of a conversation file imported at most: the importer's own bound. */
+export const MAX_IMPORT_CHARS = IMPORT_LIMITS.fileChars;
 
 const textChars = (input: { text: string }) => input.text.length;
 

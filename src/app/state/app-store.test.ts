@@ -480,7 +480,7 @@ describe('AppStore', () => {
       };
       await store.dispatch({ type: 'importConversation', name: 'everything.json', file: huge });
       expect(store.state.importError).toBe(
-        'Could not import everything.json: it is larger than 256 MB, more than any export of this page. Import an export of fewer conversations.',
+        'Could not import everything.json: it is larger than 80 MB, far more than any export of this page. Import an export of fewer conversations.',
       );
       expect(read).toBe(false);
       expect(store.state.conversations).toHaveLength(2);
