@@ -772,6 +772,34 @@ describe('the chat page over a scripted model', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('shows a file being read, and a message sent meanwhile waits for it and goes with it (issue 68, P2.1)', async () => {
+    await page.getByTestId('new-conversation').click();
+    // What the page showed while the file was read, seen as it happened (it lasts about a second).
+    await page.evaluate(() => {
+      const seen = new Set<string>();
+      (window as unknown as { __seen: Set<string> }).__seen = seen;
+      // Through every shadow root, as the page's elements nest.
+      const found = (root: Document | ShadowRoot, selector: string): boolean =>
+        root.querySelector(selector) !== null || [...root.querySelectorAll('*')].some((el) => el.shadowRoot !== null && found(el.shadowRoot, selector));
+      const look = () => {
+        for (const id of ['attachment-reading', 'waiting-for-files']) if (found(document, `[data-testid="${id}"]`)) seen.add(id);
+        requestAnimationFrame(look);
+      };
+      look();
+    });
+    // Ten million characters of text in 20 KB: reading it to its bound takes the page a second or more.
+    await page.getByTestId('attach-file-input').setInputFiles({ name: 'bomb.pdf', mimeType: 'application/pdf', buffer: pdfBomb(170_000) });
+    await sendMessage(page, QUESTIONS.bomb);
+    await waitIdle(page);
+    expect(await page.evaluate(() => [...(window as unknown as { __seen: Set<string> }).__seen].sort())).toEqual(['attachment-reading', 'waiting-for-files']);
+    // The message went with its file, and the answer read it; nothing is left for the next message.
+    const sent = page.locator('.turn[data-role="user"]').last().getByTestId('message-attachments');
+    expect(await sent.textContent()).toContain('bomb.pdf');
+    expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('It repeats the letter A');
+    expect(await page.getByTestId('attachments').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
   it('reads and imports hostile files off the main thread, each stopped at its deadline with the page responsive, and searches what it read (issue 67, M1)', async () => {
     await page.getByTestId('new-conversation').click();
     type Probe = { __ticks: number[]; __nexusShortenFileDeadlines(ms: number): () => void; __restoreDeadlines?: () => void; __restoreImport?: () => void };

@@ -29,6 +29,10 @@ export const chatComposerStyles = [
       color: var(--muted);
       font-size: 0.75rem;
     }
+    .chip.reading {
+      border-style: dashed;
+      padding-right: 0.6rem;
+    }
     .starters {
       display: flex;
       flex-wrap: wrap;

@@ -20,6 +20,7 @@ export class ChatComposer extends LitElement {
     queued: { attribute: false },
     returned: { attribute: false },
     attachments: { attribute: false },
+    reading: { attribute: false },
     starters: { attribute: false },
     gauge: { attribute: false },
     answeringElsewhere: { attribute: false },
@@ -29,6 +30,8 @@ export class ChatComposer extends LitElement {
 
   /** What goes with the next message (an MCP server's resource), shown as chips. */
   declare attachments: AppState['attachments'];
+  /** Files chosen for the next message and still being read, by name: a message sent meanwhile waits for them. */
+  declare reading: readonly string[];
   /** The MCP servers' prompts, offered while the box is empty. */
   declare starters: readonly PromptStarter[];
   /** How full the model's memory was at the last answer: tokens used of the budget. */
@@ -44,6 +47,7 @@ export class ChatComposer extends LitElement {
     super();
     this.empty = true;
     this.attachments = [];
+    this.reading = [];
     this.starters = [];
   }
 
@@ -107,8 +111,11 @@ export class ChatComposer extends LitElement {
   }
 
   private renderAttachments() {
-    if (!this.attachments.length) return nothing;
+    if (!this.attachments.length && !this.reading.length) return nothing;
     return html`<ul class="chips" aria-label="Attached" data-testid="attachments">
+      ${this.reading.map(
+        (name) => html`<li class="chip reading" data-testid="attachment-reading" aria-busy="true">${name} <span class="muted">reading…</span></li>`,
+      )}
       ${this.attachments.map(
         (a, i) => html`<li class="chip" data-testid="attachment" title=${`${a.name}, from ${a.from}`}>
           ${a.name} <span class="muted" data-testid="attachment-read">${attachmentWords(a)}</span><button type="button" class="small" aria-label=${`Remove ${a.name}`} @click=${() => fire(this, { type: 'detachAttachment', index: i })}>×</button>
@@ -208,11 +215,15 @@ export class ChatComposer extends LitElement {
       ? html`<p class="web-status" role="status" data-testid="waiting-for-tab">
           Another tab of Nexus Chat is answering in this conversation. “${words}” will be sent when it is done; Stop takes it back.
         </p>`
-      : waitingFor === 'check'
-        ? html`<p class="web-status" role="status" data-testid="waiting-for-check">
+      : waitingFor === 'files'
+        ? html`<p class="web-status" role="status" data-testid="waiting-for-files">
+            “${words}” will be sent with its files once they are read. Stop takes it back.
+          </p>`
+        : waitingFor === 'check'
+          ? html`<p class="web-status" role="status" data-testid="waiting-for-check">
             “${words}” will be sent once the self-check shows whether this model calls tools. Skip the check above to send it now; Stop takes it back.
           </p>`
-        : html`<p class="web-status" role="status" data-testid="waiting-for-model">
+          : html`<p class="web-status" role="status" data-testid="waiting-for-model">
             “${words}” will be sent once the model has loaded (and checked that it calls tools). Stop takes it back.
           </p>`;
   }

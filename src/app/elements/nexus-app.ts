@@ -183,7 +183,7 @@ export class NexusApp extends LitElement {
           ${this.renderUpdate()}
           <section class="composer" aria-label="Message" ?inert=${Boolean(this.panel)}>
             ${this.renderJumpToLatest()}
-            <nexus-composer ?ready=${SENDABLE_PHASES.has(s.model.phase)} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .answeringElsewhere=${answeringElsewhere(s)} .attachError=${s.attachError} .web=${s.web} .queued=${s.queued} .returned=${s.returnedText} .attachments=${s.attachments} .starters=${promptStarters(s)} .gauge=${contextGauge(s)}></nexus-composer>
+            <nexus-composer ?ready=${SENDABLE_PHASES.has(s.model.phase)} .phase=${s.model.phase} ?busy=${s.busy || s.queued !== undefined} ?stopping=${s.stopping ?? false} .answeringElsewhere=${answeringElsewhere(s)} .attachError=${s.attachError} .web=${s.web} .queued=${s.queued} .returned=${s.returnedText} .attachments=${s.attachments} .reading=${s.attachmentsReading ?? []} .starters=${promptStarters(s)} .gauge=${contextGauge(s)}></nexus-composer>
           </section>
         </div>
         ${this.renderDrawer()}

@@ -24,6 +24,8 @@ export interface AnswerHost {
   conversations: ConversationStore;
   /** Takes the composer's attachments for the message being sent (the attachments slice writes them). */
   takeAttachments(): Attachment[];
+  /** While files for the next message are being read: when they are all read (or refused). */
+  attachmentsReading(): Promise<void> | undefined;
   /** What the answer that ended offered of the tools, and why (the store's tools part keeps it). */
   offered(selection: ToolSelection | undefined): void;
   /** The loaded chat, when there is one. */
@@ -129,6 +131,14 @@ export class AnswerSession {
         this.host.set({ returnedText: prompt });
         return;
       }
+    }
+    // Files still being read go with the message they were attached to: it waits for them, saying so.
+    const reading = again ? undefined : this.host.attachmentsReading();
+    if (reading) {
+      this.host.set({ queued: { text: prompt, waitingFor: 'files' } });
+      await untilDoneOrAborted(reading, taken);
+      if (taken?.aborted) return;
+      this.host.set({ queued: { text: prompt } });
     }
     const chat = this.host.chat();
     if (!chat || this.host.state().busy || this.host.state().model.phase !== 'ready') return;

@@ -417,10 +417,10 @@ export interface AppState {
   stopping?: boolean;
   /**
    * A message accepted and not yet answered, or being answered: it may wait for another tab that
-   * answers in this conversation (`tab`), for the model's self-check (`check`), or for the model to
-   * load (`model`).
+   * answers in this conversation (`tab`), for the model's self-check (`check`), for the model to
+   * load (`model`), or for the files attached to it to be read (`files`).
    */
-  queued?: { readonly text: string; readonly waitingFor?: 'tab' | 'check' | 'model' };
+  queued?: { readonly text: string; readonly waitingFor?: 'tab' | 'check' | 'model' | 'files' };
   /** A new version of the page is installed and waits for the next reload. */
   updateReady?: boolean;
   /** A queued message the user took back with Stop: the composer shows it again, so nothing typed is lost. */
@@ -448,6 +448,8 @@ export interface AppState {
   mcpExtras: Readonly<Record<string, McpServerExtras>>;
   /** Attached to the next message (an MCP resource), shown as chips in the composer. */
   attachments: readonly Attachment[];
+  /** Files chosen for the next message and still being read, by name: shown as chips, and a message sent meanwhile waits for them. */
+  attachmentsReading?: readonly string[];
   /** A passing message for the status line (saved, copied, restored …). */
   notice?: string;
   /** Why the last import was refused. */

@@ -89,6 +89,7 @@ export class AppStore {
       notify: (text) => this.notify(text),
       conversations: this.conversations,
       takeAttachments: () => this.attachments.take(),
+      attachmentsReading: () => (this.attachments.busy ? this.attachments.settled() : undefined),
       offered: (selection) => {
         const { lastOffered: _previous, lastGroup: _group, ...tools } = this.current.tools;
         this.set({

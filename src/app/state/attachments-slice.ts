@@ -21,11 +21,40 @@ export class AttachmentsSlice {
   /** The attachments slice's actions, which the store's one dispatch routes here (see app-actions.ts). */
   readonly actions: ActionHandlers<AttachmentAction> = {
     attach: ({ name, from, text }) => this.add({ name, from, text }),
-    attachFiles: ({ files }) => this.addFiles(files),
+    attachFiles: ({ files }) => this.track(files.map((file) => file.name).join(', '), this.addFiles(files)),
     detachAttachment: ({ index }) => this.host.set({ attachments: this.host.state().attachments.filter((_, i) => i !== index) }),
   };
 
+  /** Reading now: files chosen, and long texts being indexed, for the next message. */
+  private readonly reading = new Set<Promise<void>>();
+
   constructor(private readonly host: AttachmentsHost) {}
+
+  /**
+   * Once every file being read for the next message is read (or refused): a message sent meanwhile waits for
+   * this, so a file never misses the message it was attached to and rides along with the next.
+   */
+  async settled(): Promise<void> {
+    while (this.reading.size) await Promise.allSettled([...this.reading]);
+  }
+
+  /** Whether a file for the next message is still being read. */
+  get busy(): boolean {
+    return this.reading.size > 0;
+  }
+
+  /** Runs one read, shown by name as being read until it ends. */
+  private track(name: string, work: Promise<void>): Promise<void> {
+    this.host.set({ attachmentsReading: [...(this.host.state().attachmentsReading ?? []), name] });
+    const done = work.finally(() => {
+      this.reading.delete(done);
+      const names = [...(this.host.state().attachmentsReading ?? [])];
+      names.splice(names.indexOf(name), 1);
+      this.host.set({ attachmentsReading: names.length ? names : undefined });
+    });
+    this.reading.add(done);
+    return done;
+  }
 
   /**
    * Attaches a text to the next message (fenced as data after it): the user's, or an MCP resource. One longer
@@ -36,13 +65,16 @@ export class AttachmentsSlice {
       this.host.set({ attachments: [...this.host.state().attachments, attachmentOf(input)] });
       return;
     }
-    // Indexed in the documents' worker; one it cannot read within its bounds is refused by name.
-    void import('../conversation/document-attachments.ts')
-      .then(({ indexedAttachment }) => indexedAttachment(input))
-      .then(
-        (attachment) => this.host.set({ attachments: [...this.host.state().attachments, attachment] }),
-        (error: unknown) => this.refuse(`“${input.name}” was not attached: ${error instanceof Error ? error.message : String(error)}`),
-      );
+    // Indexed in the files' worker; one it cannot read within its bounds is refused by name.
+    void this.track(
+      input.name,
+      import('../conversation/document-attachments.ts')
+        .then(({ indexedAttachment }) => indexedAttachment(input))
+        .then(
+          (attachment) => this.host.set({ attachments: [...this.host.state().attachments, attachment] }),
+          (error: unknown) => this.refuse(`“${input.name}” was not attached: ${error instanceof Error ? error.message : String(error)}`),
+        ),
+    );
   }
 
   /** Takes the attachments out of the composer for the message being sent (empty when there are none). */

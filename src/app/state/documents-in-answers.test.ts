@@ -108,6 +108,37 @@ describe('documents as knowledge on the page (issue 54)', () => {
     expect(engine.generations.at(-1)?.prompt).toContain('Every employee has 27 days');
   });
 
+  it('sends a message written while its file is still being read with the file, saying it waits (issue 68, P2.1)', async () => {
+    const engine = new ScriptedEngine([
+      { when: when.gate(), output: 'No' },
+      { when: when.promptContains('27 days of paid holiday'), output: 'You get 27 days of paid holiday a year [1].' },
+    ]);
+    const store = storeOver(NexusChat.withEngine(engine));
+    await store.dispatch({ type: 'loadModel', source: { url: 'http://localhost/models/x' } });
+    // A file whose bytes arrive only when the test says: the user presses Send before it is read.
+    let arrive: () => void = () => undefined;
+    const bytes = new TextEncoder().encode(handbook());
+    const slow = {
+      name: 'handbook.md',
+      size: bytes.length,
+      arrayBuffer: () => new Promise<ArrayBuffer>((resolve) => (arrive = () => resolve(bytes.buffer as ArrayBuffer))),
+    };
+    const attaching = store.dispatch({ type: 'attachFiles', files: [slow] });
+    expect(store.state.attachmentsReading).toEqual(['handbook.md']);
+    const sending = store.dispatch({ type: 'send', text: 'How many holiday days do I get?' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.state.queued).toEqual({ text: 'How many holiday days do I get?', waitingFor: 'files' });
+    expect(store.state.conversation.turns).toEqual([]);
+    arrive();
+    await Promise.all([attaching, sending]);
+    const [question, answer] = store.state.conversation.turns;
+    expect(question?.attachments?.map((a) => a.name)).toEqual(['handbook.md']);
+    expect(answer).toMatchObject({ state: 'done', text: 'You get 27 days of paid holiday a year [1].' });
+    // Nothing is left to ride along with the next message.
+    expect(store.state.attachments).toEqual([]);
+    expect(store.state.attachmentsReading).toBeUndefined();
+  });
+
   it('ranks passages by meaning too once the tool search has loaded its sentence encoder: a question with none of their words finds them', async () => {
     const engine = new ScriptedEngine([
       { when: when.gate(), output: 'No' },

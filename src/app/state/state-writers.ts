@@ -9,7 +9,7 @@ import type { AppState } from './app-state.ts';
 export const STATE_WRITERS = {
   answers: ['busy', 'answeringIn', 'queued', 'returnedText', 'stopping', 'approval'],
   model: ['model', 'runtime'],
-  attachments: ['attachments', 'attachError'],
+  attachments: ['attachments', 'attachError', 'attachmentsReading'],
   conversations: ['conversation', 'conversations', 'conversationSearch', 'importError', 'listNote', 'undoDelete'],
   mcp: ['mcpRequest', 'mcpExtras'],
   store: ['settings', 'settingsUndo', 'tools', 'web', 'mcp', 'deviceModels', 'notice', 'updateReady'],

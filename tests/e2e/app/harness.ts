@@ -106,6 +106,8 @@ const SCRIPT: ScriptedOutput[] = [
     repeat: true,
   },
   // Issue 67: a file too long to read whole, searched in the documents' worker before the model writes.
+  // Issue 68, P2.1: a question sent while its PDF was still being read went without it.
+  { when: afterResult('AAAAAAAAAAAAAAAAAAAA'), output: 'It repeats the letter A, line after line [1].', repeat: true },
   { when: afterResult('counts 77 gulls'), output: 'The keeper counts **77 gulls** every morning [1].', repeat: true },
   // Lines a phone cannot fit: they wrap (or scroll inside their own box), never the chat sideways.
   { when: when.userAsked(QUESTIONS.longLines), output: LONG_LINES, repeat: true },

@@ -20,6 +20,7 @@ export const QUESTIONS = {
   hostileMarkdown: 'Show me the markdown that freezes parsers.',
   files: 'What do the attached files say?',
   gulls: 'How many gulls does the lighthouse keeper count?',
+  bomb: 'What does the long PDF say?',
   codeAndMath: 'Show me some code and a formula.',
   debris: 'Is it sunny?',
   table: 'Compare the cities in a table.',
