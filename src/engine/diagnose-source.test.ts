@@ -14,7 +14,10 @@ beforeAll(async () => {
     if (path === '/models/' && req.headers.accept?.includes('application/json')) {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ folders: ['tiny-random-qwen3', 'tiny-tools-qwen3'] }));
     } else if (path.startsWith('/gated/')) res.writeHead(403).end();
-    else if (path === '/models/here/config.json' || path === '/owner/real/resolve/main/config.json')
+    else if (
+      /^\/(?:models\/here|owner\/real\/resolve\/main)\/(?:config|tokenizer|tokenizer_config)\.json$/.test(path) ||
+      path === '/models/untokenized/config.json'
+    )
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
     else if (path.startsWith('/spa/')) res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html>');
     else res.writeHead(404).end();
@@ -74,6 +77,14 @@ describe('diagnoseSource', () => {
       /^Cannot reach the model hub \(127\.0\.0\.1:\d+\) to download onnx-community\/Qwen3-0\.6B-ONNX: this device is offline \(.+\)\. Connect and load again, or load a model folder or \.zip from this computer\.$/,
     );
     expect((await diagnoseSource({ url: `${hubUrl}models/x` }))?.message).toMatch(/^Cannot reach 127\.0\.0\.1:\d+ to load .*: the connection failed/);
+  });
+
+  it('names a tokenizer file a served folder lacks: transformers.js would fail naming none (issue 68, P2.6)', async () => {
+    const error = await diagnoseSource({ url: `${base}models/untokenized` });
+    expect(error?.name).toBe('ModelFilesError');
+    expect(error?.message).toMatch(
+      /has no tokenizer\.json \(404\): a transformers\.js model folder needs config\.json, tokenizer\.json and tokenizer_config\.json next to onnx\//,
+    );
   });
 
   it('finds nothing wrong with a source that answers, nor with picked files or a Node folder', async () => {

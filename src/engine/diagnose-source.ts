@@ -4,6 +4,7 @@ import {
   ModelFilesError,
   ModelNotFoundError,
   ModelUnreachableError,
+  TOKENIZER_FILES,
   describeSource,
   hubFileAddress,
   type ModelLoadError,
@@ -101,6 +102,30 @@ export async function diagnoseSource(source: ModelSource, options: DiagnoseOptio
     return new ModelNotFoundError(`The model folder ${name} was not found on this server (${status}).${offered}`);
   }
   if (!response.ok) return new ModelUnreachableError(`${hostOf(address)} answered ${response.status} for ${name}'s config.json. Try again later.`);
+  return missingTokenizerFile(source, address, fetchImpl);
+}
+
+/**
+ * A folder whose config.json answers but whose tokenizer files do not: transformers.js then fails deep in its
+ * tokenizer ("Cannot read properties of undefined (reading 'tokenizer_class')"), naming no file. Said by name here.
+ */
+async function missingTokenizerFile(source: ModelSource, configUrl: string, fetchImpl: typeof fetch): Promise<ModelLoadError | undefined> {
+  for (const file of TOKENIZER_FILES) {
+    const address = configUrl.replace(/config\.json$/, file);
+    let response: Response;
+    try {
+      response = await fetchImpl(address, { method: 'HEAD' });
+    } catch {
+      return undefined;
+    }
+    const html = (response.headers.get('content-type') ?? '').includes('text/html');
+    if (response.status === 404 || response.status === 410 || (response.ok && html)) {
+      const status = response.ok ? 'a web page instead' : String(response.status);
+      return new ModelFilesError(
+        `${describeSource(source)} has no ${file} (${status}): a transformers.js model folder needs config.json, ${TOKENIZER_FILES.join(' and ')} next to onnx/. Add the tokenizer files to the folder, or load the model from the hub.`,
+      );
+    }
+  }
   return undefined;
 }
 

@@ -726,6 +726,14 @@ describe('load failures, said once with what to do (WASM path)', () => {
     expect(await page.getByTestId('model-error').textContent()).toContain('Cannot reach the model hub');
   });
 
+  it('names the tokenizer file a served folder lacks (issue 68, P2.6: a fresh clone served the fixtures without theirs)', async () => {
+    await page.goto(`${inject('appUrl')}?model=${encodeURIComponent('/models/tiny-no-tokenizer')}`);
+    await page.getByTestId('model-error').waitFor({ timeout: TIMEOUTS.answers });
+    const error = (await page.getByTestId('model-error').textContent()) ?? '';
+    expect(error).toContain('has no tokenizer.json (404): a transformers.js model folder needs config.json, tokenizer.json and tokenizer_config.json');
+    expect(error).not.toContain('tokenizer_class');
+  });
+
   it('does not try the failed model again on a reload, and says so', async () => {
     await page.goto(`${inject('appUrl')}?model=${encodeURIComponent('/models/no-such-model')}`);
     await page.getByTestId('model-error').waitFor({ timeout: TIMEOUTS.answers });

@@ -49,6 +49,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // The random model under a name no test remembers a verdict for: its self-check runs for minutes on SwiftShader.
   await cp(join(FIXTURE_MODELS_DIR, TINY_QWEN3), join(models, 'tiny-unchecked'), { recursive: true });
   await writeFile(join(models, 'tiny-broken-q8', 'onnx', 'model_quantized.onnx'), 'this is not an ONNX file');
+  // A folder as a fresh clone served it before its tokenizer files were copied (issue 68, P2.6).
+  await cp(join(FIXTURE_MODELS_DIR, TINY_QWEN3), join(models, 'tiny-no-tokenizer'), { recursive: true });
+  await Promise.all(['tokenizer.json', 'tokenizer_config.json'].map((file) => rm(join(models, 'tiny-no-tokenizer', file))));
   // The model trained to call tools, and a copy whose first dtype on the ladder is broken.
   await cp(join(FIXTURE_MODELS_DIR, 'tiny-tools-qwen3'), join(models, 'tiny-tools-qwen3'), { recursive: true });
   await cp(join(FIXTURE_MODELS_DIR, 'tiny-tools-qwen3'), join(models, 'tools-broken-q8'), { recursive: true });
