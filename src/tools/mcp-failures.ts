@@ -22,13 +22,62 @@ if (typeof document !== 'undefined') {
 /** Where the app server relays to the servers its operator listed (`src/server/mcp-relay.ts`). */
 const RELAY_PATH = '/mcp-relay/';
 
+/** What a cross-origin server's CORS allows this page: nothing answers, not this origin, or the origin but not MCP's request headers. */
+export type CorsFinding = 'unreachable' | 'origin' | 'headers';
+
+/** The request headers an MCP client sends over Streamable HTTP, which a server's preflight answer must allow. */
+const MCP_REQUEST_HEADERS = 'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
+
+/**
+ * Finds out why the browser gave a cross-origin MCP server's answer to nobody (a bare "Failed to fetch" says
+ * nothing), with two requests no preflight precedes: an opaque one, which succeeds if anything answers at all,
+ * and a CORS one with only safelisted headers, readable only if the server allows this page's origin. Where
+ * both succeed, the preflight of the real request (its MCP headers) is what the server refused.
+ * @param endpoint - the server's address.
+ * @param fetchImpl - the page's fetch.
+ */
+export async function corsFinding(endpoint: URL, fetchImpl: typeof fetch = globalThis.fetch): Promise<CorsFinding> {
+  try {
+    await fetchImpl(endpoint, { method: 'POST', mode: 'no-cors', body: '', credentials: 'omit' });
+  } catch {
+    return 'unreachable';
+  }
+  try {
+    await fetchImpl(endpoint, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '', credentials: 'omit' });
+    return 'headers';
+  } catch {
+    return 'origin';
+  }
+}
+
+/** Whether this runs in a page of another origin than the server's: only there does CORS decide anything. */
+export function crossOrigin(endpoint: URL): boolean {
+  const page = globalThis.location?.origin;
+  return typeof document !== 'undefined' && Boolean(page) && page !== 'null' && endpoint.origin !== page;
+}
+
+/** The way round CORS that needs nothing of the server: the app server's relay. */
+const viaRelay = (endpoint: URL) => `Or list it in MCP_SERVERS on the app server (MCP_SERVERS=${endpoint.href}), which relays to it and needs no CORS.`;
+
+/**
+ * What a server that let the page connect must also do for a session to go on: expose its session id. The
+ * browser hides every response header a server does not expose, so the client never saw it, and the server
+ * refused the next request for want of it.
+ */
+export function unexposedSessionAdvice(endpoint: URL): string {
+  return (
+    `${endpoint.origin} does not expose its session id to this page: its responses need Access-Control-Expose-Headers: Mcp-Session-Id ` +
+    `(the browser hides every header a server does not expose, so the session the server started was never seen). ${viaRelay(endpoint)}`
+  );
+}
+
 /**
  * What to do about a failed connection, and whether trying again by itself could help (`lasting`: it
  * cannot). In a page, a request the page's own policy forbids is named as such, with the two ways to
- * allow it; one another origin does not allow (CORS) or that nothing answered fails as a bare network
- * error; a relayed server that is down is the relay's to reach.
+ * allow it; one another origin does not allow (CORS) says which header the server must send (`cors`, found by
+ * {@link corsFinding}); a relayed server that is down is the relay's to reach.
  */
-export function connectAdvice(error: unknown, endpoint: URL): { text: string; lasting: boolean } {
+export function connectAdvice(error: unknown, endpoint: URL, cors?: CorsFinding): { text: string; lasting: boolean } {
   const page = globalThis.location?.origin;
   // The SDK's refusal of a protected-resource document that names another server (RFC 9728 §3.3).
   const mismatch = error instanceof Error ? /Protected resource (\S+) does not match expected (\S+)/.exec(error.message) : null;
@@ -46,6 +95,20 @@ export function connectAdvice(error: unknown, endpoint: URL): { text: string; la
         text:
           `This page's connect policy does not allow ${endpoint.origin}: the server that serves the page lists the origins it may reach. ` +
           `Start it with MCP_SERVERS=${endpoint.href} and it relays to that server; or with CONNECT_ORIGINS=${endpoint.origin} if that server allows ${page} in its CORS headers.`,
+        lasting: true,
+      };
+    }
+    if (cors === 'origin') {
+      return {
+        text: `${endpoint.origin} answers, but not to this page: its responses need Access-Control-Allow-Origin: ${page} (CORS). ${viaRelay(endpoint)}`,
+        lasting: true,
+      };
+    }
+    if (cors === 'headers') {
+      return {
+        text:
+          `${endpoint.origin} allows this page's origin, but its answer to the browser's preflight (OPTIONS) does not allow the headers an MCP client sends: ` +
+          `it needs Access-Control-Allow-Headers: ${MCP_REQUEST_HEADERS}, and Access-Control-Allow-Methods: GET, POST, DELETE. ${viaRelay(endpoint)}`,
         lasting: true,
       };
     }

@@ -1,5 +1,5 @@
 import { boundedFetch } from './bounded-fetch.ts';
-import { connectAdvice, describeFailure, McpConnectError } from './mcp-failures.ts';
+import { connectAdvice, corsFinding, crossOrigin, describeFailure, McpConnectError, unexposedSessionAdvice } from './mcp-failures.ts';
 import { codeOfResponse, mcpOAuthProvider } from './mcp-oauth.ts';
 import type { McpConnectOptions, McpElicitation, McpSamplingRequest } from './mcp-options.ts';
 import { mcpResultText, mcpUserParts, withElicitationDefaults, type ResultPart } from './mcp-results.ts';
@@ -200,8 +200,11 @@ export class ServerConnection implements McpConnection {
       this.listed = await this.listAll();
       this.register();
     } catch (error) {
+      const unseenSession = this.unseenSession(error);
       await client.close().catch(() => undefined);
-      throw new McpConnectError(`The MCP server at ${this.url} connected but its tools could not be listed: ${describeFailure(error)}.`);
+      throw new McpConnectError(
+        `The MCP server at ${this.url} connected but its tools could not be listed: ${describeFailure(error)}.${unseenSession ? ` ${unexposedSessionAdvice(this.endpoint)}` : ''}`,
+      );
     }
     client.setNotificationHandler(this.sdk.ToolListChangedNotificationSchema, () => this.handleListChanged());
     client.onclose = () => this.lost('the connection closed');
@@ -255,6 +258,11 @@ export class ServerConnection implements McpConnection {
     await transport.finishAuth(code);
   }
 
+  /** Whether the server refused a request for want of the session id it gave, which CORS hid from this page. */
+  private unseenSession(error: unknown): boolean {
+    return crossOrigin(this.endpoint) && this.streamable !== undefined && this.streamable.sessionId === undefined && sessionRefused(error);
+  }
+
   /** Connects over Streamable HTTP, signing in where asked; else over HTTP+SSE; else says why not, with what to do. */
   private async connect(): Promise<void> {
     const { sdk, connectTimeout } = this;
@@ -272,8 +280,17 @@ export class ServerConnection implements McpConnection {
         await within(connectTimeout, 'connecting', this.client.connect(this.streamable));
       }
     } catch (first) {
+      const unseenSession = this.unseenSession(first);
       await this.client.close().catch(() => undefined);
       if (first instanceof McpConnectError) throw first;
+      if (unseenSession) {
+        throw Object.assign(
+          new McpConnectError(`Could not connect to the MCP server at ${this.url}: ${describeFailure(first)}. ${unexposedSessionAdvice(this.endpoint)}`),
+          {
+            lasting: true,
+          },
+        );
+      }
       // A server of the older protocol answers the Streamable HTTP POST with an error: try HTTP+SSE.
       // A server that hangs is not asked twice: the wait is bounded once.
       const hung = /took longer than/.test((first as Error).message);
@@ -286,7 +303,9 @@ export class ServerConnection implements McpConnection {
         await this.client.close().catch(() => undefined);
         // A request the page's policy refused is reported to the page as a separate event: let it arrive first.
         if (first instanceof TypeError) await new Promise((resolve) => setTimeout(resolve, 0));
-        const advice = connectAdvice(first, this.endpoint);
+        // The browser says only "Failed to fetch": which CORS header the server lacks is found by asking it again, plainly.
+        const cors = first instanceof TypeError && crossOrigin(this.endpoint) ? await corsFinding(this.endpoint) : undefined;
+        const advice = connectAdvice(first, this.endpoint, cors);
         throw Object.assign(new McpConnectError(`Could not connect to the MCP server at ${this.url}: ${describeFailure(first)}. ${advice.text}`), {
           lasting: advice.lasting,
         });
@@ -585,4 +604,10 @@ async function answerElicitation(elicit: NonNullable<McpConnectOptions['elicit']
   const requestedSchema = params.requestedSchema as Extract<McpElicitation, { mode: 'form' }>['requestedSchema'];
   const answer = await elicit({ mode: 'form', message: String(params.message ?? ''), requestedSchema });
   return answer.action === 'accept' ? { action: 'accept', content: withElicitationDefaults(requestedSchema, answer.content) } : answer;
+}
+
+/** A refusal for want of a session (HTTP 400 or 404, as the SDK's server answers a request without a valid session id). */
+function sessionRefused(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return (code === 400 || code === 404) && /session|not initialized/i.test(error instanceof Error ? error.message : '');
 }

@@ -105,6 +105,28 @@ describe('MCP servers on the chat page', () => {
     expect(why).toContain('CORS');
     expect(why).toContain('MCP_SERVERS');
     expect(await page.getByTestId('tools').textContent()).not.toContain('nocors_add_numbers');
+    // Which CORS header a server lacks is said by name, with the relay as the way round it (issue 69, item 5).
+    expect(why).toContain(`answers, but not to this page: its responses need Access-Control-Allow-Origin: ${new URL(harness.origin).origin}`);
+    const cases = [
+      {
+        url: `${direct.url}?cors=no-headers`,
+        says: 'does not allow the headers an MCP client sends: it needs Access-Control-Allow-Headers: Content-Type, Accept',
+      },
+      {
+        url: `${direct.url}?cors=no-expose`,
+        says: 'does not expose its session id to this page: its responses need Access-Control-Expose-Headers: Mcp-Session-Id',
+      },
+    ];
+    for (const { url, says } of cases) {
+      await page.getByTestId('mcp-url').fill(url);
+      await page.getByTestId('mcp-add').click();
+      await expect.poll(() => serverRow(url).getAttribute('data-phase'), { timeout: TIMEOUTS.works }).toBe('down');
+      const words = (await serverRow(url).getByTestId('mcp-error').textContent()) ?? '';
+      expect(words).toContain(says);
+      expect(words).toContain(`MCP_SERVERS=${url}`);
+      await serverRow(url).getByTestId('mcp-remove').click();
+      await expect.poll(() => serverRow(url).count()).toBe(0);
+    }
     // An address the page's own policy does not allow (issue 44): said so, with the two ways to allow it,
     // and not tried again and again by itself (the policy will not change until the page reloads).
     const blocked = 'http://127.0.0.1:9/mcp';

@@ -6,7 +6,8 @@
  * (not read-only), `enable_extra` (registers `extra_tool`: the tool list changes), `describe_chart`
  * (an image and structured content), `huge_result` (5 MB of text). `PORT` picks the port (default any);
  * `EXTRA_TOOLS=n` adds n more; `PAGE_SIZE=n` lists n tools a page (with cursors); `BAD_SCHEMA=1` lists
- * one more tool whose input schema is not an object; `CORS_ORIGIN` answers that origin's preflights;
+ * one more tool whose input schema is not an object; `CORS_ORIGIN` answers that origin's preflights (`?cors=no-headers`
+ * allows none of MCP's own request headers, `?cors=no-expose` does not expose its session id);
  * `REQUIRE_TOKEN=t` refuses requests without `Authorization: Bearer t`; `SERVER_NAME` and `TOOL_PREFIX`
  * rename the server and its tools. `CLIENT_FEATURES=1` adds what asks things of the client (issue 42):
  * `ask_name` (elicitation), `summarize` (sampling), `list_roots` (roots), `count_up` (progress and log
@@ -319,13 +320,16 @@ const transports = new Map<string, StreamableHTTPServerTransport>();
 const auth = process.env.OAUTH ? await startAuthServer() : undefined;
 const http = createServer(async (req, res) => {
   const allowed = process.env.CORS_ORIGIN;
+  // `?cors=no-headers` and `?cors=no-expose`: the two CORS set-ups browser MCP clients most often meet (issue 69).
+  const cors = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('cors');
   if (allowed && req.headers.origin === allowed) {
     res.setHeader('Access-Control-Allow-Origin', allowed);
-    res.setHeader('Access-Control-Expose-Headers', 'mcp-session-id, mcp-protocol-version, www-authenticate');
+    if (cors !== 'no-expose') res.setHeader('Access-Control-Expose-Headers', 'mcp-session-id, mcp-protocol-version, www-authenticate');
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
         'Access-Control-Allow-Methods': 'GET, POST, DELETE',
-        'Access-Control-Allow-Headers': 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
+        'Access-Control-Allow-Headers':
+          cors === 'no-headers' ? 'content-type, accept' : 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
         'Access-Control-Max-Age': '600',
       });
       res.end();
