@@ -58,7 +58,7 @@ export { DEFAULT_EMBEDDING_MODEL, EmbeddingModelError, type ToolSearchStatus } f
 export type { ChatMessage, ChatToolCall, Engine, EngineInfo, GenerateOptions, GenerateResult, RenderOptions } from './engine/engine.ts';
 export type { FamilyId, FamilyInfo, ModelFamily } from './engine/model-family.ts';
 export { modelSourceFromZip, pickedModel, ZipReadError, type ZipLimits, type ZipReadFailure } from './engine/picked-models.ts';
-export { useModelWorker, type WorkerFactory, type WorkerLoadOptions } from './worker/worker-client.ts';
+export { useModelWorker, type ModelWorkerLike, type WorkerFactory, type WorkerLoadOptions } from './worker/worker-client.ts';
 export type { AnswerBridge, AnswerOutcome, AnswerRequest, AnswerRunner } from './loop/answer-runner.ts';
 
 // Whether a model calls tools, measured on this machine.

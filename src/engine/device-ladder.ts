@@ -161,10 +161,28 @@ export function dtypesInFiles(files: Iterable<string>): string[] {
   return Object.keys(DTYPE_FILES).filter((dtype) => names.has(weightsFile('model', dtype)) || names.has(weightsFile('decoder_model_merged', dtype)));
 }
 
+/** A WebGPU adapter, as far as the ladder asks about it. */
+interface GpuAdapterLike {
+  features: ReadonlySet<string>;
+  isFallbackAdapter?: boolean;
+  info?: { isFallbackAdapter?: boolean };
+}
+
+/**
+ * What the ladder reads of the browser's `navigator` (a page's or a worker's): its WebGPU entry, if any. Written
+ * out (not the DOM's `Navigator`), so a Node project's types need no DOM library.
+ */
+export interface NavigatorWithGpu {
+  readonly userAgent?: string;
+  readonly gpu?: { requestAdapter(): Promise<GpuAdapterLike | null> };
+}
+
 /** Asks the browser what WebGPU offers; never throws. */
-export async function detectBrowserCapabilities(nav: Navigator = navigator, options: DetectOptions = {}): Promise<RuntimeCapabilities> {
-  type Adapter = { features: ReadonlySet<string>; isFallbackAdapter?: boolean; info?: { isFallbackAdapter?: boolean } };
-  const gpu = (nav as Navigator & { gpu?: { requestAdapter(): Promise<Adapter | null> } }).gpu;
+export async function detectBrowserCapabilities(
+  nav: NavigatorWithGpu = navigator as NavigatorWithGpu,
+  options: DetectOptions = {},
+): Promise<RuntimeCapabilities> {
+  const gpu = nav.gpu;
   try {
     const adapter = await gpu?.requestAdapter();
     if (!adapter) return { runtime: 'browser', webgpu: false, shaderF16: false };

@@ -192,15 +192,21 @@ export interface RedisSessionStoreOptions extends SessionStoreLimits {
  */
 export class RedisSessionStore implements SessionStore {
   readonly kind = 'redis';
-  /** The connection, shared with the rate limiter's Redis store. */
-  readonly client: Redis;
+  /**
+   * The connection (an ioredis client), shared with the rate limiter's Redis store. Typed as an object, so that a
+   * project whose proxy keeps answers in memory needs no ioredis, not even its types.
+   */
+  get client(): object {
+    return this.#redis;
+  }
+  readonly #redis: Redis;
   /** Prefix of every key this store writes. */
   readonly prefix: string;
   readonly #limits: Required<SessionStoreLimits>;
   readonly #now: () => number;
 
   private constructor(client: Redis, options: RedisSessionStoreOptions) {
-    this.client = client;
+    this.#redis = client;
     this.prefix = options.prefix ?? 'nexus:';
     this.#limits = storeLimits(options);
     this.#now = options.now ?? Date.now;
@@ -338,7 +344,7 @@ export class RedisSessionStore implements SessionStore {
 
   async sources(key: string): Promise<LedgerEntry[] | undefined> {
     const [m, , , l] = this.#keys(key);
-    const [exists, ledger] = await this.#guard(() => Promise.all([this.client.exists(m), this.client.hgetall(l)]));
+    const [exists, ledger] = await this.#guard(() => Promise.all([this.#redis.exists(m), this.#redis.hgetall(l)]));
     if (!exists) return undefined;
     return Object.entries(ledger)
       .map(([url, json]) => {
@@ -349,7 +355,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async close(): Promise<void> {
-    await this.client.quit().catch(() => this.client.disconnect());
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
   }
 
   #index(): string {
@@ -362,7 +368,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   #run(script: ScriptName, ...args: (string | number)[]): Promise<unknown> {
-    return this.#guard(() => (this.client as ScriptClient)[script](...args));
+    return this.#guard(() => (this.#redis as ScriptClient)[script](...args));
   }
 
   /** Runs a command, turning a connection failure into {@link SessionStoreUnavailableError}. */

@@ -19,7 +19,7 @@ describe('the proxy with its answers in Redis', () => {
       const health = await app.inject({ method: 'GET', url: '/api/health', headers: HOST });
       expect(health.json()).toMatchObject({ ok: true, store: 'redis' });
       // The rate limiter counts in the same Redis: its counter is there, under the store's prefix.
-      expect(await store.client.keys(`${store.prefix}rate:*`)).not.toEqual([]);
+      expect(await (store.client as import('ioredis').Redis).keys(`${store.prefix}rate:*`)).not.toEqual([]);
       await redis.stop();
       const down = await app.inject({ method: 'GET', url: '/api/health', headers: HOST });
       expect(down.statusCode).toBe(503);

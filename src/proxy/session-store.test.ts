@@ -286,7 +286,7 @@ describe('the Redis session store', () => {
       await expect(sessions.create('')).rejects.toThrow(/answer store \(Redis\) cannot be reached/);
       await own.start();
       // The client reconnects by itself (bounded wait: its backoff tops out at 3 s).
-      await expect.poll(() => store.client.status, { timeout: TIMEOUTS.works, interval: 50 }).toBe('ready');
+      await expect.poll(() => (store.client as import('ioredis').Redis).status, { timeout: TIMEOUTS.works, interval: 50 }).toBe('ready');
       // A restarted Redis lost the answer (no persistence here): a clean not-found, and new answers work.
       await expect(sessions.get(session.id)).rejects.toThrow(AnswerNotFoundError);
       const fresh = await sessions.create('');

@@ -11,7 +11,20 @@ import { ModelWorkerError, serializeError } from '../shared/errors.ts';
 import { deserializeError, isFromWorker, type FromWorker, type PageQuestion, type ToWorker, type WorkerCall } from './protocol.ts';
 
 /** Creates the model worker; tests and bundlers may supply their own. */
-export type WorkerFactory = () => Worker;
+export type WorkerFactory = () => ModelWorkerLike;
+
+/**
+ * What the chat needs of the model's Web Worker (a DOM `Worker` is one), written out so that a Node project's
+ * types need no DOM library.
+ */
+export interface ModelWorkerLike {
+  postMessage(message: unknown): void;
+  addEventListener(
+    type: 'message' | 'error' | 'messageerror',
+    listener: (event: { readonly type: string; readonly data?: unknown; readonly message?: string }) => void,
+  ): void;
+  terminate(): void;
+}
 
 let configuredFactory: WorkerFactory | undefined;
 
@@ -286,7 +299,8 @@ function loadInWorker(
   exclude: LoadCandidate[],
   onAttempt: WorkerLoadOptions['onAttempt'],
 ): Promise<{ ok: true; worker: Worker; info: EngineInfo } | { ok: false; candidate?: LoadCandidate; error: Error; remaining: number; final?: boolean }> {
-  const worker = createWorker();
+  // The factory promises the members this file uses; within it, the DOM's own type reads them.
+  const worker = createWorker() as unknown as Worker;
   return new Promise((resolve) => {
     const { signal } = options;
     const onAbort = () => {

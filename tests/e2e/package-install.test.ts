@@ -275,6 +275,62 @@ describe('the package, installed in another project', () => {
     }
   });
 
+  it("type-checks a Node project with no DOM library, and the proxy with the README's peers and no ioredis (issue 69)", async () => {
+    const readme = await readFile(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('**The proxy in an existing server**'));
+    const peers = /install its optional peers `([^`]+)`/.exec(section)?.[1]?.split(/\s+/) ?? [];
+    expect(peers).not.toContain('ioredis');
+    const project = join(consumer, 'node-types');
+    await mkdir(join(project, 'node_modules'), { recursive: true });
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'node-types', private: true, type: 'module' }));
+    await cp(join(consumer, 'node_modules', 'browser-llm-nexus'), join(project, 'node_modules', 'browser-llm-nexus'), { recursive: true });
+    // A Node project's own types (@types/node), the package's dependencies and the proxy's peers as the README lists them.
+    for (const dep of [...Object.keys(pkg.dependencies), ...peers, '@types/node']) {
+      const target = join(project, 'node_modules', dep);
+      await mkdir(dirname(target), { recursive: true });
+      await symlink(join(root, 'node_modules', dep), target, 'dir');
+    }
+    await writeFile(
+      join(project, 'node.mts'),
+      [
+        "import { NexusChat, type ChatAnswer, type ModelSource } from 'browser-llm-nexus';",
+        "import { createProxy, RedisSessionStore } from 'browser-llm-nexus/proxy';",
+        "import { parseToolCalls } from 'browser-llm-nexus/toolcalls';",
+        'export async function ask(source: ModelSource): Promise<ChatAnswer> {',
+        "  return (await NexusChat.loadForTools(source)).chat('Weather in Paris?');",
+        '}',
+        'export const proxy = createProxy();',
+        'export const redis: typeof RedisSessionStore | undefined = undefined;',
+        "export const calls = parseToolCalls('x').calls.length;",
+        '',
+      ].join('\n'),
+    );
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    // No `dom` in lib, and library files checked too: every type the entries name must exist in Node's own.
+    const { code, out } = await run(
+      process.execPath,
+      [
+        tsc,
+        '--strict',
+        '--noEmit',
+        '--target',
+        'es2022',
+        '--lib',
+        'es2023',
+        '--types',
+        'node',
+        '--module',
+        'node16',
+        '--moduleResolution',
+        'node16',
+        'node.mts',
+      ],
+      project,
+    );
+    expect(out).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('gates models with the bin: USE and exit 0 for the trained fixture, exit 1 for a model it cannot pass', async () => {
     const bin = join(consumer, 'node_modules', '.bin', 'browser-llm-nexus');
     const started = performance.now();
