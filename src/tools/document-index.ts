@@ -13,11 +13,15 @@ export interface IndexedDocument {
   readonly passages: number;
 }
 
-/** A passage a search found, and which ranking put it forward. */
+/**
+ * A passage a search found, and which ranking put it forward; `skim` when no ranking found anything and the
+ * passage is one of a few spread through the documents in order (a request for the whole file, such as
+ * "summarise it", names no word of it).
+ */
 export interface PassageHit {
   readonly passage: DocumentPassage;
   readonly score: number;
-  readonly by: 'lexical' | 'semantic' | 'combined';
+  readonly by: 'lexical' | 'semantic' | 'combined' | 'skim';
 }
 
 /** How {@link DocumentIndex.search} searches. */
@@ -149,6 +153,8 @@ export class DocumentIndex implements PassageIndex {
         this.failure = errorMessage(error);
       }
     }
+    // Nothing ranks: the question is about the files as a whole ("summarise the attached file"), not a word in them.
+    if (!ranked.length) ranked = this.skim(inScope, limit, options.maxChars);
     const hits: PassageHit[] = [];
     let chars = 0;
     for (const { id, score, by } of ranked) {
@@ -160,6 +166,21 @@ export class DocumentIndex implements PassageIndex {
       if (hits.length >= limit) break;
     }
     return hits;
+  }
+
+  /**
+   * Passages spread evenly through the documents in scope, in reading order, as many as `limit` and `maxChars` allow:
+   * the first, the last and those between at equal steps, so that an overview of a long file sees all of it.
+   */
+  private skim(inScope: (id: string) => boolean, limit: number, maxChars: number | undefined): { id: string; score: number; by: 'skim' }[] {
+    const ids = [...this.passages.keys()].filter(inScope);
+    if (!ids.length) return [];
+    const lengths = ids.map((id) => this.passages.get(id)?.text.length ?? 0);
+    const average = lengths.reduce((sum, n) => sum + n, 0) / ids.length;
+    const fit = maxChars === undefined ? limit : Math.max(1, Math.min(limit, Math.floor(maxChars / Math.max(1, average))));
+    const count = Math.min(fit, ids.length);
+    const picked = count === 1 ? [0] : Array.from({ length: count }, (_, i) => Math.round((i * (ids.length - 1)) / (count - 1)));
+    return [...new Set(picked)].map((at) => ({ id: ids[at] as string, score: 0, by: 'skim' as const }));
   }
 
   /** Passages by meaning: every passage in scope embedded once (what it reads: its heading and text), ranked by cosine. */

@@ -73,11 +73,23 @@ describe('search_attachments', () => {
     expect(wrong.ok).toBe(false);
   });
 
-  it('says when nothing matches, so the model does not invent a passage', async () => {
-    const run = await setUp().runTool(SEARCH_ATTACHMENTS, { query: 'zeppelin' });
+  it('says when nothing matches, and gives passages spread through the files for a question about them as a whole (issue 68, P2.5)', async () => {
+    // "Summarise the attached file" names no word of it: it read nothing, and the model had nothing to summarise.
+    const chapters = Array.from(
+      { length: 30 },
+      (_, i) => `## Chapter ${i + 1}\n\n${i === 0 ? 'Opening' : i === 29 ? 'Closing' : 'Middle'} chapter ${i + 1} of the saga.`,
+    ).join('\n\n');
+    const run = await setUp({ 'saga.md': chapters }).runTool(SEARCH_ATTACHMENTS, { query: 'Summarise it please' });
     if (!run.ok) throw new Error(run.error);
-    expect(String(run.result)).toMatch(/^Nothing in the attached files matches/);
-    expect(run.details?.sources).toBeUndefined();
+    const text = String(run.result);
+    expect(text).toMatch(/^No passage matches those words\. These passages are spread through the attached files in order/);
+    expect(text).toContain('if it asks about something else, say the files do not cover it');
+    // From the first chapter to the last, in reading order.
+    const lines = (run.details?.passages as { lines: [number, number] }[]).map((p) => p.lines[0]);
+    expect(lines).toEqual([...lines].sort((a, b) => a - b));
+    expect(text).toContain('Opening chapter 1');
+    expect(text).toContain('Closing chapter 30');
+    expect(run.details?.sources).toHaveLength(lines.length);
   });
 
   it('breaks a fence marker a file writes itself, so its text cannot close the quote and speak as the tool', async () => {

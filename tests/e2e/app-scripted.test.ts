@@ -772,6 +772,25 @@ describe('the chat page over a scripted model', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('reads through a file asked about as a whole: "summarise" names no word of it (issue 68, P2.5)', async () => {
+    await page.getByTestId('new-conversation').click();
+    const chapters = Array.from({ length: 30 }, (_, i) => `## Chapter ${i + 1}\n\n${`Chapter ${i + 1} of the saga goes on at length. `.repeat(60)}`).join(
+      '\n\n',
+    );
+    await page.getByTestId('attach-file-input').setInputFiles({ name: 'saga.md', mimeType: 'text/markdown', buffer: Buffer.from(chapters) });
+    await expect.poll(() => page.getByTestId('attachments').locator('li').count(), { timeout: TIMEOUTS.works }).toBe(1);
+    await sendMessage(page, QUESTIONS.summarise);
+    await waitIdle(page);
+    const answer = lastAnswer(page);
+    expect(await answer.locator('.markdown').textContent()).toContain('A saga in thirty chapters');
+    const line = answer.locator('[data-kind="passages"]');
+    expect(await line.textContent()).toContain('no passage matched, so read through the attached files');
+    // From the first chapter to the last.
+    const read = (await line.getByTestId('passages-read').textContent()) ?? '';
+    expect(read).toMatch(/saga\.md, lines 1[–-]/);
+    expect(pageErrors).toEqual([]);
+  });
+
   it('shows a file being read, and a message sent meanwhile waits for it and goes with it (issue 68, P2.1)', async () => {
     await page.getByTestId('new-conversation').click();
     // What the page showed while the file was read, seen as it happened (it lasts about a second).

@@ -15,7 +15,7 @@ export function passagesLine(a: Extract<Activity, { kind: 'passages' }>) {
   }
   const of = documents.filter((d) => read.some((r) => r.document === d.name));
   return html`<li data-testid="tool-row" data-kind="passages">
-    <span class="what">${read.length ? 'read from the attached files' : 'searched the attached files, nothing matched'}: '${a.query}'</span>
+    <span class="what">${read.length ? (a.details.skimmed === true ? 'no passage matched, so read through the attached files' : 'read from the attached files') : 'searched the attached files, nothing matched'}: '${a.query}'</span>
     ${read.length ? html`<span class="badge">${read.length} passage${read.length === 1 ? '' : 's'} of ${of.reduce((n, d) => n + d.passages, 0)}</span>` : nothing}
     ${
       read.length

@@ -106,6 +106,8 @@ const SCRIPT: ScriptedOutput[] = [
     repeat: true,
   },
   // Issue 67: a file too long to read whole, searched in the documents' worker before the model writes.
+  // Issue 68, P2.5: a request for the whole file names no word of it; the search skims it instead.
+  { when: afterResult('spread through the attached files'), output: 'A saga in thirty chapters, from its opening [1] to its close [4].', repeat: true },
   // Issue 68, P2.1: a question sent while its PDF was still being read went without it.
   { when: afterResult('AAAAAAAAAAAAAAAAAAAA'), output: 'It repeats the letter A, line after line [1].', repeat: true },
   { when: afterResult('counts 77 gulls'), output: 'The keeper counts **77 gulls** every morning [1].', repeat: true },

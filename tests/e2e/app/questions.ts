@@ -21,6 +21,7 @@ export const QUESTIONS = {
   files: 'What do the attached files say?',
   gulls: 'How many gulls does the lighthouse keeper count?',
   bomb: 'What does the long PDF say?',
+  summarise: 'Summarise the attached file.',
   codeAndMath: 'Show me some code and a formula.',
   debris: 'Is it sunny?',
   table: 'Compare the cities in a table.',
