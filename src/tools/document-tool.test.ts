@@ -85,7 +85,7 @@ describe('search_attachments', () => {
     expect(text).toMatch(/^No passage matches those words\. These passages are spread through the attached files in order/);
     expect(text).toContain('if it asks about something else, say the files do not cover it');
     // From the first chapter to the last, in reading order.
-    const lines = (run.details?.passages as { lines: [number, number] }[]).map((p) => p.lines[0]);
+    const lines = ((run.details?.passages ?? []) as { lines: [number, number] }[]).map((p) => p.lines[0]);
     expect(lines).toEqual([...lines].sort((a, b) => a - b));
     expect(text).toContain('Opening chapter 1');
     expect(text).toContain('Closing chapter 30');
