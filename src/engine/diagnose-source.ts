@@ -122,7 +122,7 @@ async function missingTokenizerFile(source: ModelSource, configUrl: string, fetc
     if (response.status === 404 || response.status === 410 || (response.ok && html)) {
       const status = response.ok ? 'a web page instead' : String(response.status);
       return new ModelFilesError(
-        `${describeSource(source)} has no ${file} (${status}): a transformers.js model folder needs config.json, ${TOKENIZER_FILES.join(' and ')} next to onnx/. Add the tokenizer files to the folder, or load the model from the hub.`,
+        `${describeSource(source)} has no ${file} (${status}): a transformers.js model folder needs config.json, ${TOKENIZER_FILES.join(' and ')} next to onnx/. Every quantization needs it, so no other was tried: add the tokenizer files to the folder, or load the model from the hub.`,
       );
     }
   }

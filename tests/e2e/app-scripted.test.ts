@@ -733,13 +733,13 @@ describe('the chat page over a scripted model', () => {
       { name: 'letter.pdf', mimeType: 'application/pdf', buffer: pdfWithText('Hello from a PDF') },
     ]);
     const chips = page.getByTestId('attachments');
-    await expect.poll(() => chips.locator('li').count(), { timeout: TIMEOUTS.answers }).toBe(2);
+    await expect.poll(() => chips.getByTestId('attachment').count(), { timeout: TIMEOUTS.answers }).toBe(2);
     expect(await chips.textContent()).toContain('totals.md');
     expect(await chips.textContent()).toContain('letter.pdf');
     // What is not text is refused by name, by the box; what was attached stays.
     await input.setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0xff, 0xfe]) });
     await expect.poll(() => page.getByTestId('attach-error').textContent()).toContain('“photo.png” is not a text file');
-    expect(await chips.locator('li').count()).toBe(2);
+    expect(await chips.getByTestId('attachment').count()).toBe(2);
     await sendMessage(page, QUESTIONS.files);
     await waitIdle(page);
     expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('quarterly total of 42');
@@ -759,7 +759,7 @@ describe('the chat page over a scripted model', () => {
     expect(bomb.length).toBeLessThan(64 * 1024);
     await page.getByTestId('attach-file-input').setInputFiles({ name: 'bomb.pdf', mimeType: 'application/pdf', buffer: bomb });
     const chips = page.getByTestId('attachments');
-    await expect.poll(() => chips.locator('li').count(), { timeout: TIMEOUTS.answers }).toBe(1);
+    await expect.poll(() => chips.getByTestId('attachment').count(), { timeout: TIMEOUTS.answers }).toBe(1);
     // The chip says, in words, how much text the file gave: at most the bound (2,000,000 and the note), not ten
     // million; too long to read whole, it is searched by passage (issue 54).
     const words = (await chips.getByTestId('attachment-read').textContent()) ?? '';
@@ -778,7 +778,7 @@ describe('the chat page over a scripted model', () => {
       '\n\n',
     );
     await page.getByTestId('attach-file-input').setInputFiles({ name: 'saga.md', mimeType: 'text/markdown', buffer: Buffer.from(chapters) });
-    await expect.poll(() => page.getByTestId('attachments').locator('li').count(), { timeout: TIMEOUTS.works }).toBe(1);
+    await expect.poll(() => page.getByTestId('attachments').getByTestId('attachment').count(), { timeout: TIMEOUTS.works }).toBe(1);
     await sendMessage(page, QUESTIONS.summarise);
     await waitIdle(page);
     const answer = lastAnswer(page);
@@ -800,9 +800,10 @@ describe('the chat page over a scripted model', () => {
       // Through every shadow root, as the page's elements nest.
       const found = (root: Document | ShadowRoot, selector: string): boolean =>
         root.querySelector(selector) !== null || [...root.querySelectorAll('*')].some((el) => el.shadowRoot !== null && found(el.shadowRoot, selector));
+      // Until both are seen, or the test ends: a walk of every shadow root each frame is work the rest of the file would pay for.
       const look = () => {
         for (const id of ['attachment-reading', 'waiting-for-files']) if (found(document, `[data-testid="${id}"]`)) seen.add(id);
-        requestAnimationFrame(look);
+        if (seen.size < 2 && !(window as unknown as { __stopLooking?: boolean }).__stopLooking) requestAnimationFrame(look);
       };
       look();
     });
@@ -810,7 +811,11 @@ describe('the chat page over a scripted model', () => {
     await page.getByTestId('attach-file-input').setInputFiles({ name: 'bomb.pdf', mimeType: 'application/pdf', buffer: pdfBomb(170_000) });
     await sendMessage(page, QUESTIONS.bomb);
     await waitIdle(page);
-    expect(await page.evaluate(() => [...(window as unknown as { __seen: Set<string> }).__seen].sort())).toEqual(['attachment-reading', 'waiting-for-files']);
+    const seen = await page.evaluate(() => {
+      Object.assign(window, { __stopLooking: true });
+      return [...(window as unknown as { __seen: Set<string> }).__seen].sort();
+    });
+    expect(seen).toEqual(['attachment-reading', 'waiting-for-files']);
     // The message went with its file, and the answer read it; nothing is left for the next message.
     const sent = page.locator('.turn[data-role="user"]').last().getByTestId('message-attachments');
     expect(await sent.textContent()).toContain('bomb.pdf');
@@ -821,12 +826,18 @@ describe('the chat page over a scripted model', () => {
 
   it('reads and imports hostile files off the main thread, each stopped at its deadline with the page responsive, and searches what it read (issue 67, M1)', async () => {
     await page.getByTestId('new-conversation').click();
-    type Probe = { __ticks: number[]; __nexusShortenFileDeadlines(ms: number): () => void; __restoreDeadlines?: () => void; __restoreImport?: () => void };
+    type Probe = {
+      __ticks: number[];
+      __beat?: ReturnType<typeof setInterval>;
+      __nexusShortenFileDeadlines(ms: number): () => void;
+      __restoreDeadlines?: () => void;
+      __restoreImport?: () => void;
+    };
     // The main thread's heartbeat: a page frozen by a parser would leave a gap as long as the work.
     await page.evaluate(() => {
       const probe = window as unknown as Probe;
       probe.__ticks = [];
-      setInterval(() => probe.__ticks.push(performance.now()), 16);
+      probe.__beat = setInterval(() => probe.__ticks.push(performance.now()), 16);
       probe.__restoreDeadlines = probe.__nexusShortenFileDeadlines(2_000);
     });
     const input = page.getByTestId('attach-file-input');
@@ -878,7 +889,11 @@ describe('the chat page over a scripted model', () => {
     expect(nested.words).toBe('Could not import nested.json: Reading the conversation file took longer than 0.5 s and was stopped.');
     expect(nested.pause, JSON.stringify(nested)).toBeLessThan(nested.span / 3);
     console.log(`Hostile import: ${JSON.stringify(nested)}`);
-    await page.evaluate(() => (window as unknown as Probe).__restoreDeadlines?.());
+    await page.evaluate(() => {
+      const probe = window as unknown as Probe;
+      probe.__restoreDeadlines?.();
+      clearInterval(probe.__beat);
+    });
     // The review's Markdown: a heading of 4,000 spaces, and a 20,000-character heading above 600 KB of short
     // paragraphs (the tab froze for 25 s, and crashed) — read in a fresh worker, and searched.
     const spaces = `# a${' '.repeat(4_000)}b\n\n${'A short paragraph of filler.\n\n'.repeat(2_000)}`;
@@ -892,7 +907,7 @@ describe('the chat page over a scripted model', () => {
       { name: 'heading.md', mimeType: 'text/markdown', buffer: Buffer.from(heading) },
     ]);
     const chips = page.getByTestId('attachments');
-    await expect.poll(() => chips.locator('li').count(), { timeout: TIMEOUTS.works }).toBe(2);
+    await expect.poll(() => chips.getByTestId('attachment').count(), { timeout: TIMEOUTS.works }).toBe(2);
     expect(await chips.getByTestId('attachment-read').allTextContents()).toEqual([
       expect.stringMatching(/in [\d,]+ passages · too long to read whole/),
       expect.stringMatching(/in [\d,]+ passages · too long to read whole/),
@@ -933,7 +948,7 @@ describe('the chat page over a scripted model', () => {
     await thread.dispatchEvent('drop', { dataTransfer: notes });
     expect(await page.getByTestId('drop-zone').count()).toBe(0);
     const chips = page.getByTestId('attachments');
-    await expect.poll(() => chips.locator('li').count(), { timeout: TIMEOUTS.answers }).toBe(1);
+    await expect.poll(() => chips.getByTestId('attachment').count(), { timeout: TIMEOUTS.answers }).toBe(1);
     expect(await chips.textContent()).toContain('notes.md');
     // Dragged out again without a drop: the notice goes.
     await thread.dispatchEvent('dragenter', { dataTransfer: notes });
@@ -949,10 +964,10 @@ describe('the chat page over a scripted model', () => {
         transfer,
       );
     expect(await paste(await files([{ name: 'data.csv', type: 'text/csv', text: 'a,b\n1,2\n' }]))).toBe(false);
-    await expect.poll(() => chips.locator('li').count(), { timeout: TIMEOUTS.answers }).toBe(2);
+    await expect.poll(() => chips.getByTestId('attachment').count(), { timeout: TIMEOUTS.answers }).toBe(2);
     expect(await chips.textContent()).toContain('data.csv');
     expect(await paste(await files([{ name: 'x.txt', type: 'text/plain', text: 'x' }], 'just text'))).toBe(true);
-    expect(await chips.locator('li').count()).toBe(2);
+    expect(await chips.getByTestId('attachment').count()).toBe(2);
     // A dropped file that is not text is refused by name, as one chosen with the button is.
     await thread.dispatchEvent('drop', { dataTransfer: await files([{ name: 'photo.png', type: 'image/png', text: '\u0089PNG\u0000\u0000' }]) });
     await expect.poll(() => page.getByTestId('attach-error').textContent()).toContain('“photo.png” is not a text file');
