@@ -239,7 +239,36 @@ describe('the package, installed in another project', () => {
     expect(JSON.parse(learned ?? '[]')).toEqual(['<|tool_calls_section_begin|><|tool_call_begin|>functions.', true]);
   });
 
-  it('type-checks a strict consumer, with bundler, Node16 and legacy node10 module resolution', async () => {
+  it('type-checks a strict consumer, with bundler, Node16 and legacy node10 module resolution; on Node16 as a Node project, with no DOM library and the proxy with no ioredis (issue 69)', async () => {
+    // A Node project's own types (@types/node), and the proxy's peers as the README lists them: ioredis is not one.
+    const readme = await readFile(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('**The proxy in an existing server**'));
+    const peers = /install its optional peers `([^`]+)`/.exec(section)?.[1]?.split(/\s+/) ?? [];
+    expect(peers).not.toContain('ioredis');
+    const project = join(consumer, 'node-types');
+    await mkdir(join(project, 'node_modules'), { recursive: true });
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'node-types', private: true, type: 'module' }));
+    await cp(join(consumer, 'node_modules', 'browser-llm-nexus'), join(project, 'node_modules', 'browser-llm-nexus'), { recursive: true });
+    for (const dep of [...Object.keys(pkg.dependencies), ...peers, '@types/node']) {
+      const target = join(project, 'node_modules', dep);
+      await mkdir(dirname(target), { recursive: true });
+      await symlink(join(root, 'node_modules', dep), target, 'dir');
+    }
+    await writeFile(
+      join(project, 'use.mts'),
+      [
+        "import { NexusChat, type ChatAnswer, type ModelSource } from 'browser-llm-nexus';",
+        "import { createProxy, RedisSessionStore } from 'browser-llm-nexus/proxy';",
+        "import { parseToolCalls } from 'browser-llm-nexus/toolcalls';",
+        'export async function ask(source: ModelSource): Promise<ChatAnswer> {',
+        "  return (await NexusChat.loadForTools(source)).chat('Weather in Paris?');",
+        '}',
+        'export const proxy = createProxy();',
+        'export const redis: typeof RedisSessionStore | undefined = undefined;',
+        "export const calls = parseToolCalls('x').calls.length;",
+        '',
+      ].join('\n'),
+    );
     await writeFile(
       join(consumer, 'use.ts'),
       [
@@ -259,76 +288,21 @@ describe('the package, installed in another project', () => {
       ].join('\n'),
     );
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    // node10 ignores `exports`; `typesVersions` maps the subpaths for it.
-    for (const settings of [
-      ['--module', 'esnext', '--moduleResolution', 'bundler'],
-      ['--module', 'node16', '--moduleResolution', 'node16'],
-      ['--module', 'commonjs', '--moduleResolution', 'node10'],
-    ]) {
+    // node10 ignores `exports`; `typesVersions` maps the subpaths for it. Node16 is the Node project: no `dom` in lib,
+    // and library files checked too, so every type the entries name must exist in Node's own.
+    for (const [settings, lib, where] of [
+      [['--module', 'esnext', '--moduleResolution', 'bundler'], ['--lib', 'es2023,dom'], consumer],
+      [['--module', 'node16', '--moduleResolution', 'node16', '--types', 'node'], ['--lib', 'es2023'], project],
+      [['--module', 'commonjs', '--moduleResolution', 'node10'], ['--lib', 'es2023,dom'], consumer],
+    ] as const) {
       const { code, out } = await run(
         process.execPath,
-        [tsc, '--strict', '--noEmit', '--target', 'es2022', '--lib', 'es2023,dom', ...settings, 'use.ts'],
-        consumer,
+        [tsc, '--strict', '--noEmit', '--target', 'es2022', ...lib, ...settings, where === project ? 'use.mts' : 'use.ts'],
+        where,
       );
       expect(out, settings.join(' ')).toBe('');
       expect(code).toBe(0);
     }
-  });
-
-  it("type-checks a Node project with no DOM library, and the proxy with the README's peers and no ioredis (issue 69)", async () => {
-    const readme = await readFile(join(root, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('**The proxy in an existing server**'));
-    const peers = /install its optional peers `([^`]+)`/.exec(section)?.[1]?.split(/\s+/) ?? [];
-    expect(peers).not.toContain('ioredis');
-    const project = join(consumer, 'node-types');
-    await mkdir(join(project, 'node_modules'), { recursive: true });
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'node-types', private: true, type: 'module' }));
-    await cp(join(consumer, 'node_modules', 'browser-llm-nexus'), join(project, 'node_modules', 'browser-llm-nexus'), { recursive: true });
-    // A Node project's own types (@types/node), the package's dependencies and the proxy's peers as the README lists them.
-    for (const dep of [...Object.keys(pkg.dependencies), ...peers, '@types/node']) {
-      const target = join(project, 'node_modules', dep);
-      await mkdir(dirname(target), { recursive: true });
-      await symlink(join(root, 'node_modules', dep), target, 'dir');
-    }
-    await writeFile(
-      join(project, 'node.mts'),
-      [
-        "import { NexusChat, type ChatAnswer, type ModelSource } from 'browser-llm-nexus';",
-        "import { createProxy, RedisSessionStore } from 'browser-llm-nexus/proxy';",
-        "import { parseToolCalls } from 'browser-llm-nexus/toolcalls';",
-        'export async function ask(source: ModelSource): Promise<ChatAnswer> {',
-        "  return (await NexusChat.loadForTools(source)).chat('Weather in Paris?');",
-        '}',
-        'export const proxy = createProxy();',
-        'export const redis: typeof RedisSessionStore | undefined = undefined;',
-        "export const calls = parseToolCalls('x').calls.length;",
-        '',
-      ].join('\n'),
-    );
-    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    // No `dom` in lib, and library files checked too: every type the entries name must exist in Node's own.
-    const { code, out } = await run(
-      process.execPath,
-      [
-        tsc,
-        '--strict',
-        '--noEmit',
-        '--target',
-        'es2022',
-        '--lib',
-        'es2023',
-        '--types',
-        'node',
-        '--module',
-        'node16',
-        '--moduleResolution',
-        'node16',
-        'node.mts',
-      ],
-      project,
-    );
-    expect(out).toBe('');
-    expect(code).toBe(0);
   });
 
   it('gates models with the bin: USE and exit 0 for the trained fixture, exit 1 for a model it cannot pass', async () => {
