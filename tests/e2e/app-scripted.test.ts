@@ -727,6 +727,12 @@ describe('the chat page over a scripted model', () => {
 
   it('attaches files to a message — text and PDF — as chips the model reads as data, and says why one is refused (issue 44)', async () => {
     await page.getByTestId('new-conversation').click();
+    // pdf.js says nothing in the console about a file it reads (issue 68, P3: it logged a font warning).
+    const warnings: string[] = [];
+    const listen = (message: { type(): string; text(): string }) => {
+      if (message.type() === 'warning' || message.type() === 'error') warnings.push(message.text());
+    };
+    page.on('console', listen);
     const input = page.getByTestId('attach-file-input');
     await input.setInputFiles([
       { name: 'totals.md', mimeType: 'text/markdown', buffer: Buffer.from('# Sales\n\nQuarterly totals: 42\n') },
@@ -749,6 +755,8 @@ describe('the chat page over a scripted model', () => {
     await sent.locator('summary', { hasText: 'letter.pdf' }).click();
     expect(await sent.getByTestId('attachment-text').last().textContent()).toContain('Hello from a PDF');
     expect(await chips.count()).toBe(0);
+    page.off('console', listen);
+    expect(warnings.filter((text) => /pdf|font/i.test(text))).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
 

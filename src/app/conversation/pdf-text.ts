@@ -5,7 +5,7 @@
  * can inflate to tens of millions of characters, or take minutes to open or parse): past either, parsing stops
  * and the text read so far is kept, with why; a file that does not open in time is refused, saying so.
  */
-import { getDocument, GlobalWorkerOptions, PDFWorker } from 'pdfjs-dist';
+import { getDocument, GlobalWorkerOptions, PDFWorker, VerbosityLevel } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { byDeadline } from '../../internal.ts';
 import { readTextStream, type TextChunk } from './bounded-text-stream.ts';
@@ -36,9 +36,10 @@ export async function pdfText(data: Uint8Array, now: () => number = Date.now): P
   const deadline = now() + allowed;
   // The parser's worker is this call's own, so it can be ended at once: pdf.js's own teardown waits for
   // the worker to answer, which a worker inflating a bomb does only when it is done.
-  const worker = new PDFWorker();
-  // No fonts loaded: only the text is wanted.
-  const task = getDocument({ data, worker, disableFontFace: true, useSystemFonts: false });
+  const worker = new PDFWorker({ verbosity: VerbosityLevel.ERRORS });
+  // No fonts loaded: only the text is wanted. So pdf.js's warnings about fonts it did not load are noise in the
+  // user's console (issue 68, P3): errors only.
+  const task = getDocument({ data, worker, disableFontFace: true, useSystemFonts: false, verbosity: VerbosityLevel.ERRORS });
   try {
     // Opening is inside the deadline too: a small file can take tens of seconds and gigabytes before its first page
     // (issue 67, L8). Past it, the parser's worker is ended below.
