@@ -23,6 +23,7 @@ export {
   serveBoundedWork,
   WorkLimitError,
   type HostCaller,
+  type WorkBounds,
   type WorkHandlers,
   type WorkPort,
   type WorkScope,

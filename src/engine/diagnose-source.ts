@@ -80,7 +80,6 @@ export async function diagnoseSource(source: ModelSource, options: DiagnoseOptio
       `Cannot reach ${hostOf(address)} to load ${name}: ${offline} (${why}). Check that the server is running, then load again.`,
     );
   }
-  const html = (response.headers.get('content-type') ?? '').includes('text/html');
   if (response.status === 401 || response.status === 403) {
     return 'hub' in source
       ? new ModelAccessError(
@@ -88,7 +87,7 @@ export async function diagnoseSource(source: ModelSource, options: DiagnoseOptio
         )
       : new ModelAccessError(`${hostOf(address)} refused ${name} (${response.status} for config.json). Check that the server allows reading this folder.`);
   }
-  if (response.status === 404 || response.status === 410 || (response.ok && html)) {
+  if (answersMissing(response)) {
     const status = response.ok ? 'a web page instead of config.json' : `${response.status} for config.json`;
     if ('hub' in source) {
       const revision = source.revision ? ` at revision ${source.revision}` : '';
@@ -105,6 +104,12 @@ export async function diagnoseSource(source: ModelSource, options: DiagnoseOptio
   return missingTokenizerFile(source, address, fetchImpl);
 }
 
+/** A server's answer for a file it does not have: gone, or a web page in its place (a development server's fallback). */
+function answersMissing(response: Response): boolean {
+  const html = (response.headers.get('content-type') ?? '').includes('text/html');
+  return response.status === 404 || response.status === 410 || (response.ok && html);
+}
+
 /**
  * A folder whose config.json answers but whose tokenizer files do not: transformers.js then fails deep in its
  * tokenizer ("Cannot read properties of undefined (reading 'tokenizer_class')"), naming no file. Said by name here.
@@ -118,8 +123,7 @@ async function missingTokenizerFile(source: ModelSource, configUrl: string, fetc
     } catch {
       return undefined;
     }
-    const html = (response.headers.get('content-type') ?? '').includes('text/html');
-    if (response.status === 404 || response.status === 410 || (response.ok && html)) {
+    if (answersMissing(response)) {
       const status = response.ok ? 'a web page instead' : String(response.status);
       return new ModelFilesError(
         `${describeSource(source)} has no ${file} (${status}): a transformers.js model folder needs config.json, ${TOKENIZER_FILES.join(' and ')} next to onnx/. Every quantization needs it, so no other was tried: add the tokenizer files to the folder, or load the model from the hub.`,

@@ -50,10 +50,10 @@ export async function corsFinding(endpoint: URL, fetchImpl: typeof fetch = globa
   }
 }
 
-/** Whether this runs in a page of another origin than the server's: only there does CORS decide anything. */
+/** Whether this runs in a page (or a page's worker) of another origin than the server's: only there does CORS decide anything. */
 export function crossOrigin(endpoint: URL): boolean {
   const page = globalThis.location?.origin;
-  return typeof document !== 'undefined' && Boolean(page) && page !== 'null' && endpoint.origin !== page;
+  return Boolean(page) && page !== 'null' && endpoint.origin !== page;
 }
 
 /** The way round CORS that needs nothing of the server: the app server's relay. */
@@ -89,7 +89,7 @@ export function connectAdvice(error: unknown, endpoint: URL, cors?: CorsFinding)
       lasting: true,
     };
   }
-  if (error instanceof TypeError && page && page !== 'null' && endpoint.origin !== page) {
+  if (error instanceof TypeError && crossOrigin(endpoint)) {
     if (refusedByPolicy.has(endpoint.origin)) {
       return {
         text:

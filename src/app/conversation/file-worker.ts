@@ -4,7 +4,7 @@
  * ends its worker with a refusal that names the bound, while the page goes on answering; the next job starts a
  * fresh worker.
  */
-import { BoundedWorker, type SemanticEncoder, type WorkPort } from '../../internal.ts';
+import { BoundedWorker, type SemanticEncoder, type WorkBounds, type WorkPort } from '../../internal.ts';
 import { IMPORT_LIMITS } from './conversation-schema.ts';
 import { FILE_DEADLINES_MS } from './file-deadlines.ts';
 import type { NamedDocument } from './file-work.ts';
@@ -18,40 +18,25 @@ export const MAX_IMPORT_CHARS = IMPORT_LIMITS.fileChars;
 
 const textChars = (input: { text: string }) => input.text.length;
 
-/** Each job's bounds, its deadline read from the one table when the job starts. */
+/** One job's bounds, its deadline read from the one table (`file-deadlines.ts`) when the job starts. */
+function bounds<Input>(job: keyof typeof FILE_DEADLINES_MS, what: string, maxInputChars: number, charsOf: (input: Input) => number): WorkBounds<Input> {
+  return {
+    what,
+    get deadlineMs() {
+      return FILE_DEADLINES_MS[job];
+    },
+    maxInputChars,
+    charsOf,
+  };
+}
+
 const FILE_WORK_BOUNDS = {
-  readDocument: {
-    what: 'reading the file',
-    get deadlineMs() {
-      return FILE_DEADLINES_MS.readDocument;
-    },
-    maxInputChars: MAX_READ_CHARS,
-    charsOf: textChars,
-  },
-  openIndex: {
-    what: 'indexing the attached files',
-    get deadlineMs() {
-      return FILE_DEADLINES_MS.openIndex;
-    },
-    maxInputChars: MAX_INDEX_CHARS,
-    charsOf: (input: { documents: NamedDocument[] }) => input.documents.reduce((sum, d) => sum + d.text.length, 0),
-  },
-  searchIndex: {
-    what: 'searching the attached files',
-    get deadlineMs() {
-      return FILE_DEADLINES_MS.searchIndex;
-    },
-    maxInputChars: 10_000,
-    charsOf: (input: { query: string }) => input.query.length,
-  },
-  importConversations: {
-    what: 'reading the conversation file',
-    get deadlineMs() {
-      return FILE_DEADLINES_MS.importConversations;
-    },
-    maxInputChars: MAX_IMPORT_CHARS,
-    charsOf: textChars,
-  },
+  readDocument: bounds('readDocument', 'reading the file', MAX_READ_CHARS, textChars),
+  openIndex: bounds('openIndex', 'indexing the attached files', MAX_INDEX_CHARS, (input: { documents: NamedDocument[] }) =>
+    input.documents.reduce((sum, d) => sum + d.text.length, 0),
+  ),
+  searchIndex: bounds('searchIndex', 'searching the attached files', 10_000, (input: { query: string }) => input.query.length),
+  importConversations: bounds('importConversations', 'reading the conversation file', MAX_IMPORT_CHARS, textChars),
 };
 
 /** A job of the files' worker. */
