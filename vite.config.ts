@@ -133,9 +133,6 @@ export default defineConfig({
     // transformers.js and ONNX Runtime are large by nature; they load in the model worker only.
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
-      // Signing in with a client's own credentials (and the JWT library it brings) is for servers and CLIs:
-      // a page cannot keep a secret, so the page's build leaves it out (connectMcp loads it only when asked).
-      external: ['@modelcontextprotocol/sdk/client/auth-extensions.js'],
       output: {
         // The MCP client (the SDK and the zod it validates with) loads only when a server is
         // connected; one named chunk keeps it out of the page's own budget and easy to measure.

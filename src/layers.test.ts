@@ -43,7 +43,7 @@ const NPM_MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   toolcalls: ['jsonrepair'],
   // acorn: only to find a syntax error's line when tools.js runs as a module (no eval to bisect with).
   // The MCP SDK: behind a dynamic import, loaded only when a server is connected.
-  tools: ['@cfworker/json-schema', 'minisearch', 'stemmer', 'idb-keyval', 'acorn', '@modelcontextprotocol/sdk'],
+  tools: ['@cfworker/json-schema', 'minisearch', 'stemmer', 'idb-keyval', 'acorn', '@modelcontextprotocol/client'],
   loop: [],
   // node: built-ins only behind a dynamic import, on the Node path (model folders).
   // @huggingface/jinja: the Jinja engine transformers.js renders chat templates with, for the scripted engine's real templates.

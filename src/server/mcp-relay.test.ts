@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startModernMcpServer } from '../../tests/tools/modern-mcp-server.ts';
 import { startMcpServer, type TestMcpServer } from '../../tests/tools/start-mcp-server.ts';
 import { connectMcp } from '../tools/mcp-tools.ts';
 import { ToolRegistry } from '../tools/tool-registry.ts';
@@ -75,6 +76,23 @@ describe('the app server relays MCP to the servers its operator listed, and to n
       expect(text).not.toContain(String(mcp.port));
     } finally {
       await app.close();
+    }
+  });
+
+  it('relays a server of the 2026-07-28 revision: its discovery, and the Mcp-Method, Mcp-Name and Mcp-Param headers each request must carry', async () => {
+    const modern = await startModernMcpServer({ legacy: 'reject' });
+    const app = await appWith({ servers: [{ name: 'modern', url: modern.url }] });
+    try {
+      const registry = new ToolRegistry();
+      const connection = await connectMcp(at(app, '/mcp-relay/modern'), registry, { trust: true });
+      expect(connection.protocolVersion).toBe('2026-07-28');
+      expect(await registry.runTool('echo', { text: 'hi', region: 'eu' })).toMatchObject({ ok: true, result: 'echo: hi' });
+      await connection.close();
+      const call = modern.requests.find((request) => request.headers['mcp-method'] === 'tools/call');
+      expect(call?.headers).toMatchObject({ 'mcp-name': 'echo', 'mcp-param-region': 'eu', 'mcp-protocol-version': '2026-07-28' });
+    } finally {
+      await app.close();
+      await modern.close();
     }
   });
 

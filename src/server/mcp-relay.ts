@@ -41,8 +41,13 @@ export interface McpRelayOptions {
 
 /** The names a server may have in the relay's address. */
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
-/** Request headers an MCP client sends that the server needs; no cookie, no page token, no Host. */
-const FORWARDED_REQUEST = ['content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
+/**
+ * Request headers an MCP client sends that the server needs; no cookie, no page token, no Host. The 2026-07-28
+ * revision's server checks `Mcp-Method` and `Mcp-Name` against the body on every request, so they go too.
+ */
+const FORWARDED_REQUEST = ['content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id'];
+/** A tool argument the server asked to see as a header (`x-mcp-header`, 2026-07-28): `Mcp-Param-{name}`, an HTTP token. */
+const PARAM_HEADER = /^mcp-param-[!#$%&'*+\-.^_`|~0-9a-z]+$/;
 /** Response headers the client needs back. */
 const FORWARDED_RESPONSE = ['content-type', 'mcp-session-id', 'mcp-protocol-version', 'cache-control'];
 /** The only media types MCP's HTTP transport answers with; anything else is not relayed. */
@@ -138,6 +143,7 @@ export function createMcpRelay(options: McpRelayOptions): (req: IncomingMessage,
       const value = req.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
+    for (const [name, value] of Object.entries(req.headers)) if (PARAM_HEADER.test(name) && typeof value === 'string') headers[name] = value;
     Object.assign(headers, server.headers);
     const aborter = new AbortController();
     res.on('close', () => aborter.abort());

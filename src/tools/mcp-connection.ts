@@ -6,6 +6,17 @@ export interface McpConnection {
   readonly url: string;
   /** The name the server gave itself. */
   readonly serverName: string;
+  /**
+   * The protocol revision spoken with the server, negotiated at connect: `2026-07-28` (stateless, found by
+   * `server/discover`) where the server offers it, else the revision of its `initialize` answer (`2025-11-25`…).
+   */
+  readonly protocolVersion: string;
+  /**
+   * A tool's definition exactly as the server listed it (its whole JSON Schema 2020-12 input schema, with
+   * `$schema`, `$defs`, `$anchor`, combinators and conditions), by the server's name for the tool; the registry
+   * holds the form the model reads (references inlined).
+   */
+  definition(serverToolName: string): { name: string; description?: string; inputSchema: Record<string, unknown> } | undefined;
   /** The registered names of its tools (namespaced `<server>__<tool>` where a name was taken). */
   readonly tools: readonly string[];
   /** Tools left out, with why (a schema that is not an object, a list past the bound). */

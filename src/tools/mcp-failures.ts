@@ -25,8 +25,8 @@ const RELAY_PATH = '/mcp-relay/';
 /** What a cross-origin server's CORS allows this page: nothing answers, not this origin, or the origin but not MCP's request headers. */
 export type CorsFinding = 'unreachable' | 'origin' | 'headers';
 
-/** The request headers an MCP client sends over Streamable HTTP, which a server's preflight answer must allow. */
-const MCP_REQUEST_HEADERS = 'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
+/** The request headers an MCP client sends over Streamable HTTP (2025-11-25 and 2026-07-28), which a server's preflight answer must allow. */
+const MCP_REQUEST_HEADERS = 'Content-Type, Accept, Authorization, DPoP, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
 
 /**
  * Finds out why the browser gave a cross-origin MCP server's answer to nobody (a bare "Failed to fetch" says
@@ -123,17 +123,29 @@ export function connectAdvice(error: unknown, endpoint: URL, cors?: CorsFinding)
   return { text: "Check that the address is the server's MCP endpoint (often ending in /mcp) and that the server is running.", lasting: false };
 }
 
+/**
+ * The HTTP status a failure carries, if any: the SDK's HTTP errors hold it as `status` (v2) or as a numeric
+ * `code` (v1, and the transports' own errors); a JSON-RPC code is negative, so it is never taken for one.
+ */
+export function httpStatus(error: unknown): number | undefined {
+  const { status, code } = (error ?? {}) as { status?: unknown; code?: unknown };
+  const found = typeof status === 'number' ? status : code;
+  return typeof found === 'number' && found >= 100 && found < 600 ? found : undefined;
+}
+
 /** One line for a failure: the SDK's errors carry an HTTP status or a JSON-RPC code worth keeping. */
 export function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const status = (error as { code?: unknown }).code;
+  const status = httpStatus(error);
   if (error.name === 'UnauthorizedError' || status === 401) {
     return 'the server asks for authorization (HTTP 401): give its token in headers (Authorization: Bearer …), or sign in with the oauth option';
   }
-  if (/HTTP/.test(error.message) && typeof status === 'number' && status >= 400 && status < 600) {
-    // The relay answers its own errors as JSON with a message for people: that is the one to show.
-    const relayed = /"message"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(error.message)?.[1];
-    if (relayed && /"error"\s*:\s*"(?:unreachable|timeout|redirect|not_mcp)"/.test(error.message)) return JSON.parse(relayed) as string;
+  if (status !== undefined && status >= 400) {
+    // The relay answers its own errors as JSON with a message for people: that is the one to show. The SDK
+    // keeps the body in the message (v1, and its transport's errors) or in `data.text` (v2's HTTP errors).
+    const body = `${error.message}\n${String((error as { data?: { text?: unknown } }).data?.text ?? '')}`;
+    const relayed = /"message"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(body)?.[1];
+    if (relayed && /"error"\s*:\s*"(?:unreachable|timeout|redirect|not_mcp)"/.test(body)) return (JSON.parse(relayed) as string).replace(/\.\s*$/, '');
     // The SDK puts the whole response body in the message: an HTML error page says nothing more than its status.
     return `the server answered HTTP ${status}, not as an MCP server`;
   }

@@ -60,7 +60,7 @@ const ID_JAG = 'urn:ietf:params:oauth:token-type:id-jag';
  * @throws Error naming what is missing when neither a secret nor a key is given.
  */
 export async function clientCredentialsProvider(credentials: McpClientCredentials): Promise<unknown> {
-  const { ClientCredentialsProvider, PrivateKeyJwtProvider } = await import('@modelcontextprotocol/sdk/client/auth-extensions.js');
+  const { ClientCredentialsProvider, PrivateKeyJwtProvider } = await import('@modelcontextprotocol/client');
   const issuer = credentials.issuer ? { expectedIssuer: credentials.issuer } : {};
   const scope = credentials.scope ? { scope: credentials.scope } : {};
   if (credentials.privateKey) {

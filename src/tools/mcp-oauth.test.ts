@@ -6,11 +6,12 @@ const server = { issuer: 'https://auth.example.com', authorization_response_iss_
 
 describe('the authorization response (issue 53: the MCP draft’s iss check, RFC 9207)', () => {
   it('takes the code from the address the server redirected to, its issuer checked', () => {
-    expect(codeOfResponse('http://localhost:3000/callback?code=abc&state=s&iss=https%3A%2F%2Fauth.example.com', server)).toBe('abc');
-    expect(codeOfResponse({ code: 'abc', iss: 'https://auth.example.com' }, server)).toBe('abc');
-    expect(codeOfResponse(new URL('http://localhost:3000/callback?code=abc'), { issuer: 'https://auth.example.com' })).toBe('abc');
+    const named = { code: 'abc', iss: 'https://auth.example.com' };
+    expect(codeOfResponse('http://localhost:3000/callback?code=abc&state=s&iss=https%3A%2F%2Fauth.example.com', server)).toEqual(named);
+    expect(codeOfResponse({ code: 'abc', iss: 'https://auth.example.com' }, server)).toEqual(named);
+    expect(codeOfResponse(new URL('http://localhost:3000/callback?code=abc'), { issuer: 'https://auth.example.com' })).toEqual({ code: 'abc' });
     // A bare code (a pasted one) carries no issuer to check.
-    expect(codeOfResponse('abc', server)).toBe('abc');
+    expect(codeOfResponse('abc', server)).toEqual({ code: 'abc' });
   });
 
   it('refuses a response from another issuer (a mix-up), one without iss where the server always sends it, and one without a code', () => {

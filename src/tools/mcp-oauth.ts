@@ -30,13 +30,22 @@ export interface McpOAuthOptions {
   clientMetadataUrl?: string;
   /** Keeps the registration and the tokens between connections (default: this connection's memory only). */
   store?: McpOAuthStore;
+  /**
+   * Binds the tokens to a key of this client's (DPoP, RFC 9449; MCP's SEP-1932): every token request and MCP
+   * request carries a proof signed with a non-extractable WebCrypto key, so a token read out of storage is of
+   * no use elsewhere. The key is kept in `store` beside the tokens (a store that keeps only JSON makes a new one
+   * per connection, and the sign-in is then asked again). Proofs are sent only where the authorization server's
+   * metadata offers DPoP (`dpop_signing_alg_values_supported`) or the tokens kept are bound to the key. Default
+   * true; false sends none.
+   */
+  dpop?: boolean;
 }
 
 /** What a redirect back from the authorization server carried: its address, its parameters, or the code alone. */
 export type AuthorizationResponse = string | URL | { code: string; iss?: string };
 
 /**
- * The code of an authorization response, its issuer checked (RFC 9207, OAuth's mix-up defence): an `iss`
+ * The code of an authorization response and the issuer it names, checked (RFC 9207, OAuth's mix-up defence): an `iss`
  * that is not the authorization server this sign-in discovered is refused, and so is a response without
  * one from a server that says it always sends one.
  *
@@ -47,7 +56,7 @@ export type AuthorizationResponse = string | URL | { code: string; iss?: string 
 export function codeOfResponse(
   response: AuthorizationResponse,
   server: { issuer?: string; authorization_response_iss_parameter_supported?: boolean } | undefined,
-): string {
+): { code: string; iss?: string } {
   let code: string | undefined;
   let iss: string | undefined;
   let whole = false;
@@ -66,7 +75,8 @@ export function codeOfResponse(
   if (iss === undefined && (whole || typeof response === 'object') && server?.authorization_response_iss_parameter_supported === true) {
     throw new Error(`the authorization server ${server.issuer ?? ''} always names itself in its response (iss), and this response does not (RFC 9207)`);
   }
-  return code;
+  // The issuer goes on to the SDK, which checks it again against what it discovered before redeeming the code.
+  return iss === undefined ? { code } : { code, iss };
 }
 
 /**
@@ -95,10 +105,10 @@ export interface McpOAuthProvider {
   readonly redirectUrl: string;
   readonly clientMetadata: OAuthClientMetadata;
   readonly clientMetadataUrl?: string;
-  clientInformation(): Promise<OAuthClientInformationMixed | undefined>;
-  saveClientInformation(information: OAuthClientInformationMixed): Promise<void>;
-  tokens(): Promise<OAuthTokens | undefined>;
-  saveTokens(tokens: OAuthTokens): Promise<void>;
+  clientInformation(at?: IssuerContext): Promise<OAuthClientInformationMixed | undefined>;
+  saveClientInformation(information: OAuthClientInformationMixed, at?: IssuerContext): Promise<void>;
+  tokens(at?: IssuerContext): Promise<OAuthTokens | undefined>;
+  saveTokens(tokens: OAuthTokens, at?: IssuerContext): Promise<void>;
   redirectToAuthorization(url: URL): void;
   saveCodeVerifier(codeVerifier: string): void;
   codeVerifier(): string;
@@ -112,6 +122,13 @@ export interface McpOAuthProvider {
   discoveryState(): undefined;
   /** The authorization server's metadata, as discovered. */
   authorizationServer(): { issuer?: string; authorization_response_iss_parameter_supported?: boolean } | undefined;
+  /** The DPoP session proofs are signed with (the SDK's `DpopSession`), or undefined where `dpop` is false. */
+  dpop(): Promise<unknown>;
+}
+
+/** The authorization server a registration or tokens belong to, by its issuer, as the SDK names it. */
+interface IssuerContext {
+  issuer: string;
 }
 
 /** A store in memory, for one process or page. */
@@ -141,7 +158,16 @@ export function mcpOAuthProvider(serverUrl: string, options: McpOAuthOptions): M
     // Registration says which kind of client this is (OIDC; the MCP draft asks for it): a page, or a program here.
     application_type: applicationTypeOf(options.redirectUrl),
   };
-  let discovered: { authorizationServerMetadata?: { issuer?: string; authorization_response_iss_parameter_supported?: boolean } } | undefined;
+  let proofs: Promise<unknown> | undefined;
+  let discovered:
+    | {
+        authorizationServerMetadata?: {
+          issuer?: string;
+          authorization_response_iss_parameter_supported?: boolean;
+          dpop_signing_alg_values_supported?: unknown;
+        };
+      }
+    | undefined;
   return {
     get redirectUrl() {
       return options.redirectUrl;
@@ -150,17 +176,24 @@ export function mcpOAuthProvider(serverUrl: string, options: McpOAuthOptions): M
       return metadata;
     },
     ...(options.clientMetadataUrl ? { clientMetadataUrl: options.clientMetadataUrl } : {}),
-    async clientInformation() {
-      return options.client ?? ((await store.get(key('client'))) as OAuthClientInformationMixed | undefined);
+    // A registration and its tokens belong to the authorization server that issued them: a server that moves to
+    // another (its metadata names a new one, SEP-2352) is registered with afresh, never sent the old client id.
+    async clientInformation(at?: IssuerContext) {
+      return options.client ?? ((await store.get(key(at ? `client:${at.issuer}` : 'client'))) as OAuthClientInformationMixed | undefined);
     },
-    async saveClientInformation(information: OAuthClientInformationMixed) {
+    async saveClientInformation(information: OAuthClientInformationMixed, at?: IssuerContext) {
       await store.set(key('client'), information);
+      if (at) await store.set(key(`client:${at.issuer}`), information);
     },
-    async tokens() {
-      return (await store.get(key('tokens'))) as OAuthTokens | undefined;
+    async tokens(at?: IssuerContext) {
+      return (await store.get(key(at ? `tokens:${at.issuer}` : 'tokens'))) as OAuthTokens | undefined;
     },
-    async saveTokens(tokens: OAuthTokens) {
+    async saveTokens(tokens: OAuthTokens, at?: IssuerContext) {
+      // Unkeyed too: the transport asks for the bearer token of every request without naming a server.
       await store.set(key('tokens'), tokens);
+      if (at) await store.set(key(`tokens:${at.issuer}`), tokens);
+      // The sign-in that made the verifier is over.
+      verifier = '';
     },
     redirectToAuthorization(url: URL) {
       pending = url;
@@ -173,8 +206,12 @@ export function mcpOAuthProvider(serverUrl: string, options: McpOAuthOptions): M
       return verifier;
     },
     async invalidateCredentials(scope) {
-      if (scope === 'all' || scope === 'client') await store.delete(key('client'));
-      if (scope === 'all' || scope === 'tokens') await store.delete(key('tokens'));
+      const issuer = discovered?.authorizationServerMetadata?.issuer;
+      for (const kind of ['client', 'tokens'] as const) {
+        if (scope !== 'all' && scope !== kind) continue;
+        await store.delete(key(kind));
+        if (issuer) await store.delete(key(`${kind}:${issuer}`));
+      }
       if (scope === 'all' || scope === 'verifier') verifier = '';
       if (scope === 'all' || scope === 'discovery') discovered = undefined;
     },
@@ -190,11 +227,39 @@ export function mcpOAuthProvider(serverUrl: string, options: McpOAuthOptions): M
     saveDiscoveryState(state) {
       discovered = state as typeof discovered;
     },
+    // Handed back only to the sign-in that found it (while its PKCE verifier is pending, as the SDK asks):
+    // a later sign-in discovers again, so a server whose metadata now names another authorization server
+    // (SEP-2352) is followed there, and registered with afresh, not sent back to the one it left.
     discoveryState() {
-      return discovered as never;
+      return verifier ? (discovered as never) : undefined;
     },
     authorizationServer() {
       return discovered?.authorizationServerMetadata;
     },
+    // Proofs only where they are wanted: an authorization server that offers DPoP, or tokens it bound to the key.
+    // One that does not would meet a header its CORS answer may not allow, and a sign-in that fails in a page.
+    async dpop() {
+      if (options.dpop === false) return undefined;
+      const offered = discovered?.authorizationServerMetadata?.dpop_signing_alg_values_supported;
+      const bound = ((await store.get(key('tokens'))) as OAuthTokens | undefined)?.token_type.toLowerCase() === 'dpop';
+      if (!bound && !(Array.isArray(offered) && offered.length > 0)) return undefined;
+      proofs ??= dpopSession(store, key('dpop'));
+      return proofs;
+    },
   };
+}
+
+/**
+ * The DPoP session of one server's sign-in: its key pair as kept in `store` (a structured-clone store such as
+ * IndexedDB keeps the non-extractable key itself), or a new one, kept there.
+ */
+async function dpopSession(store: McpOAuthStore, where: string): Promise<unknown> {
+  const { DpopSession, generateDpopKeyPair } = await import('@modelcontextprotocol/client');
+  const kept = (await store.get(where)) as { privateKey?: unknown; publicJwk?: unknown } | undefined;
+  if (kept && typeof CryptoKey !== 'undefined' && kept.privateKey instanceof CryptoKey && kept.publicJwk) {
+    return DpopSession.create({ keyPair: kept as import('@modelcontextprotocol/client').DpopKeyPair });
+  }
+  const keyPair = await generateDpopKeyPair();
+  await Promise.resolve(store.set(where, keyPair)).catch(() => undefined);
+  return DpopSession.create({ keyPair });
 }

@@ -1,7 +1,8 @@
 import { boundedFetch } from './bounded-fetch.ts';
-import { connectAdvice, corsFinding, crossOrigin, describeFailure, McpConnectError, unexposedSessionAdvice } from './mcp-failures.ts';
+import { connectAdvice, corsFinding, crossOrigin, describeFailure, httpStatus, McpConnectError, unexposedSessionAdvice } from './mcp-failures.ts';
 import { codeOfResponse, mcpOAuthProvider } from './mcp-oauth.ts';
 import type { McpConnectOptions, McpElicitation, McpSamplingRequest } from './mcp-options.ts';
+import { invalidHeaderDeclaration } from './mcp-param-headers.ts';
 import { mcpResultText, mcpUserParts, withElicitationDefaults, type ResultPart } from './mcp-results.ts';
 import type { McpConnection } from './mcp-connection.ts';
 import type { ToolHandler, ToolRegistry } from './tool-registry.ts';
@@ -31,9 +32,7 @@ const MAX_RELISTINGS_PER_MINUTE = 6;
 /** Most pages of a paginated listing followed. */
 const MAX_PAGES = 50;
 /** A result "schema" in the shape the SDK's request() takes that accepts any JSON: the caller checks it. */
-const ANY_RESULT = { safeParse: (data: unknown) => ({ success: true, data }) };
-/** JSON-RPC code of the SDK's own request timeout: the server is there, the call was slow. */
-const REQUEST_TIMEOUT = -32001;
+const ANY_RESULT = { '~standard': { version: 1, vendor: 'browser-llm-nexus', validate: (value: unknown) => ({ value }) } };
 
 /** The MCP tool as the server lists it. */
 interface ListedTool {
@@ -86,28 +85,17 @@ async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T>
   }
 }
 
-/** The SDK's parts a connection uses, loaded with the first connection (a page that connects to none never carries them). */
+/**
+ * The SDK's v2 client, loaded with the first connection (a page that connects to none never carries it). It
+ * negotiates the protocol per server: `server/discover` first (2026-07-28, stateless, with the `Mcp-Method` and
+ * `Mcp-Name` headers), and the `initialize` handshake of 2025-11-25 where the server does not speak it.
+ */
 export async function loadSdk(): Promise<Sdk> {
-  const [{ Client }, { StreamableHTTPClientTransport }, { SSEClientTransport }, types, { UnauthorizedError }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    import('@modelcontextprotocol/sdk/client/sse.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-    import('@modelcontextprotocol/sdk/client/auth.js'),
-  ]);
-  return { Client, StreamableHTTPClientTransport, SSEClientTransport, UnauthorizedError, ...types };
+  return import('@modelcontextprotocol/client');
 }
 
-/**
- * The SDK's parts as one object. Written out, not inferred from {@link loadSdk}: an inferred type is printed
- * whole into the declaration file (every zod schema of the protocol: 450 KB of the package).
- */
-export type Sdk = typeof import('@modelcontextprotocol/sdk/types.js') & {
-  Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
-  StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
-  SSEClientTransport: typeof import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport;
-  UnauthorizedError: typeof import('@modelcontextprotocol/sdk/client/auth.js').UnauthorizedError;
-};
+/** The SDK's client package. */
+export type Sdk = typeof import('@modelcontextprotocol/client');
 type SdkClient = InstanceType<Sdk['Client']>;
 type StreamableTransport = InstanceType<Sdk['StreamableHTTPClientTransport']>;
 
@@ -188,6 +176,15 @@ export class ServerConnection implements McpConnection {
     return [...this.changedNames];
   }
 
+  get protocolVersion(): string {
+    return this.client.getNegotiatedProtocolVersion() ?? '';
+  }
+
+  definition(serverToolName: string): { name: string; description?: string; inputSchema: Record<string, unknown> } | undefined {
+    const tool = this.listed.find((listed) => listed.name === serverToolName);
+    return tool && structuredClone({ ...tool, inputSchema: tool.inputSchema as Record<string, unknown> });
+  }
+
   /** Connects, lists and registers the tools, and listens for changes; throws an {@link McpConnectError} saying why not. */
   async open(): Promise<void> {
     await this.connect();
@@ -206,7 +203,7 @@ export class ServerConnection implements McpConnection {
         `The MCP server at ${this.url} connected but its tools could not be listed: ${describeFailure(error)}.${unseenSession ? ` ${unexposedSessionAdvice(this.endpoint)}` : ''}`,
       );
     }
-    client.setNotificationHandler(this.sdk.ToolListChangedNotificationSchema, () => this.handleListChanged());
+    client.setNotificationHandler('notifications/tools/list_changed', () => this.handleListChanged());
     client.onclose = () => this.lost('the connection closed');
     if (options.heartbeatMs) {
       this.heartbeat = setInterval(() => {
@@ -223,16 +220,17 @@ export class ServerConnection implements McpConnection {
       ...(options.sample ? { sampling: {} } : {}),
       ...(options.roots ? { roots: { listChanged: false } } : {}),
     };
-    const made = new sdk.Client({ name: 'browser-llm-nexus', version: '1' }, { capabilities });
+    // The 2026-07-28 protocol where the server speaks it, else the 2025 handshake: asked per server, at connect.
+    const made = new sdk.Client({ name: 'browser-llm-nexus', version: '1' }, { capabilities, versionNegotiation: { mode: 'auto' } });
     const elicit = options.elicit;
-    if (elicit) made.setRequestHandler(sdk.ElicitRequestSchema, (request) => answerElicitation(elicit, request.params as Record<string, unknown>) as never);
+    if (elicit) made.setRequestHandler('elicitation/create', (request) => answerElicitation(elicit, request.params as Record<string, unknown>) as never);
     const sample = options.sample;
-    if (sample) made.setRequestHandler(sdk.CreateMessageRequestSchema, async (request) => (await sample(request.params as McpSamplingRequest)) as never);
+    if (sample) made.setRequestHandler('sampling/createMessage', async (request) => (await sample(request.params as McpSamplingRequest)) as never);
     const roots = options.roots;
-    if (roots) made.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: roots.map((root) => ({ ...root })) }));
+    if (roots) made.setRequestHandler('roots/list', async () => ({ roots: roots.map((root) => ({ ...root })) }));
     const onLog = options.onLog;
     if (onLog) {
-      made.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (notice) => {
+      made.setNotificationHandler('notifications/message', (notice) => {
         const { level, logger, data } = notice.params;
         onLog({ level, ...(logger !== undefined ? { logger } : {}), data });
       });
@@ -245,22 +243,45 @@ export class ServerConnection implements McpConnection {
   }
 
   /** Runs the sign-in the server asked for: the user authorizes, the code becomes tokens on `transport`. */
-  private async signIn(transport: { finishAuth(code: string): Promise<void> }, cause: unknown): Promise<void> {
+  private async signIn(transport: { finishAuth(code: string, iss?: string): Promise<void> }, cause: unknown): Promise<void> {
     const { oauth, options } = this;
     const page = oauth?.takeAuthorizationUrl();
     if (!options.oauth || !page) throw cause;
-    let code: string;
+    let response: { code: string; iss?: string };
     try {
-      code = codeOfResponse(await options.oauth.authorize(page), oauth?.authorizationServer());
+      response = codeOfResponse(await options.oauth.authorize(page), oauth?.authorizationServer());
     } catch (error) {
       throw new McpConnectError(`Signing in to the MCP server at ${this.url} did not finish: ${describeFailure(error)}.`);
     }
-    await transport.finishAuth(code);
+    await transport.finishAuth(response.code, response.iss);
   }
 
   /** Whether the server refused a request for want of the session id it gave, which CORS hid from this page. */
   private unseenSession(error: unknown): boolean {
     return crossOrigin(this.endpoint) && this.streamable !== undefined && this.streamable.sessionId === undefined && sessionRefused(error);
+  }
+
+  /** Connects over Streamable HTTP, and where the server asks for a sign-in, signs in and connects again. */
+  private async connectSigningIn(): Promise<void> {
+    const { sdk, connectTimeout } = this;
+    const streamable = this.streamable as StreamableTransport;
+    try {
+      await within(connectTimeout, 'connecting', this.client.connect(streamable));
+    } catch (unauthorized) {
+      if (!(unauthorized instanceof sdk.UnauthorizedError)) throw unauthorized;
+      // The sign-in is the user's pace, outside the connect wait; then the connection starts again, signed in.
+      await this.signIn(streamable, unauthorized);
+      await this.client.close().catch(() => undefined);
+      this.client = this.newClient();
+      this.streamable = this.newStreamable();
+      await within(connectTimeout, 'connecting', this.client.connect(this.streamable));
+    }
+  }
+
+  /** Whether an authorization server's metadata named another issuer where that server is the MCP server's own origin. */
+  private ownOriginIssuer(error: unknown): boolean {
+    if (!(error instanceof this.sdk.IssuerMismatchError) || error.kind !== 'metadata' || this.transportOptions.skipIssuerMetadataValidation) return false;
+    return (error.expected ?? '').replace(/\/$/, '') === this.endpoint.origin;
   }
 
   /** Connects over Streamable HTTP, signing in where asked; else over HTTP+SSE; else says why not, with what to do. */
@@ -269,15 +290,17 @@ export class ServerConnection implements McpConnection {
     this.streamable = this.newStreamable();
     try {
       try {
-        await within(connectTimeout, 'connecting', this.client.connect(this.streamable));
-      } catch (unauthorized) {
-        if (!(unauthorized instanceof sdk.UnauthorizedError)) throw unauthorized;
-        // The sign-in is the user's pace, outside the connect wait; then the connection starts again, signed in.
-        await this.signIn(this.streamable, unauthorized);
+        await this.connectSigningIn();
+      } catch (mismatch) {
+        if (!this.ownOriginIssuer(mismatch)) throw mismatch;
+        // A server of the 2025-03-26 revision is its own authorization server, found at its origin, with no
+        // protected-resource metadata naming it: there is no other server's identity its metadata could
+        // impersonate, and that revision asked for no issuer check, so its own `issuer` is not held against it.
+        this.transportOptions.skipIssuerMetadataValidation = true;
         await this.client.close().catch(() => undefined);
         this.client = this.newClient();
         this.streamable = this.newStreamable();
-        await within(connectTimeout, 'connecting', this.client.connect(this.streamable));
+        await this.connectSigningIn();
       }
     } catch (first) {
       const unseenSession = this.unseenSession(first);
@@ -297,7 +320,7 @@ export class ServerConnection implements McpConnection {
       this.client = this.newClient();
       this.streamable = undefined;
       try {
-        if (hung || first instanceof sdk.UnauthorizedError || (first as { code?: unknown }).code === 401) throw first;
+        if (hung || first instanceof sdk.UnauthorizedError || httpStatus(first) === 401) throw first;
         await within(connectTimeout, 'connecting', this.client.connect(new sdk.SSEClientTransport(this.endpoint, this.transportOptions as never)));
       } catch {
         await this.client.close().catch(() => undefined);
@@ -372,22 +395,28 @@ export class ServerConnection implements McpConnection {
     const { options, callTimeout } = this;
     let result: { content?: ResultPart[]; structuredContent?: unknown; isError?: boolean };
     const call = () =>
-      this.client.callTool({ name: tool.name, arguments: args }, undefined, {
-        ...(signal ? { signal } : {}),
-        timeout: callTimeout,
-        // A progress token on every call: the server's reports reach the caller and keep a long call alive.
-        onprogress: (progress) => options.onProgress?.(tool.name, progress),
-        resetTimeoutOnProgress: true,
-      });
+      this.client.callTool(
+        { name: tool.name, arguments: args },
+        {
+          // The definition as listed here (the SDK's own listing is not used): its x-mcp-header properties become headers.
+          toolDefinition: tool as never,
+          ...(signal ? { signal } : {}),
+          timeout: callTimeout,
+          // A progress token on every call: the server's reports reach the caller and keep a long call alive.
+          onprogress: (progress) => options.onProgress?.(tool.name, progress),
+          resetTimeoutOnProgress: true,
+        },
+      );
     try {
       result = (await this.authorized(call)) as typeof result;
     } catch (error) {
       if (signal?.aborted) throw error;
       if (error instanceof McpConnectError) throw new Error(error.message);
-      if (error instanceof this.sdk.McpError) {
-        if (error.code === REQUEST_TIMEOUT) throw new Error(`${tool.name} did not answer within ${callTimeout / 1000} s; the call was cancelled.`);
-        throw error;
+      if (error instanceof this.sdk.SdkError && error.code === this.sdk.SdkErrorCode.RequestTimeout) {
+        throw new Error(`${tool.name} did not answer within ${callTimeout / 1000} s; the call was cancelled.`);
       }
+      // The server answered, with an error of its own: a refusal of this call, not the want of a server.
+      if (error instanceof this.sdk.ProtocolError) throw error;
       // Not an answer from the server but the want of one: its tools go until it is back.
       this.lost(describeFailure(error));
       throw new Error(`The MCP server ${this.serverName} cannot be reached (${describeFailure(error)}); its tools are unavailable until it is back.`);
@@ -439,7 +468,7 @@ export class ServerConnection implements McpConnection {
 
   /** One listed tool into the registry, or into `skipped` with why not. */
   private registerTool(tool: ListedTool): void {
-    const unusable = whyUnusable(tool);
+    const unusable = whyUnusable(tool, this.client.getProtocolEra() === 'modern');
     if (unusable) {
       this.skippedTools.push(unusable);
       return;
@@ -580,14 +609,17 @@ export class ServerConnection implements McpConnection {
 }
 
 /** A listed tool this client cannot register, and why (no name, a task-only tool, a schema that is not an object or past the bounds). */
-function whyUnusable(tool: ListedTool): { name: string; reason: string } | undefined {
+function whyUnusable(tool: ListedTool, modern: boolean): { name: string; reason: string } | undefined {
   if (typeof tool?.name !== 'string' || tool.name === '')
     return { name: String((tool as { name?: unknown } | undefined)?.name ?? '(no name)'), reason: 'it has no name' };
   if (tool.execution?.taskSupport === 'required') return { name: tool.name, reason: 'it runs only as an MCP task, which this client does not run' };
   if (tool.inputSchema?.type !== 'object')
     return { name: tool.name, reason: `its input schema is not an object (type ${JSON.stringify(tool.inputSchema?.type)})` };
   const bound = outOfBounds(tool);
-  return bound ? { name: tool.name, reason: bound } : undefined;
+  if (bound) return { name: tool.name, reason: bound };
+  // Headers mirrored from arguments are the 2026-07-28 protocol's: there a malformed declaration makes the tool unusable.
+  const header = modern ? invalidHeaderDeclaration(tool.inputSchema) : undefined;
+  return header ? { name: tool.name, reason: `its x-mcp-header declarations are invalid (${header})` } : undefined;
 }
 
 /** A server's elicitation, put to the caller: a URL to open, or a form whose fields left out get their defaults. */
@@ -608,6 +640,6 @@ async function answerElicitation(elicit: NonNullable<McpConnectOptions['elicit']
 
 /** A refusal for want of a session (HTTP 400 or 404, as the SDK's server answers a request without a valid session id). */
 function sessionRefused(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
+  const code = httpStatus(error);
   return (code === 400 || code === 404) && /session|not initialized/i.test(error instanceof Error ? error.message : '');
 }

@@ -3,7 +3,7 @@
  * `connectMcp`, configured as an app would (trusting the scenario's server so no user is asked, answering
  * elicitation forms by accepting, signing in with OAuth). The runner appends the server's address and sets
  * `MCP_CONFORMANCE_SCENARIO`, and for some scenarios `MCP_CONFORMANCE_CONTEXT` (a pre-registered client).
- * It lists the tools, calls each once, and closes (ending the session).
+ * It lists the tools, calls each once (or the calls the scenario asks for), and closes (ending the session).
  */
 import { connectMcp } from '../../src/tools/mcp-tools.ts';
 import { ToolRegistry } from '../../src/tools/tool-registry.ts';
@@ -18,6 +18,8 @@ const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
   idp_client_id?: string;
   idp_id_token?: string;
   idp_token_endpoint?: string;
+  /** The calls a scenario asks for, with their arguments (the 2026-07-28 header scenarios). */
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
 };
 
 /**
@@ -73,9 +75,31 @@ const connection = await connectMcp(url, registry, {
   elicit: async () => ({ action: 'accept', content: {} }),
   ...signInOptions(),
 });
-for (const name of connection.tools) {
-  const args = name.endsWith('add_numbers') ? { a: 2, b: 3 } : {};
-  const outcome = await registry.runTool(name, args);
+/**
+ * Arguments a call of `name` can run with: the scenario's own, where it gives them, or a value of each
+ * required parameter's type (as a model would fill them), so the registry's validation lets the call through.
+ */
+function argumentsFor(name: string): Record<string, unknown> {
+  const asked = context.toolCalls?.find((call) => call.name === name);
+  if (asked) return asked.arguments;
+  if (name.endsWith('add_numbers')) return { a: 2, b: 3 };
+  // The 2020-12 scenario's echo tool takes another tool's schema, as this client keeps it, to compare with what was sent.
+  if (name === 'json_schema_echo') return { schema: connection.definition('json_schema_2020_12_tool')?.inputSchema ?? {} };
+  const parameters = registry.get(name)?.parameters;
+  const sample = { string: 'x', integer: 1, number: 1, boolean: true, array: [], object: {} } as Record<string, unknown>;
+  return Object.fromEntries(
+    (parameters?.required ?? []).map((key) => [key, sample[String((parameters?.properties[key] as { type?: unknown } | undefined)?.type)] ?? 'x']),
+  );
+}
+
+console.log(`protocol ${connection.protocolVersion}`);
+const calls = context.toolCalls?.map((call) => call.name) ?? connection.tools;
+for (const name of calls) {
+  if (!connection.tools.includes(name)) {
+    console.log(`${name}: not registered (${connection.skipped.find((s) => s.name === name)?.reason ?? 'not listed'})`);
+    continue;
+  }
+  const outcome = await registry.runTool(name, argumentsFor(name));
   console.log(`${name}: ${outcome.ok ? String(outcome.result).slice(0, 200) : `failed: ${outcome.error}`}`);
 }
 await connection.close();

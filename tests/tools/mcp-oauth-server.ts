@@ -52,7 +52,9 @@ export async function guardWithOAuth(auth: TestAuthServer, req: IncomingMessage,
   const resource = `http://127.0.0.1:${port}/mcp`;
   if (path.startsWith('/.well-known/oauth-protected-resource')) {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ resource, authorization_servers: [auth.url], scopes_supported: ['mcp:tools'] }));
+    // The authorization server named exactly as its metadata's issuer (the SDK's router writes the URL's href, with
+    // its slash): a client checks the two are identical (RFC 8414, 3.3), as the 2026-07-28 suite asks.
+    res.end(JSON.stringify({ resource, authorization_servers: [new URL(auth.url).href], scopes_supported: ['mcp:tools'] }));
     return true;
   }
   if (req.method === 'OPTIONS' || (await auth.verify(req))) return false;
