@@ -25,7 +25,7 @@ for (const model of TRAINED) {
     function checkTool(seed: number) {
       const question = selfCheckQuestion(seededRandom(seed));
       const token = freshToken(seededRandom(seed + 1));
-      const [name, spec] = Object.entries(question.tool.parameters)[0] as [string, { type: string; description: string }];
+      const [name, spec] = Object.entries(question.tool.parameters)[0] as [string, { type: 'string'; description: string }];
       const executed: unknown[] = [];
       const tools = {
         [question.tool.name]: tool({
@@ -149,7 +149,7 @@ for (const model of ALL_TRAINED) {
     function toolsAs(kind: Kind, seed: number) {
       const question = selfCheckQuestion(seededRandom(seed));
       const token = freshToken(seededRandom(seed + 1));
-      const [name, spec] = Object.entries(question.tool.parameters)[0] as [string, { type: string; description: string }];
+      const [name, spec] = Object.entries(question.tool.parameters)[0] as [string, { type: 'string'; description: string }];
       const calls: unknown[] = [];
       const execute = async (input: Record<string, unknown>) => {
         calls.push(input);
