@@ -91,6 +91,11 @@ async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T>
  * `Mcp-Name` headers), and the `initialize` handshake of 2025-11-25 where the server does not speak it.
  */
 export async function loadSdk(): Promise<Sdk> {
+  // zod, which the SDK validates with, asks whether it may compile code by trying `Function('')` once: under
+  // the page's Content-Security-Policy (no eval) that try is a reported violation. Its interpreter needs no
+  // eval; a setting the application made itself is left as it is.
+  const zod = ((globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig ??= {});
+  zod.jitless ??= true;
   return import('@modelcontextprotocol/client');
 }
 
