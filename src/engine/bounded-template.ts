@@ -1,5 +1,7 @@
 import { Environment, Interpreter, Template } from '@huggingface/jinja';
 import { NexusError, registerErrorClass } from '../shared/errors.ts';
+// Python's Jinja2 where the library differs (models were trained on its renders): patched first, bounded after.
+import './jinja-python.ts';
 
 /**
  * A chat template is a program from a model's repository: one render of it is bounded by construction, as

@@ -94,8 +94,9 @@ export async function loadSdk(): Promise<Sdk> {
   // zod, which the SDK validates with, asks whether it may compile code by trying `Function('')` once: under
   // the page's Content-Security-Policy (no eval) that try is a reported violation. Its interpreter needs no
   // eval; a setting the application made itself is left as it is.
-  const zod = ((globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig ??= {});
-  zod.jitless ??= true;
+  const scope = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
+  scope.__zod_globalConfig ??= {};
+  scope.__zod_globalConfig.jitless ??= true;
   return import('@modelcontextprotocol/client');
 }
 
