@@ -230,12 +230,28 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     await page.getByTestId('progress-file').first().waitFor({ timeout: TIMEOUTS.answers });
     const firstFile = ((await page.getByTestId('progress-file').first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
     expect(firstFile).toMatch(/^\S+ [\d.]+ [KMG]B of [\d.]+ [KMG]B(?: · \d+%)?$/);
+    // The files and the progress line are read while the check runs, in the same look as its status: the check of
+    // a tiny model can end before a second look (on a busy machine it did, and the list had gone).
+    const during = { files: '', progress: '' };
+    const read = (id: string) =>
+      page
+        .getByTestId(id)
+        .textContent({ timeout: 500 })
+        .catch(() => '');
     await expect
-      .poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.answers, interval: 250 })
-      .toBe('Checking that this model calls tools…');
+      .poll(
+        async () => {
+          if ((await page.getByTestId('model-status').textContent()) === 'Checking that this model calls tools…' && !during.files) {
+            during.files = (await read('model-files')) ?? '';
+            during.progress = (await read('model-progress')) ?? '';
+          }
+          return during.files;
+        },
+        { timeout: TIMEOUTS.answers, interval: 100 },
+      )
+      .toContain('tokenizer.json');
     const checkStarted = Date.now();
-    expect(await page.getByTestId('model-files').textContent()).toContain('tokenizer.json');
-    expect(await page.getByTestId('model-progress').textContent()).toContain('Checking that this model calls tools…');
+    expect(during.progress).toContain('Checking that this model calls tools…');
     await screenshot(page, 'loading');
     // WASM tries q8 first: dynamic int8 decodes faster there than 4-bit (MEASURED_DECODE).
     await expect
