@@ -233,17 +233,14 @@ describe('the page on the fixture model, WASM path (no WebGPU adapter)', () => {
     // The files and the progress line are read while the check runs, in the same look as its status: the check of
     // a tiny model can end before a second look (on a busy machine it did, and the list had gone).
     const during = { files: '', progress: '' };
-    const read = (id: string) =>
-      page
-        .getByTestId(id)
-        .textContent({ timeout: 500 })
-        .catch(() => '');
+    // allTextContents waits for nothing: an element gone is '' and the next look tries again.
+    const read = async (id: string) => (await page.getByTestId(id).allTextContents()).join(' ');
     await expect
       .poll(
         async () => {
           if ((await page.getByTestId('model-status').textContent()) === 'Checking that this model calls tools…' && !during.files) {
-            during.files = (await read('model-files')) ?? '';
-            during.progress = (await read('model-progress')) ?? '';
+            during.files = await read('model-files');
+            during.progress = await read('model-progress');
           }
           return during.files;
         },
