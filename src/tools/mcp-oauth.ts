@@ -159,6 +159,7 @@ export function mcpOAuthProvider(serverUrl: string, options: McpOAuthOptions): M
     application_type: applicationTypeOf(options.redirectUrl),
   };
   let proofs: Promise<unknown> | undefined;
+  let boundToKey: boolean | undefined;
   let discovered:
     | {
         authorizationServerMetadata?: {
@@ -192,6 +193,7 @@ export function mcpOAuthProvider(serverUrl: string, options: McpOAuthOptions): M
       // Unkeyed too: the transport asks for the bearer token of every request without naming a server.
       await store.set(key('tokens'), tokens);
       if (at) await store.set(key(`tokens:${at.issuer}`), tokens);
+      boundToKey = tokens.token_type.toLowerCase() === 'dpop';
       // The sign-in that made the verifier is over.
       verifier = '';
     },
@@ -211,6 +213,7 @@ export function mcpOAuthProvider(serverUrl: string, options: McpOAuthOptions): M
         if (scope !== 'all' && scope !== kind) continue;
         await store.delete(key(kind));
         if (issuer) await store.delete(key(`${kind}:${issuer}`));
+        if (kind === 'tokens') boundToKey = false;
       }
       if (scope === 'all' || scope === 'verifier') verifier = '';
       if (scope === 'all' || scope === 'discovery') discovered = undefined;
@@ -241,7 +244,9 @@ export function mcpOAuthProvider(serverUrl: string, options: McpOAuthOptions): M
     async dpop() {
       if (options.dpop === false) return undefined;
       const offered = discovered?.authorizationServerMetadata?.dpop_signing_alg_values_supported;
-      const bound = ((await store.get(key('tokens'))) as OAuthTokens | undefined)?.token_type.toLowerCase() === 'dpop';
+      // Read from the store once (tokens kept from an earlier visit), then known from each save: the SDK asks per request.
+      boundToKey ??= ((await store.get(key('tokens'))) as OAuthTokens | undefined)?.token_type.toLowerCase() === 'dpop';
+      const bound = boundToKey;
       if (!bound && !(Array.isArray(offered) && offered.length > 0)) return undefined;
       proofs ??= dpopSession(store, key('dpop'));
       return proofs;

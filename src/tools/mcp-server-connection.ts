@@ -277,11 +277,16 @@ export class ServerConnection implements McpConnection {
       if (!(unauthorized instanceof sdk.UnauthorizedError)) throw unauthorized;
       // The sign-in is the user's pace, outside the connect wait; then the connection starts again, signed in.
       await this.signIn(streamable, unauthorized);
-      await this.client.close().catch(() => undefined);
-      this.client = this.newClient();
-      this.streamable = this.newStreamable();
-      await within(connectTimeout, 'connecting', this.client.connect(this.streamable));
+      await this.startAgain();
+      await within(connectTimeout, 'connecting', this.client.connect(this.streamable as StreamableTransport));
     }
+  }
+
+  /** A fresh client and transport for a second try (signed in, or with the issuer check relaxed): the first is closed. */
+  private async startAgain(): Promise<void> {
+    await this.client.close().catch(() => undefined);
+    this.client = this.newClient();
+    this.streamable = this.newStreamable();
   }
 
   /** Whether an authorization server's metadata named another issuer where that server is the MCP server's own origin. */
@@ -303,9 +308,7 @@ export class ServerConnection implements McpConnection {
         // protected-resource metadata naming it: there is no other server's identity its metadata could
         // impersonate, and that revision asked for no issuer check, so its own `issuer` is not held against it.
         this.transportOptions.skipIssuerMetadataValidation = true;
-        await this.client.close().catch(() => undefined);
-        this.client = this.newClient();
-        this.streamable = this.newStreamable();
+        await this.startAgain();
         await this.connectSigningIn();
       }
     } catch (first) {
