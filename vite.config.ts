@@ -9,6 +9,7 @@ import { CROSS_ORIGIN_ISOLATION } from './src/server/app-server.ts';
 import { devFileGuard } from './src/server/dev-file-guard.ts';
 import { ON_DEMAND_ASSETS, OFFLINE_ROUTES } from './src/server/offline-routes.ts';
 import { connectOriginsFromEnv, pageSecurityHeaders } from './src/server/page-policy.ts';
+import { serveMcpAppSandbox } from './src/server/mcp-app-sandbox.ts';
 import { BROWSER_TESTS, MODEL_TESTS, NETWORK_TESTS } from './tests/tiers.ts';
 import { TIMEOUTS } from './tests/timeouts.ts';
 import { minifyAppTemplates } from './src/server/minify-app-templates.ts';
@@ -59,6 +60,16 @@ function guardServerFiles(): Plugin {
     server.middlewares.use(devFileGuard(['mcp-servers.json', ...(process.env.MCP_SERVERS_FILE ? [process.env.MCP_SERVERS_FILE] : [])]));
   };
   return { name: 'nexus-guard-server-files', configureServer: attach, configurePreviewServer: attach };
+}
+
+/** The MCP app sandbox of `npm start` (its own policy, per view) in `npm run dev` and `vite preview` too. */
+function serveMcpAppSandboxPage(): Plugin {
+  const attach = (server: ViteDevServer | PreviewServer) => {
+    server.middlewares.use((req, res, next) => {
+      if (!serveMcpAppSandbox(req, res)) next();
+    });
+  };
+  return { name: 'nexus-mcp-app-sandbox', configureServer: attach, configurePreviewServer: attach };
 }
 
 /** The MCP relay of `npm start` (`MCP_SERVERS`, `mcp-servers.json`) in `npm run dev` and `vite preview` too. */
@@ -141,7 +152,10 @@ export default defineConfig({
         advancedChunks: {
           groups: [
             { name: 'preload-helper', test: /vite\/preload-helper/ },
-            { name: 'mcp-client', test: /node_modules[\\/](?:@modelcontextprotocol|zod|pkce-challenge|eventsource)/ },
+            { name: 'mcp-client', test: /node_modules[\\/](?:@modelcontextprotocol[\\/](?!ext-apps)|zod|pkce-challenge|eventsource)/ },
+            // MCP Apps' host bridge: loaded with the first tool call that has a view (mcp-app-view.ts), not with the client;
+            // after the client's group, which keeps the SDK it builds on.
+            { name: 'mcp-apps', test: /node_modules[\\/]@modelcontextprotocol[\\/]ext-apps[\\/]/ },
             // The JWT library the client signs DPoP proofs and private-key assertions with: loaded by those alone.
             { name: 'mcp-signing', test: /node_modules[\\/]jose[\\/]/ },
           ],
@@ -153,7 +167,7 @@ export default defineConfig({
     format: 'es',
   },
   // `npm run dev` serves the companion proxy and the MCP relay on the same origin, as `npm start` does.
-  plugins: [guardServerFiles(), serveToolsFile(), serveMcpRelay(), proxyVitePlugin(), installableOffline(), minifyStyles()],
+  plugins: [guardServerFiles(), serveToolsFile(), serveMcpAppSandboxPage(), serveMcpRelay(), proxyVitePlugin(), installableOffline(), minifyStyles()],
   test: {
     // One closing line a CI log reader understands, after vitest's own summary.
     reporters: ['default', './tests/summary-reporter.ts'],

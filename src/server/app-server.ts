@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { isAllowedHost } from '../proxy/request-guard.ts';
 import { pageSecurityHeaders } from './page-policy.ts';
+import { serveMcpAppSandbox } from './mcp-app-sandbox.ts';
 import { CLIENT_METADATA_PATH, clientMetadataDocument } from './oauth-client-metadata.ts';
 import { CompressedFiles, encodingFor } from './compressed-files.ts';
 
@@ -189,6 +190,8 @@ async function handle(roots: readonly ServedRoot[], options: AppServerOptions, r
     res.end('Method not allowed');
     return;
   }
+  // The MCP app sandbox carries a policy of its own, never the page's (mcp-app-sandbox.ts).
+  if (serveMcpAppSandbox(req, res)) return;
   if ((req.url ?? '').split('?')[0] === CLIENT_METADATA_PATH) {
     sendClientMetadata(req, res);
     return;

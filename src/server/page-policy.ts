@@ -39,7 +39,7 @@ export interface PagePolicyOptions {
 }
 
 /** A `connect-src` source the policy accepts: a scheme, a host (or `*.` and a host), an optional port. */
-const ORIGIN_SOURCE = /^(https?|wss?):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/i;
+export const ORIGIN_SOURCE = /^(https?|wss?):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/i;
 
 /**
  * The headers every page response carries: a strict Content-Security-Policy and anti-framing.

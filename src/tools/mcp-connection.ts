@@ -1,3 +1,4 @@
+import type { McpAppResource, McpAppToolResult } from './mcp-apps.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 
 /** A connected MCP server whose tools are in a registry. */
@@ -39,6 +40,18 @@ export interface McpConnection {
   prompts(): Promise<{ name: string; title?: string; description?: string; arguments?: { name: string; required?: boolean; description?: string }[] }[]>;
   /** A prompt filled in with its arguments: the messages it gives, as text. */
   getPrompt(name: string, args?: Record<string, string>): Promise<{ role: 'user' | 'assistant'; content: string }[]>;
+  /**
+   * An MCP Apps view (`ui://`) of this server, read and checked: its HTML and the origins it may load from.
+   * @throws McpAppError for another scheme or MIME type, or HTML past the bound.
+   */
+  readApp(uri: string, signal?: AbortSignal): Promise<McpAppResource>;
+  /**
+   * Calls a tool on behalf of one of this server's views (`tools/call` from the view), giving the result whole
+   * as the view expects it. Only tools whose visibility includes `app` (the default); the caller asks the user
+   * first, as for any call of an untrusted server.
+   * @throws McpAppError for a tool the views may not call, naming those they may.
+   */
+  callForApp(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpAppToolResult>;
   /** Unregisters its tools, ends the session on the server and closes the connection. */
   close(): Promise<void>;
 }

@@ -46,6 +46,12 @@ export interface McpConnectOptions {
    * the user's approval. Without it the client does not offer sampling.
    */
   sample?: (request: McpSamplingRequest) => Promise<McpSamplingAnswer>;
+  /**
+   * The caller shows MCP Apps (the `io.modelcontextprotocol/ui` extension): the client offers it, and a call of a
+   * tool with a `ui://` view carries `details.app` (`McpAppCall`) for the caller to render in a sandbox. Default
+   * false: the extension is not offered. A tool meant for its view only is never offered to the model either way.
+   */
+  apps?: boolean;
   /** The roots (folders, projects) the client declares to the server; default none, and roots are not offered. */
   roots?: readonly { uri: string; name?: string }[];
   /** Told of a call's progress as the server reports it; each report also renews the call's timeout. */

@@ -7,6 +7,18 @@ import { mcpResultText, mcpUserParts, withElicitationDefaults, type ResultPart }
 import type { McpConnection } from './mcp-connection.ts';
 import type { ToolHandler, ToolRegistry } from './tool-registry.ts';
 import { type ToolReturn, withDetails } from './tool-registry.ts';
+import {
+  appResourceOf,
+  appResultOf,
+  appUriOf,
+  MCP_APP_MIME_TYPE,
+  MCP_APPS_EXTENSION,
+  McpAppError,
+  visibilityOf,
+  type McpAppCall,
+  type McpAppResource,
+  type McpAppToolResult,
+} from './mcp-apps.ts';
 import type { ObjectSchemaInput } from './tool-schema.ts';
 
 /** Most tools taken from one server (a listing past it is cut, and says so in `skipped`). */
@@ -42,6 +54,8 @@ interface ListedTool {
   annotations?: { readOnlyHint?: boolean; title?: string };
   /** `taskSupport: "required"`: the tool runs only as an MCP task. */
   execution?: { taskSupport?: string };
+  /** `ui.resourceUri` and `ui.visibility`: its MCP Apps view, and who may call it (mcp-apps.ts). */
+  _meta?: Record<string, unknown>;
 }
 
 /** How deep a JSON value nests (a scalar is 0), counted without recursion so a hostile depth cannot overflow the stack. */
@@ -225,6 +239,8 @@ export class ServerConnection implements McpConnection {
       ...(options.elicit ? { elicitation: { form: {}, url: {} } } : {}),
       ...(options.sample ? { sampling: {} } : {}),
       ...(options.roots ? { roots: { listChanged: false } } : {}),
+      // Offered only where the caller renders views: a server then sends tools with a `ui://` view.
+      ...(options.apps ? { extensions: { [MCP_APPS_EXTENSION]: { mimeTypes: [MCP_APP_MIME_TYPE] } } } : {}),
     };
     // The 2026-07-28 protocol where the server speaks it, else the 2025 handshake: asked per server, at connect.
     const made = new sdk.Client({ name: 'browser-llm-nexus', version: '1' }, { capabilities, versionNegotiation: { mode: 'auto' } });
@@ -433,9 +449,33 @@ export class ServerConnection implements McpConnection {
     const text = mcpResultText(result);
     const forUser = mcpUserParts(result).map((part) => mcpResultText({ content: [{ ...part, annotations: {} }] }));
     if (forUser.length) options.onUserContent?.(tool.name, forUser);
+    const uri = this.options.apps ? appUriOf(tool) : undefined;
+    const app: McpAppCall | undefined =
+      uri === undefined ? undefined : { server: this.url, uri, tool: tool.name, arguments: args, result: appResultOf(result) };
     if (result.isError) throw new Error(text || `${tool.name} failed on the server.`);
-    // What the server meant for the user only goes with the call, for the page to show beside it.
-    return forUser.length ? withDetails(text, { shown: forUser }) : text;
+    // What the server meant for the user only, and the view that shows the result, go with the call for the page.
+    return forUser.length || app ? withDetails(text, { ...(forUser.length ? { shown: forUser } : {}), ...(app ? { app } : {}) }) : text;
+  }
+
+  async readApp(uri: string, signal?: AbortSignal): Promise<McpAppResource> {
+    if (!uri.startsWith('ui://')) throw new McpAppError(`"${uri.slice(0, 200)}" is not an MCP app view: a view's address starts with ui://.`);
+    const read = await this.authorized(() => this.client.readResource({ uri }, { ...(signal ? { signal } : {}), timeout: this.callTimeout }));
+    return appResourceOf(uri, read);
+  }
+
+  async callForApp(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpAppToolResult> {
+    const tool = this.listed.find((listed) => listed.name === name);
+    const callable = this.listed.filter((listed) => visibilityOf(listed).app).map((listed) => listed.name);
+    if (!tool || !visibilityOf(tool).app) {
+      throw new McpAppError(`${this.serverName} has no tool "${name.slice(0, 100)}" that its views may call; they may call: ${callable.join(', ') || 'none'}.`);
+    }
+    const result = (await this.authorized(() =>
+      this.client.callTool(
+        { name, arguments: args },
+        { toolDefinition: tool as never, ...(signal ? { signal } : {}), timeout: this.callTimeout, resetTimeoutOnProgress: true },
+      ),
+    )) as Parameters<typeof appResultOf>[0];
+    return appResultOf(result);
   }
 
   /** One resource's text, as the model reads it (binary parts described), for the user to attach. */
@@ -477,6 +517,8 @@ export class ServerConnection implements McpConnection {
 
   /** One listed tool into the registry, or into `skipped` with why not. */
   private registerTool(tool: ListedTool): void {
+    // A tool for its view only is the view's to call (callForApp), never the model's.
+    if (!visibilityOf(tool).model) return;
     const unusable = whyUnusable(tool, this.client.getProtocolEra() === 'modern');
     if (unusable) {
       this.skippedTools.push(unusable);

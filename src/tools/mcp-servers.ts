@@ -91,7 +91,10 @@ function digest(value: string): string {
 }
 
 /** The options of a connection that answer the server's own requests and notifications. */
-export type McpClientHandlers = Pick<McpConnectOptions, 'elicit' | 'sample' | 'roots' | 'onProgress' | 'onUserContent' | 'logLevel' | 'onLog' | 'oauth'>;
+export type McpClientHandlers = Pick<
+  McpConnectOptions,
+  'apps' | 'elicit' | 'sample' | 'roots' | 'onProgress' | 'onUserContent' | 'logLevel' | 'onLog' | 'oauth'
+>;
 
 interface Server {
   entry: McpServerEntry;
@@ -200,6 +203,11 @@ export class McpServers {
   /** The server a registered tool name comes from, if any. */
   serverOf(toolName: string): McpServerStatus | undefined {
     return this.list().find((server) => server.tools.includes(toolName));
+  }
+
+  /** Whether the user trusts a server (its entry's `trust`): its tools run without asking. */
+  trusts(url: string): boolean {
+    return this.servers.get(url)?.entry.trust === true;
   }
 
   /** The live connection to a server (its resources and prompts), while it is connected. */

@@ -2,6 +2,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpRelay } from '../../src/server/mcp-relay.ts';
 import { startMcpServer, type TestMcpServer } from '../tools/start-mcp-server.ts';
+import { startAppsServer, type AppsServer } from '../tools/mcp-apps-server.ts';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startHarness, type Harness } from './app/harness-server.ts';
 import { lastAnswer, screenshot, sendMessage, waitIdle } from './app/page-helpers.ts';
 import { QUESTIONS } from './app/questions.ts';
@@ -30,6 +33,12 @@ describe('MCP servers on the chat page', () => {
   let guarded: TestMcpServer;
   const relayBodies: string[] = [];
   const pageErrors: string[] = [];
+  /** Has a tool with an MCP Apps view, which tries every escape (issue 69, item 3). */
+  let apps: AppsServer;
+  /** Loopback servers the view may reach (declared) and may not (undeclared): what reached each. */
+  const reached = { declared: [] as string[], undeclared: [] as string[] };
+  const watchers: Server[] = [];
+  const consoleLines: string[] = [];
 
   beforeAll(async () => {
     [harness, browser] = await Promise.all([startHarness(), launchChromium({ webgpu: false })]);
@@ -41,6 +50,19 @@ describe('MCP servers on the chat page', () => {
       startMcpServer({ CORS_ORIGIN: origin, SERVER_NAME: 'features', TOOL_PREFIX: 'features_', CLIENT_FEATURES: '1' }),
     ]);
     guarded = await startMcpServer({ CORS_ORIGIN: origin, SERVER_NAME: 'private', TOOL_PREFIX: 'private_', OAUTH: '1' });
+    const [declaredOrigin, undeclaredOrigin] = await Promise.all(
+      (['declared', 'undeclared'] as const).map(async (kind) => {
+        const watcher = createServer((req, res) => {
+          reached[kind].push(req.url ?? '');
+          res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' });
+          res.end(`${kind} ok`);
+        });
+        watchers.push(watcher);
+        await new Promise<void>((resolve) => watcher.listen(0, '127.0.0.1', resolve));
+        return `http://127.0.0.1:${(watcher.address() as AddressInfo).port}`;
+      }),
+    );
+    apps = await startAppsServer({ declaredOrigin: declaredOrigin!, undeclaredOrigin: undeclaredOrigin!, pageOrigin: origin });
     const authServer = /AUTH_SERVER (\S+)/.exec(guarded.output())?.[1] ?? '';
     harness.route(createMcpRelay({ servers: [{ name: 'notes', url: relayed.url, headers: { Authorization: 'Bearer relay-secret' }, label: 'Team notes' }] }));
     harness.allowConnect([
@@ -49,9 +71,11 @@ describe('MCP servers on the chat page', () => {
       `http://127.0.0.1:${features.port}`,
       `http://127.0.0.1:${guarded.port}`,
       authServer,
+      new URL(apps.url).origin,
     ]);
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => consoleLines.push(message.text()));
     page.on('response', async (response) => {
       if (response.url().includes('/mcp-relay/')) relayBodies.push(await response.text().catch(() => ''));
     });
@@ -62,7 +86,8 @@ describe('MCP servers on the chat page', () => {
   afterAll(async () => {
     await browser?.close();
     await harness?.close();
-    await Promise.all([relayed?.kill(), direct?.kill(), refused?.kill(), features?.kill(), guarded?.kill()]);
+    await Promise.all([relayed?.kill(), direct?.kill(), refused?.kill(), features?.kill(), guarded?.kill(), apps?.close()]);
+    for (const watcher of watchers) watcher.close();
   });
 
   const serverRow = (url: string) => page.locator(`[data-testid="mcp-server"][data-url="${url}"]`);
@@ -390,6 +415,66 @@ describe('MCP servers on the chat page', () => {
     await expect.poll(() => serverRow(guarded.url).getAttribute('data-phase'), { timeout: TIMEOUTS.works }).toBe('connected');
     expect(await serverRow(guarded.url).getByTestId('mcp-sign-in-needed').count()).toBe(0);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('shows a tool’s MCP Apps view in a sandbox: fed its call, its own calls asked first, every escape blocked, and back after a reload', async () => {
+    if (!(await page.getByTestId('mcp-url').isVisible())) await page.getByTestId('open-tools').click();
+    await page.getByTestId('mcp-url').fill(apps.url);
+    await page.getByTestId('mcp-add').click();
+    await expect.poll(() => serverRow(apps.url).getAttribute('data-phase'), { timeout: TIMEOUTS.works }).toBe('connected');
+    // The tool for the view only is never the model's.
+    expect(await page.getByTestId('tools').textContent()).toContain('show_color');
+    expect(await page.getByTestId('tools').textContent()).not.toContain('record_choice');
+    await page.getByTestId('close-drawer').click();
+
+    await sendMessage(page, QUESTIONS.mcpApp);
+    await page.getByTestId('approval-dialog').waitFor({ timeout: TIMEOUTS.reacts });
+    await page.getByTestId('approve').click();
+    await waitIdle(page);
+    expect(await lastAnswer(page).locator('.markdown').textContent()).toContain('The picker shows teal.');
+    const frame = lastAnswer(page).getByTestId('mcp-app');
+    expect(await frame.getAttribute('sandbox')).toBe('allow-scripts allow-forms');
+    const view = lastAnswer(page).frameLocator('[data-testid="mcp-app"]').frameLocator('iframe');
+    await expect.poll(() => view.locator('#connected').textContent(), { timeout: TIMEOUTS.works }).toBe('yes');
+    await expect.poll(() => view.locator('#input').textContent(), { timeout: TIMEOUTS.works }).toBe('teal');
+    await expect.poll(() => view.locator('#result').textContent(), { timeout: TIMEOUTS.works }).toBe('teal');
+
+    // Every escape a hostile view tries, from inside the sandbox.
+    await expect.poll(() => view.locator('#escapes').textContent(), { timeout: TIMEOUTS.works }).not.toBe('');
+    const escapes = JSON.parse((await view.locator('#escapes').textContent()) ?? '{}') as Record<string, string>;
+    for (const name of ['parentDocument', 'topDocument', 'storage', 'cookie', 'popup', 'undeclaredFetch']) expect(escapes[name], name).toMatch(/^blocked/);
+    expect(escapes.declaredFetch).toBe('declared ok');
+    expect(page.url()).toBe(harness.url);
+    expect(reached.undeclared).toEqual([]);
+    expect(reached.declared).toEqual(['/fetch']);
+
+    // The view's own call of its view-only tool: asked of the user first, naming the server; the forged one never ran.
+    await view.locator('#choose').click();
+    await page.getByTestId('approval-dialog').waitFor({ timeout: TIMEOUTS.reacts });
+    expect(await page.getByTestId('approval-dialog').textContent()).toContain('record_choice');
+    expect(await page.getByTestId('approval-server').textContent()).toContain('colours');
+    await page.getByTestId('approve').click();
+    await expect.poll(() => view.locator('#chosen').textContent(), { timeout: TIMEOUTS.works }).toBe('recorded blue');
+    expect(apps.choices).toEqual(['blue']);
+
+    // Its message for the chat goes into the box, not sent.
+    await view.locator('#tell').click();
+    await expect.poll(() => page.getByTestId('prompt').inputValue()).toBe('I chose blue in the picker.');
+    await page.getByTestId('prompt').fill('');
+
+    // Navigating its own frame away (outside the sandbox page's policy) is refused too.
+    await view.locator('#leave').click();
+    await expect.poll(() => consoleLines.some((line) => line.includes("frame-src 'none'")), { timeout: TIMEOUTS.works }).toBe(true);
+    expect(reached.undeclared).toEqual([]);
+
+    await page.reload();
+    await expect.poll(() => page.getByTestId('model-status').textContent(), { timeout: TIMEOUTS.works }).toBe('Ready: scripted on WASM q4');
+    const again = lastAnswer(page).frameLocator('[data-testid="mcp-app"]').frameLocator('iframe');
+    await expect.poll(() => again.locator('#result').textContent(), { timeout: TIMEOUTS.works }).toBe('teal');
+    expect(apps.choices).toEqual(['blue']);
+    expect(pageErrors).toEqual([]);
+    // As the OAuth test left it: the tools drawer open, where the next test reads a server's row.
+    await page.getByTestId('open-tools').click();
   });
 
   it(

@@ -1,4 +1,4 @@
-import { metricsOf, sourcesOfCalls, type AnswerMetrics, type Source, type Step, type ToolCallRecord } from '../../internal.ts';
+import { asMcpAppCall, metricsOf, sourcesOfCalls, type AnswerMetrics, type Source, type Step, type ToolCallRecord } from '../../internal.ts';
 import type { Activity, DiagnosticEntry, Turn } from '../state/app-state.ts';
 import { READ_PAGE, WEB_TOOL_NAMES } from '../state/web-research.ts';
 
@@ -99,6 +99,7 @@ export function argumentsALineShows(record: ToolCallRecord, web: boolean): Recor
 function activityOf(record: ToolCallRecord, web: boolean): Activity {
   const details = record.details ?? {};
   const shown = Array.isArray(details.shown) ? details.shown.filter((text): text is string => typeof text === 'string') : [];
+  const app = asMcpAppCall(details.app);
   if (isPassagesSearch(details)) return passagesActivity(record);
   if (!web || !WEB_TOOL_NAMES.has(record.name)) {
     return {
@@ -110,6 +111,7 @@ function activityOf(record: ToolCallRecord, web: boolean): Activity {
       status: record.status,
       result: record.result,
       ...(shown.length ? { shown } : {}),
+      ...(app ? { app } : {}),
     };
   }
   const call = { id: record.id, name: record.name, arguments: record.arguments, result: record.result };

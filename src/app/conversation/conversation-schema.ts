@@ -1,4 +1,4 @@
-import { CALL_SOURCES, type AnswerMetrics, type ChatMessage } from '../../internal.ts';
+import { asMcpAppCall, CALL_SOURCES, type AnswerMetrics, type ChatMessage } from '../../internal.ts';
 import type { Activity, Attachment, DiagnosticEntry, TurnState } from '../state/app-state.ts';
 import { body, tagOf, withAttachments } from './attachment-fence.ts';
 import type { LegacyBranch, LegacyConversation, LegacyTurn } from './conversation-upgrade.ts';
@@ -61,6 +61,8 @@ function checkActivity(value: unknown, where: string): Activity {
       ...(Array.isArray(value.shown) && value.shown.length <= 20 && value.shown.every((text) => isString(text, IMPORT_LIMITS.textChars))
         ? { shown: value.shown as string[] }
         : {}),
+      // A view kept with its call; one that is not well-formed is left out, as a view is shown again from its server.
+      ...(asMcpAppCall(value.app) ? { app: asMcpAppCall(value.app) } : {}),
     };
   }
   const source = isString(value.source) && (CALL_SOURCES as readonly string[]).includes(value.source) ? { source: value.source as never } : {};

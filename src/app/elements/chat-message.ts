@@ -201,6 +201,7 @@ export class ChatMessage extends LitElement {
           <pre>${formatResult(a.result)}</pre>
         </details>
         ${a.shown?.map((text) => html`<p class="for-you" data-testid="tool-shown">${text}</p>`)}
+        ${a.app ? this.renderApp(a.app) : nothing}
       </li>`;
     }
     if (a.kind === 'search') {
@@ -222,6 +223,12 @@ export class ChatMessage extends LitElement {
           : html`<span class="what">could not read: ${this.renderLink(a.url, a.url)}</span> <span class="badge danger">${a.detail ?? 'failed'}</span>`
       }
     </li>`;
+  }
+
+  /** A tool's MCP Apps view: its element loads with the first call that has one (mcp-app-view.ts). */
+  private renderApp(app: NonNullable<Extract<Activity, { kind: 'call' }>['app']>) {
+    if (!customElements.get('nexus-mcp-app')) void import('./mcp-app-view.ts');
+    return html`<nexus-mcp-app .call=${app}></nexus-mcp-app>`;
   }
 
   /** A search of the attached files' line: drawn by a module that loads with the first answer that has one. */

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { ScriptedEngine } from '../../engine/scripted-engine.ts';
-import { NexusChat, type McpClientServer, type McpSamplingRequest } from '../../internal.ts';
+import {
+  NexusChat,
+  type McpClientServer,
+  type McpConnection,
+  type McpSamplingRequest,
+  type McpServerPhase,
+  type McpServers,
+  type McpServerStatus,
+} from '../../internal.ts';
 import { DEFAULT_SETTINGS, emptyConversation, type AppState, type Attachment } from '../state/app-state.ts';
 import { MAX_ATTACHMENT_CHARS, attachmentOf, withAttachments } from '../conversation/attachment-fence.ts';
 import { formFields, MAX_SAMPLES_PER_MINUTE, MAX_WAITING_PER_SERVER, McpPageClient, webAddress } from './mcp-page-client.ts';
 
-function setup(chat?: NexusChat, now: () => number = Date.now) {
+function setup(chat?: NexusChat, now: () => number = Date.now, approve: (request: { name: string; server: string }) => boolean = () => false) {
   let state = {
     settings: { ...DEFAULT_SETTINGS },
     mcpExtras: {},
@@ -13,8 +21,13 @@ function setup(chat?: NexusChat, now: () => number = Date.now) {
     conversation: emptyConversation('c'),
   } as unknown as AppState;
   const notices: string[] = [];
+  const approvals: { name: string; server: string }[] = [];
   const part = new McpPageClient(
     {
+      approve: async (asked) => {
+        approvals.push({ name: asked.name, server: asked.server });
+        return approve(asked);
+      },
       state: () => state,
       set: (change) => (state = { ...state, ...change }),
       notify: (text) => notices.push(text),
@@ -26,7 +39,40 @@ function setup(chat?: NexusChat, now: () => number = Date.now) {
     undefined,
     now,
   );
-  return { part, state: () => state, notices };
+  return { part, state: () => state, notices, approvals };
+}
+
+/**
+ * The page's server list as the app-view actions use it: statuses, a connection per connected server, trust, and
+ * a way to change a server's phase (which tells the subscribers, as McpServers does).
+ */
+function serverList(initial: Record<string, { phase: McpServerPhase; trusted?: boolean }>) {
+  const entries = new Map(Object.entries(initial));
+  const listeners = new Set<(statuses: readonly McpServerStatus[]) => void>();
+  const calls: { name: string; args: Record<string, unknown> }[] = [];
+  const connection = {
+    readApp: async (uri: string) => ({ uri, html: '<p>view</p>', domains: {}, refused: [] }),
+    callForApp: async (name: string, args: Record<string, unknown>) => {
+      calls.push({ name, args });
+      return { content: [{ type: 'text', text: `ran ${name}` }] };
+    },
+  } as unknown as McpConnection;
+  const list = () =>
+    [...entries].map(([url, entry]) => ({ url, label: 'colours', source: 'settings', phase: entry.phase, tools: [], skipped: [] }) as McpServerStatus);
+  const servers = {
+    list,
+    connectionOf: (url: string) => (entries.get(url)?.phase === 'connected' ? connection : undefined),
+    trusts: (url: string) => entries.get(url)?.trusted === true,
+    subscribe: (listener: (statuses: readonly McpServerStatus[]) => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  } as unknown as McpServers;
+  const move = (url: string, phase: McpServerPhase) => {
+    entries.set(url, { ...entries.get(url), phase });
+    for (const listener of listeners) listener(list());
+  };
+  return { servers, calls, move, listeners };
 }
 
 const server = (label: string, trusted = false, url = `http://127.0.0.1:1/${label}`): McpClientServer => ({ url, address: url, label: () => label, trusted });
@@ -166,6 +212,7 @@ describe("the page's part of the MCP client", () => {
     const part = new McpPageClient(
       {
         state: () => ({ settings: { ...DEFAULT_SETTINGS }, mcpExtras: {} }) as unknown as AppState,
+        approve: async () => false,
         set: () => undefined,
         notify: () => undefined,
         chat: () => undefined,
@@ -243,5 +290,37 @@ describe("the page's part of the MCP client", () => {
     void handlers.elicit?.({ mode: 'url', message: 'Sign in', url: 'https://user:pw@accounts.google.com@attacker.invalid/', elicitationId: 'f' });
     expect(state().mcpRequest).toMatchObject({ kind: 'url', url: 'https://attacker.invalid/', host: 'attacker.invalid', address: 'http://127.0.0.1:1/notes' });
     part.cancelAll();
+  });
+
+  it('an MCP app view shown as the page loads waits for its server to connect; a server that stays down is said so (issue 69)', async () => {
+    const url = 'http://127.0.0.1:1/colours';
+    const { part } = setup();
+    const { servers, move, listeners } = serverList({ [url]: { phase: 'connecting' } });
+    const opening = part.openApp(servers, url, 'ui://colors/picker');
+    move(url, 'connected');
+    expect(await opening).toMatchObject({ uri: 'ui://colors/picker', html: '<p>view</p>' });
+    expect(listeners.size).toBe(0);
+    const down = serverList({ [url]: { phase: 'connecting' } });
+    const refused = part.openApp(down.servers, url, 'ui://colors/picker');
+    down.move(url, 'down');
+    expect(await refused).toEqual({ error: `the MCP server at ${url} is not connected; its app shows again when it is back` });
+  });
+
+  it('a call an MCP app view makes is asked of the user first, naming its server; refused, it never reaches the server; a trusted server’s runs', async () => {
+    const url = 'http://127.0.0.1:1/colours';
+    let allow = false;
+    const { part, approvals } = setup(undefined, Date.now, () => allow);
+    const { servers, calls } = serverList({ [url]: { phase: 'connected' } });
+    const refused = await part.callForApp(servers, url, 'record_choice', { choice: 'blue' });
+    expect(refused).toEqual({ content: [{ type: 'text', text: 'The user did not allow record_choice.' }], isError: true });
+    expect(calls).toEqual([]);
+    expect(approvals).toEqual([{ name: 'record_choice', server: 'colours' }]);
+    allow = true;
+    expect(await part.callForApp(servers, url, 'record_choice', { choice: 'blue' })).toEqual({ content: [{ type: 'text', text: 'ran record_choice' }] });
+    expect(calls).toEqual([{ name: 'record_choice', args: { choice: 'blue' } }]);
+    const trusted = serverList({ [url]: { phase: 'connected', trusted: true } });
+    await part.callForApp(trusted.servers, url, 'record_choice', { choice: 'red' });
+    expect(approvals).toHaveLength(2);
+    expect(trusted.calls).toHaveLength(1);
   });
 });

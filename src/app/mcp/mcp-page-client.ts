@@ -1,5 +1,8 @@
 import type {
+  McpAppResource,
+  McpAppToolResult,
   McpClientHandlers,
+  McpConnection,
   McpClientServer,
   McpElicitation,
   McpElicitationAnswer,
@@ -14,6 +17,7 @@ import type {
 import { mcpServerAddress, samplingMessages, samplingReport } from '../../internal.ts';
 import type { AppState, McpFormField, McpRequestState, McpServerExtras } from '../state/app-state.ts';
 import type { SliceChange } from '../state/state-writers.ts';
+import { serverName } from './server-names.ts';
 
 /** The page around the MCP client part: state, notices, the chat, the running answer. */
 export interface McpPageClientHost {
@@ -29,6 +33,8 @@ export interface McpPageClientHost {
   log(server: string, level: string, text: string): void;
   /** Attaches a resource's text to the next message (the attachments slice writes them). */
   attach(input: { name: string; from: string; text: string }): void;
+  /** Asks the user to allow a call an MCP app view makes (the approval dialog); resolves with their decision. */
+  approve(request: { name: string; arguments: Readonly<Record<string, unknown>>; server: string }): Promise<boolean>;
 }
 
 /** Where the page's sign-in windows send the code back, and where tokens are kept. */
@@ -111,6 +117,8 @@ export class McpPageClient {
   handlers(server: McpClientServer): McpClientHandlers {
     const level = this.host.state().settings.mcpLogLevel;
     return {
+      // The page shows MCP Apps views (mcp-app-view.ts), in its sandbox.
+      apps: true,
       elicit: (request) => this.elicit(server, request),
       sample: (request) => this.sample(server, request),
       onProgress: (tool, progress) => this.host.progress(tool, progressText(progress)),
@@ -126,6 +134,36 @@ export class McpPageClient {
           }
         : {}),
     };
+  }
+
+  /** A tool's view, read from its server; an error in words where the server is not connected or the view cannot be shown. */
+  async openApp(servers: McpServers, server: string, uri: string): Promise<McpAppResource | { error: string }> {
+    const connection = await connected(servers, server);
+    if (!connection) return { error: `the MCP server at ${server} is not connected; its app shows again when it is back` };
+    try {
+      return await connection.readApp(uri);
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  }
+
+  /**
+   * A call a view makes, after the user allows it (a trusted server's run unasked, as its tools do). A refusal or
+   * a failure is a result with `isError`, which the view can show: the view is never told more than its call's result.
+   */
+  async callForApp(servers: McpServers, server: string, name: string, args: Record<string, unknown>): Promise<McpAppToolResult> {
+    const failed = (text: string): McpAppToolResult => ({ content: [{ type: 'text', text }], isError: true });
+    const connection = servers.connectionOf(server);
+    const status = servers.list().find((entry) => entry.url === server);
+    if (!connection || !status) return failed(`The MCP server at ${server} is not connected.`);
+    if (!servers.trusts(server) && !(await this.host.approve({ name, arguments: args, server: serverName(status, servers.list()) }))) {
+      return failed(`The user did not allow ${name}.`);
+    }
+    try {
+      return await connection.callForApp(name, args);
+    } catch (error) {
+      return failed((error as Error).message);
+    }
   }
 
   /** Fetches what a server that just connected offers beside tools; forgets servers that left. */
@@ -354,4 +392,28 @@ function enumOptions(p: Record<string, unknown>): McpFormField['options'] | unde
     });
   }
   return undefined;
+}
+
+/** How long a view shown as the page loads waits for its server to connect. */
+const APP_SERVER_WAIT_MS = 20_000;
+
+/**
+ * A server's connection once it is up: at once where it is, else when it connects (a view shown as the page
+ * loads, before the saved servers are back), or undefined once it is down or has not connected within its wait.
+ */
+function connected(servers: McpServers, url: string): Promise<McpConnection | undefined> {
+  const now = servers.connectionOf(url);
+  if (now) return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      off();
+      resolve(servers.connectionOf(url));
+    };
+    const timer = setTimeout(done, APP_SERVER_WAIT_MS);
+    const off = servers.subscribe((statuses) => {
+      const phase = statuses.find((entry) => entry.url === url)?.phase;
+      if (phase === 'connected' || phase === 'down') done();
+    });
+  });
 }

@@ -35,6 +35,9 @@ export class McpSession {
     answerMcpRequest: ({ id, answer }) => void this.client().then((client) => client.answer(id, answer)),
     attachMcpResource: async ({ url, uri }) => (await this.client()).attach(this.servers, url, uri),
     useMcpPrompt: ({ url, name }) => this.usePrompt(url, name),
+    openMcpApp: async ({ server, uri }) => (await this.client()).openApp(this.servers, server, uri),
+    callMcpAppTool: async ({ server, name, arguments: args }) => (await this.client()).callForApp(this.servers, server, name, args),
+    mcpAppMessage: ({ text }) => this.host.compose(text),
   };
 
   constructor(

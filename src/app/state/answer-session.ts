@@ -438,14 +438,17 @@ export class AnswerSession {
     };
   }
 
-  /** Asks the user to approve a `confirm` tool's call; resolves with their decision. */
-  requestApproval(name: string, args: Readonly<Record<string, unknown>>): Promise<boolean> {
+  /**
+   * Asks the user to approve a `confirm` tool's call; resolves with their decision.
+   * @param options.server - the server to name, where the tool is not the chat's (a call an MCP app view makes).
+   */
+  requestApproval(name: string, args: Readonly<Record<string, unknown>>, options: { server?: string } = {}): Promise<boolean> {
     this.resolveApproval(false);
     // The conversation the answer is written in, which need not be the one open now.
     const conversation = this.host.state().answeringIn ?? this.host.state().conversation.id;
     if (this.allowedTools.get(conversation)?.has(this.approvalKey(name))) return Promise.resolve(true);
     const description = this.host.chat()?.toolSchemas.find((s) => s.function.name === name)?.function.description ?? '';
-    const server = this.host.serverOf?.(name);
+    const server = options.server ?? this.host.serverOf?.(name);
     this.host.set({ approval: { name, description, arguments: args, ...(server ? { server } : {}) } });
     return new Promise<boolean>((resolve) => {
       this.pendingApproval = resolve;

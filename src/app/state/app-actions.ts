@@ -1,4 +1,4 @@
-import type { McpElicitationAnswer, ModelSource } from '../../internal.ts';
+import type { McpAppResource, McpAppToolResult, McpElicitationAnswer, ModelSource } from '../../internal.ts';
 import type { Settings } from './app-state.ts';
 import type { ConversationFile } from '../conversation/conversation-files.ts';
 
@@ -49,7 +49,13 @@ export type McpAction =
   | { type: 'retryMcpServer'; url: string }
   | { type: 'answerMcpRequest'; id: number; answer: McpAnswer }
   | { type: 'attachMcpResource'; url: string; uri: string }
-  | { type: 'useMcpPrompt'; url: string; name: string };
+  | { type: 'useMcpPrompt'; url: string; name: string }
+  /** Reads a tool's MCP Apps view from its server, for the view element to show. */
+  | { type: 'openMcpApp'; server: string; uri: string }
+  /** A view calls a tool of its server (`tools/call`): asked of the user first, unless the server is trusted. */
+  | { type: 'callMcpAppTool'; server: string; name: string; arguments: Record<string, unknown> }
+  /** A view's message for the chat (`ui/message`): put into the message box, not sent. */
+  | { type: 'mcpAppMessage'; text: string };
 
 /** What the attachments slice does: the next message's attachments. */
 export type AttachmentAction =
@@ -81,6 +87,8 @@ interface ActionResults {
   exportConversation: ConversationFile | undefined;
   exportAll: ConversationFile | undefined;
   addMcpServer: string | undefined;
+  openMcpApp: McpAppResource | { error: string };
+  callMcpAppTool: McpAppToolResult;
 }
 
 /** What dispatching `A` resolves with. */

@@ -10,6 +10,7 @@ import {
   type FamilyInfo,
   type ForcedCallEvent,
   type KvCachePath,
+  type McpAppCall,
   type McpLogLevel,
   type McpServerStatus,
   type Step,
@@ -108,6 +109,8 @@ export type Activity =
       result: string;
       /** What the tool's server showed the user only (the model never read it). */
       shown?: string[];
+      /** The tool's MCP Apps view, shown under the line with the call's arguments and result (mcp-app-view.ts). */
+      app?: McpAppCall;
     }
   | {
       /** A search of the attached files: what it found (its call's details: the passages read, of how many), drawn by passages-line.ts. */

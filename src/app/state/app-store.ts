@@ -63,6 +63,7 @@ export class AppStore {
         log: (server, level, text) => this.answers.diagnose({ kind: 'log', server, level, text }),
         attach: (input) => this.attachments.add(input),
         compose: (text) => this.answers.compose(text),
+        approve: ({ name, arguments: args, server }) => this.answers.requestApproval(name, args, { server }),
         listed: (servers) => {
           const registry = this.model.chat?.tools ?? this.previewRegistry;
           const listed = this.current.tools.list !== undefined || registry.size > 0;

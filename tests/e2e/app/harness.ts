@@ -169,6 +169,9 @@ const SCRIPT: ScriptedOutput[] = [
   { when: when.userAsked(QUESTIONS.mcpPay), output: call('pay_bill', {}), repeat: true },
   { when: afterResult('payment: '), output: 'The bill is paid.', repeat: true },
   { when: afterResult('temperature_c'), output: 'It is 4 °C in Oslo.', repeat: true },
+  // A tool with an MCP Apps view (issue 69): the page shows the view under the call.
+  { when: when.userAsked(QUESTIONS.mcpApp), output: call('show_color', { color: 'teal' }), repeat: true },
+  { when: afterResult('Showing teal'), output: 'The picker shows teal.', repeat: true },
   {
     when: (p) =>
       p.endsWith(GENERATION) &&

@@ -16,6 +16,7 @@ export const QUESTIONS = {
   mcpAttached: 'What does the attached note say?',
   mcpOslo: 'What is the weather in Oslo with the features server?',
   mcpPay: 'Pay my bill with the features server.',
+  mcpApp: 'Show me teal in the colour picker.',
   longLines: 'Show me the long link and the long code.',
   hostileMarkdown: 'Show me the markdown that freezes parsers.',
   files: 'What do the attached files say?',
