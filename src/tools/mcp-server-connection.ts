@@ -44,6 +44,9 @@ const MAX_RELISTINGS_PER_MINUTE = 6;
 /** Most pages of a paginated listing followed. */
 const MAX_PAGES = 50;
 /** A result "schema" in the shape the SDK's request() takes that accepts any JSON: the caller checks it. */
+/** How long a task's result is kept on the server, asked with each task call (SEP-1686's `ttl`). */
+const TASK_TTL_MS = 10 * 60_000;
+
 const ANY_RESULT = { '~standard': { version: 1, vendor: 'browser-llm-nexus', validate: (value: unknown) => ({ value }) } };
 
 /** The MCP tool as the server lists it. */
@@ -159,6 +162,8 @@ export class ServerConnection implements McpConnection {
   private cutShort = false;
   private offersResources = false;
   private offersPrompts = false;
+  /** The server runs `tools/call` as a task where asked (MCP tasks, SEP-1686: `capabilities.tasks.requests.tools.call`). */
+  private runsTasks = false;
   /** A server may send `list_changed` as often as it likes: at most a few re-listings a minute, the rest folded into one. */
   private readonly relistings = { times: [] as number[], pending: undefined as ReturnType<typeof setTimeout> | undefined, folded: false };
 
@@ -213,6 +218,8 @@ export class ServerConnection implements McpConnection {
     this.serverName = safeName(client.getServerVersion()?.name ?? this.endpoint.hostname);
     this.offersResources = Boolean(client.getServerCapabilities()?.resources);
     this.offersPrompts = Boolean(client.getServerCapabilities()?.prompts);
+    const tasks = (client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks;
+    this.runsTasks = Boolean(tasks?.requests?.tools?.call);
     try {
       this.listed = await this.listAll();
       this.register();
@@ -420,18 +427,20 @@ export class ServerConnection implements McpConnection {
     const { options, callTimeout } = this;
     let result: { content?: ResultPart[]; structuredContent?: unknown; isError?: boolean };
     const call = () =>
-      this.client.callTool(
-        { name: tool.name, arguments: args },
-        {
-          // The definition as listed here (the SDK's own listing is not used): its x-mcp-header properties become headers.
-          toolDefinition: tool as never,
-          ...(signal ? { signal } : {}),
-          timeout: callTimeout,
-          // A progress token on every call: the server's reports reach the caller and keep a long call alive.
-          onprogress: (progress) => options.onProgress?.(tool.name, progress),
-          resetTimeoutOnProgress: true,
-        },
-      );
+      tool.execution?.taskSupport === 'required'
+        ? this.callAsTask(tool, args, signal)
+        : this.client.callTool(
+            { name: tool.name, arguments: args },
+            {
+              // The definition as listed here (the SDK's own listing is not used): its x-mcp-header properties become headers.
+              toolDefinition: tool as never,
+              ...(signal ? { signal } : {}),
+              timeout: callTimeout,
+              // A progress token on every call: the server's reports reach the caller and keep a long call alive.
+              onprogress: (progress) => options.onProgress?.(tool.name, progress),
+              resetTimeoutOnProgress: true,
+            },
+          );
     try {
       result = (await this.authorized(call)) as typeof result;
     } catch (error) {
@@ -455,6 +464,41 @@ export class ServerConnection implements McpConnection {
     if (result.isError) throw new Error(text || `${tool.name} failed on the server.`);
     // What the server meant for the user only, and the view that shows the result, go with the call for the page.
     return forUser.length || app ? withDetails(text, { ...(forUser.length ? { shown: forUser } : {}), ...(app ? { app } : {}) }) : text;
+  }
+
+  /**
+   * A call of a tool that runs only as a task (MCP tasks, SEP-1686, the 2025-11-25 revision): the call made with
+   * `task`, then `tasks/result`, which the server answers once the task is done — what the task asks of the user
+   * meanwhile (a form) arrives on that request's stream and is answered as any elicitation. Stopped or past its
+   * timeout, the task is cancelled on the server (`tasks/cancel`).
+   */
+  private async callAsTask(tool: ListedTool, args: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+    const options = { ...(signal ? { signal } : {}), timeout: this.callTimeout };
+    const created = (await this.client.request(
+      { method: 'tools/call', params: { name: tool.name, arguments: args, task: { ttl: TASK_TTL_MS } } } as never,
+      ANY_RESULT as never,
+      options,
+    )) as { task?: { taskId?: unknown }; content?: unknown };
+    const taskId = created.task?.taskId;
+    // A server may answer at once with the result itself.
+    if (typeof taskId !== 'string') {
+      if (Array.isArray(created.content)) return created;
+      throw new Error(`${tool.name} was called as a task, and the server answered with neither a task nor a result.`);
+    }
+    const cancel = () => void this.client.request({ method: 'tasks/cancel', params: { taskId } } as never, ANY_RESULT as never).catch(() => undefined);
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      return await this.client.request({ method: 'tasks/result', params: { taskId } } as never, ANY_RESULT as never, {
+        ...options,
+        onprogress: (progress) => this.options.onProgress?.(tool.name, progress),
+        resetTimeoutOnProgress: true,
+      });
+    } catch (error) {
+      if (!signal?.aborted) cancel();
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
   }
 
   async readApp(uri: string, signal?: AbortSignal): Promise<McpAppResource> {
@@ -519,7 +563,7 @@ export class ServerConnection implements McpConnection {
   private registerTool(tool: ListedTool): void {
     // A tool for its view only is the view's to call (callForApp), never the model's.
     if (!visibilityOf(tool).model) return;
-    const unusable = whyUnusable(tool, this.client.getProtocolEra() === 'modern');
+    const unusable = whyUnusable(tool, this.client.getProtocolEra() === 'modern', this.runsTasks);
     if (unusable) {
       this.skippedTools.push(unusable);
       return;
@@ -660,10 +704,12 @@ export class ServerConnection implements McpConnection {
 }
 
 /** A listed tool this client cannot register, and why (no name, a task-only tool, a schema that is not an object or past the bounds). */
-function whyUnusable(tool: ListedTool, modern: boolean): { name: string; reason: string } | undefined {
+function whyUnusable(tool: ListedTool, modern: boolean, runsTasks: boolean): { name: string; reason: string } | undefined {
   if (typeof tool?.name !== 'string' || tool.name === '')
     return { name: String((tool as { name?: unknown } | undefined)?.name ?? '(no name)'), reason: 'it has no name' };
-  if (tool.execution?.taskSupport === 'required') return { name: tool.name, reason: 'it runs only as an MCP task, which this client does not run' };
+  if (tool.execution?.taskSupport === 'required' && !runsTasks) {
+    return { name: tool.name, reason: 'it runs only as an MCP task, and the server does not say it runs tools/call as one' };
+  }
   if (tool.inputSchema?.type !== 'object')
     return { name: tool.name, reason: `its input schema is not an object (type ${JSON.stringify(tool.inputSchema?.type)})` };
   const bound = outOfBounds(tool);

@@ -581,7 +581,7 @@ describe('an MCP client servers can rely on (issue 42): what a server asks of th
     }
   });
 
-  it('gives structured content once, keeps a part meant for the user from the model, skips a task-only tool by name, and reads resources and prompts', async () => {
+  it('gives structured content once, keeps a part meant for the user from the model, skips a task-only tool of a server that runs no tasks, by name, and reads resources and prompts', async () => {
     const registry = new ToolRegistry();
     const forUser: string[] = [];
     const connection = await connectMcp(features.url, registry, { trust: true, onUserContent: (tool, texts) => forUser.push(`${tool}: ${texts.join(' | ')}`) });
@@ -594,7 +594,10 @@ describe('an MCP client servers can rely on (issue 42): what a server asks of th
       });
       // What the model does not read, the user is shown: handed to the caller with the tool's name.
       expect(forUser).toEqual(['weather_structured: Shown to the user only.']);
-      expect(connection.skipped).toContainEqual({ name: 'task_only', reason: 'it runs only as an MCP task, which this client does not run' });
+      expect(connection.skipped).toContainEqual({
+        name: 'task_only',
+        reason: 'it runs only as an MCP task, and the server does not say it runs tools/call as one',
+      });
       expect(connection.tools).not.toContain('task_only');
       // A resource link in a result is something the model can follow: the server has resources, so a reader is registered.
       expect(await registry.runTool('find_note', {})).toMatchObject({ ok: true, result: '[link: note note://1]' });

@@ -191,7 +191,7 @@ describe('the package, installed in another project', () => {
   });
 
   it(
-    'resolves the README’s install commands as npm would: clean on Node 22, engine-strict; on Node 20 the AI SDK’s own engines warned of, as the README says (issue 69)',
+    'resolves the README’s AI SDK install as npm would: clean on Node 22, engine-strict; on Node 20 only the SDK’s own engines warned of, as the README says (issue 69)',
     async () => {
       const readme = await readFile(join(root, 'README.md'), 'utf8');
       const commands = [...readme.matchAll(/^npm install (browser-llm-nexus(?: [^\s#]+)*)/gm)].map((match) => match[1]!.split(' '));
@@ -208,7 +208,8 @@ describe('the package, installed in another project', () => {
         const project = await mkdtemp(join(work, 'resolve-'));
         await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'newcomer', private: true, type: 'module' }));
         const args = names.map((name) => (name === 'browser-llm-nexus' ? tarball : name));
-        const flags = ['--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', ...(strict ? ['--engine-strict'] : [])];
+        // Metadata npm has cached is used as it is (a newcomer's npm asks again; what it resolves is the same).
+        const flags = ['--package-lock-only', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', ...(strict ? ['--engine-strict'] : [])];
         const result = await run(node, [npmCli, 'install', ...flags, ...args], project, { ONNXRUNTIME_NODE_INSTALL: 'skip' });
         const lock = result.code
           ? { packages: {} }
@@ -216,15 +217,10 @@ describe('the package, installed in another project', () => {
         const locked = (name: string) => lock.packages[`node_modules/${name}`]?.version;
         return { ...result, locked, warnedOf: [...result.out.matchAll(/package: '((?:@[^/]+\/)?[^@']+)@/g)].map((m) => m[1]!) };
       };
-      // The three at once: each waits on the registry, not the CPU.
-      const [plain, onNode20, onNode22] = await Promise.all([
-        resolve(process.execPath, ['browser-llm-nexus'], true),
-        resolve(process.execPath, widest, false),
-        canRunNode22 ? resolve(node22(), widest, true) : undefined,
-      ]);
-      // Node 20: the library alone is clean with --engine-strict; with the AI SDK, npm names only the SDK's own packages.
-      expect(plain.code, plain.out).toBe(0);
-      expect(plain.locked('browser-llm-nexus')).toBe(version);
+      // Both at once: each waits on the registry, not the CPU. (The library alone on Node 20 with --engine-strict is
+      // package-dependencies.test.ts's, read from what npm installed here.)
+      const [onNode20, onNode22] = await Promise.all([resolve(process.execPath, widest, false), canRunNode22 ? resolve(node22(), widest, true) : undefined]);
+      // Node 20: with the AI SDK, npm names only the SDK's own packages.
       expect(onNode20.code, onNode20.out).toBe(0);
       expect(onNode20.out).not.toContain('ERESOLVE');
       expect(
