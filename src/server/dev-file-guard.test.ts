@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIMEOUTS } from '../../tests/timeouts.ts';
+import { mcpAppSandboxPolicy } from './mcp-app-sandbox.ts';
 
 /** Starting Vite with the project's config (its plugins, the proxy among them) on a busy 2-core machine. */
 const START_TIMEOUT_MS = TIMEOUTS.processStart;
@@ -62,5 +63,15 @@ describe('the dev server serves no other origin what is the server’s', () => {
     expect((await get('/tools.js', { origin: 'null' })).status).toBe(403);
     const page = await get('/', anotherPort);
     expect(page.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('serves the MCP app sandbox with its own policy over the page’s headers, framable by the page alone (issue 69)', async () => {
+    const csp = encodeURIComponent(JSON.stringify({ connectDomains: ['https://api.example.org'] }));
+    const sandbox = await get(`/mcp-app-sandbox.html?csp=${csp}`);
+    expect(sandbox.status).toBe(200);
+    expect(sandbox.headers.get('content-security-policy')).toBe(mcpAppSandboxPolicy({ connectDomains: ['https://api.example.org'] }));
+    expect(sandbox.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    const page = await get('/');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
 });
