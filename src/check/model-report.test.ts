@@ -40,6 +40,22 @@ describe('the verdict over dtypes', () => {
     expect(formatVerdict(verdict, (d) => `load ${d}`).split('\n')[1]).toBe(`  ${calls}`);
   });
 
+  it('says a refused model is refused, and names no call syntax for it (issue 66, item 5)', () => {
+    const verdict = {
+      ...verdictFor('m', [report('q4', 0, 1)]),
+      family: {
+        id: 'generic',
+        label: 'learned from its chat template',
+        detectedBy: 'no known family',
+        calls: 'calls written as <tool_call>… (the generic profile)',
+        templateProblem: 'cannot render plain chat (fails: x)',
+      },
+    } as const;
+    const text = formatVerdict(verdict, (d) => `load ${d}`);
+    expect(text).not.toContain('calls written as');
+    expect(text).toContain('NOT USABLE: its chat template cannot render plain chat (fails: x)');
+  });
+
   it('keeps the first passing dtype when the other is not faster by a clear margin (timing noise)', () => {
     expect(verdictFor('m', [report('q4', 3, 10), report('q8', 3, 10 * PREFER_FASTER_BY - 0.1)]).dtype).toBe('q4');
   });

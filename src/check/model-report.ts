@@ -140,7 +140,8 @@ function verdictOver(model: string, dtypes: DtypeReport[], of: number): ModelVer
 /** The VERDICT block, as the CLI prints it. */
 export function formatVerdict(verdict: ModelVerdict, loadLine: (dtype: string) => string): string {
   const lines = [verdict.family ? `${verdict.model} — ${verdict.family.label} profile (${verdict.family.detectedBy})` : verdict.model];
-  if (verdict.family?.calls) lines.push(`  ${verdict.family.calls}`);
+  // A refused model's calls are its NOT USABLE line below.
+  if (verdict.family?.calls && !verdict.family.templateProblem) lines.push(`  ${verdict.family.calls}`);
   if (verdict.kind === 'use' && verdict.dtype) {
     // Said only when the verdict passed over an earlier passing dtype for speed.
     const firstPassing = verdict.dtypes.find((d) => d.correct === verdict.of && !d.error);

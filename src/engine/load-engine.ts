@@ -7,6 +7,7 @@ import { ModelLoadError, describeSource, noCandidateLoaded, type ModelSource } f
 import { availableDtypes, useSource } from './use-source.ts';
 import { TransformersEngine, type LoadProgress } from './transformers-engine.ts';
 import { checkLoadOptions } from './load-options.ts';
+import { refuseTools } from './template-analysis.ts';
 
 /** Options shared by every way of loading a model. */
 export interface LoadOptions {
@@ -99,7 +100,9 @@ export async function loadCandidate(
   // template that cannot render even that does not fail the load: the probe has named the cause, and
   // the model is refused tools for it rather than not loaded at all.
   const prompt = await engine.render([{ role: 'user', content: 'hi' }], { addGenerationPrompt: true }).catch((error: unknown) => {
-    engine.info.family.templateProblem ??= `cannot render plain chat (fails: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
+    if (!engine.info.family.templateProblem) {
+      refuseTools(engine.info.family, `cannot render plain chat (fails: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    }
     return 'hi';
   });
   await engine.generate(prompt, { maxNewTokens: 1 });

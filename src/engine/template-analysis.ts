@@ -463,8 +463,20 @@ export async function adoptTemplate(given: RawTemplateRender, detected: ModelFam
   const written = analysis.syntax
     ? `calls written as ${family.syntax}${family !== detected ? ' (learned from its template)' : speaksSyntax(detected, analysis.syntax) ? ` (the ${detected.label} profile, which matches its template)` : ` (the ${detected.label} profile, as chosen; its template writes ${describeSyntax(analysis.syntax)})`}`
     : `calls written as ${detected.syntax} (the ${detected.label} profile${analysis.writesCalls ? `; its template's own could not be learned: ${analysis.problem ?? 'no name written'}` : '; its template writes no calls of its own'})`;
-  const calls = [written, ...around].join('; ');
+  // A refused model is offered no tools: it names the refusal, never a call syntax it will not be asked to write.
+  const calls = problem ? refusedCalls(problem) : [written, ...around].join('; ');
   return { family, probe, analysis, calls, ...(problem ? { problem } : {}) };
+}
+
+/** What a refused model's report says of its calls: none, and why (`templateProblem`). */
+export function refusedCalls(problem: string): string {
+  return `no calls: refused, its chat template ${problem}`;
+}
+
+/** Refuses a loaded model tools for `problem`, found after its template was adopted: its report says so, not a call syntax. */
+export function refuseTools(info: { templateProblem?: string; calls?: string }, problem: string): void {
+  info.templateProblem = problem;
+  info.calls = refusedCalls(problem);
 }
 
 /**

@@ -22,7 +22,7 @@ import { yieldBeforeEachStep } from './yield-to-event-loop.ts';
 import { MODEL_FAMILIES } from './families.ts';
 import { fixChatTemplate, type FamilyId, type ModelFamily } from './model-family.ts';
 import { TOKENIZER_FILES } from './model-source.ts';
-import { adoptedFamily, adoptTemplate } from './template-analysis.ts';
+import { adoptedFamily, adoptTemplate, refuseTools } from './template-analysis.ts';
 import { type RawTemplateRender, renderInDialect, STANDARD_DIALECT, type TemplateDialect } from './template-dialect.ts';
 import { piecesAt, TokenGuard } from './token-guard.ts';
 import { rememberedTokenizer, type TokenizerSource, tokenizerKey } from './tokenizer-memo.ts';
@@ -436,7 +436,7 @@ export class TransformersEngine implements Engine {
     engine.dialect = adopted.probe.dialect;
     // The generic profile's end tokens are guesses; a learned syntax brings the template's own end of turn.
     const missing = engine.family.id === 'generic' && !engine.family.callSyntax ? undefined : engine.missingMarkers();
-    if (!adopted.problem && missing) engine.info.family.templateProblem = missing;
+    if (!adopted.problem && missing) refuseTools(engine.info.family, missing);
     return engine;
   }
 
