@@ -469,7 +469,7 @@ export async function adoptTemplate(given: RawTemplateRender, detected: ModelFam
 }
 
 /** What a refused model's report says of its calls: none, and why (`templateProblem`). */
-export function refusedCalls(problem: string): string {
+function refusedCalls(problem: string): string {
   return `no calls: refused, its chat template ${problem}`;
 }
 
