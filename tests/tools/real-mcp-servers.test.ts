@@ -73,6 +73,8 @@ describe('the MCP servers people install from npm, through connectMcp', () => {
   const servers = new Map<string, { bridge: BridgedServer; connection: McpConnection; registry: ToolRegistry }>();
   /** The messages of the forms the servers asked the user to fill in. */
   const forms: string[] = [];
+  /** Where set, a form stops the call (Stop pressed) instead of being answered. */
+  let stopInstead: AbortController | undefined;
 
   beforeAll(async () => {
     for (const [name, args] of [
@@ -93,6 +95,11 @@ describe('the MCP servers people install from npm, through connectMcp', () => {
         // What a user would answer to a server's form: here, the research tool's question in the middle of its task.
         elicit: async (request) => {
           forms.push(request.message);
+          // The user stops the answer instead of answering (the Stop test below).
+          if (stopInstead) {
+            stopInstead.abort();
+            return { action: 'cancel' };
+          }
           return { action: 'accept', content: { interpretation: 'the marine kind' } };
         },
       });
@@ -134,6 +141,21 @@ describe('the MCP servers people install from npm, through connectMcp', () => {
       }
     }
     expect(forms).toEqual([expect.stringContaining('"tide pools" could have multiple interpretations')]);
+  });
+
+  it('Stop cancels a task on the server (tasks/cancel with its id)', async () => {
+    const { registry, bridge } = servers.get('server-everything') ?? {};
+    stopInstead = new AbortController();
+    const outcome = await registry?.runTool('simulate-research-query', { topic: 'rust', ambiguous: true }, { signal: stopInstead.signal });
+    stopInstead = undefined;
+    expect(outcome).toMatchObject({ ok: false, failure: 'aborted' });
+    const sent = (bridge?.received ?? []) as { method?: string; params?: { taskId?: string } }[];
+    const cancelled = () => sent.filter((message) => message.method === 'tasks/cancel');
+    // Sent as the call stops, not awaited by it.
+    await expect.poll(() => cancelled().length).toBe(1);
+    // The task cancelled is the last one this client created.
+    const asked = sent.filter((message) => message.method === 'tasks/result').map((message) => message.params?.taskId);
+    expect(cancelled()[0]?.params?.taskId).toBe(asked.at(-1));
   });
 
   it('a file read reaches the model once, though the server sends it again as structured content', async () => {

@@ -12,6 +12,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 /** A bridged server: its MCP endpoint and how to stop it (and the process). */
 export interface BridgedServer {
   url: string;
+  /** Every message the client sent the server, in order. */
+  received: unknown[];
   close(): Promise<void>;
 }
 
@@ -42,7 +44,11 @@ export async function bridgeStdio(command: string, args: string[], options: { cw
   const http = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
   // A message the other side cannot take (the process gone, the session closed) is dropped: the client's own
   // timeout, or the process's exit, is what a real gateway's client meets then too.
-  http.onmessage = (message) => void child.send(message).catch(() => undefined);
+  const received: unknown[] = [];
+  http.onmessage = (message) => {
+    received.push(message);
+    void child.send(message).catch(() => undefined);
+  };
   child.onmessage = (message) => void http.send(message).catch(() => undefined);
   await child.start();
   await http.start();
@@ -56,6 +62,7 @@ export async function bridgeStdio(command: string, args: string[], options: { cw
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    received,
     close: async () => {
       await http.close().catch(() => undefined);
       await child.close().catch(() => undefined);
