@@ -462,6 +462,16 @@ describe('MCP servers on the chat page', () => {
     await expect.poll(() => page.getByTestId('prompt').inputValue()).toBe('I chose blue in the picker.');
     await page.getByTestId('prompt').fill('');
 
+    // A link it asks to open is shown in the page's link dialog first, saying who asks; nothing opens by itself.
+    const windows = page.context().pages().length;
+    await view.locator('#link').click();
+    const dialog = lastAnswer(page).getByTestId('link-dialog');
+    await dialog.waitFor({ timeout: TIMEOUTS.reacts });
+    expect(await dialog.textContent()).toContain('An app shown in this answer asks to open this link.');
+    expect(await dialog.getByTestId('link-href').textContent()).toContain('/docs?colour=teal');
+    await dialog.getByTestId('link-cancel').click();
+    expect(page.context().pages()).toHaveLength(windows);
+
     // Navigating its own frame away (outside the sandbox page's policy) is refused too.
     await view.locator('#leave').click();
     await expect.poll(() => consoleLines.some((line) => line.includes("frame-src 'none'")), { timeout: TIMEOUTS.works }).toBe(true);

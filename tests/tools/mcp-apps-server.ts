@@ -79,6 +79,9 @@ document.getElementById('choose').addEventListener('click', async () => {
 document.getElementById('tell').addEventListener('click', () => {
   void app.sendMessage({ role: 'user', content: [{ type: 'text', text: 'I chose blue in the picker.' }] });
 });
+document.getElementById('link').addEventListener('click', () => {
+  void app.openLink({ url: ${JSON.stringify(`${options.undeclaredOrigin}/docs?colour=teal`)} });
+});
 document.getElementById('leave').addEventListener('click', () => {
   location.href = ${JSON.stringify(`${options.undeclaredOrigin}/navigate`)};
 });
@@ -99,7 +102,7 @@ async function viewHtml(options: AppsServerOptions): Promise<string> {
   const script = bundled.outputFiles[0]!.text.replace(/<\/script/gi, '<\\/script');
   return `<!doctype html><html><head><meta charset="utf-8"><title>Colour picker</title></head><body>
 <p>input <span id="input">none</span>, result <span id="result">none</span>, connected <span id="connected">no</span></p>
-<p><button id="choose">Choose blue</button> <span id="chosen"></span> <button id="tell">Tell the chat</button> <button id="leave">Leave</button></p>
+<p><button id="choose">Choose blue</button> <span id="chosen"></span> <button id="tell">Tell the chat</button> <button id="link">Docs</button> <button id="leave">Leave</button></p>
 <pre id="escapes"></pre>
 <script>${script}</script></body></html>`;
 }

@@ -228,7 +228,7 @@ export class ChatMessage extends LitElement {
   /** A tool's MCP Apps view: its element loads with the first call that has one (mcp-app-view.ts). */
   private renderApp(app: NonNullable<Extract<Activity, { kind: 'call' }>['app']>) {
     if (!customElements.get('nexus-mcp-app')) void import('./mcp-app-view.ts');
-    return html`<nexus-mcp-app .call=${app}></nexus-mcp-app>`;
+    return html`<nexus-mcp-app .call=${app} @open-link=${this.handleAppLink}></nexus-mcp-app>`;
   }
 
   /** A search of the attached files' line: drawn by a module that loads with the first answer that has one. */
@@ -314,18 +314,32 @@ export class ChatMessage extends LitElement {
     const anchor = (event.target as Element).closest?.('a[href]');
     if (!(anchor instanceof HTMLAnchorElement) || anchor.classList.contains('cite')) return false;
     event.preventDefault();
-    // Loaded on the first link followed: most answers have none, and the page's first load stays small.
+    await this.showLinkDialog(anchor.href);
+    return true;
+  }
+
+  /**
+   * Shows where a link goes before it opens, as for the model's links: the address in full, a warning where it
+   * carries data. Loaded on the first link followed: most answers have none, and the page's first load stays small.
+   * @param from - `'app'` for a link an MCP app's view asks to open.
+   */
+  private async showLinkDialog(href: string, from?: 'app'): Promise<void> {
     const { describeLink, linkDialogContent } = await import('./link-check.ts');
     this.linkDialog = linkDialogContent;
-    const link = describeLink(anchor.href);
-    if (!link) return true;
+    const described = describeLink(href);
+    if (!described) return;
+    const link = from ? { ...described, from } : described;
     this.pendingLink = link;
     await this.updateComplete;
     const dialog = this.renderRoot.querySelector<HTMLDialogElement>('dialog.link-dialog');
     if (dialog && !dialog.open) dialog.showModal();
     // Cancel is the safe choice, so it gets the focus.
     this.renderRoot.querySelector<HTMLButtonElement>('[data-testid="link-cancel"]')?.focus();
-    return true;
+  }
+
+  /** A link an MCP app's view asks to open (`ui/open-link`): the same dialog first, never a window by itself. */
+  private handleAppLink(event: CustomEvent<string>): void {
+    void this.showLinkDialog(event.detail, 'app');
   }
 
   private handleLinkClosed(): void {

@@ -27,6 +27,8 @@ export interface LinkDestination {
   dataParts: DataPart[];
   /** Those parts as words, for the warning: "its path and query". */
   dataWhere: string;
+  /** Who wrote the link, where not the model: an MCP app's view, which asked to open it (`ui/open-link`). */
+  from?: 'app';
 }
 
 /** A host's labels before its last two (`a.b.attacker.example` → `a.b`), `www` left out. */
@@ -96,7 +98,7 @@ function inWords(flaggedParts: readonly DataPart[]): string {
  */
 export function linkDialogContent(link: LinkDestination, actions: { cancel: () => void; open: () => void }) {
   return html`<h3 id="link-title">${link.mail ? 'Write an e-mail from a link in this answer?' : 'Open a link from this answer?'}</h3>
-  <p>The model wrote this link. It ${link.mail ? 'addresses' : 'goes to'} <strong data-testid="link-destination">${link.destination}</strong>:</p>
+  <p>${link.from === 'app' ? 'An app shown in this answer asks to open this link.' : 'The model wrote this link.'} It ${link.mail ? 'addresses' : 'goes to'} <strong data-testid="link-destination">${link.destination}</strong>:</p>
   <p class="url"><code data-testid="link-href">${link.href}</code></p>
   ${
     link.longData

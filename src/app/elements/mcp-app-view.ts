@@ -6,8 +6,8 @@
  *
  * What a view may ask of the page: its tool's arguments and result (sent once it is initialised), a call of a
  * tool of its own server (asked of the user first, as the model's calls are), text for the message box (never
- * sent by itself), and its height. Nothing else is offered: no links opened, no context for the model, no
- * sampling, no resources but its own.
+ * sent by itself), a link to open (shown in the page's link dialog first), and its height. Nothing else is
+ * offered: no context for the model, no sampling, no resources but its own.
  */
 import { LitElement, css, html, nothing } from 'lit';
 import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
@@ -122,7 +122,7 @@ export class McpAppView extends LitElement {
     const bridge = new AppBridge(
       null,
       { name: 'Nexus Chat', version: '1' },
-      { serverTools: {}, message: { text: {} }, sandbox: { csp: read.domains } },
+      { serverTools: {}, message: { text: {} }, openLinks: {}, sandbox: { csp: read.domains } },
       {
         hostContext: {
           theme: matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
@@ -139,6 +139,11 @@ export class McpAppView extends LitElement {
     bridge.onsizechange = ({ height }) => this.handleSize(height);
     bridge.oncalltool = async (params) =>
       (await fire(this, { type: 'callMcpAppTool', server: this.call.server, name: params.name, arguments: params.arguments ?? {} })) as never;
+    // A link it asks to open goes through the page's link dialog (its address in full); the answer's element shows it.
+    bridge.onopenlink = async ({ url }) => {
+      this.dispatchEvent(new CustomEvent('open-link', { detail: String(url).slice(0, 8_192) }));
+      return {};
+    };
     bridge.onmessage = async ({ content }) => {
       const text = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
       if (text.trim()) await fire(this, { type: 'mcpAppMessage', text: text.slice(0, 20_000) });
