@@ -67,7 +67,7 @@ export {
   type McpSamplingRequest,
 } from './mcp-options.ts';
 export { appDomains, McpAppError, MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION, type McpAppDomains, type McpAppResource } from './mcp-apps.ts';
-export { asMcpAppCall, type McpAppCall, type McpAppToolResult } from './mcp-app-call.ts';
+export { asMcpAppCall, MAX_APP_CALL_CHARS, type McpAppCall, type McpAppToolResult } from './mcp-app-call.ts';
 export { mcpOAuthProvider, type McpOAuthOptions, type McpOAuthProvider, type McpOAuthStore } from './mcp-oauth.ts';
 export { McpSamplingError, MAX_SAMPLING_TOKENS, samplingMessages, samplingReport, type SamplingReport } from './mcp-sampling.ts';
 export {

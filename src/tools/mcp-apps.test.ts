@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppsServer, type AppsServer } from '../../tests/tools/mcp-apps-server.ts';
 import { TIMEOUTS } from '../../tests/timeouts.ts';
-import { appDomains, appResourceOf, appResultOf, appUriOf, asMcpAppCall, MAX_APP_RESULT_CHARS, McpAppError, visibilityOf } from './mcp-apps.ts';
+import { appDomains, appResourceOf, appResultOf, appUriOf, McpAppError, visibilityOf } from './mcp-apps.ts';
+import { asMcpAppCall, MAX_APP_RESULT_CHARS } from './mcp-app-call.ts';
 import { connectMcp, type McpConnection } from './mcp-tools.ts';
 import { ToolRegistry } from './tool-registry.ts';
 

@@ -5,9 +5,7 @@
  * renders the view in its sandbox (src/server/mcp-app-sandbox.ts, src/app/elements/mcp-app-view.ts).
  */
 import { NexusError, registerErrorClass } from '../shared/errors.ts';
-import { MAX_APP_RESULT_CHARS, type McpAppToolResult } from './mcp-app-call.ts';
-
-export { asMcpAppCall, MAX_APP_RESULT_CHARS, type McpAppCall, type McpAppToolResult } from './mcp-app-call.ts';
+import { isRecord, MAX_APP_RESULT_CHARS, type McpAppToolResult } from './mcp-app-call.ts';
 
 /** The extension's identifier, under `capabilities.extensions` of the client. */
 export const MCP_APPS_EXTENSION = 'io.modelcontextprotocol/ui';
@@ -52,8 +50,6 @@ export class McpAppError extends NexusError {
 }
 
 registerErrorClass(McpAppError, 'McpAppError');
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A tool's `_meta.ui`, or undefined. */
 function uiMeta(tool: { _meta?: unknown }): Record<string, unknown> | undefined {
@@ -110,13 +106,18 @@ export function appDomains(csp: unknown): { domains: McpAppDomains; refused: str
   return { domains, refused };
 }
 
+/** @throws McpAppError where `uri` is not a view's address (`ui://`). */
+export function checkAppUri(uri: string): void {
+  if (!uri.startsWith('ui://')) throw new McpAppError(`"${uri.slice(0, 200)}" is not an MCP app view: a view's address starts with ui://.`);
+}
+
 /**
  * A `resources/read` answer as a view: its one HTML content of the app MIME type, within {@link MAX_APP_HTML_CHARS},
  * and what it may load (`_meta.ui` of the content, else of the answer).
  * @throws McpAppError naming what is wrong: another scheme, no HTML content, another MIME type, too large.
  */
 export function appResourceOf(uri: string, read: unknown): McpAppResource {
-  if (!uri.startsWith('ui://')) throw new McpAppError(`"${uri.slice(0, 200)}" is not an MCP app view: a view's address starts with ui://.`);
+  checkAppUri(uri);
   const contents = isRecord(read) && Array.isArray(read.contents) ? read.contents.filter(isRecord) : [];
   const content = contents.find((entry) => entry.uri === uri) ?? contents[0];
   if (!content) throw new McpAppError(`The server gave no content for ${uri}.`);

@@ -1,4 +1,5 @@
-import type { McpAppResource, McpAppToolResult } from './mcp-apps.ts';
+import type { McpAppToolResult } from './mcp-app-call.ts';
+import type { McpAppResource } from './mcp-apps.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 
 /** A connected MCP server whose tools are in a registry. */

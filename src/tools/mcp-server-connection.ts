@@ -11,14 +11,14 @@ import {
   appResourceOf,
   appResultOf,
   appUriOf,
+  checkAppUri,
   MCP_APP_MIME_TYPE,
   MCP_APPS_EXTENSION,
   McpAppError,
   visibilityOf,
-  type McpAppCall,
   type McpAppResource,
-  type McpAppToolResult,
 } from './mcp-apps.ts';
+import type { McpAppCall, McpAppToolResult } from './mcp-app-call.ts';
 import type { ObjectSchemaInput } from './tool-schema.ts';
 
 /** Most tools taken from one server (a listing past it is cut, and says so in `skipped`). */
@@ -502,7 +502,8 @@ export class ServerConnection implements McpConnection {
   }
 
   async readApp(uri: string, signal?: AbortSignal): Promise<McpAppResource> {
-    if (!uri.startsWith('ui://')) throw new McpAppError(`"${uri.slice(0, 200)}" is not an MCP app view: a view's address starts with ui://.`);
+    // Checked before asking: a model-supplied address of another scheme never reaches the server.
+    checkAppUri(uri);
     const read = await this.authorized(() => this.client.readResource({ uri }, { ...(signal ? { signal } : {}), timeout: this.callTimeout }));
     return appResourceOf(uri, read);
   }

@@ -10,12 +10,10 @@
  *   and send a message to the chat, and tries each escape a hostile view would (see `VIEW_SCRIPT`), writing what
  *   happened into `#escapes`.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { build } from 'esbuild';
 import { registerAppResource, registerAppTool, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
+import { serveWebHandler } from './serve-web-handler.ts';
 
 /** Where the view's escape attempts aim: a loopback server that counts what reaches it. */
 export interface AppsServerOptions {
@@ -142,60 +140,30 @@ function buildServer(html: string, options: AppsServerOptions, choices: string[]
   return server;
 }
 
-/** A Node request as the web `Request` the handler takes. */
-function webRequest(req: IncomingMessage, origin: string, body: Buffer | undefined): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-  return new Request(new URL(req.url ?? '/', origin), {
-    method: req.method ?? 'GET',
-    headers,
-    ...(body ? { body: Readable.from(body) as never, duplex: 'half' } : {}),
-  } as RequestInit);
-}
-
 /** Starts the apps server on loopback, answering the page's origin in CORS headers. */
 export async function startAppsServer(options: AppsServerOptions): Promise<AppsServer> {
   const html = await viewHtml(options);
   const choices: string[] = [];
   const bodies: string[] = [];
   const handler = createMcpHandler(() => buildServer(html, options, choices));
-  let origin = '';
-  const cors = {
-    'access-control-allow-origin': options.pageOrigin,
-    'access-control-allow-headers': '*',
-    'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-    'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version',
-  };
-  const server: Server = createServer(async (req, res) => {
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, cors);
-      res.end();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = chunks.length ? Buffer.concat(chunks) : undefined;
-    if (body) bodies.push(body.toString());
-    try {
-      const answer = await handler.fetch(webRequest(req, origin, body));
-      res.writeHead(answer.status, { ...Object.fromEntries(answer.headers), ...cors });
-      if (answer.body) for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
-      res.end();
-    } catch (error) {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain', ...cors });
-      res.end(String(error));
-    }
+  const served = await serveWebHandler((request) => handler.fetch(request), {
+    headers: {
+      'access-control-allow-origin': options.pageOrigin,
+      'access-control-allow-headers': '*',
+      'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+      'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version',
+    },
+    onRequest: (_req, body) => {
+      if (body) bodies.push(body.toString());
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url: `${origin}/mcp`,
+    url: `${served.origin}/mcp`,
     choices,
     bodies,
     close: async () => {
       await handler.close?.();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await served.close();
     },
   };
 }

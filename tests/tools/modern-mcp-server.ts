@@ -4,10 +4,8 @@
  * HTTP server on loopback. It serves the 2025 `initialize` handshake too (the handler's default), as a server
  * in the wild does during the transition; `legacy: 'reject'` makes one that speaks 2026-07-28 only.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
+import { serveWebHandler } from './serve-web-handler.ts';
 
 /** A running modern server: its MCP endpoint, what it saw, and how to stop it. */
 export interface ModernMcpServer {
@@ -61,18 +59,6 @@ function buildServer(): McpServer {
   return server;
 }
 
-/** A Node request as the web `Request` the handler takes (its body streamed, not buffered). */
-function webRequest(req: IncomingMessage, origin: string): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  return new Request(new URL(req.url ?? '/', origin), {
-    method: req.method ?? 'GET',
-    headers,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
-  } as RequestInit);
-}
-
 /**
  * Starts a modern server on loopback.
  * @param options.legacy - `'reject'` for a server that answers only 2026-07-28 requests.
@@ -80,28 +66,15 @@ function webRequest(req: IncomingMessage, origin: string): Request {
 export async function startModernMcpServer(options: { legacy?: 'reject' } = {}): Promise<ModernMcpServer> {
   const handler = createMcpHandler(buildServer, options.legacy ? { legacy: options.legacy } : {});
   const requests: ModernMcpServer['requests'] = [];
-  let origin = '';
-  const server: Server = createServer(async (req, res) => {
-    requests.push({ method: req.method ?? '', headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])) });
-    try {
-      const answer = await handler.fetch(webRequest(req, origin));
-      res.writeHead(answer.status, Object.fromEntries(answer.headers));
-      if (answer.body) for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
-      res.end();
-    } catch (error) {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(String(error));
-    }
+  const served = await serveWebHandler((request) => handler.fetch(request), {
+    onRequest: (req) => requests.push({ method: req.method ?? '', headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])) }),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url: `${origin}/mcp`,
+    url: `${served.origin}/mcp`,
     requests,
     close: async () => {
       await handler.close?.();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await served.close();
     },
   };
 }

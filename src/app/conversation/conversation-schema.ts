@@ -1,4 +1,4 @@
-import { asMcpAppCall, CALL_SOURCES, type AnswerMetrics, type ChatMessage } from '../../internal.ts';
+import { asMcpAppCall, CALL_SOURCES, MAX_APP_CALL_CHARS, type AnswerMetrics, type ChatMessage } from '../../internal.ts';
 import type { Activity, Attachment, DiagnosticEntry, TurnState } from '../state/app-state.ts';
 import { body, tagOf, withAttachments } from './attachment-fence.ts';
 import type { LegacyBranch, LegacyConversation, LegacyTurn } from './conversation-upgrade.ts';
@@ -41,6 +41,12 @@ export function refuse(where: string, problem: string): never {
   throw new ConversationFileError(`${where} ${problem}. Import a file exported by Nexus Chat, unchanged.`);
 }
 
+/** An imported call's MCP app view, where it is one and within {@link MAX_APP_CALL_CHARS}, as a field to spread. */
+function appOf(value: unknown): { app?: NonNullable<Extract<Activity, { kind: 'call' }>['app']> } {
+  const app = asMcpAppCall(value);
+  return app && JSON.stringify(app).length <= MAX_APP_CALL_CHARS ? { app } : {};
+}
+
 function checkActivity(value: unknown, where: string): Activity {
   if (!isObject(value)) refuse(where, 'is not an object');
   if (value.kind === 'call') {
@@ -61,8 +67,8 @@ function checkActivity(value: unknown, where: string): Activity {
       ...(Array.isArray(value.shown) && value.shown.length <= 20 && value.shown.every((text) => isString(text, IMPORT_LIMITS.textChars))
         ? { shown: value.shown as string[] }
         : {}),
-      // A view kept with its call; one that is not well-formed is left out, as a view is shown again from its server.
-      ...(asMcpAppCall(value.app) ? { app: asMcpAppCall(value.app) } : {}),
+      // A view kept with its call; one that is not well-formed or past the bound is left out (the call's line stays).
+      ...appOf(value.app),
     };
   }
   const source = isString(value.source) && (CALL_SOURCES as readonly string[]).includes(value.source) ? { source: value.source as never } : {};
