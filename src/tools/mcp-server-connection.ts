@@ -19,6 +19,7 @@ import {
   type McpAppResource,
 } from './mcp-apps.ts';
 import type { McpAppCall, McpAppToolResult } from './mcp-app-call.ts';
+import { callAsTask } from './mcp-tasks.ts';
 import type { ObjectSchemaInput } from './tool-schema.ts';
 
 /** Most tools taken from one server (a listing past it is cut, and says so in `skipped`). */
@@ -44,9 +45,6 @@ const MAX_RELISTINGS_PER_MINUTE = 6;
 /** Most pages of a paginated listing followed. */
 const MAX_PAGES = 50;
 /** A result "schema" in the shape the SDK's request() takes that accepts any JSON: the caller checks it. */
-/** How long a task's result is kept on the server, asked with each task call (SEP-1686's `ttl`). */
-const TASK_TTL_MS = 10 * 60_000;
-
 const ANY_RESULT = { '~standard': { version: 1, vendor: 'browser-llm-nexus', validate: (value: unknown) => ({ value }) } };
 
 /** The MCP tool as the server lists it. */
@@ -428,7 +426,15 @@ export class ServerConnection implements McpConnection {
     let result: { content?: ResultPart[]; structuredContent?: unknown; isError?: boolean };
     const call = () =>
       tool.execution?.taskSupport === 'required'
-        ? this.callAsTask(tool, args, signal)
+        ? callAsTask(
+            (message, asked) => this.client.request(message as never, ANY_RESULT as never, asked),
+            { tool: tool.name, args },
+            {
+              ...(signal ? { signal } : {}),
+              timeout: callTimeout,
+              onProgress: (progress) => options.onProgress?.(tool.name, progress),
+            },
+          )
         : this.client.callTool(
             { name: tool.name, arguments: args },
             {
@@ -464,41 +470,6 @@ export class ServerConnection implements McpConnection {
     if (result.isError) throw new Error(text || `${tool.name} failed on the server.`);
     // What the server meant for the user only, and the view that shows the result, go with the call for the page.
     return forUser.length || app ? withDetails(text, { ...(forUser.length ? { shown: forUser } : {}), ...(app ? { app } : {}) }) : text;
-  }
-
-  /**
-   * A call of a tool that runs only as a task (MCP tasks, SEP-1686, the 2025-11-25 revision): the call made with
-   * `task`, then `tasks/result`, which the server answers once the task is done — what the task asks of the user
-   * meanwhile (a form) arrives on that request's stream and is answered as any elicitation. Stopped or past its
-   * timeout, the task is cancelled on the server (`tasks/cancel`).
-   */
-  private async callAsTask(tool: ListedTool, args: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
-    const options = { ...(signal ? { signal } : {}), timeout: this.callTimeout };
-    const created = (await this.client.request(
-      { method: 'tools/call', params: { name: tool.name, arguments: args, task: { ttl: TASK_TTL_MS } } } as never,
-      ANY_RESULT as never,
-      options,
-    )) as { task?: { taskId?: unknown }; content?: unknown };
-    const taskId = created.task?.taskId;
-    // A server may answer at once with the result itself.
-    if (typeof taskId !== 'string') {
-      if (Array.isArray(created.content)) return created;
-      throw new Error(`${tool.name} was called as a task, and the server answered with neither a task nor a result.`);
-    }
-    const cancel = () => void this.client.request({ method: 'tasks/cancel', params: { taskId } } as never, ANY_RESULT as never).catch(() => undefined);
-    signal?.addEventListener('abort', cancel, { once: true });
-    try {
-      return await this.client.request({ method: 'tasks/result', params: { taskId } } as never, ANY_RESULT as never, {
-        ...options,
-        onprogress: (progress) => this.options.onProgress?.(tool.name, progress),
-        resetTimeoutOnProgress: true,
-      });
-    } catch (error) {
-      if (!signal?.aborted) cancel();
-      throw error;
-    } finally {
-      signal?.removeEventListener('abort', cancel);
-    }
   }
 
   async readApp(uri: string, signal?: AbortSignal): Promise<McpAppResource> {
