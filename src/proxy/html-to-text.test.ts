@@ -1,3 +1,4 @@
+import { TIMEOUTS } from '../../tests/timeouts.ts';
 import { describe, expect, it } from 'vitest';
 import { LINEAR_GROWTH_LIMIT, growthRatio } from '../../tests/proxy/helpers/growth.ts';
 import { collapseBlankRuns, htmlToText, plainBodyToText, plainText, squeezeBlankRuns } from './html-to-text.ts';
@@ -134,7 +135,10 @@ describe('htmlToText on hostile markup', () => {
   });
 
   it('does not run Readability on nesting deep enough to make it slow or overflow', () => {
-    const page = htmlToText(`<html><body>${'<div>'.repeat(600)}${words.repeat(20)}${'</div>'.repeat(600)}</body></html>`, 'https://a.example/');
+    // The path is decided by depth, not by this machine's speed: a busy CI machine once ran past the default budget.
+    const page = htmlToText(`<html><body>${'<div>'.repeat(600)}${words.repeat(20)}${'</div>'.repeat(600)}</body></html>`, 'https://a.example/', {
+      timeBudgetMs: TIMEOUTS.unitTest,
+    });
     expect(page.method).toBe('dom');
   });
 
